@@ -1,0 +1,1 @@
+// Intentionally empty: every wrapper is static inline in include/CCurl.h.

@@ -1,0 +1,84 @@
+import Foundation
+import RichPushCore
+
+/// The `richpush` command line: dispatches to a subcommand and maps errors to exit statuses.
+public enum RichPushCommandLine {
+    /// Every subcommand, in the order `richpush --help` lists them.
+    static let commands: [CommandSpec] = [
+        // Each side adds its commands here, one line each.
+    ]
+
+    /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).
+    public static let usageExitStatus: Int32 = 64
+
+    /// Runs `richpush` with the given arguments.
+    ///
+    /// - Parameter arguments: the arguments after the program name.
+    /// - Returns: the exit status.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        guard let first = arguments.first else {
+            printError(topLevelHelp)
+            return usageExitStatus
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                print(command.helpText, terminator: "")
+                return 0
+            }
+            print(topLevelHelp, terminator: "")
+            return 0
+        }
+        if first == "--version" {
+            print(RichPushVersion.current)
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            printError("richpush: unknown command '\(first)'. Commands: \(commands.map(\.name).joined(separator: ", ")).\nRun 'richpush --help' for usage.")
+            return usageExitStatus
+        }
+        do {
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: command.options, command: command.name)
+            if parsed.wantsHelp {
+                print(command.helpText, terminator: "")
+                return 0
+            }
+            return try await command.run(parsed)
+        } catch let error as UsageError {
+            printError(error.description)
+            return usageExitStatus
+        } catch let error as RichPushError {
+            printError("richpush \(command.name): \(error.message)")
+            return 1
+        } catch {
+            printError("richpush \(command.name): \(error)")
+            return 1
+        }
+    }
+
+    static var topLevelHelp: String {
+        var out = """
+            richpush — rich iOS push notifications, end to end.
+
+            USAGE: richpush <command> [options]
+
+            COMMANDS:
+
+            """
+        for command in commands {
+            out += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        out += "\nRun 'richpush <command> --help' for a command's options.\n"
+        return out
+    }
+
+    /// Writes a line to standard error.
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+    }
+}
+
+/// The RichPush version string.
+public enum RichPushVersion {
+    /// The current version.
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,121 @@
+/// A media file format recognised from its first bytes (magic numbers).
+///
+/// The URL's extension and the `Content-Type` header are hints only: servers lie (a `.png` URL
+/// with JPEG bytes, `application/octet-stream` carrying a PNG), and iOS validates the bytes.
+public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
+    /// The UTType identifier, e.g. `public.jpeg`.
+    public let uniformTypeIdentifier: String
+    /// The file name extension to write, without the dot, e.g. `jpg`.
+    public let fileExtension: String
+    /// The attachment kind, or `nil` for known media that iOS does not attach.
+    public let kind: MediaKind?
+    /// A short human name, e.g. `JPEG`.
+    public let name: String
+
+    /// True when iOS accepts this format as a notification attachment.
+    public var isAttachable: Bool { kind != nil }
+
+    public var description: String { name }
+
+    // MARK: Attachable (Apple: UNNotificationAttachment supported file types)
+    public static let jpeg = MediaFormat(uniformTypeIdentifier: "public.jpeg", fileExtension: "jpg", kind: .image, name: "JPEG")
+    public static let png = MediaFormat(uniformTypeIdentifier: "public.png", fileExtension: "png", kind: .image, name: "PNG")
+    public static let gif = MediaFormat(uniformTypeIdentifier: "com.compuserve.gif", fileExtension: "gif", kind: .image, name: "GIF")
+    public static let mp3 = MediaFormat(uniformTypeIdentifier: "public.mp3", fileExtension: "mp3", kind: .audio, name: "MP3")
+    public static let mpeg4Audio = MediaFormat(uniformTypeIdentifier: "public.mpeg-4-audio", fileExtension: "m4a", kind: .audio, name: "MPEG-4 audio")
+    public static let wav = MediaFormat(uniformTypeIdentifier: "com.microsoft.waveform-audio", fileExtension: "wav", kind: .audio, name: "WAV")
+    public static let aiff = MediaFormat(uniformTypeIdentifier: "public.aiff-audio", fileExtension: "aiff", kind: .audio, name: "AIFF")
+    public static let mpeg4 = MediaFormat(uniformTypeIdentifier: "public.mpeg-4", fileExtension: "mp4", kind: .video, name: "MPEG-4 video")
+    public static let quickTime = MediaFormat(uniformTypeIdentifier: "com.apple.quicktime-movie", fileExtension: "mov", kind: .video, name: "QuickTime movie")
+    public static let mpeg = MediaFormat(uniformTypeIdentifier: "public.mpeg", fileExtension: "mpg", kind: .video, name: "MPEG video")
+    public static let mpeg2TransportStream = MediaFormat(uniformTypeIdentifier: "public.mpeg-2-transport-stream", fileExtension: "ts", kind: .video, name: "MPEG-2 transport stream")
+    public static let avi = MediaFormat(uniformTypeIdentifier: "public.avi", fileExtension: "avi", kind: .video, name: "AVI")
+
+    // MARK: Known media that iOS does not attach
+    public static let webP = MediaFormat(uniformTypeIdentifier: "org.webmproject.webp", fileExtension: "webp", kind: nil, name: "WebP")
+    public static let heic = MediaFormat(uniformTypeIdentifier: "public.heic", fileExtension: "heic", kind: nil, name: "HEIC")
+    public static let avif = MediaFormat(uniformTypeIdentifier: "public.avif", fileExtension: "avif", kind: nil, name: "AVIF")
+    public static let svg = MediaFormat(uniformTypeIdentifier: "public.svg-image", fileExtension: "svg", kind: nil, name: "SVG")
+    public static let hlsPlaylist = MediaFormat(uniformTypeIdentifier: "public.m3u-playlist", fileExtension: "m3u8", kind: nil, name: "HLS playlist")
+    public static let tiff = MediaFormat(uniformTypeIdentifier: "public.tiff", fileExtension: "tiff", kind: nil, name: "TIFF")
+    public static let bmp = MediaFormat(uniformTypeIdentifier: "com.microsoft.bmp", fileExtension: "bmp", kind: nil, name: "BMP")
+
+    /// Every attachable format.
+    public static let attachable: [MediaFormat] = [
+        .jpeg, .png, .gif, .mp3, .mpeg4Audio, .wav, .aiff, .mpeg4, .quickTime, .mpeg, .mpeg2TransportStream, .avi,
+    ]
+
+    /// The format with this UTType identifier, among those RichPush knows.
+    ///
+    /// - Parameter identifier: e.g. `public.jpeg`.
+    /// - Returns: the format, or `nil` when unknown.
+    public static func forUniformTypeIdentifier(_ identifier: String) -> MediaFormat? {
+        (attachable + [.webP, .heic, .avif, .svg, .hlsPlaylist, .tiff, .bmp]).first {
+            $0.uniformTypeIdentifier == identifier
+        }
+    }
+
+    /// How many leading bytes `sniff` needs to decide (it works with fewer, less surely).
+    public static let sniffLength = 1024
+
+    /// Recognises a format from a file's first bytes.
+    ///
+    /// - Parameter bytes: the first bytes of the file (`sniffLength` is enough).
+    /// - Returns: the format, or `nil` when the bytes are not media (HTML, JSON, text, empty).
+    public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> MediaFormat? where Bytes.Element == UInt8 {
+        let b = Array(bytes.prefix(sniffLength))
+        func at(_ offset: Int, _ ascii: String) -> Bool {
+            let pattern = Array(ascii.utf8)
+            guard b.count >= offset + pattern.count else { return false }
+            return Array(b[offset..<offset + pattern.count]) == pattern
+        }
+        func starts(_ magic: [UInt8]) -> Bool { b.count >= magic.count && Array(b[0..<magic.count]) == magic }
+
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if at(0, "GIF87a") || at(0, "GIF89a") { return .gif }
+        if at(0, "RIFF") {
+            if at(8, "WAVE") { return .wav }
+            if at(8, "AVI ") { return .avi }
+            if at(8, "WEBP") { return .webP }
+            return nil
+        }
+        if at(0, "FORM"), at(8, "AIFF") || at(8, "AIFC") { return .aiff }
+        if at(4, "ftyp") { return isoBaseMediaFormat(brand: b.count >= 12 ? Array(b[8..<12]) : []) }
+        if at(4, "moov") || at(4, "mdat") || at(4, "wide") || at(4, "free") || at(4, "pnot") { return .quickTime }
+        if at(0, "ID3") { return .mp3 }
+        // MPEG audio frame sync: 11 set bits, then version != reserved and layer III.
+        if b.count >= 2, b[0] == 0xFF, b[1] & 0xE0 == 0xE0, b[1] & 0x18 != 0x08, b[1] & 0x06 == 0x02 { return .mp3 }
+        if starts([0x00, 0x00, 0x01, 0xBA]) || starts([0x00, 0x00, 0x01, 0xB3]) { return .mpeg }
+        if b.count > 188, b[0] == 0x47, b[188] == 0x47 { return .mpeg2TransportStream }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if at(0, "BM"), b.count >= 14 { return .bmp }
+        return sniffText(b)
+    }
+
+    private static func isoBaseMediaFormat(brand: [UInt8]) -> MediaFormat {
+        let name = String(decoding: brand, as: UTF8.self)
+        switch name {
+        case "M4A ", "M4B ", "M4P ", "F4A ": return .mpeg4Audio
+        case "qt  ": return .quickTime
+        case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": return .heic
+        case "avif", "avis": return .avif
+        default: return .mpeg4
+        }
+    }
+
+    /// SVG and HLS are text: skip a BOM and leading whitespace, then look at the start.
+    private static func sniffText(_ b: [UInt8]) -> MediaFormat? {
+        var start = 0
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { start = 3 }
+        while start < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[start]) { start += 1 }
+        let text = String(decoding: b[start...], as: UTF8.self)
+        if text.hasPrefix("#EXTM3U") { return .hlsPlaylist }
+        let lower = text.lowercased()
+        if lower.hasPrefix("<svg") { return .svg }
+        if lower.hasPrefix("<?xml") || lower.hasPrefix("<!--") || lower.hasPrefix("<!doctype svg") {
+            if lower.contains("<svg") { return .svg }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// What the extension (or the app) tells the statistics server about one notification.
+///
+/// Sent as `application/x-www-form-urlencoded` with `push_id` first, so article 000's server,
+/// which reads only `push_id`, accepts it; a richer server reads the other fields. The same fields
+/// are accepted as a JSON object.
+public struct Receipt: Sendable, Equatable, Codable {
+    /// Which moment the receipt reports.
+    public struct Event: Sendable, Hashable, Codable, CustomStringConvertible, RawRepresentable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(rawValue)
+        }
+        public var description: String { rawValue }
+
+        /// The notification was shown (the extension handed content to the system).
+        public static let delivered = Event(rawValue: "delivered")
+        /// The user tapped the notification (reported by the app).
+        public static let opened = Event(rawValue: "opened")
+        /// Every event this version knows.
+        public static let known: [Event] = [.delivered, .opened]
+    }
+
+    /// Field length bounds, in UTF-8 bytes, that senders and the server both apply.
+    public enum Limits {
+        /// `push_id`, `receipt_id`: at most 128 bytes.
+        public static let identifierBytes = 128
+        /// `reason`, `outcome`, `event`: at most 64 bytes.
+        public static let codeBytes = 64
+        /// `media_type`: at most 128 bytes.
+        public static let mediaTypeBytes = 128
+        /// `elapsed_ms`: at most 600,000 ms (10 minutes; the extension budget is ~30 s).
+        public static let maximumElapsedMs = 600_000
+        /// `media_bytes`: at most 100,000,000 bytes (twice Apple's 50 MB video limit).
+        public static let maximumMediaBytes = 100_000_000
+    }
+
+    public var pushID: String
+    public var event: Event
+    public var receiptID: String?
+    public var outcome: Outcome?
+    public var reason: ReasonCode?
+    public var elapsedMs: Int?
+    public var mediaBytes: Int?
+    public var mediaType: String?
+
+    enum CodingKeys: String, CodingKey {
+        case pushID = "push_id"
+        case event
+        case receiptID = "receipt_id"
+        case outcome, reason
+        case elapsedMs = "elapsed_ms"
+        case mediaBytes = "media_bytes"
+        case mediaType = "media_type"
+    }
+
+    public init(
+        pushID: String, event: Event = .delivered, receiptID: String? = nil, outcome: Outcome? = nil,
+        reason: ReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil
+    ) {
+        self.pushID = pushID
+        self.event = event
+        self.receiptID = receiptID
+        self.outcome = outcome
+        self.reason = reason
+        self.elapsedMs = elapsedMs
+        self.mediaBytes = mediaBytes
+        self.mediaType = mediaType
+    }
+
+    /// The form body, `push_id` first: `push_id=2018001&event=delivered&…`.
+    ///
+    /// - Returns: the body, percent-encoded as `application/x-www-form-urlencoded`.
+    public func formEncoded() -> String {
+        var fields: [(String, String)] = [("push_id", pushID), ("event", event.rawValue)]
+        if let receiptID { fields.append(("receipt_id", receiptID)) }
+        if let outcome { fields.append(("outcome", outcome.rawValue)) }
+        if let reason { fields.append(("reason", reason.rawValue)) }
+        if let elapsedMs { fields.append(("elapsed_ms", String(elapsedMs))) }
+        if let mediaBytes { fields.append(("media_bytes", String(mediaBytes))) }
+        if let mediaType { fields.append(("media_type", mediaType)) }
+        return fields.map { "\(Self.formEscape($0.0))=\(Self.formEscape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Percent-encodes a form field name or value (space as `+`).
+    static func formEscape(_ s: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._*")
+        let ascii = CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127))
+        allowed.formIntersection(ascii)
+        return (s.addingPercentEncoding(withAllowedCharacters: allowed.union(CharacterSet(charactersIn: " "))) ?? s)
+            .replacingOccurrences(of: " ", with: "+")
+    }
+}

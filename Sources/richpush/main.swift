@@ -1,0 +1,4 @@
+import Foundation
+import RichPushCLI
+
+exit(await RichPushCommandLine.main(Array(CommandLine.arguments.dropFirst())))

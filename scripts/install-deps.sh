@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what RichPush needs on a fresh Debian machine with the Swift toolchain.
+# Idempotent: installs only what is missing. Each side adds its packages to the lists below.
+set -euo pipefail
+
+APT_PACKAGES=(
+  libcurl4-openssl-dev   # media transport (extension side, Linux) and HTTP/2 to APNs
+  libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
+  python3                # local test servers (media, receipts)
+)
+PIP_PACKAGES=(
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: apt-get install ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ${#PIP_PACKAGES[@]} -gt 0 ]; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null
+  fi
+  need=()
+  for p in "${PIP_PACKAGES[@]}"; do
+    python3 -m pip show "${p%%[=<>]*}" >/dev/null 2>&1 || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "install-deps: pip install ${need[*]}" >&2
+    python3 -m pip install -q "${need[@]}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${need[@]}"
+  fi
+fi
