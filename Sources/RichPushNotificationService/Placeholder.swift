@@ -1,1 +1,0 @@
-// Filled in by the bridge (issue 3).
