@@ -55,7 +55,12 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "RichPushCLI",
-            dependencies: ["RichPushCore", "RichPushExtension"]
+            dependencies: [
+                "RichPushCore", "RichPushExtension",
+                // simulate runs the real RichPushNotificationService in the Linux host (issue 3)
+                "RichPushNotificationService",
+                .target(name: "RichPushExtensionHost", condition: .when(platforms: [.linux])),
+            ]
         ),
         .executableTarget(name: "richpush", dependencies: ["RichPushCLI"]),
 

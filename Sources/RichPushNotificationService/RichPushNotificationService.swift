@@ -94,6 +94,15 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
     ///   - result: what the pipeline did (outcome, reason, push id, receipt).
     open func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {}
 
+    /// Called once per request right after its pipeline run starts; override to observe it.
+    ///
+    /// For observers (logging, tests, `richpush simulate`): e.g. `run.waitUntilSettled()` gives the
+    /// receipt's final status. Do not call `run.expire()` here; iOS decides when time is up.
+    /// - Parameters:
+    ///   - run: the request's pipeline run.
+    ///   - request: the request.
+    open func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {}
+
     /// Runs the pipeline on the request and calls `contentHandler` exactly once.
     /// - Parameters:
     ///   - request: the notification request iOS received.
@@ -114,6 +123,7 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
             deliver: { [self] result in finish(key: key, context: context, result: result) }
         )
         context.attach(run)
+        didStart(run, for: request)
     }
 
     /// Delivers every request still in flight now, each with its best attempt (text, no media).

@@ -116,7 +116,7 @@ public struct RichPushSettings: Sendable {
             problems.append("RichPush.\(key) must be a non-empty array of dotted key paths such as \"aps.alert.image\"; using the defaults")
             return nil
         }
-        return strings.map(PayloadKeyPath.init)
+        return strings.map { PayloadKeyPath($0) }
     }
 
     private static func number(_ value: Any) -> Double? {

@@ -107,6 +107,16 @@ enum SimulateCommand {
             RichPushCommandLine.printError("note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
 
+        #if !canImport(UserNotifications)
+        // The real RichPushNotificationService in the Linux host (issue 3): the pipeline writes into
+        // the extension's own folder; the host moves shown attachments into --out, as iOS moves them.
+        let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
+        configuration.attachmentsDirectory = extensionFolder
+        let hosted = await HostedSimulation.run(payload: data, configuration: configuration, transport: transport, budget: budget, store: out)
+        try? FileManager.default.removeItem(at: extensionFolder)
+        let result = hosted.result
+        let host: JSONValue? = HostedSimulation.json(hosted.report)
+        #else
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
         let run = pipeline.start(payload: data) { _ in }
         let budgetTask = Task {
@@ -116,12 +126,14 @@ enum SimulateCommand {
         var result = await run.result()
         budgetTask.cancel()
         result.receipt = await run.waitUntilSettled()
+        let host: JSONValue? = nil
+        #endif
         if !outGiven, result.content.attachments.isEmpty {
             try? FileManager.default.removeItem(at: out)  // nothing attached: leave no empty folder behind
         }
 
         if args.flag("json") {
-            print(String(decoding: json(result).jsonData(sortedKeys: true), as: UTF8.self))
+            print(String(decoding: json(result, host: host).jsonData(sortedKeys: true), as: UTF8.self))
             if !outGiven, !result.content.attachments.isEmpty {
                 RichPushCommandLine.printError("attachments in \(out.path)")
             }
@@ -131,8 +143,8 @@ enum SimulateCommand {
         return 0
     }
 
-    /// The `--json` object (issue 2's shape).
-    static func json(_ r: PipelineResult) -> JSONValue {
+    /// The `--json` object (issue 2's shape, plus issue 3's `"host"` when run in the host).
+    static func json(_ r: PipelineResult, host: JSONValue? = nil) -> JSONValue {
         func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
         let c = r.content
@@ -155,7 +167,7 @@ enum SimulateCommand {
                 }),
             ]),
             "receipt": .object(["status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus)]),
-        ])
+        ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
     }
 
     /// The readable summary: what the user would see, then why.
