@@ -119,7 +119,7 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
         let pipeline = makePipeline(configuration: configuration)
         let run = pipeline.start(
             payload: payload,
-            validate: { media in try Self.validateAttachment(media) },
+            validate: { [self] media in try validateAttachment(media) },
             deliver: { [self] result in finish(key: key, context: context, result: result) }
         )
         context.attach(run)
@@ -210,14 +210,19 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
 
     // MARK: Attachment validation
 
-    /// The pipeline's hook: the file must pass `UNNotificationAttachment`'s own validation.
-    private static func validateAttachment(_ media: DownloadedMedia) throws {
+    /// Checks a downloaded file before it is attached: it must pass `UNNotificationAttachment`'s
+    /// own validation, so a file iOS would refuse is reported with its reason (and in the receipt).
+    ///
+    /// Runs on the pipeline's thread, within its deadline. Override to add checks (call `super`).
+    /// - Parameter media: the downloaded file, its sniffed format and size.
+    /// - Throws: `MediaValidationError` with the reason to report (see `rejection(for:)`).
+    open func validateAttachment(_ media: DownloadedMedia) throws {
         do {
             _ = try UNNotificationAttachment(
                 identifier: media.format.kind?.rawValue ?? "media", url: media.file,
                 options: [UNNotificationAttachmentOptionsTypeHintKey: media.format.uniformTypeIdentifier])
         } catch {
-            throw rejection(for: error)
+            throw Self.rejection(for: error)
         }
     }
 
@@ -225,7 +230,9 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
     ///
     /// `attachmentInvalidFileSize` → `too_large`; `attachmentCorrupt` → `not_media`; every other
     /// refusal (unrecognized type, file missing or unreadable, data store) → `unsupported_format`.
-    static func rejection(for error: any Error) -> MediaValidationError {
+    /// - Parameter error: what `UNNotificationAttachment(identifier:url:options:)` threw.
+    /// - Returns: the validation error with the reason to report.
+    public static func rejection(for error: any Error) -> MediaValidationError {
         let message = "UNNotificationAttachment refused the file: \(error)"
         guard let code = (error as? UNError)?.code else {
             return MediaValidationError(reason: .unsupportedFormat, message: message)
