@@ -10,13 +10,13 @@ import UserNotificationsStandIn
 /// `RichPushNotificationService` run by the host as iOS runs it, against a real local media server.
 @Suite(.serialized) struct BridgeThroughHostTests {
     private struct Setup {
-        let server: LocalMediaServer
+        let server: MediaServer
         let store: URL
         let extensionFolder: URL
         var configuration: PipelineConfiguration
 
         init(deadline: Double = 10) throws {
-            server = try LocalMediaServer()
+            server = try MediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
             extensionFolder = try Fixtures.temporaryDirectory("richpush-extension")
             configuration = PipelineConfiguration()
@@ -26,7 +26,6 @@ import UserNotificationsStandIn
         }
 
         func cleanUp() {
-            server.stop()
             try? FileManager.default.removeItem(at: store)
             try? FileManager.default.removeItem(at: extensionFolder)
         }
@@ -111,7 +110,9 @@ import UserNotificationsStandIn
         defer { setup.cleanUp() }
         setup.configuration.receiptsURL = URL(string: setup.server.url("/receipts"))
         let service = OversizingService(configuration: setup.configuration)
-        let report = await ExtensionHost(storeDirectory: setup.store, budget: 30).run(try setup.article000(imagePath: "/media/photo.jpg"), on: service)
+        let pushID = "bridge-refused-\(UUID().uuidString)"
+        let report = await ExtensionHost(storeDirectory: setup.store, budget: 30)
+            .run(try setup.article000(imagePath: "/media/photo.jpg", pushID: pushID), on: service)
 
         #expect(report.handlerCalls == 1)
         #expect(!report.shownOriginal)
@@ -125,13 +126,12 @@ import UserNotificationsStandIn
         // The receipt carries the same reason.
         let settled = await service.settledReceipt()
         #expect(settled?.status == .sent)
-        let body = try #require(try setup.server.receipts().last)
+        let body = try #require(try setup.server.receipts().last { $0.hasPrefix("push_id=\(pushID)&") })
         let fields = Dictionary(
             body.split(separator: "&").map { pair -> (String, String) in
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 return (kv[0], kv.count > 1 ? kv[1] : "")
             }, uniquingKeysWith: { a, _ in a })
-        #expect(fields["push_id"] == "2018001")
         #expect(fields["outcome"] == "text_only")
         #expect(fields["reason"] == "too_large")
     }
