@@ -8,6 +8,8 @@ APT_PACKAGES=(
   libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
   python3                # local test servers (media, receipts)
   curl                   # tests read the receipts log; benchmarks compare against curl -w %{time_total}
+  binutils               # linkage test: readelf and nm on the extension-side binary (issue 3)
+  gcc                    # linkage test: builds a small server-like shared object as the failing control
 )
 PIP_PACKAGES=(
 )
