@@ -5,9 +5,17 @@ import Testing
 /// `richpush simulate`, run as a built binary against the local media server.
 @Suite("richpush simulate")
 struct SimulateCommandTests {
-    /// Runs the binary; returns status, stdout, stderr.
-    func richpush(_ arguments: [String], timeout: Double = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: timeout)
+    /// Runs the binary on a thread of its own (waiting for a child process must not block the
+    /// concurrency pool that the other suites' deadlines run on); returns status, stdout, stderr.
+    func richpush(_ arguments: [String], timeout: Double = 60) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result {
+                    try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: timeout)
+                })
+            }
+            thread.start()
+        }
     }
 
     /// Article 000's payload with its image URL pointed at the local server, in a temporary file.
@@ -26,13 +34,13 @@ struct SimulateCommandTests {
     }
 
     @Test("--json prints the delivered content with the attachment, and the receipt reaches the listener")
-    func jsonWithAttachment() throws {
+    func jsonWithAttachment() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
         let out = dir.appendingPathComponent("out")
-        let run = try richpush([
+        let run = try await richpush([
             "simulate", payload.path, "--allow-http-host", "127.0.0.1", "--receipts-url", server.url("/receipts"),
             "--out", out.path, "--json",
         ])
@@ -66,12 +74,12 @@ struct SimulateCommandTests {
     }
 
     @Test("without --json it prints a readable summary")
-    func readableSummary() throws {
+    func readableSummary() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
-        let run = try richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--out", dir.appendingPathComponent("o").path])
+        let run = try await richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--out", dir.appendingPathComponent("o").path])
         #expect(run.status == 0)
         #expect(run.stdout.contains("media_attached"))
         #expect(run.stdout.contains("新しい記事をおすすめします"))
@@ -80,12 +88,12 @@ struct SimulateCommandTests {
     }
 
     @Test("a failed fetch still exits 0 and reports the reason and status")
-    func failureExitsZero() throws {
+    func failureExitsZero() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, path: "/404json", in: dir)
-        let run = try richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--json"])
+        let run = try await richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--json"])
         #expect(run.status == 0)
         let json = try object(run.stdout)
         #expect(json["outcome"] as? String == "text_only")
@@ -96,23 +104,23 @@ struct SimulateCommandTests {
     }
 
     @Test("http:// without --allow-http-host is insecure_scheme")
-    func needsATSException() throws {
+    func needsATSException() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
-        let run = try richpush(["simulate", payload.path, "--json"])
+        let run = try await richpush(["simulate", payload.path, "--json"])
         #expect(run.status == 0)
         #expect(try object(run.stdout)["reason"] as? String == "insecure_scheme")
     }
 
     @Test("--budget makes the host expire the run and deliver the best attempt")
-    func budgetExpires() throws {
+    func budgetExpires() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, path: "/hang", in: dir)
-        let run = try richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--budget", "1", "--deadline", "10", "--json"])
+        let run = try await richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--budget", "1", "--deadline", "10", "--json"])
         #expect(run.status == 0)
         let json = try object(run.stdout)
         #expect(json["outcome"] as? String == "text_only")
@@ -122,12 +130,12 @@ struct SimulateCommandTests {
     }
 
     @Test("--deadline stops media work on time")
-    func deadlineStops() throws {
+    func deadlineStops() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, path: "/drip", in: dir)
-        let run = try richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--deadline", "1.5", "--json"])
+        let run = try await richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--deadline", "1.5", "--json"])
         #expect(run.status == 0)
         let json = try object(run.stdout)
         #expect(json["reason"] as? String == "timeout")
@@ -136,14 +144,14 @@ struct SimulateCommandTests {
     }
 
     @Test("content rule options change the body and the category")
-    func ruleOptions() throws {
+    func ruleOptions() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = dir.appendingPathComponent("p.json")
         let text = #"{"aps":{"alert":{"title":"T","body":""},"mutable-content":1},"data":{"pic":"\#(server.url("/media/logo.png"))"}}"#
         try Data(text.utf8).write(to: payload)
-        let run = try richpush([
+        let run = try await richpush([
             "simulate", payload.path, "--allow-http-host", "127.0.0.1", "--media-key", "data.pic",
             "--default-body", "Tap to see", "--media-category", "photo", "--out", dir.appendingPathComponent("o").path, "--json",
         ])
@@ -153,29 +161,29 @@ struct SimulateCommandTests {
         #expect(json["outcome"] as? String == "media_attached")
         #expect(content["body"] as? String == "Tap to see")
         #expect(content["categoryIdentifier"] as? String == "photo")
-        let off = try richpush(["simulate", payload.path, "--no-default-body", "--json"])
+        let off = try await richpush(["simulate", payload.path, "--no-default-body", "--json"])
         let offContent = try #require(try object(off.stdout)["content"] as? [String: Any])
         #expect(offContent["body"] as? String == "")
     }
 
     @Test("the URLSession transport gives the same result from the command line")
-    func urlSessionTransport() throws {
+    func urlSessionTransport() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
-        let run = try richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--transport", "urlsession", "--out", dir.appendingPathComponent("o").path, "--json"])
+        let run = try await richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--transport", "urlsession", "--out", dir.appendingPathComponent("o").path, "--json"])
         #expect(run.status == 0)
         #expect(try object(run.stdout)["outcome"] as? String == "media_attached")
     }
 
     @Test("a malformed payload file is delivered as the original and exits 0")
-    func malformedPayload() throws {
+    func malformedPayload() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = dir.appendingPathComponent("bad.json")
         try Data(#"{"aps": "oops"}"#.utf8).write(to: payload)
-        let run = try richpush(["simulate", payload.path, "--json"])
+        let run = try await richpush(["simulate", payload.path, "--json"])
         #expect(run.status == 0)
         let json = try object(run.stdout)
         #expect(json["outcome"] as? String == "original")
@@ -192,29 +200,29 @@ struct SimulateCommandTests {
         (["simulate", "p.json", "--transport", "carrier-pigeon"], "curl or urlsession"),
         (["simulate", "p.json", "--json=yes"], "--json"),
     ])
-    func usageErrors(_ arguments: [String], _ mentions: String) throws {
-        let run = try richpush(arguments)
+    func usageErrors(_ arguments: [String], _ mentions: String) async throws {
+        let run = try await richpush(arguments)
         #expect(run.status == 64)
         #expect(run.stderr.contains(mentions), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
     }
 
     @Test("an unreadable payload file exits 1 with the path in the message")
-    func unreadableFile() throws {
-        let run = try richpush(["simulate", "/nonexistent/payload.json"])
+    func unreadableFile() async throws {
+        let run = try await richpush(["simulate", "/nonexistent/payload.json"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("/nonexistent/payload.json"))
         #expect(run.stderr.contains("cannot read"))
     }
 
     @Test("--help explains every option, and richpush --help lists simulate")
-    func help() throws {
-        let run = try richpush(["simulate", "--help"])
+    func help() async throws {
+        let run = try await richpush(["simulate", "--help"])
         #expect(run.status == 0)
         for option in ["--deadline", "--budget", "--receipts-url", "--allow-http-host", "--out", "--json", "--media-key", "--default-body", "--no-default-body", "--media-category", "--transport"] {
             #expect(run.stdout.contains(option), "\(option)")
         }
-        let top = try richpush(["--help"])
+        let top = try await richpush(["--help"])
         #expect(top.status == 0)
         #expect(top.stdout.contains("simulate"))
     }

@@ -77,14 +77,12 @@ struct MisbehavingServerTests {
 
     @Test("14 MB with Content-Length is too_large", arguments: TransportKind.allCases)
     func tooLargeWithLength(_ t: TransportKind) async throws {
-        let r = try await check("/big14", transport: t, outcome: .textOnly, reason: .tooLarge)
-        #expect(r.elapsedMs < 2_000)
+        try await check("/big14", transport: t, outcome: .textOnly, reason: .tooLarge)
     }
 
     @Test("14 MB without Content-Length is too_large while streaming", arguments: TransportKind.allCases)
     func tooLargeStreamed(_ t: TransportKind) async throws {
-        let r = try await check("/big14-nolength", transport: t, outcome: .textOnly, reason: .tooLarge)
-        #expect(r.elapsedMs < 2_000)
+        try await check("/big14-nolength", transport: t, outcome: .textOnly, reason: .tooLarge)
     }
 
     @Test("1 KB every 1.5 s ends at the deadline with timeout", arguments: TransportKind.allCases)
