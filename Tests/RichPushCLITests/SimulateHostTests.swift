@@ -17,18 +17,25 @@ import Testing
         return file
     }
 
-    private func simulate(_ arguments: [String]) throws -> [String: Any] {
-        let run = try ChildProcess(Fixtures.richpushBinary.path, ["simulate"] + arguments + ["--json"]).runToCompletion(timeout: 60)
+    /// Runs the built binary on a thread of its own, so the concurrency pool is never blocked.
+    private func simulate(_ arguments: [String]) async throws -> [String: Any] {
+        let run = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    try ChildProcess(Fixtures.richpushBinary.path, ["simulate"] + arguments + ["--json"]).runToCompletion(timeout: 60)
+                })
+            }.start()
+        }
         try #require(run.status == 0, "exit \(run.status): \(run.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
-    @Test func article000sImageEndsUpInTheHostStoreAndTheHostIsReported() throws {
+    @Test func article000sImageEndsUpInTheHostStoreAndTheHostIsReported() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory("richpush-simulate-host")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        let json = try simulate([
+        let json = try await simulate([
             try payloadFile(imageURL: server.url("/media/photo.jpg"), in: dir).path, "--allow-http-host", "127.0.0.1", "--out", out.path,
         ])
         let host = try #require(json["host"] as? [String: Any])
@@ -47,11 +54,11 @@ import Testing
         #expect(content["categoryIdentifier"] as? String == "image")
     }
 
-    @Test func aStalledServerMakesTheHostCallExpiryAtTheBudget() throws {
+    @Test func aStalledServerMakesTheHostCallExpiryAtTheBudget() async throws {
         let server = try MediaServer.get()
         let dir = try Fixtures.temporaryDirectory("richpush-simulate-host")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let json = try simulate([
+        let json = try await simulate([
             try payloadFile(imageURL: server.url("/hang"), in: dir).path, "--allow-http-host", "127.0.0.1", "--budget", "1",
             "--out", dir.appendingPathComponent("out").path,
         ])

@@ -24,8 +24,8 @@ import Testing
         return fallback
     }
 
-    @Test func theExtensionSideBinaryLinksNoServerLibraryOrModule() throws {
-        let inspection = try LinkageInspection(binary: try Self.probeBinary())
+    @Test func theExtensionSideBinaryLinksNoServerLibraryOrModule() async throws {
+        let inspection = try await LinkageInspection.of(try Self.probeBinary())
         #expect(inspection.violations == [])
         // It is the extension side that was inspected: the bridge and the pipeline are in it.
         #expect(inspection.symbols.contains { $0.hasPrefix("$s") && $0.contains("27RichPushNotificationService") })
@@ -33,7 +33,7 @@ import Testing
         #expect(inspection.needed.contains { $0.hasPrefix("libcurl") })
     }
 
-    @Test func theCheckFlagsABinaryThatUsesSQLiteAndMicrohttpd() throws {
+    @Test func theCheckFlagsABinaryThatUsesSQLiteAndMicrohttpd() async throws {
         let dir = try Fixtures.temporaryDirectory("richpush-linkage")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("server.c")
@@ -44,14 +44,15 @@ import Testing
             """.utf8).write(to: source)
         let object = dir.appendingPathComponent("libserver.so")
         // With libsqlite3 as a NEEDED entry where the runtime library exists, else symbols only.
-        var build = try ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path, "-Wl,--no-as-needed", "-l:libsqlite3.so.0"]).runToCompletion(timeout: 60)
-        let linkedSQLite = build.status == 0
-        if !linkedSQLite {
-            build = try ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path]).runToCompletion(timeout: 60)
+        let (build, linkedSQLite) = try await OwnThread.run {
+            let withLibrary = try ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path, "-Wl,--no-as-needed", "-l:libsqlite3.so.0"])
+                .runToCompletion(timeout: 60)
+            if withLibrary.status == 0 { return (withLibrary, true) }
+            return (try ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path]).runToCompletion(timeout: 60), false)
         }
         try #require(build.status == 0, "cc failed: \(build.stderr)")
 
-        let violations = try LinkageInspection(binary: object).violations
+        let violations = try await LinkageInspection.of(object).violations
         #expect(violations.contains { $0.hasPrefix("has 1 sqlite3_* symbols") })
         #expect(violations.contains { $0.hasPrefix("has 1 MHD_* symbols") })
         if linkedSQLite {
@@ -59,13 +60,15 @@ import Testing
         }
     }
 
-    @Test func theManifestKeepsServerTargetsOutOfTheExtensionSide() throws {
+    @Test func theManifestKeepsServerTargetsOutOfTheExtensionSide() async throws {
         let scratch = try Fixtures.temporaryDirectory("richpush-describe")
         defer { try? FileManager.default.removeItem(at: scratch) }
         // A scratch path of its own, so it never waits on the build lock of the running tests.
-        let describe = try ChildProcess(
-            "swift", ["package", "--package-path", Fixtures.packageRoot.path, "--scratch-path", scratch.path, "describe", "--type", "json"]
-        ).runToCompletion(timeout: 300)
+        let describe = try await OwnThread.run {
+            try ChildProcess(
+                "swift", ["package", "--package-path", Fixtures.packageRoot.path, "--scratch-path", scratch.path, "describe", "--type", "json"]
+            ).runToCompletion(timeout: 300)
+        }
         try #require(describe.status == 0, "swift package describe failed: \(describe.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(describe.stdout.utf8)) as? [String: Any])
         let targets = try #require(json["targets"] as? [[String: Any]])

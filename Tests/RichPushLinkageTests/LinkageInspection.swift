@@ -20,7 +20,15 @@ struct LinkageInspection {
     /// Every symbol name `nm` lists.
     var symbols: [String]
 
-    /// Inspects a binary.
+    /// Inspects a binary on a thread of its own (the tools take a while; the pool is never blocked).
+    /// - Parameter binary: an executable or shared object.
+    /// - Returns: the inspection.
+    /// - Throws: when a tool fails.
+    static func of(_ binary: URL) async throws -> LinkageInspection {
+        try await OwnThread.run { try LinkageInspection(binary: binary) }
+    }
+
+    /// Inspects a binary (blocking).
     /// - Parameter binary: an executable or shared object.
     /// - Throws: when a tool fails.
     init(binary: URL) throws {
