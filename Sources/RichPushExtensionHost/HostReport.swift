@@ -9,7 +9,8 @@ public struct HostReport: Sendable, Equatable {
     public var shownOriginal: Bool
     /// True when `serviceExtensionTimeWillExpire()` was called while this request was in flight.
     public var expiryCalled: Bool
-    /// How many times the content handler was called for this request (iOS allows exactly one).
+    /// How many times the content handler was called for this request (iOS allows exactly one);
+    /// calls made after `ExtensionHost.run` returned are not counted.
     public var handlerCalls: Int
     /// Rules the extension broke.
     public var faults: [HostFault]

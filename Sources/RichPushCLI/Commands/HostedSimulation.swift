@@ -48,6 +48,23 @@ enum HostedSimulation {
         return Outcome(result: result, report: report)
     }
 
+    /// The host's lines of the readable summary.
+    /// - Parameter report: the host's report.
+    /// - Returns: lines aligned with `SimulateCommand.summary`, ending in a newline.
+    static func summary(_ report: HostReport) -> String {
+        let label = "host".padding(toLength: 12, withPad: " ", startingAt: 0)
+        var line = label + "content handler called \(report.handlerCalls)×"
+        line += report.expiryCalled ? ", serviceExtensionTimeWillExpire() called" : ", no expiry"
+        if report.shownOriginal { line += ", original content shown" }
+        if let peak = report.peakMemoryBytes {
+            let mb = Double(peak) / 1_048_576
+            let limit = Double(ProcessMemory.extensionLimitBytes) / 1_048_576
+            line += String(format: "\n%@peak memory %.1f MB (iOS extension limit ~%.0f MB; this whole Linux process, runtime included)", "".padding(toLength: 12, withPad: " ", startingAt: 0), mb, limit)
+        }
+        for fault in report.faults { line += "\n" + "".padding(toLength: 12, withPad: " ", startingAt: 0) + "fault: \(fault)" }
+        return line + "\n"
+    }
+
     /// The `"host"` object of `--json`.
     /// - Parameter report: the host's report.
     /// - Returns: `{"expiryCalled", "handlerCalls", "attachmentsMovedTo", "peakMemoryBytes"}`.

@@ -116,6 +116,7 @@ enum SimulateCommand {
         try? FileManager.default.removeItem(at: extensionFolder)
         let result = hosted.result
         let host: JSONValue? = HostedSimulation.json(hosted.report)
+        let hostSummary: String? = HostedSimulation.summary(hosted.report)
         #else
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
         let run = pipeline.start(payload: data) { _ in }
@@ -127,6 +128,7 @@ enum SimulateCommand {
         budgetTask.cancel()
         result.receipt = await run.waitUntilSettled()
         let host: JSONValue? = nil
+        let hostSummary: String? = nil
         #endif
         if !outGiven, result.content.attachments.isEmpty {
             try? FileManager.default.removeItem(at: out)  // nothing attached: leave no empty folder behind
@@ -138,7 +140,7 @@ enum SimulateCommand {
                 RichPushCommandLine.printError("attachments in \(out.path)")
             }
         } else {
-            print(summary(result, out: out), terminator: "")
+            print(summary(result, out: out) + (hostSummary ?? ""), terminator: "")
         }
         return 0
     }
