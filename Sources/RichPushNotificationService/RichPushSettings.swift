@@ -119,16 +119,17 @@ public struct RichPushSettings: Sendable {
         return strings.map { PayloadKeyPath($0) }
     }
 
+    /// A number of seconds from a plist value: `<real>`/`<integer>`, never `<true/>`/`<false/>`.
     private static func number(_ value: Any) -> Double? {
-        if value is Bool { return nil }
+        if type(of: value) == Bool.self { return nil }
         if let n = value as? NSNumber {
             #if canImport(Darwin)
             if CFGetTypeID(n) == CFBooleanGetTypeID() { return nil }
+            #else
+            if n === NSNumber(value: true) || n === NSNumber(value: false) { return nil }
             #endif
             return n.doubleValue
         }
-        if let d = value as? Double { return d }
-        if let i = value as? Int { return Double(i) }
         return nil
     }
 }

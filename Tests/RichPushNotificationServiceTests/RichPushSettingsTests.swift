@@ -1,6 +1,7 @@
 import Foundation
 import RichPushExtension
 import RichPushNotificationService
+import RichPushTestSupport
 import Testing
 
 /// The Info.plist `RichPush` dictionary: good values are used, bad ones reported and defaulted.
@@ -70,6 +71,43 @@ import Testing
             #expect(settings.problems.contains { $0.hasPrefix("RichPush.\(key) ") }, "no problem reported for \(key)")
         }
         #expect(settings.problems.count == keys.count)
+    }
+
+    @Test func aDeadlineIsANumberOfSecondsNotABoolean() {
+        #expect(RichPushSettings.read(infoDictionary: ["RichPush": ["Deadline": 1]]).pipeline.deadline == 1)
+        #expect(RichPushSettings.read(infoDictionary: ["RichPush": ["Deadline": 29.0]]).pipeline.deadline == 29)
+        let boolean = RichPushSettings.read(infoDictionary: ["RichPush": ["Deadline": true]])
+        #expect(boolean.pipeline.deadline == 25)
+        #expect(boolean.problems.count == 1)
+    }
+
+    @Test func aRealInfoPlistIsRead() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>RichPush</key><dict>
+              <key>Deadline</key><real>12.5</real>
+              <key>AllowedHTTPHosts</key><array><string>media.example.com</string></array>
+              <key>DefaultBody</key><true/>
+            </dict></dict></plist>
+            """
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(xml.utf8), format: nil) as? [String: Any])
+        let settings = RichPushSettings.read(infoDictionary: plist)
+        #expect(settings.pipeline.deadline == 12.5)
+        #expect(settings.pipeline.allowedHTTPHosts == ["media.example.com"])
+        #expect(settings.pipeline.defaultBody == PipelineConfiguration.articleDefaultBody)
+        #expect(settings.problems.count == 1)
+    }
+
+    @Test func theExampleInfoPlistHasNoProblems() throws {
+        let url = Fixtures.packageRoot.appendingPathComponent("Examples/NotificationServiceExtension/Info.plist")
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
+        let settings = RichPushSettings.read(infoDictionary: plist)
+        #expect(settings.problems == [])
+        #expect(settings.pipeline.receiptsURL?.host == "stats.example.com")
+        #expect(settings.appGroupIdentifier == "group.com.example.app")
+        let ns = try #require(plist["NSExtension"] as? [String: Any])
+        #expect(ns["NSExtensionPointIdentifier"] as? String == "com.apple.usernotifications.service")
     }
 
     @Test func aDictionaryOfTheWrongTypeIsReported() {
