@@ -31,10 +31,11 @@ import RichPushExtension
 ///   `deadline` (default 25 s) ends media work before that. Attachments must pass
 ///   `UNNotificationAttachment` validation (image 10 MB, audio 5 MB, video 50 MB, supported types);
 ///   a file it refuses is reported with its reason and the text is delivered without it.
-/// - Note: `@unchecked Sendable` because iOS calls an extension from several threads and the
-///   pipeline delivers on its own: the only mutable state, the requests in flight, is behind one
-///   lock. `willDeliver(_:for:result:)` runs on the pipeline's thread.
-open class RichPushNotificationService: UNNotificationServiceExtension, @unchecked Sendable {
+/// - Note: Like Apple's class, not `Sendable`, so the one-line subclass compiles in Swift 6 mode.
+///   iOS calls an extension from several threads and the pipeline calls back on its own: the only
+///   mutable state, the requests in flight, is behind one lock, and `willDeliver(_:for:result:)`,
+///   `validateAttachment(_:)` run on the pipeline's thread.
+open class RichPushNotificationService: UNNotificationServiceExtension {
     private let configurationOverride: PipelineConfiguration?
     private let inFlightLock = NSLock()
     private var inFlight: [ObjectIdentifier: RequestContext] = [:]
@@ -117,10 +118,11 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
         inFlightLock.withLock { inFlight[key] = context }
         let payload = JSONValue(any: request.content.userInfo) ?? .null
         let pipeline = makePipeline(configuration: configuration)
+        let this = CallbackReference(service: self)
         let run = pipeline.start(
             payload: payload,
-            validate: { [self] media in try validateAttachment(media) },
-            deliver: { [self] result in finish(key: key, context: context, result: result) }
+            validate: { media in try this.service.validateAttachment(media) },
+            deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
         didStart(run, for: request)
@@ -245,6 +247,14 @@ open class RichPushNotificationService: UNNotificationServiceExtension, @uncheck
     }
 
     // MARK: Per-request state
+
+    /// The extension as the pipeline's `@Sendable` callbacks hold it.
+    ///
+    /// `@unchecked Sendable`: iOS itself calls an extension instance from several threads; what the
+    /// callbacks touch is the lock-protected registry and per-request contexts.
+    private struct CallbackReference: @unchecked Sendable {
+        let service: RichPushNotificationService
+    }
 
     /// One request in flight: its content handler (taken exactly once) and its pipeline run.
     ///

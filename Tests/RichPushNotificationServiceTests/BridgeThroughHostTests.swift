@@ -178,7 +178,7 @@ import UserNotificationsStandIn
 }
 
 /// Grows the downloaded image past Apple's 10 MB limit before the real validation runs.
-final class OversizingService: RecordingService, @unchecked Sendable {
+final class OversizingService: RecordingService {
     override func validateAttachment(_ media: DownloadedMedia) throws {
         let handle = try FileHandle(forWritingTo: media.file)
         try handle.truncate(atOffset: UInt64(MediaKind.image.maximumBytes + 1))
@@ -188,7 +188,7 @@ final class OversizingService: RecordingService, @unchecked Sendable {
 }
 
 /// Removes the downloaded file after it passed validation, before delivery.
-final class VanishingFileService: RecordingService, @unchecked Sendable {
+final class VanishingFileService: RecordingService {
     override func validateAttachment(_ media: DownloadedMedia) throws {
         try super.validateAttachment(media)
         try FileManager.default.removeItem(at: media.file)
@@ -196,7 +196,7 @@ final class VanishingFileService: RecordingService, @unchecked Sendable {
 }
 
 /// The real bridge, recording what it delivered and its run.
-class RecordingService: RichPushNotificationService, @unchecked Sendable {
+class RecordingService: RichPushNotificationService {
     private let lock = NSLock()
     private var result: PipelineResult?
     private var run: PipelineRun?
