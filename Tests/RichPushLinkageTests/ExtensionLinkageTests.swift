@@ -1,3 +1,4 @@
+#if os(Linux)  // ELF tools (readelf, ldd, nm); macOS would need otool
 import Foundation
 import RichPushTestSupport
 import Testing
@@ -93,3 +94,4 @@ import Testing
         #expect(closure.contains("CCurl"))
     }
 }
+#endif

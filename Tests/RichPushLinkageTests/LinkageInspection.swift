@@ -1,3 +1,4 @@
+#if os(Linux)  // ELF tools (readelf, ldd, nm); macOS would need otool
 import Foundation
 import RichPushTestSupport
 
@@ -64,3 +65,4 @@ struct LinkageInspection {
         return found
     }
 }
+#endif
