@@ -61,6 +61,14 @@ import Testing
         }
     }
 
+    @Test func theCheckFlagsTheCommandLineBinaryWhichHoldsTheHostAndCLIModules() async throws {
+        let binary = Fixtures.richpushBinary
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "richpush is not built at \(binary.path)")
+        let violations = try await LinkageInspection.of(binary).violations
+        #expect(violations.contains { $0.contains("symbols of module RichPushCLI,") })
+        #expect(violations.contains { $0.contains("symbols of module RichPushExtensionHost,") })
+    }
+
     @Test func theManifestKeepsServerTargetsOutOfTheExtensionSide() async throws {
         let scratch = try Fixtures.temporaryDirectory("richpush-describe")
         defer { try? FileManager.default.removeItem(at: scratch) }
