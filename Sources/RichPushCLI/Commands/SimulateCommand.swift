@@ -16,6 +16,12 @@ enum SimulateCommand {
             Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
             Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
 
+            On Linux the real RichPushNotificationService (the class an app's extension subclasses)
+            runs in a host that plays iOS: it calls didReceive, calls serviceExtensionTimeWillExpire()
+            at --budget, shows the original content if the handler is never called, and moves the
+            shown attachment into --out; --json adds "host": {expiryCalled, handlerCalls,
+            attachmentsMovedTo, peakMemoryBytes} (peak against iOS's ~24 MB extension limit).
+
             Exit status: 0 whenever a notification was delivered, whatever the outcome (see
             "outcome" and "reason"); 64 for bad command-line use; 1 when the payload file cannot
             be read.
@@ -29,7 +35,7 @@ enum SimulateCommand {
             .value("receipts-url", "URL", help: "POST the receipt here (form-encoded, push_id first).\nWithout it no receipt is sent (status skipped)."),
             .value("allow-http-host", "HOST", repeatable: true, help: "Allow cleartext http:// to HOST (an App Transport\nSecurity exception), for media and receipts."),
             .value("out", "DIR", help: "Where attachment folders go (default: a new temporary\nfolder, printed)."),
-            .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt."),
+            .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt (and host, on Linux)."),
             .value("media-key", "PATH", repeatable: true, help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
             .value("default-body", "TEXT", help: "Body shown when the payload's body is empty\n(default \"\(PipelineConfiguration.articleDefaultBody)\", article 000's text)."),
