@@ -39,6 +39,7 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
     private let configurationOverride: PipelineConfiguration?
     private let inFlightLock = NSLock()
     private var inFlight: [ObjectIdentifier: RequestContext] = [:]
+    private var infoPlistConfiguration: PipelineConfiguration?
 
     /// Makes the extension with its settings from the main bundle's Info.plist (`RichPush`).
     ///
@@ -63,6 +64,14 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
     /// Override to build it in code.
     open var configuration: PipelineConfiguration {
         if let configurationOverride { return configurationOverride }
+        if let cached = inFlightLock.withLock({ infoPlistConfiguration }) { return cached }
+        let configuration = Self.readInfoPlist()
+        inFlightLock.withLock { infoPlistConfiguration = configuration }
+        return configuration
+    }
+
+    /// The configuration from the main bundle's Info.plist; problems are logged once per instance.
+    private static func readInfoPlist() -> PipelineConfiguration {
         let settings = RichPushSettings.read(infoDictionary: Bundle.main.infoDictionary)
         for problem in settings.problems { RichPushLog.error(problem) }
         var configuration = settings.pipeline
