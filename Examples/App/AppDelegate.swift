@@ -13,6 +13,8 @@ import RichPushCore
 import UIKit
 import UserNotifications
 
+// If your app already has an AppDelegate (or a SwiftUI App with @UIApplicationDelegateAdaptor),
+// copy the parts below into it instead.
 @main
 final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
     /// The same receipts URL as the extension's Info.plist `RichPush.ReceiptsURL`.
@@ -33,13 +35,13 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
 
         Task { @MainActor in
             do {
-                let granted = try await center.requestAuthorization(options: [.alert, .sound, .badge])
+                let granted = try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound, .badge])
                 print("RichPush: notifications \(granted ? "allowed" : "not allowed")")
             } catch {
                 print("RichPush: authorization failed: \(error)")
             }
             // Register even when alerts are not allowed: the token is still valid for the provider.
-            application.registerForRemoteNotifications()
+            UIApplication.shared.registerForRemoteNotifications()
         }
         return true
     }
@@ -59,16 +61,18 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
     }
 
     // MARK: UNUserNotificationCenterDelegate
+    // `nonisolated`: UserNotifications calls these off the main actor with non-Sendable values
+    // (Swift 6 mode); they only read the Sendable `receipts`.
 
     /// Shows notifications while the app is in the foreground too (banner, sound, badge).
-    func userNotificationCenter(
+    nonisolated func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification
     ) async -> UNNotificationPresentationOptions {
         [.banner, .list, .sound, .badge]
     }
 
     /// The user tapped the notification (or one of its actions): report `event=opened`.
-    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+    nonisolated func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
         guard response.actionIdentifier != UNNotificationDismissActionIdentifier else { return }
         await receipts.reportOpened(userInfo: response.notification.request.content.userInfo)
     }

@@ -28,5 +28,21 @@ final class NotificationService: RichPushNotificationService {}
         #expect(report.shown.body == PipelineConfiguration.articleDefaultBody)
         #expect(report.shown.title == request.content.title)
     }
+
+    @Test func textIOSAlreadyLocalizedIsKeptNotReplacedByTheDefaultBody() async throws {
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        defer { try? FileManager.default.removeItem(at: store) }
+        // iOS resolves loc-key before the extension runs: the request's body is already text,
+        // while the payload's alert has no body of its own.
+        let content = UNMutableNotificationContent()
+        content.title = "新着記事"
+        content.body = "新しい記事をおすすめします"
+        content.userInfo = ["aps": ["alert": ["title-loc-key": "NEW_TITLE", "loc-key": "NEW_ARTICLE"], "mutable-content": 1]]
+        let request = UNNotificationRequest(identifier: "localized", content: content, trigger: UNPushNotificationTrigger())
+        let report = await ExtensionHost(storeDirectory: store, budget: 30).run(request, on: NotificationService())
+        #expect(report.handlerCalls == 1)
+        #expect(report.shown.title == "新着記事")
+        #expect(report.shown.body == "新しい記事をおすすめします")
+    }
 }
 #endif
