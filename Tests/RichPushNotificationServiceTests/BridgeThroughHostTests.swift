@@ -16,7 +16,7 @@ import UserNotificationsStandIn
         var configuration: PipelineConfiguration
 
         init(deadline: Double = 10) throws {
-            server = try MediaServer.get()
+            server = try BridgeMediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
             extensionFolder = try Fixtures.temporaryDirectory("richpush-extension")
             configuration = PipelineConfiguration()
