@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "RichPushCore", targets: ["RichPushCore"]),
         .library(name: "RichPushExtension", targets: ["RichPushExtension"]),
+        .library(name: "RichPushProvider", targets: ["RichPushProvider"]),
         .executable(name: "richpush", targets: ["richpush"]),
     ],
     targets: [
@@ -20,6 +21,13 @@ let package = Package(
             name: "CCurl",
             path: "Sources/CCurl",
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
+        ),
+
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
         ),
 
         // MARK: Shared model (Foundation only)
@@ -34,10 +42,20 @@ let package = Package(
             ]
         ),
 
+        // MARK: Provider side (APNs over HTTP/2 with libcurl, JWT with OpenSSL / CryptoKit, FCM v1)
+        .target(
+            name: "RichPushProvider",
+            dependencies: [
+                "RichPushCore",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
+        ),
+
         // MARK: Command line
         .target(
             name: "RichPushCLI",
-            dependencies: ["RichPushCore", "RichPushExtension"]
+            dependencies: ["RichPushCore", "RichPushExtension", "RichPushProvider"]
         ),
         .executableTarget(name: "richpush", dependencies: ["RichPushCLI"]),
 
@@ -51,6 +69,10 @@ let package = Package(
         .testTarget(
             name: "RichPushExtensionTests",
             dependencies: ["RichPushExtension", "RichPushTestSupport"]
+        ),
+        .testTarget(
+            name: "RichPushProviderTests",
+            dependencies: ["RichPushProvider", "RichPushTestSupport"]
         ),
         .testTarget(
             name: "RichPushCLITests",
