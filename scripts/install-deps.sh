@@ -7,8 +7,15 @@ APT_PACKAGES=(
   libcurl4-openssl-dev   # media transport (extension side, Linux) and HTTP/2 to APNs
   libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
   python3                # local test servers (media, receipts)
+  openssl                # provider tests: throwaway P-256 .p8 keys (openssl ecparam | pkcs8)
+  nghttp2-client         # benchmarks/apns-throughput.sh: h2load, the HTTP/2 ceiling
+  nghttp2-server         # benchmarks/apns-throughput.sh: nghttpd, a fast HTTP/2 mock endpoint
 )
 PIP_PACKAGES=(
+  h2                     # Tests/Support/mock_apns.py: HTTP/2 server side
+  trustme                # mock APNs: a throwaway CA and server certificate
+  cryptography           # mock APNs: verifies the ES256 JWT against the key's public half
+  aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against
 )
 
 missing=()

@@ -10,7 +10,8 @@ It behaves like api.push.apple.com where tests need it to:
   * Any documented status and reason on demand, by token: a script maps a token to a list of
     responses ({"status": 410, "reason": "Unregistered", "timestamp": ms}), used in order, the last
     one repeating. Give it with --script FILE or POST /control/script (JSON object, merged).
-  * GET /stats: JSON counts: requests, accepted, connections, distinct provider tokens (jwts) and
+  * GET /stats: JSON counts: requests, accepted, connections (device_connections: those that
+    carried /3/device requests), distinct provider tokens (jwts) and
     renewals (jwts - 1), requests per token, the largest number of concurrent streams seen.
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
@@ -60,9 +61,11 @@ class State:
         self.connections = 0
         self.per_token = {}
         self.max_streams = 0
+        self.device_connections = 0
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
+                "device_connections": self.device_connections,
                 "jwts": len(self.jwts), "renewals": max(0, len(self.jwts) - 1),
                 "per_token": self.per_token, "max_concurrent_streams": self.max_streams}
 
@@ -181,6 +184,7 @@ class H2Protocol(asyncio.Protocol):
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
         self.streams = {}
         self.transport = None
+        self.used = False
 
     def connection_made(self, transport):
         self.transport = transport
@@ -196,21 +200,26 @@ class H2Protocol(asyncio.Protocol):
     def data_received(self, data):
         try:
             events = self.conn.receive_data(data)
-        except Exception:
+        except Exception as error:  # a protocol error: say so, drop the connection
+            print(f"mock_apns: connection error: {error!r}", file=sys.stderr, flush=True)
             self.transport.close()
             return
+        ended = []
         for event in events:
             if isinstance(event, h2.events.RequestReceived):
                 self.streams[event.stream_id] = (event.headers, bytearray())
-                self.state.max_streams = max(self.state.max_streams, len(self.streams))
             elif isinstance(event, h2.events.DataReceived):
                 if event.stream_id in self.streams:
                     self.streams[event.stream_id][1].extend(event.data)
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamEnded):
-                self.respond(event.stream_id)
+                ended.append(event.stream_id)
             elif isinstance(event, h2.events.ConnectionTerminated):
                 self.transport.close()
+        # Streams open at once on this connection (requests that arrived together, multiplexed).
+        self.state.max_streams = max(self.state.max_streams, len(self.streams))
+        for stream_id in ended:
+            self.respond(stream_id)
         out = self.conn.data_to_send()
         if out:
             self.transport.write(out)
@@ -219,6 +228,9 @@ class H2Protocol(asyncio.Protocol):
         headers, body = self.streams.pop(stream_id, ([], bytearray()))
         pseudo = {k: v for k, v in headers if k.startswith(":")}
         regular = [(k, v) for k, v in headers if not k.startswith(":")]
+        if pseudo.get(":path", "").startswith("/3/device/") and not self.used:
+            self.used = True
+            self.state.device_connections += 1
         status, reason, extra = self.state.answer(pseudo.get(":method"), pseudo.get(":path", ""), regular, bytes(body))
         apns_id = dict(regular).get("apns-id") or str(uuid.uuid4())
         out_headers = [(":status", str(status)), ("apns-id", apns_id)]
@@ -234,7 +246,10 @@ class H2Protocol(asyncio.Protocol):
         if payload:
             out_headers.append(("content-type", "application/json"))
             self.conn.send_headers(stream_id, out_headers)
-            self.conn.send_data(stream_id, payload, end_stream=True)
+            size = self.conn.max_outbound_frame_size
+            chunks = [payload[i:i + size] for i in range(0, len(payload), size)]
+            for i, chunk in enumerate(chunks):
+                self.conn.send_data(stream_id, chunk, end_stream=(i == len(chunks) - 1))
         else:
             self.conn.send_headers(stream_id, out_headers, end_stream=True)
 
