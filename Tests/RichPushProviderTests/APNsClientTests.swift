@@ -182,4 +182,30 @@ import Testing
         #expect(batch.stoppedBy == nil)
         #expect(batch.sent == 3)
     }
+
+    @Test func certificateAuthPresentsTheClientCertificateInTheTLSHandshake() async throws {
+        let mock = try MockAPNs(clientCertificate: true)
+        defer { mock.stop() }
+        var transport = TransportConfiguration()
+        transport.caFile = mock.caFile.path
+        let certificate = try #require(mock.clientCertificateFile)
+        let client = try APNsClient(
+            environment: .custom(mock.baseURL), authentication: .certificate(.init(certificateFile: certificate.path)),
+            transport: transport
+        )
+        defer { client.shutdown() }
+        let result = try await client.send(MockAPNs.notification(), to: MockAPNs.token("ce"))
+        #expect(result.outcome == .accepted)
+
+        // Without the certificate the handshake fails: no answer, reported after the retries.
+        let bare = try APNsClient(
+            environment: .custom(mock.baseURL), authentication: .token(try mock.tokenManager()), transport: transport,
+            retry: APNsRetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.01)
+        )
+        defer { bare.shutdown() }
+        let refused = try await bare.send(MockAPNs.notification(), to: MockAPNs.token("cf"))
+        #expect(refused.outcome == .retriesExhausted)
+        #expect(refused.status == nil)
+        #expect(refused.attempts == 2)
+    }
 }

@@ -20,22 +20,27 @@ final class MockAPNs: @unchecked Sendable {
     /// - Parameters:
     ///   - script: token → responses (`[["status": 410, "reason": "Unregistered"]]`).
     ///   - keyIDSeen: the `kid` the mock expects.
-    init(script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID) throws {
+    /// The client certificate (PEM, certificate + key) when started with `clientCertificate: true`.
+    let clientCertificateFile: URL?
+
+    init(script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false) throws {
         directory = try Fixtures.temporaryDirectory("mock-apns")
         keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         caFile = directory.appendingPathComponent("ca.pem")
         try Self.makeKey(at: keyFile)
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
+        clientCertificateFile = clientCertificate ? directory.appendingPathComponent("client.pem") : nil
         process = ChildProcess("python3", [
             Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
             "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
             "--ca-out", caFile.path, "--script", scriptFile.path,
-        ])
+        ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []))
         port = try process.start(waitingForPort: 30)
         // The CA file is written before PORT is printed.
         var configuration = TransportConfiguration()
         configuration.caFile = caFile.path
+        configuration.clientCertificate = clientCertificateFile.map { .init(certificateFile: $0.path) }
         statsTransport = try CurlHTTP2Transport(configuration: configuration)
     }
 

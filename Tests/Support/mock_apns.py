@@ -136,13 +136,16 @@ class State:
             return 400, "DuplicateHeaders", {}
         h = dict(headers)
         auth = h.get("authorization")
-        if auth is None:
+        if self.args.client_cert_out and auth is None:
+            pass  # certificate auth: the TLS handshake already checked the client certificate
+        elif auth is None:
             return 403, "MissingProviderToken", {}
-        if not auth.lower().startswith("bearer "):
+        elif not auth.lower().startswith("bearer "):
             return 403, "InvalidProviderToken", {}
-        problem = self.check_jwt(auth[7:].strip())
-        if problem:
-            return 403, problem, {}
+        else:
+            problem = self.check_jwt(auth[7:].strip())
+            if problem:
+                return 403, problem, {}
         if len(token) < 64 or len(token) % 2 or not TOKEN_RE.match(token):
             return 400, "BadDeviceToken", {}
         topic = h.get("apns-topic")
@@ -263,6 +266,8 @@ async def main():
     p.add_argument("--script")
     p.add_argument("--ca-out", help="write the throwaway CA's PEM here")
     p.add_argument("--no-tls", action="store_true")
+    p.add_argument("--client-cert-out", help="certificate auth: require a client certificate signed by the "
+                   "throwaway CA, write one (certificate + key, PEM) here, and skip the JWT checks")
     p.add_argument("--port", type=int, default=0)
     args = p.parse_args()
     state = State(args)
@@ -274,6 +279,10 @@ async def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         cert.configure_cert(context)
         context.set_alpn_protocols(["h2"])
+        if args.client_cert_out:
+            ca.issue_cert("richpush-provider@example.com").private_key_and_cert_chain_pem.write_to_path(args.client_cert_out)
+            ca.configure_trust(context)
+            context.verify_mode = ssl.CERT_REQUIRED
         ca_path = args.ca_out or "mock-apns-ca.pem"
         ca.cert_pem.write_to_path(ca_path)
     loop = asyncio.get_running_loop()
