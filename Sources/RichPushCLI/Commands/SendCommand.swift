@@ -154,9 +154,13 @@ enum SendCommand {
         let progress = fromFile != nil ? ProgressBar(total: tokens.count) : nil
         let batch = try await client.send(notification, to: tokens) { done, total in progress?.update(done: done) }
         progress?.finish()
+        var lines = ""
+        lines.reserveCapacity(batch.results.count * 200)
         for result in batch.results {
-            print(String(decoding: result.jsonValue.jsonData(), as: UTF8.self))
+            lines += result.jsonValue.compactText()
+            lines += "\n"
         }
+        FileHandle.standardOutput.write(Data(lines.utf8))
         if fromFile != nil || tokens.count > 1 {
             let counts = batch.countsByOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             LintCommand.printError("richpush send: \(tokens.count) tokens, sent \(batch.sent), accepted \(batch.accepted) (\(counts)); \(client.connectionsOpened) connection(s) to \(environment)")

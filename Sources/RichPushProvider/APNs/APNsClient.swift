@@ -165,7 +165,8 @@ public final class APNsClient: Sendable {
     // MARK: One token, with retries
 
     private func deliver(_ notification: APNsNotification, to deviceToken: String) async -> APNsResult {
-        let token = deviceToken.trimmingCharacters(in: .whitespaces)
+        let token = deviceToken.first?.isWhitespace == true || deviceToken.last?.isWhitespace == true
+            ? deviceToken.trimmingCharacters(in: .whitespaces) : deviceToken
         var result = APNsResult(deviceToken: token, outcome: .rejected, attempts: 0)
         guard Self.isWellFormedDeviceToken(token) else {
             result.outcome = .tokenBad
@@ -203,7 +204,7 @@ public final class APNsClient: Sendable {
             }
             result.status = response.status
             result.apnsID = response.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
-            let body = (try? JSONValue.parse(response.body)) ?? .null
+            let body = response.body.isEmpty ? .null : ((try? JSONValue.parse(response.body)) ?? .null)
             result.reason = body["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
             result.timestamp = body["timestamp"].flatMap { value -> Date? in
                 switch value {

@@ -43,6 +43,10 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     private var queue: [Transfer] = []
     private var queueHead = 0
     private var isShutDown = false
+    /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
+    /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
+    /// costs one wakeup and its frames go out in few `send` calls.
+    private var isPolling = false
     private var openedConnections = 0
     // Owned by the loop thread only.
     private let multi: UnsafeMutableRawPointer
@@ -81,8 +85,10 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 return
             }
             queue.append(transfer)
+            let wake = isPolling
+            isPolling = false
             lock.unlock()
-            curl_multi_wakeup(multi)
+            if wake { curl_multi_wakeup(multi) }
         }
     }
 
@@ -141,9 +147,13 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             }
             lock.lock()
             let more = queueHead < queue.count && active.count < configuration.maxConcurrentStreams
+            if !more { isPolling = true }
             lock.unlock()
             if !more {
                 curl_multi_poll(multi, nil, 0, 1000, nil)
+                lock.lock()
+                isPolling = false
+                lock.unlock()
             }
         }
     }
@@ -201,12 +211,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         _ = richpush_curl_setopt_header_cb(easy) { ptr, size, count, userdata in
             guard let ptr, let userdata else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
-            let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: size * count), as: UTF8.self)
-            if let colon = line.firstIndex(of: ":"), !line.hasPrefix("HTTP/") {
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-                transfer.headers[name] = value
-            }
+            let bytes = UnsafeRawBufferPointer(start: ptr, count: size * count)
+            if let header = CurlHTTP2Transport.parseHeaderLine(bytes) { transfer.headers[header.name] = header.value }
             return size * count
         }
         _ = richpush_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
@@ -244,6 +250,21 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1
             ))
         }
+    }
+
+    /// Splits `Name: value\r\n` into a lower-cased name and a trimmed value (bytes, no Foundation:
+    /// this runs for every response header).
+    private static func parseHeaderLine(_ bytes: UnsafeRawBufferPointer) -> (name: String, value: String)? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+            !(bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T") && bytes[4] == UInt8(ascii: "/"))
+        else { return nil }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+        var start = colon + 1
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        let name = String(decoding: bytes[0..<colon].map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        return (name, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
     }
 
     private static func redact(_ url: String) -> String {
