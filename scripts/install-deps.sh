@@ -9,7 +9,7 @@ APT_PACKAGES=(
   python3                # local test servers (media, receipts)
   openssl                # provider tests: throwaway P-256 .p8 keys (openssl ecparam | pkcs8)
   nghttp2-client         # benchmarks/apns-throughput.sh: h2load, the HTTP/2 ceiling
-  nghttp2-server         # benchmarks/apns-throughput.sh: nghttpd, a fast HTTP/2 mock endpoint
+  h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side
