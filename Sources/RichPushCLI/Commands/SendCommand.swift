@@ -27,7 +27,7 @@ enum SendCommand {
             """,
         options: [
             .value("key", "FILE", help: "The APNs auth key AuthKey_XXXXXXXXXX.p8 (token auth). Env RICHPUSH_APNS_KEY."),
-            .value("key-id", "KEYID", help: "The key's 10-character id (JWT kid). Env RICHPUSH_APNS_KEY_ID."),
+            .value("key-id", "KEYID", help: "The key's 10-character id (JWT kid); default: from the file name AuthKey_<KEYID>.p8. Env RICHPUSH_APNS_KEY_ID."),
             .value("team-id", "TEAMID", help: "The 10-character team id (JWT iss). Env RICHPUSH_APNS_TEAM_ID."),
             .value("cert", "FILE", help: "Certificate auth instead: the APNs client certificate (.p12, or PEM). Env RICHPUSH_APNS_CERT."),
             .value("cert-key", "FILE", help: "The private key of a PEM --cert, when not in the same file."),
