@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "RichPushExtension", targets: ["RichPushExtension"]),
         // The one product an app's Notification Service Extension adds (see Examples/).
         .library(name: "RichPushNotificationService", targets: ["RichPushNotificationService"]),
+        .library(name: "RichPushProvider", targets: ["RichPushProvider"]),
         .executable(name: "richpush", targets: ["richpush"]),
     ],
     targets: [
@@ -22,6 +23,13 @@ let package = Package(
             name: "CCurl",
             path: "Sources/CCurl",
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
+        ),
+
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
         ),
 
         // MARK: Shared model (Foundation only)
@@ -51,12 +59,21 @@ let package = Package(
         ),
         // A tiny extension-side executable whose linkage RichPushLinkageTests inspects.
         .executableTarget(name: "RichPushLinkageProbe", dependencies: ["RichPushNotificationService"]),
+        // MARK: Provider side (APNs over HTTP/2 with libcurl, JWT with OpenSSL / CryptoKit, FCM v1)
+        .target(
+            name: "RichPushProvider",
+            dependencies: [
+                "RichPushCore",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
+        ),
 
         // MARK: Command line
         .target(
             name: "RichPushCLI",
             dependencies: [
-                "RichPushCore", "RichPushExtension",
+                "RichPushCore", "RichPushExtension", "RichPushProvider",
                 // simulate runs the real RichPushNotificationService in the Linux host (issue 3)
                 "RichPushNotificationService",
                 .target(name: "RichPushExtensionHost", condition: .when(platforms: [.linux])),
@@ -85,6 +102,10 @@ let package = Package(
         .testTarget(
             name: "RichPushLinkageTests",
             dependencies: ["RichPushLinkageProbe", "RichPushTestSupport"]
+        ),
+        .testTarget(
+            name: "RichPushProviderTests",
+            dependencies: ["RichPushProvider", "RichPushTestSupport"]
         ),
         .testTarget(
             name: "RichPushCLITests",

@@ -10,8 +10,15 @@ APT_PACKAGES=(
   curl                   # tests read the receipts log; benchmarks compare against curl -w %{time_total}
   binutils               # linkage test: readelf and nm on the extension-side binary (issue 3)
   gcc                    # linkage test: builds a small server-like shared object as the failing control
+  openssl                # provider tests: throwaway P-256 .p8 keys (openssl ecparam | pkcs8)
+  nghttp2-client         # benchmarks/apns-throughput.sh: h2load, the HTTP/2 ceiling
+  h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
 )
 PIP_PACKAGES=(
+  h2                     # Tests/Support/mock_apns.py: HTTP/2 server side
+  trustme                # mock APNs: a throwaway CA and server certificate
+  cryptography           # mock APNs: verifies the ES256 JWT against the key's public half
+  aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against
 )
 
 missing=()

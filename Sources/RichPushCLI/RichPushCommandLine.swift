@@ -7,6 +7,8 @@ public enum RichPushCommandLine {
     static let commands: [CommandSpec] = [
         // Each side adds its commands here, one line each.
         SimulateCommand.spec,
+        LintCommand.spec,
+        SendCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

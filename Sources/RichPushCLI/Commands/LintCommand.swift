@@ -1,0 +1,105 @@
+import Foundation
+import RichPushCore
+
+/// `richpush lint PAYLOAD.json [--fix] [--output FILE] [--voip]`: checks a payload before it is sent.
+enum LintCommand {
+    static let spec = CommandSpec(
+        name: "lint",
+        summary: "Check a push payload against Apple's rules (size, mutable-content, media URL) and fix it",
+        usage: "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--media-key PATH]...",
+        discussion: """
+            Prints one line per finding: SEVERITY CODE KEY: message. Checks: at most 4096 bytes
+            (5120 with --voip; Apple's limits, measured as compact JSON as sent); media needs a
+            visible alert and aps["mutable-content"] = 1 as an integer; the wrong spellings
+            ("1", true, mutable_content, the flag outside aps, FCM legacy
+            notification.mutable_content) are errors by name; a background push carrying media
+            never reaches the extension; media URLs must be https.
+
+            --fix rewrites what has one right answer and writes the fixed payload to standard
+            output (or to --output FILE); findings then go to standard error, marked "fixed"
+            or left as they are.
+
+            Exit status: 0 when no error remains, 1 when an error remains, 64 on a usage error.
+            Use "-" as PAYLOAD.json to read standard input.
+            """,
+        options: [
+            .flag("fix", help: "Rewrite fixable mistakes; the fixed payload goes to stdout or --output."),
+            .value("output", "FILE", help: "With --fix: write the fixed payload to FILE instead of stdout."),
+            .flag("voip", help: "Apply the VoIP size limit (5120 bytes) instead of 4096."),
+            .value("media-key", "PATH", repeatable: true, help: "A media key path to check (repeatable); default: the RichPush defaults\n(aps.alert.image, image-url, attachment-url, url, media-url, fcm_options.image)."),
+            .flag("json", help: "Print findings as JSON lines {severity, code, key, message, fixed}."),
+        ],
+        run: run
+    )
+
+    static func run(_ args: ParsedArguments) async throws -> Int32 {
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw UsageError(command: "lint", message: "give exactly one payload file (or - for stdin)")
+        }
+        if args.value("output") != nil && !args.flag("fix") {
+            throw UsageError(command: "lint", message: "'--output' needs '--fix'")
+        }
+        let data = try readInput(path)
+        var linter = PayloadLinter(voip: args.flag("voip"))
+        let keys = args.values("media-key")
+        if !keys.isEmpty { linter.mediaKeyPaths = keys.map { PayloadKeyPath($0) } }
+
+        let findings = linter.lint(data)
+        guard args.flag("fix") else {
+            for finding in findings { print(line(finding, fixed: false, json: args.flag("json"))) }
+            return findings.contains { $0.severity == .error } ? 1 : 0
+        }
+        guard let parsed = try? JSONValue.parse(data) else {
+            for finding in findings { printError(line(finding, fixed: false, json: args.flag("json"))) }
+            return 1
+        }
+        let fixedPayload = linter.fix(parsed)
+        let remaining = linter.lint(fixedPayload)
+        let remainingKeys = Set(remaining.map { "\($0.code)|\($0.keyPath ?? "")" })
+        for finding in findings {
+            let fixed = !remainingKeys.contains("\(finding.code)|\(finding.keyPath ?? "")")
+            printError(line(finding, fixed: fixed, json: args.flag("json")))
+        }
+        let originalKeys = Set(findings.map { "\($0.code)|\($0.keyPath ?? "")" })
+        for finding in remaining where !originalKeys.contains("\(finding.code)|\(finding.keyPath ?? "")") {
+            printError(line(finding, fixed: false, json: args.flag("json")))
+        }
+        var out = fixedPayload.jsonData(sortedKeys: true)
+        out.append(0x0A)
+        if let output = args.value("output") {
+            do {
+                try out.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw RichPushError(code: .io, message: "cannot write the fixed payload to \(output): \(error.localizedDescription)", underlying: error)
+            }
+        } else {
+            FileHandle.standardOutput.write(out)
+        }
+        return remaining.contains { $0.severity == .error } ? 1 : 0
+    }
+
+    static func line(_ finding: LintFinding, fixed: Bool, json: Bool) -> String {
+        if json {
+            var o: [String: JSONValue] = [
+                "severity": .string(finding.severity.rawValue), "code": .string(finding.code.rawValue),
+                "message": .string(finding.message), "fixed": .bool(fixed),
+            ]
+            o["key"] = finding.keyPath.map(JSONValue.string) ?? .null
+            return String(decoding: JSONValue.object(o).jsonData(), as: UTF8.self)
+        }
+        return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description
+    }
+
+    static func readInput(_ path: String) throws -> Data {
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RichPushError(code: .io, message: "cannot read \(path): \(error.localizedDescription); check the path", underlying: error)
+        }
+    }
+
+    static func printError(_ s: String) {
+        FileHandle.standardError.write(Data((s + "\n").utf8))
+    }
+}

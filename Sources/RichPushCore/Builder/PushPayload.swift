@@ -1,0 +1,136 @@
+import Foundation
+
+/// A typed APNs payload: the `aps` dictionary plus custom keys, serialised as APNs accepts it.
+///
+/// ```swift
+/// var payload = PushPayload(title: "お知らせ", body: "テスト")
+/// payload.mediaURL = "https://example.com/001.jpg"      // sets mutable-content: 1 too
+/// payload.pushID = "2018001"
+/// let data = payload.jsonData()
+/// ```
+///
+/// - Important: Apple: the extension runs only for a visible alert with `"mutable-content": 1`
+///   (the integer); the builder writes exactly that whenever a media URL is set.
+public struct PushPayload: Sendable, Equatable {
+    /// `aps.alert` members.
+    public struct Alert: Sendable, Equatable {
+        public var title: String?
+        public var subtitle: String?
+        public var body: String?
+        /// `title-loc-key` and `title-loc-args`.
+        public var titleLocKey: String?
+        public var titleLocArgs: [String]?
+        /// `subtitle-loc-key` and `subtitle-loc-args`.
+        public var subtitleLocKey: String?
+        public var subtitleLocArgs: [String]?
+        /// `loc-key` and `loc-args` (the body).
+        public var locKey: String?
+        public var locArgs: [String]?
+
+        /// Makes an alert.
+        /// - Parameters:
+        ///   - title: the title line.
+        ///   - subtitle: the subtitle line.
+        ///   - body: the body text.
+        public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+        }
+
+        /// True when the alert shows something.
+        public var isVisible: Bool {
+            [title, subtitle, body, titleLocKey, subtitleLocKey, locKey].contains { !($0 ?? "").isEmpty }
+        }
+    }
+
+    /// The alert; `nil` for a silent or background push.
+    public var alert: Alert?
+    /// `aps.badge`; `0` clears the badge.
+    public var badge: Int?
+    /// `aps.sound`, e.g. `"default"`.
+    public var sound: String?
+    /// `aps.thread-id`: groups notifications.
+    public var threadID: String?
+    /// `aps.category`: the notification category (actions, content extension).
+    public var category: String?
+    /// Writes `aps["mutable-content"] = 1` (the integer) so the service extension runs.
+    public var mutableContent: Bool = false
+    /// Writes `aps["content-available"] = 1`: a background push.
+    public var contentAvailable: Bool = false
+    /// `aps.interruption-level`.
+    public var interruptionLevel: InterruptionLevel?
+    /// `aps.relevance-score`, from 0 to 1.
+    public var relevanceScore: Double?
+    /// The media URL (https) the extension downloads; setting it also sets `mutableContent`.
+    public var mediaURL: String? {
+        didSet { if mediaURL != nil { mutableContent = true } }
+    }
+    /// Where the media URL goes; default `image-url` (articles 001, 002). Any of
+    /// `PayloadKeyPath.defaultMediaKeyPaths` is read by the RichPush extension.
+    public var mediaKeyPath: PayloadKeyPath = "image-url"
+    /// The push id reported back in receipts (top-level `push_id`).
+    public var pushID: String?
+    /// Custom top-level keys (outside `aps`). Keys set by the builder win over these.
+    public var customKeys: [String: JSONValue] = [:]
+
+    /// Makes a payload with a visible alert.
+    /// - Parameters:
+    ///   - title: the alert title.
+    ///   - subtitle: the alert subtitle.
+    ///   - body: the alert body.
+    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
+        if title != nil || subtitle != nil || body != nil {
+            alert = Alert(title: title, subtitle: subtitle, body: body)
+        }
+    }
+
+    /// The payload as a JSON value.
+    ///
+    /// - Returns: `{"aps": {…}, custom keys…, media URL, push_id}`.
+    public func jsonValue() -> JSONValue {
+        var root = customKeys
+        var aps: [String: JSONValue] = [:]
+        if let alert {
+            var a: [String: JSONValue] = [:]
+            a["title"] = alert.title.map(JSONValue.string)
+            a["subtitle"] = alert.subtitle.map(JSONValue.string)
+            a["body"] = alert.body.map(JSONValue.string)
+            a["title-loc-key"] = alert.titleLocKey.map(JSONValue.string)
+            a["title-loc-args"] = alert.titleLocArgs.map { .array($0.map(JSONValue.string)) }
+            a["subtitle-loc-key"] = alert.subtitleLocKey.map(JSONValue.string)
+            a["subtitle-loc-args"] = alert.subtitleLocArgs.map { .array($0.map(JSONValue.string)) }
+            a["loc-key"] = alert.locKey.map(JSONValue.string)
+            a["loc-args"] = alert.locArgs.map { .array($0.map(JSONValue.string)) }
+            aps["alert"] = .object(a)
+        }
+        aps["badge"] = badge.map(JSONValue.int)
+        aps["sound"] = sound.map(JSONValue.string)
+        aps["thread-id"] = threadID.map(JSONValue.string)
+        aps["category"] = category.map(JSONValue.string)
+        if mutableContent || mediaURL != nil { aps["mutable-content"] = .int(1) }
+        if contentAvailable { aps["content-available"] = .int(1) }
+        aps["interruption-level"] = interruptionLevel.map { .string($0.rawValue) }
+        aps["relevance-score"] = relevanceScore.map(JSONValue.double)
+        var value = JSONValue.object(root)
+        if let mediaURL { value = value.setting(.string(mediaURL), at: mediaKeyPath) }
+        root = value.objectValue ?? [:]
+        if let pushID { root["push_id"] = .string(pushID) }
+        // aps last: a custom key or media path under aps must not replace the builder's members.
+        var mergedAPS = root["aps"]?.objectValue ?? [:]
+        for (k, v) in aps { mergedAPS[k] = v }
+        if case .object(var alertObject)? = mergedAPS["alert"], let media = root["aps"]?["alert"]?.objectValue {
+            for (k, v) in media where alertObject[k] == nil { alertObject[k] = v }
+            mergedAPS["alert"] = .object(alertObject)
+        }
+        root["aps"] = .object(mergedAPS)
+        return .object(root)
+    }
+
+    /// The payload as compact JSON bytes (what is sent; its size is what APNs limits).
+    ///
+    /// - Returns: UTF-8 JSON, keys sorted for stable output.
+    public func jsonData() -> Data {
+        jsonValue().jsonData(sortedKeys: true)
+    }
+}

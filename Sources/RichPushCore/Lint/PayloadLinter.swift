@@ -1,0 +1,286 @@
+import Foundation
+
+/// Checks a push payload against Apple's rules and the mistakes seen in the wild, and fixes the
+/// ones that have one right answer.
+///
+/// - Important: Apple: a payload is at most 4096 bytes (5120 bytes for VoIP pushes); the service
+///   extension runs only for a visible alert whose `aps` has `"mutable-content": 1` (the integer);
+///   a background push (`content-available` without an alert) never reaches the extension.
+public struct PayloadLinter: Sendable {
+    /// Apple: the largest payload for a regular remote notification, in bytes.
+    public static let maximumPayloadBytes = 4096
+    /// Apple: the largest payload for a VoIP notification, in bytes.
+    public static let maximumVoIPPayloadBytes = 5120
+
+    /// Where media URLs are looked for (default: `PayloadKeyPath.defaultMediaKeyPaths`).
+    public var mediaKeyPaths: [PayloadKeyPath]
+    /// Apply the VoIP size limit (5120 bytes) instead of 4096.
+    public var voip: Bool
+
+    /// Makes a linter.
+    /// - Parameters:
+    ///   - mediaKeyPaths: where media URLs are looked for.
+    ///   - voip: use the VoIP size limit.
+    public init(mediaKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultMediaKeyPaths, voip: Bool = false) {
+        self.mediaKeyPaths = mediaKeyPaths
+        self.voip = voip
+    }
+
+    /// The size limit in force, in bytes.
+    public var sizeLimit: Int { voip ? Self.maximumVoIPPayloadBytes : Self.maximumPayloadBytes }
+
+    /// Lints payload bytes (what would be sent).
+    ///
+    /// - Parameter data: UTF-8 JSON.
+    /// - Returns: the findings, errors first; empty when the payload is good.
+    public func lint(_ data: Data) -> [LintFinding] {
+        do {
+            return lint(try JSONValue.parse(data))
+        } catch let error as RichPushError {
+            return [LintFinding(.error, .invalidPayload, at: nil, error.message)]
+        } catch {
+            return [LintFinding(.error, .invalidPayload, at: nil, "not valid JSON: \(error)")]
+        }
+    }
+
+    /// Lints a parsed payload. Its size is measured as compact JSON, as RichPush sends it.
+    ///
+    /// - Parameter payload: the payload root.
+    /// - Returns: the findings, errors first.
+    public func lint(_ payload: JSONValue) -> [LintFinding] {
+        guard case .object(let root) = payload else {
+            return [LintFinding(.error, .invalidPayload, at: nil, "the payload is not a JSON object; it must look like {\"aps\": {…}}")]
+        }
+        var findings: [LintFinding] = []
+        let size = payload.jsonData(sortedKeys: false).count
+        if size > sizeLimit {
+            findings.append(LintFinding(
+                .error, .payloadTooLarge, at: nil,
+                "the payload is \(size) bytes; APNs accepts at most \(sizeLimit) bytes\(voip ? " for VoIP" : "") (Apple's limit): shorten the text or custom keys, or send the media by URL"
+            ))
+        }
+
+        if let notification = root["notification"]?.objectValue, notification["mutable_content"] != nil {
+            findings.append(LintFinding(
+                .error, .fcmLegacyMutableContent, at: "notification.mutable_content",
+                "FCM legacy `notification.mutable_content` is not an APNs payload: APNs wants {\"aps\": {\"alert\": …, \"mutable-content\": 1}} (in FCM HTTP v1: apns.payload.aps)",
+                fixable: true
+            ))
+        }
+        if root["mutable-content"] != nil {
+            findings.append(LintFinding(
+                .error, .mutableContentOutsideAPS, at: "mutable-content",
+                "`mutable-content` is outside `aps`, where iOS ignores it; move it to aps[\"mutable-content\"] = 1",
+                fixable: true
+            ))
+        }
+        if root["mutable_content"] != nil {
+            findings.append(LintFinding(
+                .error, .mutableContentUnderscore, at: "mutable_content",
+                "`mutable_content` (underscore, outside `aps`) is not an APNs key; write aps[\"mutable-content\"] = 1",
+                fixable: true
+            ))
+        }
+
+        let apsValue = root["aps"]
+        let aps = apsValue?.objectValue
+        if apsValue == nil, root["notification"] == nil {
+            findings.append(LintFinding(.error, .missingAPS, at: "aps", "there is no `aps` dictionary; APNs payloads look like {\"aps\": {\"alert\": …}}"))
+        } else if let apsValue, aps == nil {
+            findings.append(LintFinding(.error, .wrongType, at: "aps", "`aps` is \(Self.kind(apsValue)), it must be a dictionary"))
+        }
+        let apsMap = aps ?? [:]
+        if apsMap["mutable_content"] != nil {
+            findings.append(LintFinding(
+                .error, .mutableContentUnderscore, at: "aps.mutable_content",
+                "`mutable_content` (underscore) is not an APNs key; write \"mutable-content\": 1 (hyphen, integer)",
+                fixable: true
+            ))
+        }
+        let mutable = apsMap["mutable-content"]
+        switch mutable {
+        case .string(let s)?:
+            findings.append(LintFinding(
+                .error, .mutableContentString, at: "aps.mutable-content",
+                "`mutable-content` is the string \"\(s)\"; iOS honours only the integer 1 (as in article 001's \"1\" mistake)",
+                fixable: true
+            ))
+        case .bool(let b)?:
+            findings.append(LintFinding(
+                .error, .mutableContentBool, at: "aps.mutable-content",
+                "`mutable-content` is the boolean \(b); iOS honours only the integer 1",
+                fixable: true
+            ))
+        default:
+            break
+        }
+        let isMutable = mutable == .int(1)
+
+        // Alert and background.
+        let alert = apsMap["alert"]
+        let alertVisible: Bool
+        switch alert {
+        case .string(let s)?: alertVisible = !s.isEmpty
+        case .object(let o)?:
+            alertVisible = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"].contains {
+                !(o[$0]?.stringValue ?? "").isEmpty
+            }
+        case nil: alertVisible = false
+        case let other?:
+            alertVisible = false
+            findings.append(LintFinding(.error, .wrongType, at: "aps.alert", "`alert` is \(Self.kind(other)); it must be a string or a dictionary with title/body"))
+        }
+        let legacyAlertVisible = root["notification"]?.objectValue.map { n in
+            ["title", "body"].contains { !(n[$0]?.stringValue ?? "").isEmpty }
+        } ?? false
+        let isBackground = apsMap["content-available"] != nil && !alertVisible
+
+        // Media.
+        let media = Self.mediaURLs(in: payload, at: mediaKeyPaths)
+        if !media.isEmpty {
+            let first = media[0].path
+            if isBackground {
+                findings.append(LintFinding(
+                    .error, .backgroundPushWithMedia, at: "aps.content-available",
+                    "a background push (content-available, no alert) names media at `\(first)`, but it never reaches the notification service extension; add a visible alert and \"mutable-content\": 1, or drop the media"
+                ))
+            } else if !alertVisible && !legacyAlertVisible {
+                findings.append(LintFinding(
+                    .error, .mediaWithoutAlert, at: "aps.alert",
+                    "media is named at `\(first)` but there is no visible alert (title, subtitle or body); the extension runs only for visible alerts"
+                ))
+            }
+            let spelledWrong = findings.contains { [.mutableContentString, .mutableContentBool, .mutableContentUnderscore, .mutableContentOutsideAPS, .fcmLegacyMutableContent].contains($0.code) }
+            if !isMutable && !spelledWrong && !isBackground {
+                findings.append(LintFinding(
+                    .error, .mutableContentMissing, at: "aps.mutable-content",
+                    "media is named at `\(first)` but aps has no \"mutable-content\": 1, so the notification service extension never runs",
+                    fixable: true
+                ))
+            }
+            for (path, url) in media {
+                let parsed = URL(string: url)
+                let scheme = parsed?.scheme?.lowercased()
+                if scheme == "http" {
+                    findings.append(LintFinding(
+                        .error, .insecureMediaURL, at: path.description,
+                        "the media URL \(url) is cleartext http; App Transport Security blocks it in the extension: serve it over https"
+                    ))
+                } else if scheme != "https" || (parsed?.host ?? "").isEmpty {
+                    findings.append(LintFinding(
+                        .error, .badMediaURL, at: path.description,
+                        "the media value \"\(url)\" is not an https URL with a host"
+                    ))
+                }
+            }
+        }
+
+        // Types and ranges Apple documents.
+        if let badge = apsMap["badge"], badge.intValue == nil || { if case .double = badge { return true } else { return false } }() {
+            findings.append(LintFinding(.warning, .wrongType, at: "aps.badge", "`badge` is \(Self.kind(badge)); it must be an integer (0 clears the badge)"))
+        }
+        if let level = apsMap["interruption-level"] {
+            if let s = level.stringValue {
+                if !InterruptionLevel.documented.map(\.rawValue).contains(s) {
+                    findings.append(LintFinding(
+                        .warning, .unknownInterruptionLevel, at: "aps.interruption-level",
+                        "`interruption-level` \"\(s)\" is not one Apple documents (passive, active, time-sensitive, critical)"
+                    ))
+                }
+            } else {
+                findings.append(LintFinding(.warning, .wrongType, at: "aps.interruption-level", "`interruption-level` is \(Self.kind(level)); it must be a string"))
+            }
+        }
+        if let score = apsMap["relevance-score"] {
+            let number: Double? = {
+                switch score {
+                case .int(let i): return Double(i)
+                case .double(let d): return d
+                default: return nil
+                }
+            }()
+            if number.map({ !(0...1).contains($0) }) ?? true {
+                findings.append(LintFinding(.warning, .relevanceScoreRange, at: "aps.relevance-score", "`relevance-score` must be a number from 0 to 1"))
+            }
+        }
+        return findings.filter { $0.severity == .error } + findings.filter { $0.severity != .error }
+    }
+
+    /// Rewrites the mistakes that have one right answer.
+    ///
+    /// Fixes: `mutable-content` as `"1"`/`true` → `1`; `mutable_content` → `mutable-content`; the
+    /// flag outside `aps` moved in; FCM legacy `{notification, data}` turned into the APNs payload
+    /// FCM delivers (`aps.alert` from `notification`, `data` keys at the top level); a missing
+    /// `mutable-content` added when media is named.
+    /// - Parameter payload: the payload root.
+    /// - Returns: the fixed payload (unchanged when nothing is fixable).
+    public func fix(_ payload: JSONValue) -> JSONValue {
+        guard case .object(var root) = payload else { return payload }
+        var aps = root["aps"]?.objectValue ?? [:]
+        var setMutable = false
+
+        if var notification = root["notification"]?.objectValue, notification["mutable_content"] != nil {
+            notification["mutable_content"] = nil
+            var alert = aps["alert"]?.objectValue ?? [:]
+            for key in ["title", "body", "subtitle"] where alert[key] == nil {
+                if let v = notification[key] { alert[key] = v }
+                notification[key] = nil
+            }
+            if !alert.isEmpty { aps["alert"] = .object(alert) }
+            for (apsKey, key) in [("sound", "sound"), ("badge", "badge"), ("category", "click_action")] where aps[apsKey] == nil {
+                if let v = notification[key] { aps[apsKey] = v; notification[key] = nil }
+            }
+            root["notification"] = notification.isEmpty ? nil : .object(notification)
+            if let data = root["data"]?.objectValue {
+                for (k, v) in data where root[k] == nil { root[k] = v }
+                root["data"] = nil
+            }
+            setMutable = true
+        }
+        if root["mutable-content"] != nil { root["mutable-content"] = nil; setMutable = true }
+        if root["mutable_content"] != nil { root["mutable_content"] = nil; setMutable = true }
+        if aps["mutable_content"] != nil { aps["mutable_content"] = nil; setMutable = true }
+        switch aps["mutable-content"] {
+        case .string?, .bool?: setMutable = true
+        default: break
+        }
+        var fixed = root
+        fixed["aps"] = .object(aps)
+        let isBackground = aps["content-available"] != nil && aps["alert"] == nil
+        if !Self.mediaURLs(in: .object(fixed), at: mediaKeyPaths).isEmpty && !isBackground { setMutable = true }
+        if setMutable { aps["mutable-content"] = .int(1) }
+        if !aps.isEmpty || root["aps"] != nil { root["aps"] = .object(aps) }
+        return .object(root)
+    }
+
+    /// The media URLs named at `paths`, in order, with the path that named each.
+    static func mediaURLs(in payload: JSONValue, at paths: [PayloadKeyPath]) -> [(path: PayloadKeyPath, url: String)] {
+        var out: [(PayloadKeyPath, String)] = []
+        var seen = Set<String>()
+        for path in paths {
+            guard let s = path.string(in: payload), !s.isEmpty, !seen.contains(path.description) else { continue }
+            seen.insert(path.description)
+            out.append((path, s))
+        }
+        // FCM legacy: data["image-url"] and friends.
+        if let data = payload["data"], case .object = data {
+            for path in paths {
+                guard let s = path.string(in: data), !s.isEmpty else { continue }
+                out.append((PayloadKeyPath("data." + path.description), s))
+            }
+        }
+        return out
+    }
+
+    static func kind(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return "the boolean \(b)"
+        case .int(let i): return "the integer \(i)"
+        case .double(let d): return "the number \(d)"
+        case .string(let s): return "the string \"\(s)\""
+        case .array: return "an array"
+        case .object: return "a dictionary"
+        }
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import RichPushCore
+
+/// Sends notifications to APNs over HTTP/2: one connection, many concurrent streams, one cached
+/// provider token, and every documented status and reason handled as Apple says.
+///
+/// ```swift
+/// let key = try ES256Signer(contentsOf: URL(fileURLWithPath: "AuthKey_ABC123DEFG.p8"))
+/// let tokens = APNsTokenManager(signer: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+/// let client = try APNsClient(environment: .sandbox, authentication: .token(tokens))
+/// defer { client.shutdown() }
+/// let result = try await client.send(APNsNotification(payload: payload.jsonData(), topic: "com.example.app"), to: hexToken)
+/// ```
+///
+/// - 200: `accepted`.
+/// - 403 `ExpiredProviderToken`: the JWT is renewed once and the request retried (never a second
+///   renewal within 20 minutes: that would earn `TooManyProviderTokenUpdates`).
+/// - 429 `TooManyRequests`, 500, 503, `IdleTimeout`, a dropped connection: retried with
+///   exponential backoff and full jitter, at most `APNsRetryPolicy.maxAttempts` requests.
+/// - 410 `Unregistered` / `ExpiredToken`: the token-state handler marks the token inactive, unless
+///   the app registered it again after APNs' `timestamp`.
+/// - `BadDeviceToken` / `DeviceTokenNotForTopic`: the handler marks it bad, with a sandbox vs
+///   production hint.
+/// - Configuration and request errors (`InvalidProviderToken`, `TopicDisallowed`, `MissingTopic`,
+///   `BadTopic`, `BadCertificate`, `BadCollapseId`, …): `configuration_error`, and a batch stops.
+/// - Unknown reasons: `rejected`, the reason kept verbatim.
+public final class APNsClient: Sendable {
+    /// Where requests go.
+    public let environment: APNsEnvironment
+    private let authentication: APNsAuthentication
+    private let transport: any HTTPTransport
+    private let retry: APNsRetryPolicy
+    private let tokenStateHandler: (any DeviceTokenStateHandler)?
+    private let linter: PayloadLinter
+    private let batchWindow: Int
+
+    /// Makes a client with its own libcurl HTTP/2 transport (Linux).
+    ///
+    /// - Parameters:
+    ///   - environment: production, sandbox, or a custom endpoint (`http://` uses HTTP/2 prior knowledge).
+    ///   - authentication: token (`.p8`) or client certificate.
+    ///   - transport: trust (`caFile`), bounds (`maxConcurrentStreams`), timeouts.
+    ///   - retry: backoff for 429 / 5xx.
+    ///   - tokenStateHandler: told about inactive and bad tokens.
+    ///   - linter: the checks run before sending (media key paths).
+    /// - Throws: `RichPushError` with code `transport` (libcurl cannot start) or `unsupported`.
+    public convenience init(
+        environment: APNsEnvironment, authentication: APNsAuthentication,
+        transport: TransportConfiguration = TransportConfiguration(), retry: APNsRetryPolicy = APNsRetryPolicy(),
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter()
+    ) throws {
+        var configuration = transport
+        if environment.baseURL.lowercased().hasPrefix("http://") { configuration.httpVersion = .http2PriorKnowledge }
+        if let certificate = authentication.certificate { configuration.clientCertificate = certificate }
+        #if canImport(CCurl) && os(Linux)
+        let http = try CurlHTTP2Transport(configuration: configuration)
+        #else
+        throw RichPushError(code: .unsupported, message: "the APNs transport needs libcurl (Linux); on Apple platforms pass a transport")
+        #endif
+        self.init(
+            environment: environment, authentication: authentication, httpTransport: http, retry: retry,
+            tokenStateHandler: tokenStateHandler, linter: linter, batchWindow: configuration.maxConcurrentStreams
+        )
+    }
+
+    /// Makes a client over a given transport.
+    ///
+    /// - Parameters:
+    ///   - environment: where requests go.
+    ///   - authentication: token or client certificate (the certificate must then be in the transport).
+    ///   - httpTransport: the transport.
+    ///   - retry: backoff for 429 / 5xx.
+    ///   - tokenStateHandler: told about inactive and bad tokens.
+    ///   - linter: the checks run before sending.
+    ///   - batchWindow: tokens in flight at once in a batch (default 500).
+    public init(
+        environment: APNsEnvironment, authentication: APNsAuthentication, httpTransport: any HTTPTransport,
+        retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
+        linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500
+    ) {
+        self.environment = environment
+        self.authentication = authentication
+        self.transport = httpTransport
+        self.retry = retry
+        self.tokenStateHandler = tokenStateHandler
+        self.linter = linter
+        self.batchWindow = max(1, batchWindow)
+    }
+
+    /// Connections opened so far (1 when every request was multiplexed on one connection).
+    public var connectionsOpened: Int { transport.connectionsOpened }
+
+    /// Closes the connection and stops the transport thread.
+    public func shutdown() { transport.shutdown() }
+
+    /// Sends one notification to one device token.
+    ///
+    /// - Parameters:
+    ///   - notification: the payload and headers; linted first.
+    ///   - deviceToken: the hex device token (64 hex digits today; any even length ≥ 64 is accepted).
+    /// - Returns: the result; a configuration error is `outcome == .configurationError` with a
+    ///   message saying what to fix.
+    /// - Throws: `RichPushError` with code `payload_rejected` or `invalid_request` when the
+    ///   notification fails the checks (nothing is sent).
+    public func send(_ notification: APNsNotification, to deviceToken: String) async throws -> APNsResult {
+        _ = try notification.validate(linter: linter)
+        return await deliver(notification, to: deviceToken)
+    }
+
+    /// Sends one notification to many device tokens over the one connection.
+    ///
+    /// - Parameters:
+    ///   - notification: the payload and headers; linted once, before any request.
+    ///   - deviceTokens: the hex tokens.
+    ///   - progress: called with (done, total) as results arrive.
+    /// - Returns: one result per token in the given order, the `sent` / `accepted` counts, and
+    ///   `stoppedBy` when a configuration error stopped the batch (later tokens: `not_sent`).
+    /// - Throws: `RichPushError` with code `payload_rejected` or `invalid_request` (nothing sent).
+    public func send(
+        _ notification: APNsNotification, to deviceTokens: [String],
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) async throws -> APNsBatchResult {
+        _ = try notification.validate(linter: linter)
+        let total = deviceTokens.count
+        var results = [APNsResult?](repeating: nil, count: total)
+        var stoppedBy: RichPushError?
+        var done = 0
+        await withTaskGroup(of: (Int, APNsResult).self) { group in
+            var next = 0
+            func startNext() -> Bool {
+                guard next < total, stoppedBy == nil else { return false }
+                let index = next
+                next += 1
+                group.addTask { (index, await self.deliver(notification, to: deviceTokens[index])) }
+                return true
+            }
+            while next < min(total, batchWindow), startNext() {}
+            while let (index, result) = await group.next() {
+                results[index] = result
+                done += 1
+                progress?(done, total)
+                if result.outcome == .configurationError, stoppedBy == nil {
+                    stoppedBy = RichPushError(
+                        code: .providerConfiguration,
+                        message: "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
+                    )
+                }
+                _ = startNext()
+            }
+        }
+        let final = results.enumerated().map { index, result in
+            result ?? APNsResult(deviceToken: deviceTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped on a configuration error")
+        }
+        return APNsBatchResult(results: final, stoppedBy: stoppedBy)
+    }
+
+    /// Whether a string is a device token APNs could accept: hex digits, even length, ≥ 64.
+    /// - Parameter token: the candidate.
+    /// - Returns: `true` when it has that form.
+    public static func isWellFormedDeviceToken(_ token: String) -> Bool {
+        token.utf8.count >= 64 && token.utf8.count % 2 == 0 && token.utf8.count <= 400
+            && token.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
+    }
+
+    // MARK: One token, with retries
+
+    private func deliver(_ notification: APNsNotification, to deviceToken: String) async -> APNsResult {
+        let token = deviceToken.first?.isWhitespace == true || deviceToken.last?.isWhitespace == true
+            ? deviceToken.trimmingCharacters(in: .whitespaces) : deviceToken
+        var result = APNsResult(deviceToken: token, outcome: .rejected, attempts: 0)
+        guard Self.isWellFormedDeviceToken(token) else {
+            result.outcome = .tokenBad
+            result.reason = .badDeviceToken
+            result.message = "not sent: a device token is an even number (≥ 64) of hex digits, as the app gets it from didRegisterForRemoteNotificationsWithDeviceToken"
+            return result
+        }
+        let url = environment.baseURL + "/3/device/" + token.lowercased()
+        var providerToken: APNsTokenManager.Token?
+        var renewed = false
+        while true {
+            if let manager = authentication.tokenManager, providerToken == nil || !renewed {
+                do {
+                    providerToken = try await manager.token()
+                } catch {
+                    result.outcome = .configurationError
+                    result.message = "cannot sign the provider token: \(error)"
+                    return result
+                }
+            }
+            result.attempts += 1
+            let request = HTTPRequest(method: "POST", url: url, headers: notification.headers(bearer: providerToken?.jwt), body: notification.payload)
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch {
+                if result.attempts < retry.maxAttempts {
+                    await sleep(retry.delay(beforeRetry: result.attempts))
+                    continue
+                }
+                result.outcome = .retriesExhausted
+                result.status = nil
+                result.message = "no answer after \(result.attempts) attempts: \(error)"
+                return result
+            }
+            result.status = response.status
+            result.apnsID = response.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
+            let body = response.body.isEmpty ? .null : ((try? JSONValue.parse(response.body)) ?? .null)
+            result.reason = body["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
+            result.timestamp = body["timestamp"].flatMap { value -> Date? in
+                switch value {
+                case .int(let ms): return Date(timeIntervalSince1970: Double(ms) / 1000)
+                case .double(let ms): return Date(timeIntervalSince1970: ms / 1000)
+                default: return nil
+                }
+            }
+            switch APNsResponseHandling.classify(status: response.status, reason: result.reason, topic: notification.topic, environment: environment) {
+            case .accepted:
+                result.outcome = .accepted
+                result.reason = nil
+                result.message = nil
+                return result
+            case .renewProviderToken:
+                guard let manager = authentication.tokenManager, let stale = providerToken, !renewed else {
+                    result.outcome = .configurationError
+                    result.message = "APNs says ExpiredProviderToken again right after a renewal: check this machine's clock (the token's iat must be within the last hour)"
+                    return result
+                }
+                do {
+                    guard let fresh = try await manager.renew(afterExpired: stale.jwt) else {
+                        result.outcome = .configurationError
+                        result.message = "APNs says ExpiredProviderToken, but the token was already renewed less than 20 minutes ago (Apple: renew at most every 20 minutes): check this machine's clock"
+                        return result
+                    }
+                    providerToken = fresh
+                    renewed = true
+                } catch {
+                    result.outcome = .configurationError
+                    result.message = "cannot sign the provider token: \(error)"
+                    return result
+                }
+            case .retry:
+                if result.attempts < retry.maxAttempts {
+                    await sleep(retry.delay(beforeRetry: result.attempts))
+                    continue
+                }
+                result.outcome = .retriesExhausted
+                result.message = "APNs still answered \(response.status) \(result.reason?.rawValue ?? "") after \(result.attempts) attempts; try again later"
+                return result
+            case .tokenInactive:
+                if let handler = tokenStateHandler, let registered = await handler.lastRegistration(of: token),
+                    let stamp = result.timestamp, registered > stamp
+                {
+                    result.outcome = .tokenReRegistered
+                    result.message = "APNs says the token is inactive since \(Self.iso(stamp)), but the app registered it again at \(Self.iso(registered)): kept"
+                } else {
+                    await tokenStateHandler?.deviceTokenBecameInactive(token, since: result.timestamp)
+                    result.outcome = .tokenInactive
+                    result.message = "the token is no longer active\(result.timestamp.map { " since " + Self.iso($0) } ?? ""): stop sending to it until the app registers again"
+                }
+                return result
+            case .tokenBad:
+                let reason = result.reason ?? .badDeviceToken
+                let hint = APNsResponseHandling.badTokenHint(reason, topic: notification.topic, environment: environment)
+                await tokenStateHandler?.deviceTokenIsBad(token, reason: reason, hint: hint)
+                result.outcome = .tokenBad
+                result.message = hint
+                return result
+            case .stopBatch(let message):
+                result.outcome = .configurationError
+                result.message = message
+                return result
+            case .rejected:
+                result.outcome = .rejected
+                result.message = "APNs rejected the notification (\(response.status) \(result.reason?.rawValue ?? "no reason"))"
+                return result
+            }
+        }
+    }
+
+    private func sleep(_ seconds: Double) async {
+        guard seconds > 0 else { return }
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    }
+
+    private static func iso(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import RichPushCore
+
+/// One notification to send to one or many device tokens: the payload and the APNs headers.
+public struct APNsNotification: Sendable {
+    /// Apple: `apns-collapse-id` is at most 64 bytes.
+    public static let maximumCollapseIDBytes = 64
+
+    /// The payload JSON bytes, sent as is.
+    public var payload: Data
+    /// `apns-topic`: the app's bundle id (plus `.voip`, `.complication`, … for those types).
+    public var topic: String
+    /// `apns-push-type`; default `alert`.
+    public var pushType: APNsPushType = .alert
+    /// `apns-priority`; `nil` lets APNs use 10.
+    public var priority: APNsPriority?
+    /// `apns-expiration`: until when APNs keeps retrying an offline device; `nil` = header not
+    /// sent (APNs tries once); `Date(timeIntervalSince1970: 0)` = deliver now or never.
+    public var expiration: Date?
+    /// `apns-collapse-id`: notifications with the same id replace each other (≤ 64 bytes).
+    public var collapseID: String?
+    /// `apns-id`: a UUID naming the notification; `nil` lets APNs make one per request.
+    public var apnsID: UUID?
+
+    /// Describes a notification.
+    /// - Parameters:
+    ///   - payload: the payload bytes (use `PushPayload.jsonData()`).
+    ///   - topic: the `apns-topic` (bundle id).
+    ///   - pushType: the push type.
+    public init(payload: Data, topic: String, pushType: APNsPushType = .alert) {
+        self.payload = payload
+        self.topic = topic
+        self.pushType = pushType
+    }
+
+    /// Checks what can be checked before sending, so APNs never sees a request it would refuse.
+    ///
+    /// - Parameter linter: the payload linter (its `voip` follows `pushType`).
+    /// - Returns: the lint findings (warnings included).
+    /// - Throws: `RichPushError` with code `payload_rejected` (a lint error: too large, wrong
+    ///   `mutable-content`, …) or `invalid_request` (collapse id over 64 bytes, empty topic,
+    ///   `background` with priority 10).
+    public func validate(linter: PayloadLinter = PayloadLinter()) throws -> [LintFinding] {
+        if topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
+            throw RichPushError(code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; pass the app's bundle id, e.g. --topic com.example.app")
+        }
+        if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDBytes {
+            throw RichPushError(code: .invalidRequest, message: "apns-collapse-id is \(collapseID.utf8.count) bytes; Apple allows at most \(Self.maximumCollapseIDBytes) bytes")
+        }
+        if pushType == .background, priority == .immediately {
+            throw RichPushError(code: .invalidRequest, message: "a background push must have apns-priority 5 (Apple); drop --priority 10 or use push type alert")
+        }
+        var linter = linter
+        linter.voip = pushType == .voip
+        let findings = linter.lint(payload)
+        let errors = findings.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw RichPushError(
+                code: .payloadRejected,
+                message: "the payload was not sent: " + errors.map(\.description).joined(separator: "; ") + "; run `richpush lint --fix` on it"
+            )
+        }
+        return findings
+    }
+
+    /// The request headers for this notification.
+    /// - Parameter bearer: the provider token, or `nil` for certificate auth.
+    /// - Returns: the header fields, in a stable order.
+    func headers(bearer: String?) -> [(name: String, value: String)] {
+        var h: [(String, String)] = [
+            ("apns-topic", topic),
+            ("apns-push-type", pushType.rawValue),
+            ("content-type", "application/json"),
+        ]
+        if let priority { h.append(("apns-priority", String(priority.rawValue))) }
+        if let expiration { h.append(("apns-expiration", String(Int(expiration.timeIntervalSince1970)))) }
+        if let collapseID { h.append(("apns-collapse-id", collapseID)) }
+        if let apnsID { h.append(("apns-id", apnsID.uuidString.lowercased())) }
+        if let bearer { h.append(("authorization", "bearer " + bearer)) }
+        return h
+    }
+}

@@ -1,0 +1,30 @@
+/// Retries for 429 `TooManyRequests`, 5xx and dropped connections: exponential backoff with full jitter.
+public struct APNsRetryPolicy: Sendable {
+    /// Requests per token at most, the first included (default 4).
+    public var maxAttempts: Int = 4
+    /// The first backoff ceiling, in seconds (default 0.5 s); doubled per attempt.
+    public var baseDelay: Double = 0.5
+    /// The largest backoff, in seconds (default 10 s).
+    public var maxDelay: Double = 10
+
+    /// The default policy: 4 attempts, 0.5 s doubling to at most 10 s, full jitter.
+    public init() {}
+
+    /// Makes a policy.
+    /// - Parameters:
+    ///   - maxAttempts: requests per token at most (≥ 1).
+    ///   - baseDelay: the first backoff ceiling, in seconds.
+    ///   - maxDelay: the largest backoff, in seconds.
+    public init(maxAttempts: Int, baseDelay: Double, maxDelay: Double) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = max(0, baseDelay)
+        self.maxDelay = max(0, maxDelay)
+    }
+
+    /// The delay before retry number `retry` (1 = the first retry), in seconds: uniformly random
+    /// between 0 and `min(maxDelay, baseDelay × 2^(retry−1))` ("full jitter").
+    public func delay(beforeRetry retry: Int) -> Double {
+        let ceiling = min(maxDelay, baseDelay * Double(1 << min(max(retry - 1, 0), 20)))
+        return ceiling > 0 ? Double.random(in: 0...ceiling) : 0
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The wall clock the provider reads for JWT `iat` and token renewal; injected so tests control time.
+public protocol ProviderClock: Sendable {
+    /// The current time.
+    var now: Date { get }
+}
+
+/// The system's wall clock.
+public struct SystemClock: ProviderClock {
+    /// Makes the system clock.
+    public init() {}
+    /// `Date()`.
+    public var now: Date { Date() }
+}
+
+/// A clock that moves only when told to (tests).
+public final class ManualClock: ProviderClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    /// Makes a clock stopped at `start`.
+    /// - Parameter start: the initial time.
+    public init(_ start: Date = Date()) { current = start }
+
+    /// The time the clock was last set to.
+    public var now: Date {
+        lock.lock(); defer { lock.unlock() }
+        return current
+    }
+
+    /// Moves the clock forward.
+    /// - Parameter seconds: how far, in seconds.
+    public func advance(by seconds: TimeInterval) {
+        lock.lock(); defer { lock.unlock() }
+        current = current.addingTimeInterval(seconds)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import RichPushCore
+
+/// Gets and caches the OAuth2 access token FCM HTTP v1 needs: a service-account RS256 JWT
+/// exchanged at the token endpoint (`grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`).
+///
+/// - Important: Google: the assertion lives at most one hour (`exp − iat ≤ 3600 s`); the access
+///   token's `expires_in` (normally 3599 s) says how long it is valid. It is reused until five
+///   minutes before that.
+public actor FCMAccessTokenProvider {
+    /// The OAuth2 scope for sending messages.
+    public static let scope = "https://www.googleapis.com/auth/firebase.messaging"
+    /// Seconds before expiry at which a token is renewed.
+    public static let renewalMargin: TimeInterval = 300
+
+    private let account: FCMServiceAccount
+    private let signer: any JWTSigner
+    private let transport: any HTTPTransport
+    private let clock: any ProviderClock
+    private var cached: (token: String, expires: Date)?
+    /// How many tokens were fetched from the endpoint.
+    public private(set) var fetches = 0
+
+    /// Makes a provider.
+    ///
+    /// - Parameters:
+    ///   - account: the service account (its `tokenURI` may point at a test server).
+    ///   - transport: the HTTP transport.
+    ///   - clock: the clock (tests inject one).
+    /// - Throws: `RichPushError` with code `invalid_key` when the private key is not RSA.
+    public init(account: FCMServiceAccount, transport: any HTTPTransport, clock: any ProviderClock = SystemClock()) throws {
+        self.account = account
+        self.signer = try RS256Signer(pem: account.privateKeyPEM, label: "the service account's private_key")
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// The access token to use now (cached until five minutes before it expires).
+    ///
+    /// - Returns: the bearer token.
+    /// - Throws: `RichPushError` with code `oauth` (the endpoint refused) or `transport`.
+    public func accessToken() async throws -> String {
+        let now = clock.now
+        if let cached, now < cached.expires.addingTimeInterval(-Self.renewalMargin) { return cached.token }
+        return try await fetch(now: now)
+    }
+
+    /// Drops the cached token (after FCM answered 401).
+    public func invalidate() { cached = nil }
+
+    private func fetch(now: Date) async throws -> String {
+        let iat = Int(now.timeIntervalSince1970)
+        let assertion = try JSONWebToken.make(
+            header: ["typ": .string("JWT")],
+            claims: [
+                "iss": .string(account.clientEmail), "scope": .string(Self.scope), "aud": .string(account.tokenURI),
+                "iat": .int(iat), "exp": .int(iat + 3600),
+            ],
+            signer: signer
+        )
+        // The assertion is base64url and dots: nothing to escape in a form body.
+        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
+        let response = try await transport.send(HTTPRequest(
+            method: "POST", url: account.tokenURI,
+            headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
+        ))
+        let json = (try? JSONValue.parse(response.body)) ?? .null
+        guard response.status == 200, let token = json["access_token"]?.stringValue else {
+            let detail = json["error_description"]?.stringValue ?? json["error"]?.stringValue ?? "status \(response.status)"
+            throw RichPushError(code: .oauth, message: "the OAuth2 endpoint \(account.tokenURI) refused the service account \(account.clientEmail): \(detail); check the key is current and the account has the Firebase Cloud Messaging API Admin role")
+        }
+        let lifetime = json["expires_in"]?.intValue ?? 3600
+        cached = (token, now.addingTimeInterval(TimeInterval(lifetime)))
+        fetches += 1
+        return token
+    }
+}

@@ -1,0 +1,21 @@
+import RichPushCore
+
+extension RichPushError.Code {
+    /// A signing key that cannot be read or is of the wrong kind (not EC P-256 / not RSA).
+    public static let invalidKey = RichPushError.Code(rawValue: "invalid_key")
+    /// Signing failed inside OpenSSL or CryptoKit.
+    public static let signing = RichPushError.Code(rawValue: "signing")
+    /// The payload failed the linter (an error finding) and was not sent.
+    public static let payloadRejected = RichPushError.Code(rawValue: "payload_rejected")
+    /// A request option that APNs would reject (collapse id over 64 bytes, token not hex, …).
+    public static let invalidRequest = RichPushError.Code(rawValue: "invalid_request")
+    /// The connection failed (DNS, TCP, TLS, HTTP/2) before a response arrived.
+    public static let transport = RichPushError.Code(rawValue: "transport")
+    /// APNs or FCM rejected the provider's configuration (key, team, topic, certificate):
+    /// every further request would fail the same way, so the batch stops.
+    public static let providerConfiguration = RichPushError.Code(rawValue: "provider_configuration")
+    /// The OAuth2 token endpoint refused the service account.
+    public static let oauth = RichPushError.Code(rawValue: "oauth")
+    /// A feature this platform's build does not have.
+    public static let unsupported = RichPushError.Code(rawValue: "unsupported")
+}

@@ -1,0 +1,292 @@
+#if canImport(CCurl) && os(Linux)
+import CCurl
+import Foundation
+import RichPushCore
+
+/// HTTP/2 to APNs and FCM through libcurl's multi interface, on one dedicated thread.
+///
+/// Why libcurl and not URLSession: on Linux, Foundation's URLSession speaks HTTP/2 but trusts only
+/// the system CA store (no `--ca-file` for a test server or a proxy), cannot present a client
+/// certificate (APNs certificate auth) and gives no control over multiplexing. libcurl
+/// (`libcurl4-openssl-dev`, with nghttp2) gives `CURLOPT_CAINFO`, `CURLOPT_SSLCERT`/`SSLKEY`
+/// (PEM and `.p12`), `CURLMOPT_PIPELINING = CURLPIPE_MULTIPLEX` with `CURLOPT_PIPEWAIT`, so that
+/// thousands of requests share ONE connection as concurrent streams, and
+/// `CURLMOPT_MAX_CONCURRENT_STREAMS` / `CURLMOPT_MAX_HOST_CONNECTIONS` as bounds.
+///
+/// One thread owns the multi handle (libcurl handles are not thread-safe); callers hand it
+/// requests under a lock and wake it with `curl_multi_wakeup`; each request's continuation is
+/// resumed from that thread when its transfer completes (async/await on the caller's side).
+/// The thread also keeps at most `maxConcurrentStreams` transfers in the multi handle; the rest
+/// wait in a FIFO queue, so a batch of 100,000 tokens costs a queue entry each, not a stream.
+public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
+    private final class Transfer {
+        let request: HTTPRequest
+        let continuation: CheckedContinuation<HTTPResponse, any Error>
+        var easy: UnsafeMutableRawPointer?
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        var body = Data()
+        var headers: [String: String] = [:]
+
+        init(request: HTTPRequest, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+            self.request = request
+            self.continuation = continuation
+        }
+    }
+
+    private static let globalInit: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    }()
+
+    private let configuration: TransportConfiguration
+    private let lock = NSLock()
+    private let stopped = DispatchSemaphore(value: 0)
+    private var queue: [Transfer] = []
+    private var queueHead = 0
+    private var isShutDown = false
+    /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
+    /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
+    /// costs one wakeup and its frames go out in few `send` calls.
+    private var isPolling = false
+    private var openedConnections = 0
+    // Owned by the loop thread only.
+    private let multi: UnsafeMutableRawPointer
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    /// Starts the transport and its thread.
+    ///
+    /// - Parameter configuration: trust, client certificate, HTTP/2 version and bounds.
+    /// - Throws: `RichPushError` with code `transport` when libcurl cannot start.
+    public init(configuration: TransportConfiguration = TransportConfiguration()) throws {
+        guard Self.globalInit, let multi = curl_multi_init() else {
+            throw RichPushError(code: .transport, message: "libcurl could not start (curl_global_init / curl_multi_init failed)")
+        }
+        self.configuration = configuration
+        self.multi = multi
+        _ = richpush_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = richpush_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
+        _ = richpush_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, configuration.maxConcurrentStreams))
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "richpush-http2"
+        thread.start()
+    }
+
+    public var connectionsOpened: Int {
+        lock.lock(); defer { lock.unlock() }
+        return openedConnections
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            let transfer = Transfer(request: request, continuation: continuation)
+            lock.lock()
+            if isShutDown {
+                lock.unlock()
+                continuation.resume(throwing: RichPushError(code: .transport, message: "the HTTP/2 transport was shut down"))
+                return
+            }
+            queue.append(transfer)
+            let wake = isPolling
+            isPolling = false
+            lock.unlock()
+            if wake { curl_multi_wakeup(multi) }
+        }
+    }
+
+    public func shutdown() {
+        lock.lock()
+        let already = isShutDown
+        isShutDown = true
+        lock.unlock()
+        guard !already else { return }
+        curl_multi_wakeup(multi)
+        stopped.wait()
+    }
+
+    // MARK: The loop thread
+
+    private func loop() {
+        var running: Int32 = 0
+        while true {
+            lock.lock()
+            let stopping = isShutDown
+            var starting: [Transfer] = []
+            let room = max(0, configuration.maxConcurrentStreams - active.count)
+            while starting.count < room, queueHead < queue.count {
+                starting.append(queue[queueHead])
+                queueHead += 1
+            }
+            if queueHead > 4096, queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            let abandoned: [Transfer] = stopping ? Array(queue[queueHead...]) : []
+            if stopping { queue.removeAll(); queueHead = 0 }
+            lock.unlock()
+
+            for transfer in abandoned {
+                transfer.continuation.resume(throwing: RichPushError(code: .transport, message: "the HTTP/2 transport was shut down before the request was sent"))
+            }
+            if stopping {
+                for (_, transfer) in active {
+                    finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, shutdown: true)
+                }
+                active.removeAll()
+                curl_multi_cleanup(multi)
+                stopped.signal()
+                return
+            }
+            for transfer in starting { start(transfer) }
+
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = active.removeValue(forKey: easy)
+                else { continue }
+                finish(transfer, code: message.pointee.data.result, shutdown: false)
+            }
+            lock.lock()
+            let more = queueHead < queue.count && active.count < configuration.maxConcurrentStreams
+            if !more { isPolling = true }
+            lock.unlock()
+            if !more {
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+                lock.lock()
+                isPolling = false
+                lock.unlock()
+            }
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard let easy = curl_easy_init() else {
+            transfer.continuation.resume(throwing: RichPushError(code: .transport, message: "curl_easy_init failed (out of memory?)"))
+            return
+        }
+        transfer.easy = easy
+        let request = transfer.request
+        let userdata = Unmanaged.passUnretained(transfer).toOpaque()
+        _ = richpush_curl_setopt_string(easy, CURLOPT_URL, request.url)
+        _ = richpush_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = richpush_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, configuration.httpVersion == .http2PriorKnowledge ? Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE) : Int(CURL_HTTP_VERSION_2TLS))
+        _ = richpush_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        _ = richpush_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        _ = richpush_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(configuration.requestTimeout * 1000))
+        if let ca = configuration.caFile {
+            _ = richpush_curl_setopt_string(easy, CURLOPT_CAINFO, ca)
+        }
+        if let cert = configuration.clientCertificate {
+            _ = richpush_curl_setopt_string(easy, CURLOPT_SSLCERT, cert.certificateFile)
+            _ = richpush_curl_setopt_string(easy, CURLOPT_SSLCERTTYPE, cert.type)
+            if let key = cert.keyFile { _ = richpush_curl_setopt_string(easy, CURLOPT_SSLKEY, key) }
+            if let pass = cert.passphrase { _ = richpush_curl_setopt_string(easy, CURLOPT_KEYPASSWD, pass) }
+        }
+        switch request.method {
+        case "GET":
+            _ = richpush_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        case "POST":
+            _ = richpush_curl_setopt_long(easy, CURLOPT_POST, 1)
+        default:
+            _ = richpush_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if request.method != "GET" {
+            _ = richpush_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
+            request.body.withUnsafeBytes { raw in
+                _ = richpush_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
+            }
+        }
+        var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
+        for (name, value) in request.headers {
+            list = curl_slist_append(list, "\(name): \(value)")
+        }
+        transfer.headerList = list
+        _ = richpush_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
+        _ = richpush_curl_setopt_write_cb(easy) { ptr, size, count, userdata in
+            guard let ptr, let userdata else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+            transfer.body.append(UnsafeRawPointer(ptr).assumingMemoryBound(to: UInt8.self), count: size * count)
+            return size * count
+        }
+        _ = richpush_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
+        _ = richpush_curl_setopt_header_cb(easy) { ptr, size, count, userdata in
+            guard let ptr, let userdata else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: ptr, count: size * count)
+            if let header = CurlHTTP2Transport.parseHeaderLine(bytes) { transfer.headers[header.name] = header.value }
+            return size * count
+        }
+        _ = richpush_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
+        active[easy] = transfer
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func finish(_ transfer: Transfer, code: CURLcode, shutdown: Bool) {
+        guard let easy = transfer.easy else { return }
+        var status = 0
+        var version = 0
+        var connects = 0
+        _ = richpush_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        _ = richpush_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        _ = richpush_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        curl_multi_remove_handle(multi, easy)
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(transfer.headerList)
+        transfer.easy = nil
+        transfer.headerList = nil
+        lock.lock()
+        openedConnections += connects
+        lock.unlock()
+        if shutdown {
+            transfer.continuation.resume(throwing: RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight"))
+        } else if code != CURLE_OK {
+            let reason = String(cString: curl_easy_strerror(code))
+            transfer.continuation.resume(throwing: RichPushError(
+                code: .transport,
+                message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
+            ))
+        } else {
+            transfer.continuation.resume(returning: HTTPResponse(
+                status: status, headers: transfer.headers, body: transfer.body,
+                httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1
+            ))
+        }
+    }
+
+    /// Splits `Name: value\r\n` into a lower-cased name and a trimmed value (bytes, no Foundation:
+    /// this runs for every response header).
+    private static func parseHeaderLine(_ bytes: UnsafeRawBufferPointer) -> (name: String, value: String)? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+            !(bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T") && bytes[4] == UInt8(ascii: "/"))
+        else { return nil }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+        var start = colon + 1
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        let name = String(decoding: bytes[0..<colon].map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        return (name, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+    }
+
+    private static func redact(_ url: String) -> String {
+        // The device token is in the path; show only its start.
+        guard let range = url.range(of: "/3/device/") else { return url }
+        let token = url[range.upperBound...]
+        return String(url[..<range.upperBound]) + token.prefix(8) + (token.count > 8 ? "…" : "")
+    }
+
+    private static func hint(_ code: CURLcode) -> String {
+        switch code {
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+            return "; the server's certificate is not trusted: for a test server or proxy pass its CA with --ca-file"
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST:
+            return "; check the host and port (--apns-url) and the network"
+        case CURLE_OPERATION_TIMEDOUT:
+            return "; the server did not answer in time"
+        case CURLE_SSL_CERTPROBLEM:
+            return "; the client certificate file cannot be used (path, type, passphrase)"
+        default:
+            return ""
+        }
+    }
+}
+#endif

@@ -1,0 +1,56 @@
+/// How a provider transport connects: trust, client certificate, HTTP/2 and its bounds.
+public struct TransportConfiguration: Sendable {
+    /// How HTTP/2 is negotiated.
+    public struct HTTPVersion: Sendable, Hashable {
+        let curlValue: Int
+        /// HTTP/2 over TLS by ALPN; HTTP/1.1 for cleartext `http://` (FCM mocks, proxies).
+        public static let http2OverTLS = HTTPVersion(curlValue: 4)  // CURL_HTTP_VERSION_2TLS
+        /// HTTP/2 without negotiation, also over cleartext (`h2c` test servers, `nghttpd --no-tls`).
+        public static let http2PriorKnowledge = HTTPVersion(curlValue: 5)  // CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+    }
+
+    /// A client certificate for APNs certificate-based auth.
+    public struct ClientCertificate: Sendable {
+        /// The certificate file (PEM, or PKCS#12 `.p12`).
+        public var certificateFile: String
+        /// `PEM` or `P12`.
+        public var type: String
+        /// The private key file for a PEM certificate, when it is not in the same file.
+        public var keyFile: String?
+        /// The passphrase of the key or `.p12`, if any.
+        public var passphrase: String?
+
+        /// Describes a client certificate.
+        /// - Parameters:
+        ///   - certificateFile: the certificate path.
+        ///   - type: `PEM` or `P12` (default: from the extension, `.p12` → `P12`).
+        ///   - keyFile: the key path for PEM.
+        ///   - passphrase: the passphrase.
+        public init(certificateFile: String, type: String? = nil, keyFile: String? = nil, passphrase: String? = nil) {
+            self.certificateFile = certificateFile
+            self.type = type ?? (certificateFile.lowercased().hasSuffix(".p12") || certificateFile.lowercased().hasSuffix(".pfx") ? "P12" : "PEM")
+            self.keyFile = keyFile
+            self.passphrase = passphrase
+        }
+    }
+
+    /// A PEM file of extra trust roots (a test CA, a proxy's CA); `nil` = the system store.
+    public var caFile: String?
+    /// The client certificate, for certificate-based auth.
+    public var clientCertificate: ClientCertificate?
+    /// HTTP/2 negotiation.
+    public var httpVersion: HTTPVersion = .http2OverTLS
+    /// Requests in flight at once over the connection (HTTP/2 streams). APNs advertises its own
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` (commonly up to 1000); the smaller of the two applies.
+    public var maxConcurrentStreams: Int = 500
+    /// Connections per host (1: everything is multiplexed on one connection).
+    public var maxConnectionsPerHost: Int = 1
+    /// Seconds to connect (TCP + TLS).
+    public var connectTimeout: Double = 10
+    /// Seconds for one whole request.
+    public var requestTimeout: Double = 30
+
+    /// Makes the default configuration: system trust store, HTTP/2 over TLS, one connection,
+    /// at most 500 concurrent streams.
+    public init() {}
+}

@@ -1,0 +1,104 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+import RichPushTestSupport
+
+/// Runs `Tests/Support/mock_apns.py` with a throwaway P-256 key and its own CA, for one test.
+final class MockAPNs: @unchecked Sendable {
+    static let keyID = "ABC123DEFG"
+    static let teamID = "TEAM123456"
+    static let topic = "com.example.app"
+
+    let directory: URL
+    let keyFile: URL
+    let caFile: URL
+    let port: Int
+    private let process: ChildProcess
+    private let statsTransport: CurlHTTP2Transport
+
+    /// Starts the mock.
+    /// - Parameters:
+    ///   - script: token → responses (`[["status": 410, "reason": "Unregistered"]]`).
+    ///   - keyIDSeen: the `kid` the mock expects.
+    /// The client certificate (PEM, certificate + key) when started with `clientCertificate: true`.
+    let clientCertificateFile: URL?
+
+    init(script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false) throws {
+        directory = try Fixtures.temporaryDirectory("mock-apns")
+        keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
+        caFile = directory.appendingPathComponent("ca.pem")
+        try Self.makeKey(at: keyFile)
+        let scriptFile = directory.appendingPathComponent("script.json")
+        try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
+        clientCertificateFile = clientCertificate ? directory.appendingPathComponent("client.pem") : nil
+        process = ChildProcess("python3", [
+            Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
+            "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
+            "--ca-out", caFile.path, "--script", scriptFile.path,
+        ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []))
+        port = try process.start(waitingForPort: 30)
+        // The CA file is written before PORT is printed.
+        var configuration = TransportConfiguration()
+        configuration.caFile = caFile.path
+        configuration.clientCertificate = clientCertificateFile.map { .init(certificateFile: $0.path) }
+        statsTransport = try CurlHTTP2Transport(configuration: configuration)
+    }
+
+    var baseURL: String { "https://127.0.0.1:\(port)" }
+
+    /// Makes a fresh P-256 key in PKCS#8 PEM (the `.p8` form) with the openssl CLI.
+    static func makeKey(at url: URL) throws {
+        let run = try ChildProcess("/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(url.path)'"]).runToCompletion(timeout: 30)
+        guard run.status == 0 else { throw TestSupportError("openssl failed: \(run.stderr)") }
+    }
+
+    /// The mock's counters.
+    func stats() async throws -> JSONValue {
+        let response = try await statsTransport.send(HTTPRequest(method: "GET", url: baseURL + "/stats"))
+        return try JSONValue.parse(response.body)
+    }
+
+    /// Adds scripted responses while running.
+    func script(_ script: [String: [[String: Any]]]) async throws {
+        let body = try JSONSerialization.data(withJSONObject: script)
+        _ = try await statsTransport.send(HTTPRequest(method: "POST", url: baseURL + "/control/script", body: body))
+    }
+
+    /// A token manager over this mock's key.
+    func tokenManager(clock: any ProviderClock = SystemClock(), keyID: String = MockAPNs.keyID) throws -> APNsTokenManager {
+        APNsTokenManager(signer: try ES256Signer(contentsOf: keyFile), keyID: keyID, teamID: Self.teamID, clock: clock)
+    }
+
+    /// A client for this mock.
+    func client(
+        manager: APNsTokenManager, handler: (any DeviceTokenStateHandler)? = nil,
+        retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05), streams: Int = 100
+    ) throws -> APNsClient {
+        var configuration = TransportConfiguration()
+        configuration.caFile = caFile.path
+        configuration.maxConcurrentStreams = streams
+        return try APNsClient(
+            environment: .custom(baseURL), authentication: .token(manager), transport: configuration,
+            retry: retry, tokenStateHandler: handler
+        )
+    }
+
+    func stop() {
+        statsTransport.shutdown()
+        process.terminate()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A well-formed device token: 64 hex digits starting with `prefix`.
+    static func token(_ prefix: String) -> String {
+        prefix + String(repeating: "0", count: 64 - prefix.count)
+    }
+
+    static func notification(_ payload: PushPayload = {
+        var p = PushPayload(title: "お知らせ", body: "テスト")
+        p.mediaURL = "https://example.com/001.jpg"
+        return p
+    }()) -> APNsNotification {
+        APNsNotification(payload: payload.jsonData(), topic: topic)
+    }
+}

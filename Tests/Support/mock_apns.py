@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""A mock APNs for tests and benchmarks: HTTP/2 over TLS (or cleartext h2c), Python h2 + asyncio.
+
+It behaves like api.push.apple.com where tests need it to:
+  * POST /3/device/<hex token>: checks the method, path, token format (even-length hex, >= 64),
+    the headers (apns-topic, apns-push-type, apns-priority, apns-expiration, apns-collapse-id <= 64
+    bytes, apns-id UUID, no duplicates), the payload (not empty, <= 4096 bytes, 5120 for voip), and
+    the provider token: an ES256 JWT whose signature is verified against the public half of the .p8
+    key, whose kid and iss match, and whose iat is less than one hour old (else ExpiredProviderToken).
+  * Any documented status and reason on demand, by token: a script maps a token to a list of
+    responses ({"status": 410, "reason": "Unregistered", "timestamp": ms}), used in order, the last
+    one repeating. Give it with --script FILE or POST /control/script (JSON object, merged).
+  * GET /stats: JSON counts: requests, accepted, connections (device_connections: those that
+    carried /3/device requests), distinct provider tokens (jwts) and
+    renewals (jwts - 1), requests per token, the largest number of concurrent streams seen.
+
+Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
+                    [--no-tls] [--script FILE] [--port 0]
+Prints "PORT n" first (then "CA path" when TLS is on).
+"""
+import argparse
+import asyncio
+import base64
+import json
+import re
+import ssl
+import sys
+import time
+import uuid
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.settings
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.exceptions import InvalidSignature
+
+PUSH_TYPES = {"alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
+              "liveactivity", "pushtotalk", "widgets", "controls"}
+TOKEN_RE = re.compile(r"^[0-9a-fA-F]+$")
+UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+class State:
+    def __init__(self, args):
+        self.args = args
+        self.public_key = None
+        if args.key:
+            with open(args.key, "rb") as f:
+                self.public_key = serialization.load_pem_private_key(f.read(), password=None).public_key()
+        self.script = {}
+        if args.script:
+            with open(args.script) as f:
+                self.script.update(json.load(f))
+        self.jwt_cache = {}  # jwt -> (ok, reason, iat)
+        self.jwts = []
+        self.requests = 0
+        self.accepted = 0
+        self.connections = 0
+        self.per_token = {}
+        self.max_streams = 0
+        self.device_connections = 0
+
+    def stats(self):
+        return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
+                "device_connections": self.device_connections,
+                "jwts": len(self.jwts), "renewals": max(0, len(self.jwts) - 1),
+                "per_token": self.per_token, "max_concurrent_streams": self.max_streams}
+
+    def check_jwt(self, jwt):
+        cached = self.jwt_cache.get(jwt)
+        if cached is None:
+            cached = self._verify(jwt)
+            self.jwt_cache[jwt] = cached
+            if cached[0]:
+                self.jwts.append(jwt)
+        ok, reason, iat = cached
+        if ok and time.time() - iat > 3600:
+            return "ExpiredProviderToken"
+        return None if ok else reason
+
+    def _verify(self, jwt):
+        def b64(s):
+            return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+        try:
+            h, c, s = jwt.split(".")
+            header = json.loads(b64(h))
+            claims = json.loads(b64(c))
+            sig = b64(s)
+        except Exception:
+            return (False, "InvalidProviderToken", 0)
+        if header.get("alg") != "ES256" or len(sig) != 64:
+            return (False, "InvalidProviderToken", 0)
+        if self.args.key_id and header.get("kid") != self.args.key_id:
+            return (False, "InvalidProviderToken", 0)
+        if self.args.team_id and claims.get("iss") != self.args.team_id:
+            return (False, "InvalidProviderToken", 0)
+        iat = claims.get("iat")
+        if not isinstance(iat, int):
+            return (False, "InvalidProviderToken", 0)
+        if self.public_key is not None:
+            der = encode_dss_signature(int.from_bytes(sig[:32], "big"), int.from_bytes(sig[32:], "big"))
+            try:
+                self.public_key.verify(der, (h + "." + c).encode(), ec.ECDSA(hashes.SHA256()))
+            except InvalidSignature:
+                return (False, "InvalidProviderToken", 0)
+        return (True, None, iat)
+
+    def scripted(self, token):
+        entries = self.script.get(token)
+        if not entries:
+            return None
+        return entries.pop(0) if len(entries) > 1 else entries[0]
+
+    def answer(self, method, path, headers, body):
+        """Returns (status, reason, extra) for one request."""
+        if path == "/stats" and method == "GET":
+            return 200, None, {"body": self.stats()}
+        if path == "/control/script" and method == "POST":
+            self.script.update(json.loads(body or b"{}"))
+            return 200, None, {"body": {"ok": True}}
+        m = re.match(r"^/3/device/([^/?]*)$", path)
+        if not m:
+            return 404, "BadPath", {}
+        if method != "POST":
+            return 405, "MethodNotAllowed", {}
+        self.requests += 1
+        token = m.group(1)
+        if not token:
+            return 400, "MissingDeviceToken", {}
+        self.per_token[token] = self.per_token.get(token, 0) + 1
+        names = [k for k, _ in headers]
+        if len(names) != len(set(names)):
+            return 400, "DuplicateHeaders", {}
+        h = dict(headers)
+        auth = h.get("authorization")
+        if self.args.client_cert_out and auth is None:
+            pass  # certificate auth: the TLS handshake already checked the client certificate
+        elif auth is None:
+            return 403, "MissingProviderToken", {}
+        elif not auth.lower().startswith("bearer "):
+            return 403, "InvalidProviderToken", {}
+        else:
+            problem = self.check_jwt(auth[7:].strip())
+            if problem:
+                return 403, problem, {}
+        if len(token) < 64 or len(token) % 2 or not TOKEN_RE.match(token):
+            return 400, "BadDeviceToken", {}
+        topic = h.get("apns-topic")
+        if not topic:
+            return 400, "MissingTopic", {}
+        if self.args.topic and topic != self.args.topic:
+            return 400, "TopicDisallowed", {}
+        push_type = h.get("apns-push-type", "alert")
+        if push_type not in PUSH_TYPES:
+            return 400, "InvalidPushType", {}
+        if "apns-priority" in h and h["apns-priority"] not in ("1", "5", "10"):
+            return 400, "BadPriority", {}
+        if "apns-expiration" in h and not h["apns-expiration"].isdigit():
+            return 400, "BadExpirationDate", {}
+        if "apns-collapse-id" in h and len(h["apns-collapse-id"].encode()) > 64:
+            return 400, "BadCollapseId", {}
+        if "apns-id" in h and not UUID_RE.match(h["apns-id"]):
+            return 400, "BadMessageId", {}
+        if not body:
+            return 400, "PayloadEmpty", {}
+        limit = 5120 if push_type == "voip" else 4096
+        if len(body) > limit:
+            return 413, "PayloadTooLarge", {}
+        step = self.scripted(token)
+        if step:
+            status = int(step.get("status", 200))
+            if status != 200:
+                extra = {}
+                if "timestamp" in step:
+                    extra["timestamp"] = step["timestamp"]
+                return status, step.get("reason"), extra
+        self.accepted += 1
+        return 200, None, {}
+
+
+class H2Protocol(asyncio.Protocol):
+    def __init__(self, state):
+        self.state = state
+        self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+        self.streams = {}
+        self.transport = None
+        self.used = False
+
+    def connection_made(self, transport):
+        self.transport = transport
+        self.state.connections += 1
+        self.conn.local_settings = h2.settings.Settings(client=False, initial_values={
+            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: 1000,
+            h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1 << 20,
+        })
+        self.conn.initiate_connection()
+        self.conn.increment_flow_control_window(1 << 24)
+        self.transport.write(self.conn.data_to_send())
+
+    def data_received(self, data):
+        try:
+            events = self.conn.receive_data(data)
+        except Exception as error:  # a protocol error: say so, drop the connection
+            print(f"mock_apns: connection error: {error!r}", file=sys.stderr, flush=True)
+            self.transport.close()
+            return
+        ended = []
+        for event in events:
+            if isinstance(event, h2.events.RequestReceived):
+                self.streams[event.stream_id] = (event.headers, bytearray())
+            elif isinstance(event, h2.events.DataReceived):
+                if event.stream_id in self.streams:
+                    self.streams[event.stream_id][1].extend(event.data)
+                self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            elif isinstance(event, h2.events.StreamEnded):
+                ended.append(event.stream_id)
+            elif isinstance(event, h2.events.ConnectionTerminated):
+                self.transport.close()
+        # Streams open at once on this connection (requests that arrived together, multiplexed).
+        self.state.max_streams = max(self.state.max_streams, len(self.streams))
+        for stream_id in ended:
+            self.respond(stream_id)
+        out = self.conn.data_to_send()
+        if out:
+            self.transport.write(out)
+
+    def respond(self, stream_id):
+        headers, body = self.streams.pop(stream_id, ([], bytearray()))
+        pseudo = {k: v for k, v in headers if k.startswith(":")}
+        regular = [(k, v) for k, v in headers if not k.startswith(":")]
+        if pseudo.get(":path", "").startswith("/3/device/") and not self.used:
+            self.used = True
+            self.state.device_connections += 1
+        status, reason, extra = self.state.answer(pseudo.get(":method"), pseudo.get(":path", ""), regular, bytes(body))
+        apns_id = dict(regular).get("apns-id") or str(uuid.uuid4())
+        out_headers = [(":status", str(status)), ("apns-id", apns_id)]
+        if "body" in extra:
+            payload = json.dumps(extra["body"]).encode()
+        elif status != 200:
+            doc = {"reason": reason} if reason else {}
+            if "timestamp" in extra:
+                doc["timestamp"] = extra["timestamp"]
+            payload = json.dumps(doc).encode()
+        else:
+            payload = b""
+        if payload:
+            out_headers.append(("content-type", "application/json"))
+            self.conn.send_headers(stream_id, out_headers)
+            size = self.conn.max_outbound_frame_size
+            chunks = [payload[i:i + size] for i in range(0, len(payload), size)]
+            for i, chunk in enumerate(chunks):
+                self.conn.send_data(stream_id, chunk, end_stream=(i == len(chunks) - 1))
+        else:
+            self.conn.send_headers(stream_id, out_headers, end_stream=True)
+
+
+async def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--key", help="the .p8 key whose public half verifies the JWT")
+    p.add_argument("--key-id")
+    p.add_argument("--team-id")
+    p.add_argument("--topic")
+    p.add_argument("--script")
+    p.add_argument("--ca-out", help="write the throwaway CA's PEM here")
+    p.add_argument("--no-tls", action="store_true")
+    p.add_argument("--client-cert-out", help="certificate auth: require a client certificate signed by the "
+                   "throwaway CA, write one (certificate + key, PEM) here, and skip the JWT checks")
+    p.add_argument("--port", type=int, default=0)
+    args = p.parse_args()
+    state = State(args)
+    context = None
+    if not args.no_tls:
+        import trustme
+        ca = trustme.CA()
+        cert = ca.issue_cert("127.0.0.1", "localhost")
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        cert.configure_cert(context)
+        context.set_alpn_protocols(["h2"])
+        if args.client_cert_out:
+            ca.issue_cert("richpush-provider@example.com").private_key_and_cert_chain_pem.write_to_path(args.client_cert_out)
+            ca.configure_trust(context)
+            context.verify_mode = ssl.CERT_REQUIRED
+        ca_path = args.ca_out or "mock-apns-ca.pem"
+        ca.cert_pem.write_to_path(ca_path)
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(lambda: H2Protocol(state), "127.0.0.1", args.port, ssl=context)
+    port = server.sockets[0].getsockname()[1]
+    print(f"PORT {port}", flush=True)
+    if context is not None:
+        print(f"CA {ca_path}", flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)

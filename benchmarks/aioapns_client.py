@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Sends N notifications with aioapns (PyPI) to a local APNs-compatible server on ONE connection
+and prints "RATE <notifications/s> ACCEPTED <n>".
+
+aioapns always dials api.push.apple.com:443; the benchmark points its protocol class at the local
+server by setting the class attributes APNS_SERVER / APNS_PORT (the only change), and trusts the
+local CA through its ssl_context argument.
+
+Usage: aioapns_client.py --port P --ca CA.pem --key AuthKey.p8 --count N --token HEX --payload FILE
+"""
+import argparse
+import asyncio
+import json
+import ssl
+import time
+
+from aioapns import APNs, NotificationRequest
+from aioapns import connection
+
+
+async def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--ca", required=True)
+    p.add_argument("--key", required=True)
+    p.add_argument("--count", type=int, default=20000)
+    p.add_argument("--token", required=True)
+    p.add_argument("--payload", required=True)
+    args = p.parse_args()
+    connection.APNsProductionClientProtocol.APNS_SERVER = "127.0.0.1"
+    connection.APNsTLSClientProtocol.APNS_PORT = args.port
+    with open(args.payload) as f:
+        message = json.load(f)
+    with open(args.key) as f:
+        key = f.read()
+    context = ssl.create_default_context(cafile=args.ca)
+    context.set_alpn_protocols(["h2"])  # nghttpd insists on ALPN h2 (APNs does not)
+    client = APNs(key=key, key_id="ABC123DEFG", team_id="TEAM123456", topic="com.example.app",
+                  use_sandbox=False, max_connections=1, ssl_context=context)
+    # Warm up: open the connection.
+    await client.send_notification(NotificationRequest(device_token=args.token, message=message))
+    start = time.perf_counter()
+    results = await asyncio.gather(*(
+        client.send_notification(NotificationRequest(device_token=args.token, message=message))
+        for _ in range(args.count)))
+    elapsed = time.perf_counter() - start
+    accepted = sum(1 for r in results if r.is_successful)
+    print(f"RATE {args.count / elapsed:.0f} ACCEPTED {accepted}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
