@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(CCurl) && os(Linux)
+import CCurl
+#endif
+
+/// The real `ReceiptPoster`: libcurl on Linux (one wall-clock timeout covering connect and
+/// answer), URLSession on Apple platforms.
+public struct HTTPFormPoster: ReceiptPoster {
+    /// Makes a poster.
+    public init() {}
+
+    public func post(form body: String, to url: URL, timeout: Double) async -> Int? {
+        #if canImport(CCurl) && os(Linux)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Self.curlPost(body: body, url: url, timeout: timeout))
+            }
+        }
+        #else
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.utf8)
+        do {
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode
+        } catch {
+            return nil
+        }
+        #endif
+    }
+
+    #if canImport(CCurl) && os(Linux)
+    private static func curlPost(body: String, url: URL, timeout: Double) -> Int? {
+        guard let handle = curl_easy_init() else { return nil }
+        defer { curl_easy_cleanup(handle) }
+        let discard: richpush_curl_data_cb = { _, size, count, _ in size * count }
+        var headers: UnsafeMutablePointer<curl_slist>? = nil
+        headers = curl_slist_append(headers, "Content-Type: application/x-www-form-urlencoded")
+        defer { curl_slist_free_all(headers) }
+        _ = richpush_curl_setopt_string(handle, CURLOPT_URL, url.absoluteString)
+        _ = richpush_curl_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, body)
+        _ = richpush_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
+        _ = richpush_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = richpush_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
+        _ = richpush_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        _ = richpush_curl_setopt_long(handle, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+        _ = richpush_curl_setopt_write_cb(handle, discard)
+        guard curl_easy_perform(handle) == CURLE_OK else { return nil }
+        var status = 0
+        _ = richpush_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return status > 0 ? status : nil
+    }
+    #endif
+}
