@@ -1,0 +1,63 @@
+import Foundation
+import RichPushTestSupport
+
+/// Paths and process helpers shared by the extension-depth tests.
+enum DepthSupport {
+    /// The built `richpush-depth-helper` (next to the test bundle, as SwiftPM builds it).
+    static var helperBinary: URL {
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("richpush-depth-helper")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/richpush-depth-helper")
+    }
+
+    /// Runs several helper processes at once and returns their (status, stdout), in order.
+    static func runConcurrently(_ argumentLists: [[String]], timeout: Double = 60) throws -> [(Int32, String)] {
+        let children = argumentLists.map { ChildProcess(helperBinary.path, $0) }
+        for child in children { try child.process.run() }
+        let end = Date().addingTimeInterval(timeout)
+        for child in children {
+            while child.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+            if child.process.isRunning { child.terminate() }
+            child.process.waitUntilExit()
+        }
+        // Let the pipe handlers drain.
+        Thread.sleep(forTimeInterval: 0.05)
+        return children.map { ($0.process.terminationStatus, $0.standardOutput) }
+    }
+
+    /// Runs the helper once.
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess(helperBinary.path, arguments).runToCompletion(timeout: 60)
+    }
+
+    /// A Python one-shot, with its stdout.
+    static func python(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess("python3", ["-c", script] + arguments).runToCompletion(timeout: 60)
+    }
+
+    /// The depth receipts server (`Tests/Support/depth_receipt_server.py`).
+    static func receiptServer(port: Int = 0, statuses: String = "200") throws -> (ChildProcess, Int) {
+        let server = ChildProcess(
+            "python3",
+            [Fixtures.supportDirectory.appendingPathComponent("depth_receipt_server.py").path, "--port", String(port), "--statuses", statuses]
+        )
+        let bound = try server.start()
+        return (server, bound)
+    }
+
+    /// The receipts a depth receipts server accepted, as parsed form fields.
+    static func received(port: Int) throws -> [[String: String]] {
+        let result = try python(
+            "import sys,urllib.request;sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:'+sys.argv[1]+'/received').read().decode())",
+            [String(port)]
+        )
+        guard result.status == 0, let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]] else {
+            throw TestSupportError("cannot read /received: \(result.stderr)")
+        }
+        return list
+    }
+}
