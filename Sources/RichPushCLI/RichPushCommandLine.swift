@@ -6,6 +6,7 @@ public enum RichPushCommandLine {
     /// Every subcommand, in the order `richpush --help` lists them.
     static let commands: [CommandSpec] = [
         // Each side adds its commands here, one line each.
+        SimulateCommand.spec,
         EncryptCommand.spec,
     ]
 

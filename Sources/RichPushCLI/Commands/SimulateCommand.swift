@@ -1,0 +1,187 @@
+import Foundation
+import RichPushExtension
+
+/// `richpush simulate`: runs the extension pipeline on a payload file, as iOS would, against real servers.
+enum SimulateCommand {
+    static let spec = CommandSpec(
+        name: "simulate",
+        summary: "Run the notification service extension pipeline on a payload file and show what the user would see.",
+        usage: "richpush simulate PAYLOAD.json [--deadline SECONDS] [--budget SECONDS] [--receipts-url URL] [--allow-http-host HOST]... [--out DIR] [--json]",
+        discussion: """
+            Reads PAYLOAD.json (the JSON object APNs hands to the extension), builds the best-attempt
+            text, fetches the media URL it names (https only unless --allow-http-host), sniffs the
+            type, writes the attachment under --out, posts the receipt, and prints the delivered
+            content. Exactly what an iOS Notification Service Extension using RichPush would do.
+
+            Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
+            Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
+
+            Exit status: 0 whenever a notification was delivered, whatever the outcome (see
+            "outcome" and "reason"); 64 for bad command-line use; 1 when the payload file cannot
+            be read.
+
+            Example:
+              richpush simulate payload.json --allow-http-host 127.0.0.1 --receipts-url http://127.0.0.1:8080/receipts --json
+            """,
+        options: [
+            .value("deadline", "SECONDS", help: "The pipeline's own stop for media work (default 25).\nThen it delivers the best attempt with reason timeout."),
+            .value("budget", "SECONDS", help: "The host's limit (default 30, Apple's ~30 s): then it calls\nexpire(), as iOS calls serviceExtensionTimeWillExpire()."),
+            .value("receipts-url", "URL", help: "POST the receipt here (form-encoded, push_id first).\nWithout it no receipt is sent (status skipped)."),
+            .value("allow-http-host", "HOST", repeatable: true, help: "Allow cleartext http:// to HOST (an App Transport\nSecurity exception), for media and receipts."),
+            .value("out", "DIR", help: "Where attachment folders go (default: a new temporary\nfolder, printed)."),
+            .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt."),
+            .value("media-key", "PATH", repeatable: true, help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
+            .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
+            .value("default-body", "TEXT", help: "Body shown when the payload's body is empty\n(default \"\(PipelineConfiguration.articleDefaultBody)\", article 000's text)."),
+            .flag("no-default-body", help: "Leave an empty body empty."),
+            .value("media-category", "ID", help: "Category set when media is attached and the payload names\nnone (default \"image\")."),
+            .flag("no-media-category", help: "Never set a category."),
+            .value("transport", "NAME", help: "HTTP layer: curl (default on Linux) or urlsession."),
+        ],
+        run: run
+    )
+
+    @Sendable static func run(_ args: ParsedArguments) async throws -> Int32 {
+        let command = spec.name
+        guard let path = args.positionals.first else {
+            throw UsageError(command: command, message: "missing PAYLOAD.json (the payload file to simulate)")
+        }
+        guard args.positionals.count == 1 else {
+            throw UsageError(command: command, message: "expected one payload file, got \(args.positionals.count): \(args.positionals.joined(separator: " "))")
+        }
+        var configuration = PipelineConfiguration()
+        configuration.deadline = try args.seconds("deadline", in: 0.1...600) ?? 25
+        let budget = try args.seconds("budget", in: 0.1...600) ?? 30
+        if let raw = args.value("receipts-url") {
+            guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw UsageError(command: command, message: "'--receipts-url \(raw)' must be an http(s) URL with a host, e.g. https://stats.example.com/v1/receipts")
+            }
+            configuration.receiptsURL = url
+        }
+        configuration.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
+        let mediaKeys = args.values("media-key")
+        if !mediaKeys.isEmpty { configuration.mediaKeyPaths = mediaKeys.map { PayloadKeyPath($0) } }
+        let pushKeys = args.values("push-id-key")
+        if !pushKeys.isEmpty { configuration.pushIDKeyPaths = pushKeys.map { PayloadKeyPath($0) } }
+        if args.flag("no-default-body"), args.value("default-body") != nil {
+            throw UsageError(command: command, message: "give either --default-body or --no-default-body, not both")
+        }
+        if args.flag("no-default-body") { configuration.defaultBody = nil }
+        if let body = args.value("default-body") { configuration.defaultBody = body }
+        if args.flag("no-media-category"), args.value("media-category") != nil {
+            throw UsageError(command: command, message: "give either --media-category or --no-media-category, not both")
+        }
+        if args.flag("no-media-category") { configuration.mediaCategoryIdentifier = nil }
+        if let category = args.value("media-category") { configuration.mediaCategoryIdentifier = category }
+        let transport: any MediaTransport
+        switch args.value("transport")?.lowercased() {
+        case nil: transport = NotificationPipeline.defaultTransport
+        case "urlsession"?: transport = URLSessionMediaTransport()
+        #if canImport(CCurl)
+        case "curl"?: transport = CurlMediaTransport()
+        #endif
+        case let other?:
+            throw UsageError(command: command, message: "'--transport \(other)' is not a transport here; use curl or urlsession")
+        }
+
+        let out: URL
+        let outGiven = args.value("out") != nil
+        if let dir = args.value("out") {
+            out = URL(fileURLWithPath: dir, isDirectory: true)
+        } else {
+            out = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-simulate-\(UUID().uuidString.lowercased())", isDirectory: true)
+        }
+        configuration.attachmentsDirectory = out
+
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RichPushError(
+                code: .io,
+                message: "cannot read the payload file '\(path)': \((error as NSError).localizedDescription). Check the path; it must be a JSON file such as {\"aps\": {\"alert\": \"Hello\", \"mutable-content\": 1}}.",
+                underlying: error
+            )
+        }
+        if let json = try? JSONValue.parse(data), json["aps"]?["mutable-content"] != .int(1) {
+            RichPushCommandLine.printError("note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
+        }
+
+        let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
+        let run = pipeline.start(payload: data) { _ in }
+        let budgetTask = Task {
+            try? await Task.sleep(for: .milliseconds(Int(budget * 1000)))
+            if !Task.isCancelled { run.expire() }
+        }
+        var result = await run.result()
+        budgetTask.cancel()
+        result.receipt = await run.waitUntilSettled()
+        if !outGiven, result.content.attachments.isEmpty {
+            try? FileManager.default.removeItem(at: out)  // nothing attached: leave no empty folder behind
+        }
+
+        if args.flag("json") {
+            print(String(decoding: json(result).jsonData(sortedKeys: true), as: UTF8.self))
+            if !outGiven, !result.content.attachments.isEmpty {
+                RichPushCommandLine.printError("attachments in \(out.path)")
+            }
+        } else {
+            print(summary(result, out: out), terminator: "")
+        }
+        return 0
+    }
+
+    /// The `--json` object (issue 2's shape).
+    static func json(_ r: PipelineResult) -> JSONValue {
+        func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
+        let c = r.content
+        return .object([
+            "outcome": .string(r.outcome.rawValue),
+            "reason": opt(r.reason?.rawValue),
+            "httpStatus": opt(r.httpStatus),
+            "pushId": opt(r.pushID),
+            "elapsedMs": .int(r.elapsedMs),
+            "content": .object([
+                "title": .string(c.title),
+                "subtitle": .string(c.subtitle),
+                "body": .string(c.body),
+                "categoryIdentifier": .string(c.categoryIdentifier),
+                "threadIdentifier": .string(c.threadIdentifier),
+                "badge": opt(c.badge),
+                "sound": opt(c.sound),
+                "attachments": .array(c.attachments.map {
+                    .object(["identifier": .string($0.identifier), "file": .string($0.file), "type": .string($0.type), "bytes": .int($0.bytes)])
+                }),
+            ]),
+            "receipt": .object(["status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus)]),
+        ])
+    }
+
+    /// The readable summary: what the user would see, then why.
+    static func summary(_ r: PipelineResult, out: URL) -> String {
+        let c = r.content
+        var lines: [String] = []
+        func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+        var outcome = r.outcome.rawValue
+        if let reason = r.reason { outcome += " (reason: \(reason.rawValue)" + (r.httpStatus.map { ", HTTP \($0)" } ?? "") + ")" }
+        add("outcome", outcome + " in \(r.elapsedMs) ms")
+        if !r.message.isEmpty { add("", r.message) }
+        if let url = r.mediaURL { add("media URL", url.absoluteString) }
+        add("push id", r.pushID ?? "none")
+        add("title", c.title)
+        if !c.subtitle.isEmpty { add("subtitle", c.subtitle) }
+        add("body", c.body)
+        if !c.categoryIdentifier.isEmpty { add("category", c.categoryIdentifier) }
+        if !c.threadIdentifier.isEmpty { add("thread", c.threadIdentifier) }
+        if let badge = c.badge { add("badge", String(badge)) }
+        if let sound = c.sound { add("sound", sound) }
+        for a in c.attachments {
+            add("attachment", "\(a.identifier): \(a.type), \(a.bytes) bytes")
+            add("", a.file)
+        }
+        add("receipt", r.receipt.status.rawValue + (r.receipt.httpStatus.map { " (HTTP \($0))" } ?? ""))
+        if !c.attachments.isEmpty { add("files in", out.path) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

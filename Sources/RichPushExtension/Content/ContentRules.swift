@@ -1,0 +1,50 @@
+/// The content rules: text first (before any network work), then what media adds.
+struct ContentRules: Sendable {
+    let defaultBody: String?
+    let mediaCategoryIdentifier: String?
+
+    /// The best attempt: the payload's text with the default body when the body is empty.
+    func bestAttempt(from payload: NotificationPayload) -> NotificationContent {
+        var content = NotificationContent(payload: payload)
+        if let defaultBody, content.body.isEmpty {
+            content.body = defaultBody
+        }
+        return content
+    }
+
+    /// Adds the attachment, and the media category when the payload names none.
+    func attaching(_ media: DownloadedMedia, to content: NotificationContent) -> NotificationContent {
+        var content = content
+        content.attachments = [NotificationContent.Attachment(
+            identifier: media.format.kind?.rawValue ?? "media",
+            file: media.file.path,
+            type: media.format.uniformTypeIdentifier,
+            bytes: media.bytes
+        )]
+        if let mediaCategoryIdentifier, content.categoryIdentifier.isEmpty {
+            content.categoryIdentifier = mediaCategoryIdentifier
+        }
+        return content
+    }
+
+    /// What can be shown of a payload that did not parse: any strings in the usual places, no rules.
+    static func original(from json: JSONValue?) -> NotificationContent {
+        var content = NotificationContent()
+        guard let aps = json?["aps"]?.objectValue else { return content }
+        switch aps["alert"] {
+        case .string(let body)?:
+            content.body = body
+        case .object(let alert)?:
+            content.title = alert["title"]?.stringValue ?? ""
+            content.subtitle = alert["subtitle"]?.stringValue ?? ""
+            content.body = alert["body"]?.stringValue ?? ""
+        default:
+            break
+        }
+        content.categoryIdentifier = aps["category"]?.stringValue ?? ""
+        content.threadIdentifier = aps["thread-id"]?.stringValue ?? ""
+        content.badge = aps["badge"]?.intValue
+        content.sound = aps["sound"]?.stringValue
+        return content
+    }
+}

@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Receives one response for `MediaFetcher`: applies the status, size and type rules while the
+/// bytes stream in, and writes the body to a fresh file once its first bytes say it is media.
+///
+/// Called serially by a transport (through `TransferGate`), then read by the fetcher after the
+/// transport returned, so it needs no lock of its own.
+final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
+    /// What the response turned out to be.
+    enum Verdict: Equatable {
+        /// Still reading (or finished without a rule firing).
+        case open
+        /// A 3xx with a `Location` to follow.
+        case redirect(String)
+        /// A rule stopped it.
+        case failed(FetchFailure)
+    }
+
+    private let folder: URL
+    private(set) var verdict: Verdict = .open
+    private(set) var statusCode: Int?
+    private var contentLength: Int?
+    private var contentType: String?
+    private var prefix: [UInt8] = []
+    private var format: MediaFormat?
+    private var limit = MediaKind.largestMaximumBytes
+    private var descriptor: Int32 = -1
+    private var file: URL?
+    private(set) var bytes = 0
+
+    /// - Parameter folder: the per-notification folder (created on the first write).
+    init(folder: URL) {
+        self.folder = folder
+    }
+
+    func receive(head: MediaResponseHead) -> Bool {
+        statusCode = head.statusCode
+        switch head.statusCode {
+        case 300..<400 where head.statusCode != 304:
+            guard let location = head.location, !location.isEmpty else {
+                verdict = .failed(FetchFailure(.httpStatus, "HTTP \(head.statusCode) without a Location header", httpStatus: head.statusCode))
+                return false
+            }
+            verdict = .redirect(location)
+            return false
+        case 200..<300:
+            break
+        default:
+            verdict = .failed(FetchFailure(.httpStatus, "the media server answered HTTP \(head.statusCode)", httpStatus: head.statusCode))
+            return false
+        }
+        contentLength = head.contentLength
+        contentType = head.headers["content-type"]
+        if let contentLength, contentLength > limit {
+            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over the largest attachment limit (\(limit) bytes, Apple: video 50 MB)")
+        }
+        return true
+    }
+
+    func receive(body chunk: UnsafeRawBufferPointer) -> Bool {
+        guard verdict == .open else { return false }
+        var rest = chunk[...]
+        if format == nil {
+            let take = min(MediaFormat.sniffLength - prefix.count, rest.count)
+            prefix.append(contentsOf: rest.prefix(take))
+            rest = rest.dropFirst(take)
+            if prefix.count < MediaFormat.sniffLength { return true }
+            guard decideFormat() else { return false }
+        }
+        return write(UnsafeRawBufferPointer(rebasing: rest))
+    }
+
+    /// Called after the transport returned normally: sniffs a short body, closes the file.
+    /// - Returns: the media, or the failure (files removed).
+    func complete(url: URL, redirects: Int) -> Result<DownloadedMedia, FetchFailure> {
+        if case .failed(let failure) = verdict { return .failure(failure) }
+        if format == nil, !decideFormat() {
+            if case .failed(let failure) = verdict { return .failure(failure) }
+        }
+        closeFile()
+        guard let file, let format else {
+            return .failure(FetchFailure(.notMedia, "the response has no body", httpStatus: statusCode))
+        }
+        return .success(DownloadedMedia(
+            file: file, folder: folder, format: format, bytes: bytes, url: url,
+            httpStatus: statusCode ?? 200, redirects: redirects
+        ))
+    }
+
+    /// Closes and removes any file (the transfer failed or was abandoned).
+    func discard() {
+        closeFile()
+        if let file { try? FileManager.default.removeItem(at: file) }
+        file = nil
+    }
+
+    /// Sniffs the buffered first bytes, applies the kind's limit and opens the file.
+    private func decideFormat() -> Bool {
+        guard let sniffed = MediaFormat.sniff(prefix) else {
+            let what = prefix.isEmpty ? "an empty body" : "not a media file"
+            return fail(.notMedia, "the response is \(what) (content type \(contentTypeHint))")
+        }
+        guard let kind = sniffed.kind else {
+            return fail(.unsupportedFormat, "\(sniffed.name) (\(sniffed.uniformTypeIdentifier)) is not an attachment type iOS accepts")
+        }
+        format = sniffed
+        limit = kind.maximumBytes
+        if let contentLength, contentLength > limit {
+            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over Apple's \(kind.rawValue) limit (\(limit) bytes)")
+        }
+        let name = "\(kind.rawValue)-\(UUID().uuidString.lowercased()).\(sniffed.fileExtension)"
+        let url = folder.appendingPathComponent(name)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            return fail(.storage, "cannot create \(folder.path): \(error.localizedDescription)")
+        }
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            return fail(.storage, "cannot create \(url.path): \(String(cString: strerror(errno)))")
+        }
+        descriptor = fd
+        file = url
+        return prefix.withUnsafeBytes { write($0) }
+    }
+
+    private var contentTypeHint: String { contentType ?? "not given" }
+
+    /// Appends bytes to the file, enforcing the kind's limit; stops at once when it is passed.
+    private func write(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard !chunk.isEmpty else { return true }
+        if bytes + chunk.count > limit {
+            let kind = format?.kind?.rawValue ?? "media"
+            return fail(.tooLarge, "the body passed Apple's \(kind) limit of \(limit) bytes while streaming")
+        }
+        var offset = 0
+        while offset < chunk.count {
+            guard let base = chunk.baseAddress else { break }
+            let n = posixWrite(descriptor, base + offset, chunk.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return fail(.storage, "cannot write the media file: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        bytes += chunk.count
+        return true
+    }
+
+    private func fail(_ reason: ReasonCode, _ message: String) -> Bool {
+        verdict = .failed(FetchFailure(reason, message, httpStatus: statusCode))
+        discard()
+        return false
+    }
+
+    private func closeFile() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    deinit {
+        closeFile()
+    }
+}
+
+/// `write(2)`, named apart from the receiver's own `write`.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, buffer, count)
+    #else
+    return Darwin.write(fd, buffer, count)
+    #endif
+}

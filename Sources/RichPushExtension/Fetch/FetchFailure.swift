@@ -1,0 +1,30 @@
+/// Why media could not be fetched or attached: a reason code, the last HTTP status, and a message.
+public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The reason code reported in the result and the receipt.
+    public var reason: ReasonCode
+    /// The status of the last response, when the server answered (e.g. 404 for `http_status`).
+    public var httpStatus: Int?
+    /// What happened, for logs and the command line.
+    public var message: String
+
+    /// Makes a failure.
+    /// - Parameters:
+    ///   - reason: the reason code.
+    ///   - message: what happened.
+    ///   - httpStatus: the last HTTP status, if any.
+    public init(_ reason: ReasonCode, _ message: String, httpStatus: Int? = nil) {
+        self.reason = reason
+        self.message = message
+        self.httpStatus = httpStatus
+    }
+
+    public var description: String { "\(reason): \(message)" }
+}
+
+extension ReasonCode {
+    /// The media could not be written to disk (full disk, no permission to the attachments directory).
+    ///
+    /// Not in the architecture's list; a RichPush extension reports it instead of misreporting a
+    /// network failure. Statistics keep unknown codes as they are.
+    public static let storage = ReasonCode(rawValue: "storage")
+}

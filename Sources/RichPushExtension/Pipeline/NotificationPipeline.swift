@@ -1,0 +1,102 @@
+import Foundation
+
+/// The notification service extension pipeline: payload in, content out, exactly once, on time.
+///
+/// For each notification it reads the payload, builds the best-attempt text content before any
+/// network work, finds and normalises the media URL, fetches it to a file under every rule of
+/// `MediaFetcher` within `PipelineConfiguration.deadline`, sniffs its type, attaches it, posts
+/// the receipt, and delivers the content exactly once.
+///
+/// ```swift
+/// let pipeline = NotificationPipeline(configuration: PipelineConfiguration())
+/// let run = pipeline.start(payload: userInfoJSON) { result in contentHandler(result.content) }
+/// // serviceExtensionTimeWillExpire(): run.expire()
+/// ```
+public final class NotificationPipeline: Sendable {
+    /// The configuration every run uses.
+    public let configuration: PipelineConfiguration
+    /// The HTTP layer for media and receipts.
+    public let transport: any MediaTransport
+
+    /// The platform's default transport: libcurl on Linux, URLSession elsewhere.
+    public static var defaultTransport: any MediaTransport {
+        #if canImport(CCurl)
+        return CurlMediaTransport()
+        #else
+        return URLSessionMediaTransport()
+        #endif
+    }
+
+    /// Makes a pipeline.
+    /// - Parameters:
+    ///   - configuration: key paths, rules, deadline, ATS exceptions, receipts URL, folders.
+    ///   - transport: the HTTP layer; `nil` for `defaultTransport`.
+    public init(configuration: PipelineConfiguration, transport: (any MediaTransport)? = nil) {
+        self.configuration = configuration
+        self.transport = transport ?? Self.defaultTransport
+    }
+
+    /// Starts one notification.
+    ///
+    /// `deliver` is called exactly once, with the first of: the media attached, a failure (text
+    /// only), the pipeline's deadline (`timeout`), or `PipelineRun.expire()`. It may be called
+    /// before `start` returns (e.g. no media in the payload). Late completions are ignored and
+    /// their files removed.
+    /// - Parameters:
+    ///   - payload: the notification's `userInfo` as JSON (normally an object with `aps`).
+    ///   - validate: an optional hook run on the downloaded file before the outcome is final (the
+    ///     iOS bridge creates its `UNNotificationAttachment` here). Throw `MediaValidationError` to
+    ///     refuse the file with a reason; any other error counts as `unsupported_format`. It runs
+    ///     inside the deadline: if the deadline or `expire()` comes first, its work is discarded.
+    ///   - deliver: receives the result; called exactly once, from any thread.
+    /// - Returns: the run, to call `expire()` on or to await.
+    @discardableResult
+    public func start(
+        payload: JSONValue,
+        validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
+        deliver: @escaping @Sendable (PipelineResult) -> Void
+    ) -> PipelineRun {
+        let run = PipelineRun(pipeline: self, payload: .parsed(payload), validate: validate, deliver: deliver)
+        run.begin()
+        return run
+    }
+
+    /// Starts one notification from raw payload bytes (see `start(payload:validate:deliver:)`).
+    ///
+    /// Bytes that are not JSON give outcome `original`, reason `invalid_payload`.
+    /// - Parameters:
+    ///   - payload: UTF-8 JSON bytes.
+    ///   - validate: the optional validation hook.
+    ///   - deliver: receives the result exactly once.
+    /// - Returns: the run.
+    @discardableResult
+    public func start(
+        payload: Data,
+        validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
+        deliver: @escaping @Sendable (PipelineResult) -> Void
+    ) -> PipelineRun {
+        let input: PipelineRun.Input
+        do {
+            input = .parsed(try JSONValue.parse(payload))
+        } catch {
+            input = .unreadable((error as? RichPushError)?.message ?? String(describing: error))
+        }
+        let run = PipelineRun(pipeline: self, payload: input, validate: validate, deliver: deliver)
+        run.begin()
+        return run
+    }
+
+    /// Runs one notification to its delivered result (no expiry call).
+    /// - Parameter payload: UTF-8 JSON bytes.
+    /// - Returns: the delivered result.
+    public func process(payload: Data) async -> PipelineResult {
+        await start(payload: payload, deliver: { _ in }).result()
+    }
+
+    /// Runs one notification to its delivered result (no expiry call).
+    /// - Parameter payload: the payload as JSON.
+    /// - Returns: the delivered result.
+    public func process(payload: JSONValue) async -> PipelineResult {
+        await start(payload: payload, deliver: { _ in }).result()
+    }
+}

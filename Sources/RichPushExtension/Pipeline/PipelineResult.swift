@@ -1,0 +1,39 @@
+import Foundation
+
+/// What the pipeline delivered for one notification.
+public struct PipelineResult: Sendable, Equatable {
+    /// `media_attached`, `text_only` or `original`.
+    public var outcome: Outcome
+    /// Why media was not attached; `nil` when it was.
+    public var reason: ReasonCode?
+    /// The status of the media server's last response, when it answered (e.g. 200, 404).
+    public var httpStatus: Int?
+    /// The push id found along `PipelineConfiguration.pushIDKeyPaths`.
+    public var pushID: String?
+    /// Milliseconds from `start` to the moment the outcome was decided.
+    public var elapsedMs: Int
+    /// The content handed to the system; attachments carry file path, UTType and size in bytes.
+    public var content: NotificationContent
+    /// The receipt's status when the content was delivered.
+    public var receipt: ReceiptReport
+    /// The normalised media URL, when the payload named one.
+    public var mediaURL: URL?
+    /// A sentence on what happened (the failure's message, or what was attached).
+    public var message: String
+
+    /// Makes a result.
+    public init(
+        outcome: Outcome, reason: ReasonCode?, httpStatus: Int?, pushID: String?, elapsedMs: Int,
+        content: NotificationContent, receipt: ReceiptReport, mediaURL: URL? = nil, message: String = ""
+    ) {
+        self.outcome = outcome
+        self.reason = reason
+        self.httpStatus = httpStatus
+        self.pushID = pushID
+        self.elapsedMs = elapsedMs
+        self.content = content
+        self.receipt = receipt
+        self.mediaURL = mediaURL
+        self.message = message
+    }
+}

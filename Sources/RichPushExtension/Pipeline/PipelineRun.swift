@@ -1,0 +1,323 @@
+import Foundation
+
+/// One notification going through the pipeline: its best attempt, its expiry, its result.
+///
+/// Delivery is a latch: the first of success, failure, the deadline or `expire()` decides the
+/// outcome; delivery happens once (after a bounded wait for the receipt, which `expire()` cuts
+/// short). Anything that completes later is ignored and its files are removed.
+public final class PipelineRun: Sendable {
+    enum Input: Sendable {
+        case parsed(JSONValue)
+        case unreadable(String)
+    }
+
+    private struct State {
+        var decided: PipelineResult?
+        var delivered: PipelineResult?
+        var deliver: (@Sendable (PipelineResult) -> Void)?
+        var resultWaiters: [CheckedContinuation<PipelineResult, Never>] = []
+        var fetchTask: Task<Void, Never>?
+        var timerTask: Task<Void, Never>?
+        var receiptTask: Task<ReceiptReport, Never>?
+        var receiptFinal: ReceiptReport?
+    }
+
+    /// The text content built before any network work, as it would be delivered now.
+    ///
+    /// Outcome `text_only` (or `original` for an unreadable payload), receipt `pending`.
+    public let bestAttempt: PipelineResult
+
+    private let configuration: PipelineConfiguration
+    private let transport: any MediaTransport
+    private let input: Input
+    private let payload: NotificationPayload?
+    private let validate: (@Sendable (DownloadedMedia) async throws -> Void)?
+    private let rules: ContentRules
+    private let started: ContinuousClock.Instant
+    private let deadline: ContinuousClock.Instant
+    private let receiptID = UUID().uuidString.lowercased()
+    private let state: Locked<State>
+
+    init(
+        pipeline: NotificationPipeline, payload input: Input,
+        validate: (@Sendable (DownloadedMedia) async throws -> Void)?,
+        deliver: @escaping @Sendable (PipelineResult) -> Void
+    ) {
+        started = ContinuousClock.now
+        configuration = pipeline.configuration
+        transport = pipeline.transport
+        deadline = started + .milliseconds(Int(max(0, configuration.deadline) * 1000))
+        self.input = input
+        self.validate = validate
+        rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifier: configuration.mediaCategoryIdentifier)
+        state = Locked(State(deliver: deliver))
+
+        var json: JSONValue?
+        var parsed: NotificationPayload?
+        var problem: String?
+        switch input {
+        case .parsed(let value):
+            json = value
+            do { parsed = try NotificationPayload(json: value) } catch {
+                problem = (error as? RichPushError)?.message ?? String(describing: error)
+            }
+        case .unreadable(let message):
+            problem = message
+        }
+        payload = parsed
+        let pushID = json.flatMap { Self.pushID(in: $0, paths: pipeline.configuration.pushIDKeyPaths) }
+        if let parsed {
+            bestAttempt = PipelineResult(
+                outcome: .textOnly, reason: nil, httpStatus: nil, pushID: pushID, elapsedMs: 0,
+                content: rules.bestAttempt(from: parsed), receipt: ReceiptReport(status: .pending),
+                message: "best attempt: text only"
+            )
+        } else {
+            bestAttempt = PipelineResult(
+                outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: pushID, elapsedMs: 0,
+                content: ContentRules.original(from: json), receipt: ReceiptReport(status: .pending),
+                message: "invalid payload: \(problem ?? "unreadable")"
+            )
+        }
+    }
+
+    /// Delivers the best attempt now (as iOS's `serviceExtensionTimeWillExpire()` asks).
+    ///
+    /// Idempotent. If the outcome is already decided (e.g. the media is attached and delivery is
+    /// waiting for the receipt), that outcome is delivered at once. Work still running is
+    /// cancelled; its files are removed when it ends.
+    public func expire() {
+        let decided = state.withLock { $0.decided }
+        if let decided {
+            deliverNow(decided)
+        } else {
+            var result = bestAttempt
+            if result.outcome == .textOnly {
+                result.reason = .timeout
+                result.message = "the host's time ran out before the media arrived"
+            }
+            decide(result, waitForReceipt: false)
+        }
+    }
+
+    /// Waits for the delivered result.
+    /// - Returns: the result passed to `deliver`.
+    public func result() async -> PipelineResult {
+        await withCheckedContinuation { (c: CheckedContinuation<PipelineResult, Never>) in
+            let ready: PipelineResult? = state.withLock { s in
+                if let d = s.delivered { return d }
+                s.resultWaiters.append(c)
+                return nil
+            }
+            if let ready { c.resume(returning: ready) }
+        }
+    }
+
+    /// Waits until nothing of this run is left running: the fetch has ended (late files
+    /// removed) and the receipt has its final status. Call after delivery (e.g. before a
+    /// command-line process exits); bounded by the deadline and `receiptTimeout`.
+    /// - Returns: the receipt's final report.
+    @discardableResult
+    public func waitUntilSettled() async -> ReceiptReport {
+        _ = await result()
+        let (fetch, receipt) = state.withLock { ($0.fetchTask, $0.receiptTask) }
+        await fetch?.value
+        if let receipt { return await receipt.value }
+        return state.withLock { $0.receiptFinal } ?? .skipped
+    }
+
+    // MARK: - Running
+
+    func begin() {
+        guard let payload else {
+            decide(bestAttempt, waitForReceipt: true)
+            return
+        }
+        var base = bestAttempt
+        guard let (_, raw) = payload.firstNonEmptyString(at: configuration.mediaKeyPaths) else {
+            base.reason = .noMedia
+            base.message = "the payload names no media (looked at \(configuration.mediaKeyPaths.map(\.description).joined(separator: ", ")))"
+            decide(base, waitForReceipt: true)
+            return
+        }
+        let url: URL
+        do {
+            url = try MediaURL.normalize(raw)
+        } catch {
+            base.reason = .badURL
+            base.message = (error as? FetchFailure)?.message ?? "bad media URL"
+            decide(base, waitForReceipt: true)
+            return
+        }
+        base.mediaURL = url
+        let initial = base
+        let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
+        let fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
+        let deadline = self.deadline
+        let validate = self.validate
+        let rules = self.rules
+        let fetchTask = Task { [self] in
+            var result = initial
+            let fetched: Result<DownloadedMedia, FetchFailure>
+            do throws(FetchFailure) {
+                fetched = .success(try await fetcher.fetch(url, into: folder, deadline: deadline))
+            } catch {
+                fetched = .failure(error)
+            }
+            switch fetched {
+            case .success(let media):
+                do {
+                    try await validate?(media)
+                    result.outcome = .mediaAttached
+                    result.reason = nil
+                    result.httpStatus = media.httpStatus
+                    result.content = rules.attaching(media, to: initial.content)
+                    result.message = "attached \(media.format.name), \(media.bytes) bytes"
+                } catch {
+                    try? FileManager.default.removeItem(at: folder)
+                    let validation = error as? MediaValidationError
+                    result.reason = validation?.reason ?? .unsupportedFormat
+                    result.httpStatus = media.httpStatus
+                    result.message = "the attachment was refused: \(validation?.message ?? String(describing: error))"
+                }
+            case .failure(let failure):
+                result.reason = failure.reason
+                result.httpStatus = failure.httpStatus
+                result.message = failure.message
+            }
+            if !decide(result, waitForReceipt: true) {
+                // Late: the deadline or expire() won. Nothing of ours may stay on disk.
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
+        let timerTask = Task { [self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            var result = initial
+            result.reason = .timeout
+            result.message = "the pipeline's deadline (\(configuration.deadline) s) passed before the media arrived"
+            decide(result, waitForReceipt: true)
+        }
+        let alreadyDecided = state.withLock { s -> Bool in
+            s.fetchTask = fetchTask
+            s.timerTask = timerTask
+            return s.decided != nil
+        }
+        if alreadyDecided {
+            fetchTask.cancel()
+            timerTask.cancel()
+        }
+    }
+
+    /// The latch: the first call fixes the outcome, starts the receipt and schedules delivery.
+    /// - Returns: `false` when an outcome was already decided (the caller is late).
+    @discardableResult
+    private func decide(_ proposed: PipelineResult, waitForReceipt: Bool) -> Bool {
+        var result = proposed
+        result.elapsedMs = Self.milliseconds(ContinuousClock.now - started)
+        let tasks: (Task<Void, Never>?, Task<Void, Never>?)? = state.withLock { s in
+            guard s.decided == nil else { return nil }
+            s.decided = result
+            return (s.fetchTask, s.timerTask)
+        }
+        guard let tasks else { return false }
+        tasks.0?.cancel()
+        tasks.1?.cancel()
+
+        guard let receiptsURL = configuration.receiptsURL, let pushID = result.pushID else {
+            result.receipt = .skipped
+            state.withLock { s in
+                s.receiptFinal = .skipped
+                s.decided = result
+            }
+            deliverNow(result)
+            return true
+        }
+        let receipt = Receipt(
+            pushID: pushID, event: .delivered, receiptID: receiptID, outcome: result.outcome, reason: result.reason,
+            elapsedMs: result.elapsedMs, mediaBytes: result.content.attachments.first?.bytes,
+            mediaType: result.content.attachments.first?.type
+        )
+        let sender = ReceiptSender(
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts,
+            timeout: .milliseconds(Int(max(0.001, configuration.receiptTimeout) * 1000))
+        )
+        let receiptTask = Task { [self] in
+            let report = await sender.send(receipt, to: receiptsURL)
+            state.withLock { $0.receiptFinal = report }
+            return report
+        }
+        state.withLock { $0.receiptTask = receiptTask }
+        let decidedResult = result
+        if !waitForReceipt {
+            deliverNow(decidedResult)
+            return true
+        }
+        let wait = min(.milliseconds(Int(max(0, configuration.receiptWait) * 1000)), deadline - ContinuousClock.now)
+        Task { [self] in
+            if wait > .zero {
+                _ = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        _ = await receiptTask.value
+                        return true
+                    }
+                    group.addTask {
+                        try? await Task.sleep(for: wait)
+                        return false
+                    }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
+                }
+            }
+            deliverNow(decidedResult)
+        }
+        return true
+    }
+
+    /// Delivers once; later calls are ignored. The receipt status is the final one if known.
+    private func deliverNow(_ decided: PipelineResult) {
+        let (handler, waiters, result): ((@Sendable (PipelineResult) -> Void)?, [CheckedContinuation<PipelineResult, Never>], PipelineResult?) = state.withLock { s in
+            guard s.delivered == nil else { return (nil, [], nil) }
+            var result = decided
+            result.receipt = s.receiptFinal ?? ReceiptReport(status: .pending, receiptID: receiptID)
+            s.delivered = result
+            let handler = s.deliver
+            s.deliver = nil
+            let waiters = s.resultWaiters
+            s.resultWaiters = []
+            return (handler, waiters, result)
+        }
+        guard let result else { return }
+        handler?(result)
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+
+    private static func pushID(in json: JSONValue, paths: [PayloadKeyPath]) -> String? {
+        for path in paths {
+            switch path.lookup(in: json) {
+            case .string(let s)? where !s.isEmpty: return s
+            case .int(let i)?: return String(i)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    private static func milliseconds(_ d: Duration) -> Int {
+        let (s, atto) = d.components
+        return Int(s * 1000 + atto / 1_000_000_000_000_000)
+    }
+}
+
+extension NotificationPayload {
+    /// The first non-empty string along the key paths (an empty value falls through to the next).
+    func firstNonEmptyString(at paths: [PayloadKeyPath]) -> (PayloadKeyPath, String)? {
+        for path in paths {
+            if let s = path.string(in: root), !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                return (path, s)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// What became of the receipt for one notification.
+public struct ReceiptReport: Sendable, Equatable {
+    /// The receipt's status.
+    public struct Status: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The server answered 2xx.
+        public static let sent = Status(rawValue: "sent")
+        /// Not sent: refused by ATS, a network error, a timeout, or a non-2xx answer.
+        public static let failed = Status(rawValue: "failed")
+        /// Not attempted: no receipts URL, or no push id in the payload.
+        public static let skipped = Status(rawValue: "skipped")
+        /// Still in flight when the content was delivered (deadline or `expire()`);
+        /// `PipelineRun.waitUntilSettled()` gives the final status.
+        public static let pending = Status(rawValue: "pending")
+    }
+
+    /// The status.
+    public var status: Status
+    /// The receipts server's HTTP status, when it answered.
+    public var httpStatus: Int?
+    /// The `receipt_id` field sent (one per run for now).
+    public var receiptID: String?
+
+    /// Makes a report.
+    public init(status: Status, httpStatus: Int? = nil, receiptID: String? = nil) {
+        self.status = status
+        self.httpStatus = httpStatus
+        self.receiptID = receiptID
+    }
+
+    /// No receipt was attempted.
+    public static let skipped = ReceiptReport(status: .skipped)
+}

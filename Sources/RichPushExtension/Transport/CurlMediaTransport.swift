@@ -1,0 +1,219 @@
+#if canImport(CCurl)
+import CCurl
+import Foundation
+
+/// libcurl's global state, initialised once before the first handle (libcurl requires it).
+private let curlGlobalInit: Bool = {
+    // CURL_GLOBAL_DEFAULT == CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32 == 3.
+    curl_global_init(3) == CURLE_OK
+}()
+
+/// The media transport on Linux: libcurl's easy interface, one handle per request, on its own thread.
+///
+/// Measured on this machine (issue 2): libcurl's write callback stops a transfer at once,
+/// `CURLOPT_TIMEOUT_MS` ends drip and hang servers exactly on time, and memory stays flat
+/// whatever the body size, where FoundationNetworking's URLSession did none of these.
+///
+/// Redirects are never followed here (`CURLOPT_FOLLOWLOCATION` 0); `MediaFetcher` follows them,
+/// so that its https/ATS check and its 5-hop limit apply to every hop.
+public struct CurlMediaTransport: MediaTransport {
+    /// The `User-Agent` header sent with every request.
+    public var userAgent: String
+
+    /// Makes a libcurl transport.
+    /// - Parameter userAgent: the `User-Agent` value; `nil` for `RichPush/<version>`.
+    public init(userAgent: String? = nil) {
+        self.userAgent = userAgent ?? "RichPush/\(richPushExtensionVersion)"
+    }
+
+    public func fetch(_ request: MediaRequest, receiver: any MediaResponseReceiver) async throws {
+        let transfer = CurlTransfer(gate: TransferGate(receiver: receiver))
+        try await run(transfer) {
+            transfer.performGet(url: request.url, timeoutMs: request.timeout.wholeMillisecondsAtLeastOne, userAgent: userAgent)
+        }
+    }
+
+    public func post(to url: URL, body: Data, contentType: String, timeout: Duration) async throws -> Int {
+        let sink = DiscardingReceiver()
+        let transfer = CurlTransfer(gate: TransferGate(receiver: sink))
+        try await run(transfer) {
+            transfer.performPost(
+                url: url, body: body, contentType: contentType,
+                timeoutMs: timeout.wholeMillisecondsAtLeastOne, userAgent: userAgent
+            )
+        }
+        return sink.statusCode ?? 0
+    }
+
+    /// Runs a blocking libcurl transfer on a dedicated thread and waits for its gate.
+    private func run(_ transfer: CurlTransfer, _ body: @escaping @Sendable () -> Void) async throws {
+        guard curlGlobalInit else { throw MediaTransportError(.network, "curl_global_init failed") }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                transfer.gate.install(c)
+                let thread = Thread(block: body)
+                thread.name = "richpush.curl"
+                thread.start()
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
+}
+
+/// A receiver that keeps only the status code (receipt POSTs).
+final class DiscardingReceiver: MediaResponseReceiver, @unchecked Sendable {
+    private(set) var statusCode: Int?
+    func receive(head: MediaResponseHead) -> Bool {
+        statusCode = head.statusCode
+        return true
+    }
+    func receive(body bytes: UnsafeRawBufferPointer) -> Bool { true }
+}
+
+/// One libcurl easy transfer and the state its C callbacks reach through `userdata`.
+final class CurlTransfer: @unchecked Sendable {
+    let gate: TransferGate
+    private let cancelled = Locked(false)
+    // Touched only by the transfer's own thread (inside curl_easy_perform's callbacks).
+    private var handle: UnsafeMutableRawPointer?
+    private var headers: [String: String] = [:]
+
+    init(gate: TransferGate) {
+        self.gate = gate
+    }
+
+    /// Asks the transfer to stop (task cancelled): the waiting task resumes at once.
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        gate.finish(.failure(MediaTransportError(.cancelled, "the request was cancelled")))
+    }
+
+    private var shouldAbort: Bool {
+        cancelled.withLock { $0 } || gate.isFinished
+    }
+
+    func performGet(url: URL, timeoutMs: Int, userAgent: String) {
+        perform(url: url, timeoutMs: timeoutMs, userAgent: userAgent) { _ in CURLE_OK }
+    }
+
+    func performPost(url: URL, body: Data, contentType: String, timeoutMs: Int, userAgent: String) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        list = curl_slist_append(list, "Content-Type: \(contentType)")
+        defer { curl_slist_free_all(list) }
+        perform(url: url, timeoutMs: timeoutMs, userAgent: userAgent) { h in
+            var rc = richpush_curl_setopt_long(h, CURLOPT_POST, 1)
+            if rc == CURLE_OK { rc = richpush_curl_setopt_long(h, CURLOPT_POSTFIELDSIZE, body.count) }
+            if rc == CURLE_OK {
+                rc = body.withUnsafeBytes { raw -> CURLcode in
+                    // COPYPOSTFIELDS copies the bytes, so the pointer need not outlive this call.
+                    richpush_curl_setopt_pointer(h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+                }
+            }
+            if rc == CURLE_OK { rc = richpush_curl_setopt_slist(h, CURLOPT_HTTPHEADER, list) }
+            return rc
+        }
+    }
+
+    private func perform(url: URL, timeoutMs: Int, userAgent: String, configure: (UnsafeMutableRawPointer) -> CURLcode) {
+        guard let h = curl_easy_init() else {
+            gate.finish(.failure(MediaTransportError(.network, "curl_easy_init failed")))
+            return
+        }
+        handle = h
+        defer {
+            curl_easy_cleanup(h)
+            handle = nil
+        }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            var rc = CURLE_OK
+            func set(_ r: CURLcode) { if rc == CURLE_OK { rc = r } }
+            set(richpush_curl_setopt_string(h, CURLOPT_URL, url.absoluteString))
+            set(richpush_curl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0))
+            set(richpush_curl_setopt_long(h, CURLOPT_NOSIGNAL, 1))
+            set(richpush_curl_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs))
+            set(richpush_curl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, timeoutMs))
+            set(richpush_curl_setopt_string(h, CURLOPT_PROTOCOLS_STR, "http,https"))
+            set(richpush_curl_setopt_string(h, CURLOPT_USERAGENT, userAgent))
+            set(richpush_curl_setopt_pointer(h, CURLOPT_ERRORBUFFER, buffer.baseAddress))
+            set(richpush_curl_setopt_header_cb(h, curlHeaderCallback))
+            set(richpush_curl_setopt_pointer(h, CURLOPT_HEADERDATA, me))
+            set(richpush_curl_setopt_write_cb(h, curlWriteCallback))
+            set(richpush_curl_setopt_pointer(h, CURLOPT_WRITEDATA, me))
+            set(richpush_curl_setopt_long(h, CURLOPT_NOPROGRESS, 0))
+            set(richpush_curl_setopt_xferinfo_cb(h, curlProgressCallback))
+            set(richpush_curl_setopt_pointer(h, CURLOPT_XFERINFODATA, me))
+            set(configure(h))
+            guard rc == CURLE_OK else { return rc }
+            return curl_easy_perform(h)
+        }
+        if gate.stoppedByReceiver { return }  // the receiver stopped it: already finished with success
+        switch code {
+        case CURLE_OK:
+            gate.finish(.success(()))
+        case CURLE_OPERATION_TIMEDOUT:
+            gate.finish(.failure(MediaTransportError(.timeout, "no complete response within \(timeoutMs) ms")))
+        case CURLE_ABORTED_BY_CALLBACK where cancelled.withLock({ $0 }):
+            gate.finish(.failure(MediaTransportError(.cancelled, "the request was cancelled")))
+        default:
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let summary = String(cString: curl_easy_strerror(code))
+            gate.finish(.failure(MediaTransportError(.network, detail.isEmpty ? summary : "\(summary): \(detail)")))
+        }
+    }
+
+    /// One header line (status line, field, or the blank line that ends the head).
+    fileprivate func header(_ line: UnsafeRawBufferPointer) -> Bool {
+        if shouldAbort { return false }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("HTTP/") {
+            headers = [:]
+            return true
+        }
+        if text.isEmpty {
+            var status = 0
+            if let handle { _ = richpush_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) }
+            if status < 200 && status >= 100 {  // 100 Continue and friends: another head follows
+                headers = [:]
+                return true
+            }
+            return gate.forward(head: MediaResponseHead(statusCode: status, headers: headers))
+        }
+        if let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return true
+    }
+
+    fileprivate func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if shouldAbort { return false }
+        return gate.forward(body: bytes)
+    }
+
+    fileprivate func progress() -> Bool {
+        !shouldAbort
+    }
+}
+
+private let curlHeaderCallback: richpush_curl_data_cb = { ptr, size, count, userdata in
+    guard let ptr, let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let n = size * count
+    return transfer.header(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
+}
+
+private let curlWriteCallback: richpush_curl_data_cb = { ptr, size, count, userdata in
+    guard let ptr, let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let n = size * count
+    return transfer.body(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
+}
+
+private let curlProgressCallback: richpush_curl_xferinfo_cb = { userdata, _, _, _, _ in
+    guard let userdata else { return 1 }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().progress() ? 0 : 1
+}
+#endif
