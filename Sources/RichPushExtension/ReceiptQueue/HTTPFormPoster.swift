@@ -10,7 +10,8 @@ public struct HTTPFormPoster: ReceiptPoster {
     /// Makes a poster.
     public init() {}
 
-    public func post(form body: String, to url: URL, timeout: Double) async -> Int? {
+    public func post(_ receipt: Receipt, to url: URL, timeout: Double) async -> Int? {
+        let body = receipt.formEncoded()
         #if canImport(CCurl) && os(Linux)
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -85,7 +85,7 @@ public struct ReceiptDelivery: Sendable {
             for entry in claimed {
                 group.addTask {
                     guard let url = URL(string: entry.url) else { return (entry, 400) }
-                    return (entry, await poster.post(form: entry.receipt.formEncoded(), to: url, timeout: timeout))
+                    return (entry, await poster.post(entry.receipt, to: url, timeout: timeout))
                 }
             }
             var all: [(PendingReceipt, Int?)] = []

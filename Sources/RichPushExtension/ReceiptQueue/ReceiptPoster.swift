@@ -1,16 +1,17 @@
 import Foundation
 
-/// Sends one form-encoded receipt and reports the HTTP status.
+/// Sends one receipt form-encoded and reports the HTTP status.
 ///
-/// `HTTPFormPoster` is the real one (libcurl where there is no URLSession worth using, URLSession
-/// on Apple platforms); tests may supply their own.
+/// `HTTPFormPoster` is a standalone one (libcurl on Linux, URLSession on Apple platforms) for the
+/// app's `flushPendingReceipts`; inside the pipeline the receipts go through the pipeline's own
+/// `MediaTransport` and its ATS exceptions.
 public protocol ReceiptPoster: Sendable {
-    /// POSTs `body` as `application/x-www-form-urlencoded`.
+    /// POSTs the receipt as `application/x-www-form-urlencoded` (`Receipt.formEncoded()`).
     ///
     /// - Parameters:
-    ///   - body: the form body (`Receipt.formEncoded()`).
+    ///   - receipt: the receipt.
     ///   - url: the receipts URL.
     ///   - timeout: the whole request's limit, in seconds.
     /// - Returns: the HTTP status, or `nil` for a network error or timeout.
-    func post(form body: String, to url: URL, timeout: Double) async -> Int?
+    func post(_ receipt: Receipt, to url: URL, timeout: Double) async -> Int?
 }
