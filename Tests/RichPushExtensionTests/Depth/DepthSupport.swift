@@ -39,24 +39,17 @@ enum DepthSupport {
         try ChildProcess("python3", ["-c", script] + arguments).runToCompletion(timeout: 60)
     }
 
-    /// The depth receipts server (`Tests/Support/depth_receipt_server.py`).
-    static func receiptServer(port: Int = 0, statuses: String = "200") throws -> (ChildProcess, Int) {
-        let server = ChildProcess(
-            "python3",
-            [Fixtures.supportDirectory.appendingPathComponent("depth_receipt_server.py").path, "--port", String(port), "--statuses", statuses]
-        )
-        let bound = try server.start()
-        return (server, bound)
+    /// The depth server (`Tests/Support/depth_server.py`) and its port.
+    static func receiptServer(port: Int = 0, statuses: String = "200") throws -> (DepthServer, Int) {
+        let server = try DepthServer(port: port, statuses: statuses)
+        return (server, server.port)
     }
 
-    /// The receipts a depth receipts server accepted, as parsed form fields.
+    /// The receipts the depth server on `port` accepted, as parsed form fields.
     static func received(port: Int) throws -> [[String: String]] {
-        let result = try python(
-            "import sys,urllib.request;sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:'+sys.argv[1]+'/received').read().decode())",
-            [String(port)]
-        )
-        guard result.status == 0, let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]] else {
-            throw TestSupportError("cannot read /received: \(result.stderr)")
+        let data = try DepthServer.get("http://127.0.0.1:\(port)/received")
+        guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: String]] else {
+            throw TestSupportError("unexpected /received body")
         }
         return list
     }

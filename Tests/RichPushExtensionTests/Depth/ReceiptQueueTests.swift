@@ -61,7 +61,7 @@ struct ReceiptQueueTests {
         defer { try? FileManager.default.removeItem(at: state) }
         // Learn a free port, then stop the server: the receipts URL now refuses connections.
         let (probe, port) = try DepthSupport.receiptServer()
-        probe.terminate()
+        probe.stop()
         let url = "http://127.0.0.1:\(port)/v1/receipts"
 
         let down = try DepthSupport.run(["receipt-submit", state.path, url, "push-down-up"])
@@ -72,7 +72,7 @@ struct ReceiptQueueTests {
         #expect(queued.first?.attempts == 1)
 
         let (server, _) = try DepthSupport.receiptServer(port: port)
-        defer { server.terminate() }
+        defer { server.stop() }
         // The first retry waits at most 1 s (full jitter); wait it out, then flush twice.
         let wait = max(0, (queued.first?.notBefore ?? 0) - Date().timeIntervalSince1970) + 0.05
         Thread.sleep(forTimeInterval: wait)
@@ -94,7 +94,7 @@ struct ReceiptQueueTests {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let (server, port) = try DepthSupport.receiptServer(statuses: "503,400")
-        defer { server.terminate() }
+        defer { server.stop() }
         let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
         let first = try await delivery.submit(Receipt(pushID: "p-503"), to: url, timeout: 3)
@@ -111,7 +111,7 @@ struct ReceiptQueueTests {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let (server, port) = try DepthSupport.receiptServer()
-        defer { server.terminate() }
+        defer { server.stop() }
         let queue = ReceiptQueue(directory: state)
         let now = Date().timeIntervalSince1970
         for i in 0..<12 {
