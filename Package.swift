@@ -69,7 +69,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RichPushCLITests",
-            dependencies: ["RichPushCLI", "RichPushTestSupport"]
+            // "richpush": so the binary the tests run is built first.
+            dependencies: ["RichPushCLI", "RichPushTestSupport", "richpush"]
         ),
     ]
 )

@@ -7,6 +7,7 @@ APT_PACKAGES=(
   libcurl4-openssl-dev   # media transport (extension side, Linux) and HTTP/2 to APNs
   libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
   python3                # local test servers (media, receipts)
+  curl                   # tests read the receipts log; benchmarks compare against curl -w %{time_total}
 )
 PIP_PACKAGES=(
 )

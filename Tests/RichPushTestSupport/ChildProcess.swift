@@ -115,7 +115,7 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// A failure in test plumbing (not in the code under test).
-public struct TestSupportError: Error, CustomStringConvertible {
+public struct TestSupportError: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

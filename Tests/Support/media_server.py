@@ -22,6 +22,7 @@ Routes (GET unless said):
   /twin/a/image.jpg, /twin/b/image.jpg   two different JPEGs (photo.jpg, progressive.jpg)
   POST /receipts              records the form body, answers 200 {"ok": true}
   POST /receipts-500          answers 500
+  POST /receipts-hang         never answers
   GET  /receipts/log          the recorded receipt bodies as a JSON array of strings
 """
 import json
@@ -185,10 +186,22 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(200, b'{"ok":true}', "application/json")
         if path == "/receipts-500":
             return self.send_body(500, b"<h1>down</h1>", "text/html")
+        if path == "/receipts-hang":
+            time.sleep(60)
+            return
         return self.send_body(404, b'{"error":"no route"}', "application/json")
 
 
+def exit_with_parent(parent):
+    """Tests start this server and may die without stopping it: leave when the parent goes."""
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def main():
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print("PORT %d" % server.server_address[1], flush=True)

@@ -287,35 +287,25 @@ public final class PipelineRun: Sendable {
             transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts,
             timeout: .milliseconds(Int(max(0.001, configuration.receiptTimeout) * 1000))
         )
+        let decidedResult = result
+        // Delivery waits for the receipt's answer at most `receiptWait`, never past the deadline,
+        // and not at all when the host expired the run: whichever of the answer and that bound
+        // comes first delivers (delivery is idempotent), and expire() delivers at once.
         let receiptTask = Task { [self] in
             let report = if let depth { await depth.send(receipt, to: receiptsURL, sender: sender) } else { await sender.send(receipt, to: receiptsURL) }
             state.withLock { $0.receiptFinal = report }
+            if waitForReceipt { deliverNow(decidedResult) }
             return report
         }
         state.withLock { $0.receiptTask = receiptTask }
-        let decidedResult = result
-        if !waitForReceipt {
-            deliverNow(decidedResult)
-            return true
-        }
         let wait = min(.milliseconds(Int(max(0, configuration.receiptWait) * 1000)), deadline - ContinuousClock.now)
-        Task { [self] in
-            if wait > .zero {
-                _ = await withTaskGroup(of: Bool.self) { group in
-                    group.addTask {
-                        _ = await receiptTask.value
-                        return true
-                    }
-                    group.addTask {
-                        try? await Task.sleep(for: wait)
-                        return false
-                    }
-                    let first = await group.next() ?? false
-                    group.cancelAll()
-                    return first
-                }
-            }
+        if !waitForReceipt || wait <= .zero {
             deliverNow(decidedResult)
+        } else {
+            Task { [self] in
+                try? await Task.sleep(for: wait)
+                deliverNow(decidedResult)
+            }
         }
         return true
     }

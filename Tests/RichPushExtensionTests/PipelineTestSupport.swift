@@ -1,0 +1,71 @@
+import Foundation
+import RichPushExtension
+import RichPushTestSupport
+import Testing
+
+/// The transports under test: libcurl (the Linux default) and URLSession (iOS's, here FoundationNetworking).
+enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case curl
+    case urlSession
+
+    var testDescription: String { rawValue }
+
+    func make() -> any MediaTransport {
+        switch self {
+        case .curl:
+            #if canImport(CCurl)
+            return CurlMediaTransport()
+            #else
+            return URLSessionMediaTransport()
+            #endif
+        case .urlSession:
+            return URLSessionMediaTransport()
+        }
+    }
+}
+
+/// A configuration for tests: cleartext allowed to 127.0.0.1, a fresh attachments folder.
+func testConfiguration(deadline: Double = 3, allowLoopback: Bool = true) throws -> PipelineConfiguration {
+    var configuration = PipelineConfiguration()
+    configuration.deadline = deadline
+    if allowLoopback { configuration.allowedHTTPHosts = ["127.0.0.1"] }
+    configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-attachments")
+    return configuration
+}
+
+/// A payload with a title, an empty body and the media URL under `image-url`.
+func mediaPayload(_ url: String, pushID: String? = nil) -> JSONValue {
+    var root: [String: JSONValue] = [
+        "aps": .object(["alert": .object(["title": .string("New article"), "body": .string("Read it")]), "mutable-content": .int(1)]),
+        "image-url": .string(url),
+    ]
+    if let pushID { root["push_id"] = .string(pushID) }
+    return .object(root)
+}
+
+/// Runs a payload through a pipeline and measures the wall time to delivery.
+func runTimed(
+    _ payload: JSONValue, configuration: PipelineConfiguration, transport: TransportKind = .curl
+) async -> (result: PipelineResult, seconds: Double, run: PipelineRun) {
+    let pipeline = NotificationPipeline(configuration: configuration, transport: transport.make())
+    let clock = ContinuousClock()
+    let start = clock.now
+    let run = pipeline.start(payload: payload) { _ in }
+    let result = await run.result()
+    let elapsed = clock.now - start
+    let (s, atto) = elapsed.components
+    return (result, Double(s) + Double(atto) / 1e18, run)
+}
+
+/// Every regular file left under a folder (recursively).
+func filesLeft(in folder: URL) -> [String] {
+    guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+    var out: [String] = []
+    for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        out.append(url.path)
+    }
+    return out
+}
+
+/// Slack for "delivered before the deadline": timer wake-up and hand-over, in seconds.
+let deliverySlack = 0.5

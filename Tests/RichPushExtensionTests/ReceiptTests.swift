@@ -1,0 +1,103 @@
+import Foundation
+import RichPushExtension
+import RichPushTestSupport
+import Testing
+
+@Suite("Receipts to a real listener")
+struct ReceiptTests {
+    @Test("a real listener receives push_id=2018001 first for article 000's payload")
+    func article000Receipt() async throws {
+        let server = try MediaServer.get()
+        var configuration = try testConfiguration()
+        configuration.receiptsURL = server.receiptsURL
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let c = try #require(FixturePayloadTests.cases.first { $0.payload == "seed000-image-and-stats.json" })
+        let run = NotificationPipeline(configuration: configuration).start(
+            payload: try FixturePayloadTests.localPayload(c, server: server), deliver: { _ in })
+        let result = await run.result()
+        let final = await run.waitUntilSettled()
+        #expect(result.outcome == .mediaAttached)
+        #expect(final.status == .sent)
+        #expect(final.httpStatus == 200)
+        let receiptID = try #require(final.receiptID)
+        let body = try #require(try server.receipts().first { $0.contains("receipt_id=\(receiptID)") })
+        #expect(body.hasPrefix("push_id=2018001&"))
+        let fields = Dictionary(uniqueKeysWithValues: body.split(separator: "&").map { pair -> (String, String) in
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            return (kv[0], (kv.count > 1 ? kv[1] : "").removingPercentEncoding ?? "")
+        })
+        #expect(fields["event"] == "delivered")
+        #expect(fields["outcome"] == "media_attached")
+        #expect(fields["media_bytes"] == "89696")
+        #expect(fields["media_type"] == "public.jpeg")
+        #expect(fields["reason"] == nil)
+    }
+
+    @Test("the receipt answer is in the delivered result when it comes in time")
+    func receiptInResult() async throws {
+        let server = try MediaServer.get()
+        var configuration = try testConfiguration()
+        configuration.receiptsURL = server.receiptsURL
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let result = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/404json"), pushID: "r-404"))
+        #expect(result.reason == .httpStatus)
+        #expect(result.receipt.status == .sent)
+        #expect(result.receipt.httpStatus == 200)
+        let bodies = try server.receipts().filter { $0.hasPrefix("push_id=r-404&") }
+        #expect(bodies.count == 1)
+        #expect(bodies.first?.contains("reason=http_status") == true)
+    }
+
+    @Test("a receipts server answering 500 is failed with its status")
+    func receiptServerError() async throws {
+        let server = try MediaServer.get()
+        var configuration = try testConfiguration()
+        configuration.receiptsURL = server.urlValue("/receipts-500")
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let result = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg"), pushID: "r-500"))
+        #expect(result.outcome == .mediaAttached)
+        #expect(result.receipt.status == .failed)
+        #expect(result.receipt.httpStatus == 500)
+    }
+
+    @Test("a receipts server that never answers does not hold delivery past the receipt wait")
+    func receiptServerHangs() async throws {
+        let server = try MediaServer.get()
+        var configuration = try testConfiguration(deadline: 5)
+        configuration.receiptsURL = server.urlValue("/receipts-hang")
+        configuration.receiptWait = 0.5
+        configuration.receiptTimeout = 1
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let (result, seconds, run) = await runTimed(mediaPayload(server.url("/media/photo.jpg"), pushID: "r-hang"), configuration: configuration)
+        #expect(result.outcome == .mediaAttached)
+        #expect(result.receipt.status == .pending)
+        // From the decision (elapsedMs) to delivery: the receipt wait, not the whole receipt timeout.
+        #expect(seconds - Double(result.elapsedMs) / 1000 < 0.5 + deliverySlack)
+        let final = await run.waitUntilSettled()
+        #expect(final.status == .failed)
+    }
+
+    @Test("no receipts URL or no push id skips the receipt")
+    func skipped() async throws {
+        let server = try MediaServer.get()
+        var configuration = try testConfiguration()
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let noURL = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg"), pushID: "x"))
+        #expect(noURL.receipt.status == .skipped)
+        configuration.receiptsURL = server.receiptsURL
+        let noID = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg")))
+        #expect(noID.receipt.status == .skipped)
+    }
+
+    @Test("a cleartext receipts URL without an ATS exception fails without a request")
+    func receiptATS() async throws {
+        let server = try MediaServer.get()
+        var configuration = try testConfiguration()
+        configuration.allowedHTTPHosts = []
+        configuration.receiptsURL = server.receiptsURL
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let result = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload("https://127.0.0.1:9/a.jpg", pushID: "r-ats"))
+        #expect(result.receipt.status == .failed)
+        #expect(try server.receipts().allSatisfy { !$0.hasPrefix("push_id=r-ats&") })
+    }
+}
