@@ -21,6 +21,20 @@ public final class DepthServer: @unchecked Sendable {
         self.port = try process.start()
     }
 
+    /// Starts the server off the concurrency pool (see `offPool`).
+    /// - Parameters:
+    ///   - port: the port to bind (0: a free one).
+    ///   - statuses: the receipts answers, comma-separated; the last repeats.
+    /// - Returns: the running server.
+    public static func start(port: Int = 0, statuses: String = "200") async throws -> DepthServer {
+        try await offPool { try DepthServer(port: port, statuses: statuses) }
+    }
+
+    /// Stops the server off the concurrency pool.
+    public func stopped() async {
+        _ = try? await offPool { [self] in stop() }
+    }
+
     /// `http://127.0.0.1:PORT`.
     public var base: String { "http://127.0.0.1:\(port)" }
 

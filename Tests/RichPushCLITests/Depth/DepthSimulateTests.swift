@@ -29,18 +29,18 @@ struct DepthSimulateTests {
     static var genericAlert: [String: Any] { ["aps": ["alert": ["title": "Shop", "body": "New message"], "mutable-content": 1]] }
 
     /// `richpush encrypt` → the full payload (generic alert + `enc`).
-    static func encrypt(_ plaintext: [String: Any], in scratch: Scratch) throws -> [String: Any] {
+    static func encrypt(_ plaintext: [String: Any], in scratch: Scratch) async throws -> [String: Any] {
         let pt = try scratch.write("pt-\(UUID().uuidString).json", plaintext)
         let base = try scratch.write("base.json", genericAlert)
-        let result = try ChildProcess(Fixtures.richpushBinary.path, ["encrypt", "--key", scratch.keys.path, "--kid", "k-2", pt.path, "--payload", base.path])
-            .runToCompletion(timeout: 60)
+        let arguments = ["encrypt", "--key", scratch.keys.path, "--kid", "k-2", pt.path, "--payload", base.path]
+        let result = try await offPool { try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: 60) }
         guard result.status == 0, let payload = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestSupportError("encrypt failed: \(result.stderr)")
         }
         return payload
     }
 
-    struct Simulated {
+    struct Simulated: @unchecked Sendable {
         let status: Int32
         let json: [String: Any]
         let stdout: String
@@ -62,9 +62,12 @@ struct DepthSimulateTests {
         ["simulate", payload.path, "--json", "--allow-http-host", "127.0.0.1"] + extra
     }
 
-    static func simulate(_ payload: URL, _ extra: [String] = []) throws -> Simulated {
-        let result = try ChildProcess(Fixtures.richpushBinary.path, simulateArguments(payload, extra)).runToCompletion(timeout: 90)
-        return try parse(result.status, result.stdout, result.stderr)
+    static func simulate(_ payload: URL, _ extra: [String] = []) async throws -> Simulated {
+        let arguments = simulateArguments(payload, extra)
+        return try await offPool {
+            let result = try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: 90)
+            return try parse(result.status, result.stdout, result.stderr)
+        }
     }
 
     static func parse(_ status: Int32, _ stdout: String, _ stderr: String) throws -> Simulated {
@@ -75,8 +78,13 @@ struct DepthSimulateTests {
     }
 
     /// Several simulate runs at once.
-    static func simulateConcurrently(_ runs: [(URL, [String])]) throws -> [Simulated] {
-        let children = runs.map { ChildProcess(Fixtures.richpushBinary.path, simulateArguments($0.0, $0.1)) }
+    static func simulateConcurrently(_ runs: [(URL, [String])]) async throws -> [Simulated] {
+        let argumentLists = runs.map { simulateArguments($0.0, $0.1) }
+        return try await offPool { try simulateConcurrentlyBlocking(argumentLists) }
+    }
+
+    static func simulateConcurrentlyBlocking(_ argumentLists: [[String]]) throws -> [Simulated] {
+        let children = argumentLists.map { ChildProcess(Fixtures.richpushBinary.path, $0) }
         for child in children { try child.process.run() }
         let end = Date().addingTimeInterval(90)
         for child in children {
@@ -90,15 +98,15 @@ struct DepthSimulateTests {
 
     // MARK: - 1. Encrypted payloads
 
-    @Test func aValidEnvelopeShowsTheDecryptedTextAndAttachesTheMediaItNames() throws {
+    @Test func aValidEnvelopeShowsTheDecryptedTextAndAttachesTheMediaItNames() async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         defer { server.stop() }
-        let payload = try Self.encrypt(
+        let payload = try await Self.encrypt(
             ["title": "注文が発送されました", "body": "Order 1042 shipped", "media-url": "\(server.base)/media/photo.jpg", "push_id": "enc-ok"],
             in: scratch)
         let file = try scratch.write("payload.json", payload)
-        let run = try Self.simulate(file, ["--keys", scratch.keys.path, "--out", scratch.path("out")])
+        let run = try await Self.simulate(file, ["--keys", scratch.keys.path, "--out", scratch.path("out")])
         #expect(run.status == 0)
         #expect(run.json["outcome"] as? String == "media_attached")
         #expect(run.json["pushId"] as? String == "enc-ok")
@@ -122,11 +130,11 @@ struct DepthSimulateTests {
     /// Every failure kind: the generic alert, reason decrypt_failed, the sub-reason in the log,
     /// no request for the media only the plaintext named, no ciphertext anywhere in the output.
     @Test(arguments: ["unknown_kid", "bad_tag", "truncated", "bad_base64", "bad_json"])
-    func aBrokenEnvelopeKeepsTheServersAlertAndSaysWhy(kind: String) throws {
+    func aBrokenEnvelopeKeepsTheServersAlertAndSaysWhy(kind: String) async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         defer { server.stop() }
-        var payload = try Self.encrypt(
+        var payload = try await Self.encrypt(
             ["title": "Secret", "body": "Secret body", "media-url": "\(server.base)/media/photo.jpg", "push_id": "enc-bad"], in: scratch)
         var enc = try #require(payload["enc"] as? [String: Any])
         switch kind {
@@ -149,12 +157,13 @@ struct DepthSimulateTests {
                 iv = os.urandom(12); out = AESGCM(base64.b64decode(sys.argv[1])).encrypt(iv, b"title=Secret", None)
                 print(json.dumps({"v": 1, "kid": "k-2", "iv": base64.b64encode(iv).decode(), "ct": base64.b64encode(out[:-16]).decode(), "tag": base64.b64encode(out[-16:]).decode()}))
                 """
-            let made = try ChildProcess("python3", ["-c", script, Self.key.base64EncodedString()]).runToCompletion(timeout: 60)
+            let keyText = Self.key.base64EncodedString()
+            let made = try await offPool { try ChildProcess("python3", ["-c", script, keyText]).runToCompletion(timeout: 60) }
             enc = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any], "\(made.stderr)")
         }
         payload["enc"] = enc
         let file = try scratch.write("payload.json", payload)
-        let run = try Self.simulate(file, ["--keys", scratch.keys.path])
+        let run = try await Self.simulate(file, ["--keys", scratch.keys.path])
         #expect(run.status == 0)
         #expect(run.json["outcome"] as? String == "text_only")
         #expect(run.json["reason"] as? String == "decrypt_failed")
@@ -164,19 +173,19 @@ struct DepthSimulateTests {
         #expect(run.details["decryption"] as? String == kind)
         #expect(run.logLine?["reason"] as? String == "decrypt_failed")
         #expect(run.logLine?["detail"] as? String == kind)
-        #expect(try server.mediaRequests() == 0)
+        #expect(try await offPool { try server.mediaRequests() } == 0)
         let ct = enc["ct"] as? String ?? "--"
         #expect(!run.stdout.contains(ct) && !run.stderr.contains(ct))
         #expect(!run.stdout.contains("Secret"))
     }
 
-    @Test func theDecryptedTextIsShownWhenTheMediaThenStalls() throws {
+    @Test func theDecryptedTextIsShownWhenTheMediaThenStalls() async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         defer { server.stop() }
-        let payload = try Self.encrypt(["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
+        let payload = try await Self.encrypt(["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
         let started = Date()
-        let run = try Self.simulate(try scratch.write("payload.json", payload), ["--keys", scratch.keys.path, "--deadline", "1"])
+        let run = try await Self.simulate(try scratch.write("payload.json", payload), ["--keys", scratch.keys.path, "--deadline", "1"])
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(run.json["outcome"] as? String == "text_only")
         #expect(run.json["reason"] as? String == "timeout")
@@ -186,44 +195,44 @@ struct DepthSimulateTests {
 
     // MARK: - 2. Media cache
 
-    @Test func aCacheHitAttachesWithTheMediaServerStoppedAndNoStoreIsFetchedAgain() throws {
+    @Test func aCacheHitAttachesWithTheMediaServerStoppedAndNoStoreIsFetchedAgain() async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         let cache = scratch.path("cache")
         let cached = try scratch.write("cached.json", ["aps": ["alert": "hi", "mutable-content": 1], "media-url": "\(server.base)/media/logo.png?cc=max-age%3D600"])
         let noStore = try scratch.write("nostore.json", ["aps": ["alert": "hi", "mutable-content": 1], "media-url": "\(server.base)/media/anim.gif?cc=no-store"])
-        let first = try Self.simulate(cached, ["--cache", cache])
+        let first = try await Self.simulate(cached, ["--cache", cache])
         #expect(first.json["outcome"] as? String == "media_attached")
         #expect(first.media["cacheHits"] as? Int == 0)
-        _ = try Self.simulate(noStore, ["--cache", cache])
-        _ = try Self.simulate(noStore, ["--cache", cache])
-        #expect(try server.mediaRequests() == 3)
-        server.stop()
+        _ = try await Self.simulate(noStore, ["--cache", cache])
+        _ = try await Self.simulate(noStore, ["--cache", cache])
+        #expect(try await offPool { try server.mediaRequests() } == 3)
+        await server.stopped()
 
-        let hit = try Self.simulate(cached, ["--cache", cache, "--out", scratch.path("out")])
+        let hit = try await Self.simulate(cached, ["--cache", cache, "--out", scratch.path("out")])
         #expect(hit.json["outcome"] as? String == "media_attached")
         #expect(hit.media["cacheHits"] as? Int == 1)
         #expect(hit.attachments.first?["type"] as? String == "public.png")
         let file = try #require(hit.attachments.first?["file"] as? String)
         #expect(file.hasPrefix(scratch.path("out")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(contentsOf: Fixtures.media("logo.png")))
-        let missed = try Self.simulate(noStore, ["--cache", cache])
+        let missed = try await Self.simulate(noStore, ["--cache", cache])
         #expect(missed.json["outcome"] as? String == "text_only")
         #expect(missed.json["reason"] as? String == "network")
     }
 
-    @Test func twoConcurrentRunsFillTheCacheAndBothAreServedFromItLater() throws {
+    @Test func twoConcurrentRunsFillTheCacheAndBothAreServedFromItLater() async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         let cache = scratch.path("cache")
         let a = try scratch.write("a.json", ["aps": ["alert": "a", "mutable-content": 1],
             "media-url": ["photo.jpg", "logo.png", "anim.gif"].map { "\(server.base)/media/\($0)" }])
         let b = try scratch.write("b.json", ["aps": ["alert": "b", "mutable-content": 1],
             "media-url": ["progressive.jpg", "chime.mp3", "logo.png"].map { "\(server.base)/media/\($0)" }])
-        let filling = try Self.simulateConcurrently([(a, ["--cache", cache]), (b, ["--cache", cache])])
+        let filling = try await Self.simulateConcurrently([(a, ["--cache", cache]), (b, ["--cache", cache])])
         #expect(filling.map { $0.media["attached"] as? Int } == [3, 3])
-        server.stop()
-        let served = try Self.simulateConcurrently([(a, ["--cache", cache]), (b, ["--cache", cache])])
+        await server.stopped()
+        let served = try await Self.simulateConcurrently([(a, ["--cache", cache]), (b, ["--cache", cache])])
         #expect(served.map { $0.json["outcome"] as? String } == ["media_attached", "media_attached"])
         #expect(served.map { $0.media["cacheHits"] as? Int } == [3, 3])
         #expect(served[1].attachments.map { $0["type"] as? String } == ["public.jpeg", "public.mp3", "public.png"])
@@ -233,67 +242,67 @@ struct DepthSimulateTests {
 
     // MARK: - 3. Receipts
 
-    @Test func aReceiptQueuedWhileTheServerIsDownArrivesExactlyOnceOnALaterRun() throws {
+    @Test func aReceiptQueuedWhileTheServerIsDownArrivesExactlyOnceOnALaterRun() async throws {
         let scratch = try Scratch()
-        let probe = try DepthServer()
+        let probe = try await DepthServer.start()
         let port = probe.port
-        probe.stop()
+        await probe.stopped()
         let receipts = ["--receipts-url", "http://127.0.0.1:\(port)/v1/receipts", "--state", scratch.path("state")]
         let first = try scratch.write("first.json", ["aps": ["alert": "one", "mutable-content": 1], "push_id": "down-1"])
         let second = try scratch.write("second.json", ["aps": ["alert": "two", "mutable-content": 1], "push_id": "up-2"])
 
-        let down = try Self.simulate(first, receipts)
+        let down = try await Self.simulate(first, receipts)
         #expect(down.receipt["status"] as? String == "failed")
-        let server = try DepthServer(port: port)
+        let server = try await DepthServer.start(port: port)
         defer { server.stop() }
-        Thread.sleep(forTimeInterval: 1.2)  // the first retry's backoff is at most 1 s
-        let up = try Self.simulate(second, receipts)
+        try await Task.sleep(for: .milliseconds(1_200))  // the first retry's backoff is at most 1 s
+        let up = try await Self.simulate(second, receipts)
         #expect(up.receipt["status"] as? String == "sent")
-        let again = try Self.simulate(first, receipts)
+        let again = try await Self.simulate(first, receipts)
         #expect(again.receipt["status"] as? String == "duplicate")
-        _ = try Self.simulate(second, receipts)
+        _ = try await Self.simulate(second, receipts)
 
-        let received = try server.received()
+        let received = try await offPool { try server.received() }
         #expect(received.compactMap { $0["push_id"] }.sorted() == ["down-1", "up-2"])
         let ids = Set(received.compactMap { $0["receipt_id"] })
         #expect(ids.count == 2)
         #expect(ids.allSatisfy { $0.count == 32 })
     }
 
-    @Test func theSamePushProcessedTwiceSendsOneReceipt() throws {
+    @Test func theSamePushProcessedTwiceSendsOneReceipt() async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         defer { server.stop() }
         let payload = try scratch.write("p.json", ["aps": ["alert": "x", "mutable-content": 1], "push_id": "twice"])
         let args = ["--receipts-url", "\(server.base)/v1/receipts", "--state", scratch.path("state")]
-        let runs = [try Self.simulate(payload, args), try Self.simulate(payload, args)]
+        let runs = [try await Self.simulate(payload, args), try await Self.simulate(payload, args)]
         #expect(runs.map { $0.receipt["status"] as? String } == ["sent", "duplicate"])
-        #expect(try server.received().count == 1)
+        #expect(try await offPool { try server.received() }.count == 1)
     }
 
     // MARK: - 4. Badge
 
-    @Test func fiveConcurrentBadgeIncrementsAddFive() throws {
+    @Test func fiveConcurrentBadgeIncrementsAddFive() async throws {
         let scratch = try Scratch()
         let state = scratch.path("state")
         let payloads = try (0..<5).map { i in
             try scratch.write("b\(i).json", ["aps": ["alert": "b", "badge": 99, "mutable-content": 1], "push_id": "badge-\(i)", "badge_op": "inc"])
         }
-        let runs = try Self.simulateConcurrently(payloads.map { ($0, ["--state", state]) })
+        let runs = try await Self.simulateConcurrently(payloads.map { ($0, ["--state", state]) })
         #expect(Set(runs.compactMap { $0.content["badge"] as? Int }) == Set(1...5))
         let count = try String(contentsOfFile: "\(state)/badge.count", encoding: .utf8)
         #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
         // Without a shared container the server's badge stays, and the log says why.
-        let plain = try Self.simulate(payloads[0])
+        let plain = try await Self.simulate(payloads[0])
         #expect(plain.content["badge"] as? Int == 99)
         #expect(plain.logLine?["detail"] as? String == "badge_no_container")
     }
 
     // MARK: - 5. Buttons, thumbnails, several attachments
 
-    @Test func buttonsThumbnailOptionsAndSeveralAttachmentsAreInTheJSON() throws {
+    @Test func buttonsThumbnailOptionsAndSeveralAttachmentsAreInTheJSON() async throws {
         let scratch = try Scratch()
-        let server = try DepthServer()
+        let server = try await DepthServer.start()
         defer { server.stop() }
         let payload = try scratch.write("p.json", [
             "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
@@ -304,7 +313,7 @@ struct DepthSimulateTests {
             ],
             "thumbnail": ["clip": [0.25, 0, 0.5, 0.5], "time": 1.5, "hidden": false],
         ] as [String: Any])
-        let run = try Self.simulate(payload, ["--out", scratch.path("out")])
+        let run = try await Self.simulate(payload, ["--out", scratch.path("out")])
         #expect(run.json["outcome"] as? String == "media_attached")
         #expect(run.media["requested"] as? Int == 3)
         #expect(run.media["attached"] as? Int == 2)

@@ -29,11 +29,11 @@ struct BadgeTests {
         #expect(try counter.current() == 0)
     }
 
-    @Test func fiveConcurrentIncrementsFromFiveProcessesAddFive() throws {
+    @Test func fiveConcurrentIncrementsFromFiveProcessesAddFive() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try BadgeCounter(directory: dir).apply(BadgeOperation(.set(3)))
-        let results = try DepthSupport.runConcurrently(Array(repeating: ["badge", dir.path, "inc"], count: 5))
+        let results = try await DepthSupport.runConcurrently(Array(repeating: ["badge", dir.path, "inc"], count: 5))
         #expect(results.allSatisfy { $0.0 == 0 })
         #expect(try BadgeCounter(directory: dir).current() == 8)
         let printed = Set(results.compactMap { Int($0.1.trimmingCharacters(in: .whitespacesAndNewlines)) })

@@ -15,7 +15,11 @@ enum DepthSupport {
     }
 
     /// Runs several helper processes at once and returns their (status, stdout), in order.
-    static func runConcurrently(_ argumentLists: [[String]], timeout: Double = 60) throws -> [(Int32, String)] {
+    static func runConcurrently(_ argumentLists: [[String]], timeout: Double = 60) async throws -> [(Int32, String)] {
+        try await offPool { try runConcurrentlyBlocking(argumentLists, timeout: timeout) }
+    }
+
+    private static func runConcurrentlyBlocking(_ argumentLists: [[String]], timeout: Double) throws -> [(Int32, String)] {
         let children = argumentLists.map { ChildProcess(helperBinary.path, $0) }
         for child in children { try child.process.run() }
         let end = Date().addingTimeInterval(timeout)
@@ -30,24 +34,25 @@ enum DepthSupport {
     }
 
     /// Runs the helper once.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ChildProcess(helperBinary.path, arguments).runToCompletion(timeout: 60)
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let path = helperBinary.path
+        return try await offPool { try ChildProcess(path, arguments).runToCompletion(timeout: 60) }
     }
 
     /// A Python one-shot, with its stdout.
-    static func python(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ChildProcess("python3", ["-c", script] + arguments).runToCompletion(timeout: 60)
+    static func python(_ script: String, _ arguments: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await offPool { try ChildProcess("python3", ["-c", script] + arguments).runToCompletion(timeout: 60) }
     }
 
     /// The depth server (`Tests/Support/depth_server.py`) and its port.
-    static func receiptServer(port: Int = 0, statuses: String = "200") throws -> (DepthServer, Int) {
-        let server = try DepthServer(port: port, statuses: statuses)
+    static func receiptServer(port: Int = 0, statuses: String = "200") async throws -> (DepthServer, Int) {
+        let server = try await DepthServer.start(port: port, statuses: statuses)
         return (server, server.port)
     }
 
     /// The receipts the depth server on `port` accepted, as parsed form fields.
-    static func received(port: Int) throws -> [[String: String]] {
-        let data = try DepthServer.get("http://127.0.0.1:\(port)/received")
+    static func received(port: Int) async throws -> [[String: String]] {
+        let data = try await offPool { try DepthServer.get("http://127.0.0.1:\(port)/received") }
         guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: String]] else {
             throw TestSupportError("unexpected /received body")
         }

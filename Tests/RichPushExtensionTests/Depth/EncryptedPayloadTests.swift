@@ -31,7 +31,7 @@ struct EncryptedPayloadTests {
         #expect(a.ciphertext != b.ciphertext)
     }
 
-    @Test func whatSwiftEncryptsPythonCryptographyDecrypts() throws {
+    @Test func whatSwiftEncryptsPythonCryptographyDecrypts() async throws {
         let envelope = try PayloadCipher.encrypt(Self.plaintext, key: Self.key, kid: "k-2")
         let script = """
             import sys, json, base64
@@ -41,12 +41,12 @@ struct EncryptedPayloadTests {
             sys.stdout.write(pt.decode())
             """
         let env = String(decoding: envelope.json.jsonData(), as: UTF8.self)
-        let result = try DepthSupport.python(script, [env, Self.key.base64EncodedString()])
+        let result = try await DepthSupport.python(script, [env, Self.key.base64EncodedString()])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try JSONValue.parse(Data(result.stdout.utf8)) == .object(Self.plaintext))
     }
 
-    @Test func whatPythonCryptographyEncryptsSwiftDecrypts() throws {
+    @Test func whatPythonCryptographyEncryptsSwiftDecrypts() async throws {
         let script = """
             import sys, json, base64, os
             from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -55,7 +55,7 @@ struct EncryptedPayloadTests {
             print(json.dumps({"v": 1, "kid": "k-2", "iv": base64.b64encode(iv).decode(),
                               "ct": base64.b64encode(out[:-16]).decode(), "tag": base64.b64encode(out[-16:]).decode()}))
             """
-        let result = try DepthSupport.python(script, [Self.key.base64EncodedString()])
+        let result = try await DepthSupport.python(script, [Self.key.base64EncodedString()])
         #expect(result.status == 0, "\(result.stderr)")
         let envelope = try EncryptedEnvelope(json: try JSONValue.parse(Data(result.stdout.utf8)))
         let plaintext = try PayloadCipher.decrypt(envelope, keys: Self.keys)

@@ -74,12 +74,12 @@ struct MediaCacheTests {
         #expect(try cache.store("https://a/big", file: try file(dir, "big", bytes: 3_000), cacheControl: nil) == false)
     }
 
-    @Test func twoProcessesFillingTheCacheAtOnceLeaveItConsistentAndBounded() throws {
+    @Test func twoProcessesFillingTheCacheAtOnceLeaveItConsistentAndBounded() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let cacheDir = dir.appendingPathComponent("cache")
         let bound = 89_696 * 5
-        let results = try DepthSupport.runConcurrently([
+        let results = try await DepthSupport.runConcurrently([
             ["cache-fill", cacheDir.path, String(bound), Fixtures.media("photo.jpg").path, "https://a.example/", "25"],
             ["cache-fill", cacheDir.path, String(bound), Fixtures.media("photo.jpg").path, "https://b.example/", "25"],
         ])

@@ -56,35 +56,35 @@ struct ReceiptQueueTests {
         #expect(try queue.entries().map(\.receipt.pushID) == ["p3", "p4"])
     }
 
-    @Test func aReceiptQueuedWhileTheServerIsDownArrivesExactlyOnceWhenItIsUp() throws {
+    @Test func aReceiptQueuedWhileTheServerIsDownArrivesExactlyOnceWhenItIsUp() async throws {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         // Learn a free port, then stop the server: the receipts URL now refuses connections.
-        let (probe, port) = try DepthSupport.receiptServer()
-        probe.stop()
+        let (probe, port) = try await DepthSupport.receiptServer()
+        await probe.stopped()
         let url = "http://127.0.0.1:\(port)/v1/receipts"
 
-        let down = try DepthSupport.run(["receipt-submit", state.path, url, "push-down-up"])
+        let down = try await DepthSupport.run(["receipt-submit", state.path, url, "push-down-up"])
         #expect(down.status == 0, "\(down.stderr)")
         #expect(down.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "failed -")
         let queued = try ReceiptQueue(directory: state).entries()
         #expect(queued.count == 1)
         #expect(queued.first?.attempts == 1)
 
-        let (server, _) = try DepthSupport.receiptServer(port: port)
+        let (server, _) = try await DepthSupport.receiptServer(port: port)
         defer { server.stop() }
         // The first retry waits at most 1 s (full jitter); wait it out, then flush twice.
         let wait = max(0, (queued.first?.notBefore ?? 0) - Date().timeIntervalSince1970) + 0.05
-        Thread.sleep(forTimeInterval: wait)
-        let first = try DepthSupport.run(["receipt-flush", state.path])
+        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+        let first = try await DepthSupport.run(["receipt-flush", state.path])
         #expect(first.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "sent=1 kept=0 dropped=0 remaining=0")
-        let second = try DepthSupport.run(["receipt-flush", state.path])
+        let second = try await DepthSupport.run(["receipt-flush", state.path])
         #expect(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "sent=0 kept=0 dropped=0 remaining=0")
         // A second run of the extension for the same push sends nothing.
-        let again = try DepthSupport.run(["receipt-submit", state.path, url, "push-down-up"])
+        let again = try await DepthSupport.run(["receipt-submit", state.path, url, "push-down-up"])
         #expect(again.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "duplicate -")
 
-        let received = try DepthSupport.received(port: port)
+        let received = try await DepthSupport.received(port: port)
         #expect(received.count == 1)
         #expect(received.first?["push_id"] == "push-down-up")
         #expect(received.first?["receipt_id"] == (try InstallIdentity(directory: state).receiptID(for: "push-down-up")))
@@ -93,7 +93,7 @@ struct ReceiptQueueTests {
     @Test func aServerErrorKeepsTheReceiptAndAClientErrorDropsIt() async throws {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
-        let (server, port) = try DepthSupport.receiptServer(statuses: "503,400")
+        let (server, port) = try await DepthSupport.receiptServer(statuses: "503,400")
         defer { server.stop() }
         let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
@@ -104,22 +104,22 @@ struct ReceiptQueueTests {
         let report = try await delivery.flushPendingReceipts(timeout: 3)
         #expect(report.dropped.values.map { $0 } == [400])
         #expect(report.remaining == 0)
-        #expect(try DepthSupport.received(port: port).isEmpty)
+        #expect(try await DepthSupport.received(port: port).isEmpty)
     }
 
-    @Test func twoProcessesFlushingAtOnceSendEachReceiptOnce() throws {
+    @Test func twoProcessesFlushingAtOnceSendEachReceiptOnce() async throws {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
-        let (server, port) = try DepthSupport.receiptServer()
+        let (server, port) = try await DepthSupport.receiptServer()
         defer { server.stop() }
         let queue = ReceiptQueue(directory: state)
         let now = Date().timeIntervalSince1970
         for i in 0..<12 {
             try queue.enqueue(PendingReceipt(receipt: Receipt(pushID: "p\(i)", receiptID: "r\(i)"), url: "http://127.0.0.1:\(port)/v1/receipts", queuedAt: now))
         }
-        let results = try DepthSupport.runConcurrently([["receipt-flush", state.path], ["receipt-flush", state.path]])
+        let results = try await DepthSupport.runConcurrently([["receipt-flush", state.path], ["receipt-flush", state.path]])
         #expect(results.map(\.0) == [0, 0])
-        let received = try DepthSupport.received(port: port)
+        let received = try await DepthSupport.received(port: port)
         #expect(received.count == 12)
         #expect(Set(received.compactMap { $0["push_id"] }) == Set((0..<12).map { "p\($0)" }))
         #expect(try queue.entries().isEmpty)
