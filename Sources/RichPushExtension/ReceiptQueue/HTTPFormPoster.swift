@@ -13,10 +13,13 @@ public struct HTTPFormPoster: ReceiptPoster {
     public func post(_ receipt: Receipt, to url: URL, timeout: Double) async -> Int? {
         let body = receipt.formEncoded()
         #if canImport(CCurl) && os(Linux)
+        // A thread of its own: a blocking transfer must not hold a concurrency-pool or GCD
+        // worker thread (the extension's deadlines run on those).
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            let thread = Thread {
                 continuation.resume(returning: Self.curlPost(body: body, url: url, timeout: timeout))
             }
+            thread.start()
         }
         #else
         var request = URLRequest(url: url, timeoutInterval: timeout)

@@ -101,7 +101,8 @@ struct DepthSimulateTests {
     @Test func aValidEnvelopeShowsTheDecryptedTextAndAttachesTheMediaItNames() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         let payload = try await Self.encrypt(
             ["title": "注文が発送されました", "body": "Order 1042 shipped", "media-url": "\(server.base)/media/photo.jpg", "push_id": "enc-ok"],
             in: scratch)
@@ -133,7 +134,8 @@ struct DepthSimulateTests {
     func aBrokenEnvelopeKeepsTheServersAlertAndSaysWhy(kind: String) async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         var payload = try await Self.encrypt(
             ["title": "Secret", "body": "Secret body", "media-url": "\(server.base)/media/photo.jpg", "push_id": "enc-bad"], in: scratch)
         var enc = try #require(payload["enc"] as? [String: Any])
@@ -182,7 +184,8 @@ struct DepthSimulateTests {
     @Test func theDecryptedTextIsShownWhenTheMediaThenStalls() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         let payload = try await Self.encrypt(["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
         let started = Date()
         let run = try await Self.simulate(try scratch.write("payload.json", payload), ["--keys", scratch.keys.path, "--deadline", "1"])
@@ -254,7 +257,8 @@ struct DepthSimulateTests {
         let down = try await Self.simulate(first, receipts)
         #expect(down.receipt["status"] as? String == "failed")
         let server = try await DepthServer.start(port: port)
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         try await Task.sleep(for: .milliseconds(1_200))  // the first retry's backoff is at most 1 s
         let up = try await Self.simulate(second, receipts)
         #expect(up.receipt["status"] as? String == "sent")
@@ -272,7 +276,8 @@ struct DepthSimulateTests {
     @Test func theSamePushProcessedTwiceSendsOneReceipt() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         let payload = try scratch.write("p.json", ["aps": ["alert": "x", "mutable-content": 1], "push_id": "twice"])
         let args = ["--receipts-url", "\(server.base)/v1/receipts", "--state", scratch.path("state")]
         let runs = [try await Self.simulate(payload, args), try await Self.simulate(payload, args)]
@@ -303,7 +308,8 @@ struct DepthSimulateTests {
     @Test func buttonsThumbnailOptionsAndSeveralAttachmentsAreInTheJSON() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         let payload = try scratch.write("p.json", [
             "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
             "media-url": ["\(server.base)/media/photo.jpg", "\(server.base)/media/missing.jpg", "\(server.base)/media/chime.mp3"],

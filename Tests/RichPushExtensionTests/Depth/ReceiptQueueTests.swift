@@ -72,7 +72,8 @@ struct ReceiptQueueTests {
         #expect(queued.first?.attempts == 1)
 
         let (server, _) = try await DepthSupport.receiptServer(port: port)
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         // The first retry waits at most 1 s (full jitter); wait it out, then flush twice.
         let wait = max(0, (queued.first?.notBefore ?? 0) - Date().timeIntervalSince1970) + 0.05
         try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
@@ -94,7 +95,8 @@ struct ReceiptQueueTests {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let (server, port) = try await DepthSupport.receiptServer(statuses: "503,400")
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
         let first = try await delivery.submit(Receipt(pushID: "p-503"), to: url, timeout: 3)
@@ -111,7 +113,8 @@ struct ReceiptQueueTests {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let (server, port) = try await DepthSupport.receiptServer()
-        defer { server.stop() }
+        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
         let queue = ReceiptQueue(directory: state)
         let now = Date().timeIntervalSince1970
         for i in 0..<12 {
