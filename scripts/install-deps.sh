@@ -7,9 +7,11 @@ APT_PACKAGES=(
   libcurl4-openssl-dev   # media transport (extension side, Linux) and HTTP/2 to APNs
   libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
   python3                # local test servers (media, receipts)
+  python3-cryptography   # extension-depth tests: cross-check AES-256-GCM envelopes with Python's cryptography
   curl                   # tests read the receipts log; benchmarks compare against curl -w %{time_total}
 )
 PIP_PACKAGES=(
+  cryptography           # the same, when python3 is not Debian's (e.g. pyenv); no-op when apt's is visible
 )
 
 missing=()
