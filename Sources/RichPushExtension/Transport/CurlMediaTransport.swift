@@ -61,16 +61,6 @@ public struct CurlMediaTransport: MediaTransport {
     }
 }
 
-/// A receiver that keeps only the status code (receipt POSTs).
-final class DiscardingReceiver: MediaResponseReceiver, @unchecked Sendable {
-    private(set) var statusCode: Int?
-    func receive(head: MediaResponseHead) -> Bool {
-        statusCode = head.statusCode
-        return true
-    }
-    func receive(body bytes: UnsafeRawBufferPointer) -> Bool { true }
-}
-
 /// One libcurl easy transfer and the state its C callbacks reach through `userdata`.
 final class CurlTransfer: @unchecked Sendable {
     let gate: TransferGate
