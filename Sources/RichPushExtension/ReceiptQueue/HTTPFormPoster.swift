@@ -1,18 +1,20 @@
 import Foundation
 
-#if canImport(CCurl) && os(Linux)
+#if canImport(CCurl)
 import CCurl
+#elseif canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
-/// The real `ReceiptPoster`: libcurl on Linux (one wall-clock timeout covering connect and
-/// answer), URLSession on Apple platforms.
+/// A standalone `ReceiptPoster`: libcurl where the `CCurl` shim is built (Linux: one wall-clock
+/// timeout covering connect and answer), URLSession otherwise (iOS).
 public struct HTTPFormPoster: ReceiptPoster {
     /// Makes a poster.
     public init() {}
 
     public func post(_ receipt: Receipt, to url: URL, timeout: Double) async -> Int? {
         let body = receipt.formEncoded()
-        #if canImport(CCurl) && os(Linux)
+        #if canImport(CCurl)
         // A thread of its own: a blocking transfer must not hold a concurrency-pool or GCD
         // worker thread (the extension's deadlines run on those).
         return await withCheckedContinuation { continuation in
@@ -35,7 +37,7 @@ public struct HTTPFormPoster: ReceiptPoster {
         #endif
     }
 
-    #if canImport(CCurl) && os(Linux)
+    #if canImport(CCurl)
     private static func curlPost(body: String, url: URL, timeout: Double) -> Int? {
         guard let handle = curl_easy_init() else { return nil }
         defer { curl_easy_cleanup(handle) }
