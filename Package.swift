@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "RichPushCore", targets: ["RichPushCore"]),
         .library(name: "RichPushExtension", targets: ["RichPushExtension"]),
+        // The one product an app's Notification Service Extension adds (see Examples/).
+        .library(name: "RichPushNotificationService", targets: ["RichPushNotificationService"]),
         .executable(name: "richpush", targets: ["richpush"]),
     ],
     targets: [
@@ -42,10 +44,31 @@ let package = Package(
             ]
         ),
 
+        // MARK: UserNotifications bridge (issue 3)
+        // Apple's UserNotifications slice for platforms without it (every file is
+        // `#if !canImport(UserNotifications)`), so the bridge is one source file for both.
+        .target(name: "UserNotificationsStandIn", dependencies: ["RichPushCore"]),
+        // Plays the iOS side on Linux: budget, expiry, attachment store, peak memory.
+        .target(name: "RichPushExtensionHost", dependencies: ["UserNotificationsStandIn", "RichPushCore"]),
+        .target(
+            name: "RichPushNotificationService",
+            dependencies: [
+                "RichPushExtension",
+                .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // A tiny extension-side executable whose linkage RichPushLinkageTests inspects.
+        .executableTarget(name: "RichPushLinkageProbe", dependencies: ["RichPushNotificationService"]),
+
         // MARK: Command line
         .target(
             name: "RichPushCLI",
-            dependencies: ["RichPushCore", "RichPushExtension"]
+            dependencies: [
+                "RichPushCore", "RichPushExtension",
+                // simulate runs the real RichPushNotificationService in the Linux host (issue 3)
+                "RichPushNotificationService",
+                .target(name: "RichPushExtensionHost", condition: .when(platforms: [.linux])),
+            ]
         ),
         .executableTarget(name: "richpush", dependencies: ["RichPushCLI"]),
 
@@ -66,6 +89,17 @@ let package = Package(
         .testTarget(
             name: "RichPushExtensionTests",
             dependencies: ["RichPushExtension", "RichPushTestSupport", "richpush-depth-helper"]
+        ),
+        .testTarget(
+            name: "RichPushNotificationServiceTests",
+            dependencies: [
+                "RichPushNotificationService", "RichPushExtensionHost", "UserNotificationsStandIn",
+                "RichPushTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "RichPushLinkageTests",
+            dependencies: ["RichPushLinkageProbe", "RichPushTestSupport"]
         ),
         .testTarget(
             name: "RichPushCLITests",

@@ -9,6 +9,8 @@ APT_PACKAGES=(
   python3                # local test servers (media, receipts)
   python3-cryptography   # extension-depth tests: cross-check AES-256-GCM envelopes with Python's cryptography
   curl                   # tests read the receipts log; benchmarks compare against curl -w %{time_total}
+  binutils               # linkage test: readelf and nm on the extension-side binary (issue 3)
+  gcc                    # linkage test: builds a small server-like shared object as the failing control
 )
 PIP_PACKAGES=(
   cryptography           # the same, when python3 is not Debian's (e.g. pyenv); no-op when apt's is visible

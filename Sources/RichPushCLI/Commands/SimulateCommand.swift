@@ -16,6 +16,12 @@ enum SimulateCommand {
             Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
             Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
 
+            On Linux the real RichPushNotificationService (the class an app's extension subclasses)
+            runs in a host that plays iOS: it calls didReceive, calls serviceExtensionTimeWillExpire()
+            at --budget, shows the original content if the handler is never called, and moves the
+            shown attachment into --out; --json adds "host": {expiryCalled, handlerCalls,
+            attachmentsMovedTo, peakMemoryBytes} (peak against iOS's ~24 MB extension limit).
+
             Exit status: 0 whenever a notification was delivered, whatever the outcome (see
             "outcome" and "reason"); 64 for bad command-line use; 1 when the payload file cannot
             be read.
@@ -29,7 +35,7 @@ enum SimulateCommand {
             .value("receipts-url", "URL", help: "POST the receipt here (form-encoded, push_id first).\nWithout it no receipt is sent (status skipped)."),
             .value("allow-http-host", "HOST", repeatable: true, help: "Allow cleartext http:// to HOST (an App Transport\nSecurity exception), for media and receipts."),
             .value("out", "DIR", help: "Where attachment folders go (default: a new temporary\nfolder, printed)."),
-            .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt."),
+            .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt (and host, on Linux)."),
             .value("media-key", "PATH", repeatable: true, help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
             .value("default-body", "TEXT", help: "Body shown when the payload's body is empty\n(default \"\(PipelineConfiguration.articleDefaultBody)\", article 000's text)."),
@@ -113,6 +119,17 @@ enum SimulateCommand {
             RichPushCommandLine.printError("note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
 
+        #if !canImport(UserNotifications)
+        // The real RichPushNotificationService in the Linux host (issue 3): the pipeline writes into
+        // the extension's own folder; the host moves shown attachments into --out, as iOS moves them.
+        let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
+        configuration.attachmentsDirectory = extensionFolder
+        let hosted = await HostedSimulation.run(payload: data, configuration: configuration, transport: transport, budget: budget, store: out)
+        try? FileManager.default.removeItem(at: extensionFolder)
+        let result = hosted.result
+        let host: JSONValue? = HostedSimulation.json(hosted.report)
+        let hostSummary: String? = HostedSimulation.summary(hosted.report)
+        #else
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
         let run = pipeline.start(payload: data) { _ in }
         let budgetTask = Task {
@@ -122,23 +139,26 @@ enum SimulateCommand {
         var result = await run.result()
         budgetTask.cancel()
         result.receipt = await run.waitUntilSettled()
+        let host: JSONValue? = nil
+        let hostSummary: String? = nil
+        #endif
         if !outGiven, result.content.attachments.isEmpty {
             try? FileManager.default.removeItem(at: out)  // nothing attached: leave no empty folder behind
         }
 
         if args.flag("json") {
-            print(String(decoding: json(result).jsonData(sortedKeys: true), as: UTF8.self))
+            print(String(decoding: json(result, host: host).jsonData(sortedKeys: true), as: UTF8.self))
             if !outGiven, !result.content.attachments.isEmpty {
                 RichPushCommandLine.printError("attachments in \(out.path)")
             }
         } else {
-            print(summary(result, out: out), terminator: "")
+            print(summary(result, out: out) + (hostSummary ?? ""), terminator: "")
         }
         return 0
     }
 
-    /// The `--json` object (issue 2's shape).
-    static func json(_ r: PipelineResult) -> JSONValue {
+    /// The `--json` object (issue 2's shape, plus issue 3's `"host"` when run in the host).
+    static func json(_ r: PipelineResult, host: JSONValue? = nil) -> JSONValue {
         func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
         let c = r.content
@@ -162,7 +182,7 @@ enum SimulateCommand {
             ]),
             "receipt": .object(["status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus)]),
             "details": r.details.json,
-        ])
+        ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
     }
 
     /// The readable summary: what the user would see, then why.

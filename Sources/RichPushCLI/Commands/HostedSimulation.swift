@@ -1,0 +1,80 @@
+#if !canImport(UserNotifications)
+import Foundation
+import RichPushExtension
+import RichPushExtensionHost
+import RichPushNotificationService
+import UserNotificationsStandIn
+
+/// `richpush simulate` on Linux: the real `RichPushNotificationService`, run by `ExtensionHost`
+/// as iOS runs an extension (budget, `serviceExtensionTimeWillExpire()`, attachments moved).
+enum HostedSimulation {
+    /// What the simulation saw: the pipeline's delivered result (content as shown) and the host's report.
+    struct Outcome: Sendable {
+        /// The result, with `content` replaced by what the host showed (files in the host store).
+        var result: PipelineResult
+        /// The host's report.
+        var report: HostReport
+    }
+
+    /// Runs one payload through the bridge in the host.
+    /// - Parameters:
+    ///   - payload: the payload bytes.
+    ///   - configuration: the pipeline configuration (its `attachmentsDirectory` is the extension's folder).
+    ///   - transport: the media transport.
+    ///   - budget: the host's budget in seconds.
+    ///   - store: the host's store, where shown attachments end up.
+    /// - Returns: the result and the report.
+    static func run(
+        payload: Data, configuration: PipelineConfiguration, transport: any MediaTransport, budget: Double, store: URL
+    ) async -> Outcome {
+        let service = SimulatedNotificationService(configuration: configuration, transport: transport)
+        let request = PushRequest.make(payload: payload, identifier: "simulate-\(UUID().uuidString.lowercased())")
+        let report = await ExtensionHost(storeDirectory: store, budget: budget).run(request, on: service)
+        let observed = service.observed
+        var result =
+            observed.result
+            ?? PipelineResult(
+                outcome: .original, reason: nil, httpStatus: nil, pushID: nil, elapsedMs: report.elapsedMs,
+                content: NotificationContent(), receipt: .skipped, mediaURL: nil,
+                message: "the extension did not hand over content in time; iOS showed the original")
+        if let run = observed.run { result.receipt = await run.waitUntilSettled() }
+        let shown = report.shown
+        result.content = NotificationContent(
+            title: shown.title, subtitle: shown.subtitle, body: shown.body, categoryIdentifier: shown.categoryIdentifier,
+            threadIdentifier: shown.threadIdentifier, badge: shown.badge, sound: shown.sound,
+            attachments: shown.attachments.map {
+                NotificationContent.Attachment(identifier: $0.identifier, file: $0.file.path, type: $0.type, bytes: $0.bytes)
+            })
+        return Outcome(result: result, report: report)
+    }
+
+    /// The host's lines of the readable summary.
+    /// - Parameter report: the host's report.
+    /// - Returns: lines aligned with `SimulateCommand.summary`, ending in a newline.
+    static func summary(_ report: HostReport) -> String {
+        let label = "host".padding(toLength: 12, withPad: " ", startingAt: 0)
+        var line = label + "content handler called \(report.handlerCalls)×"
+        line += report.expiryCalled ? ", serviceExtensionTimeWillExpire() called" : ", no expiry"
+        if report.shownOriginal { line += ", original content shown" }
+        if let peak = report.peakMemoryBytes {
+            let mb = Double(peak) / 1_048_576
+            let limit = Double(ProcessMemory.extensionLimitBytes) / 1_048_576
+            line += String(format: "\n%@peak memory %.1f MB (iOS extension limit ~%.0f MB; this whole Linux process, runtime included)", "".padding(toLength: 12, withPad: " ", startingAt: 0), mb, limit)
+        }
+        for fault in report.faults { line += "\n" + "".padding(toLength: 12, withPad: " ", startingAt: 0) + "fault: \(fault)" }
+        return line + "\n"
+    }
+
+    /// The `"host"` object of `--json`.
+    /// - Parameter report: the host's report.
+    /// - Returns: `{"expiryCalled", "handlerCalls", "attachmentsMovedTo", "peakMemoryBytes"}`.
+    static func json(_ report: HostReport) -> JSONValue {
+        .object([
+            "expiryCalled": .bool(report.expiryCalled),
+            "handlerCalls": .int(report.handlerCalls),
+            "attachmentsMovedTo": .array(report.attachmentsMovedTo.map(JSONValue.string)),
+            "peakMemoryBytes": report.peakMemoryBytes.map(JSONValue.int) ?? .null,
+        ])
+    }
+}
+#endif

@@ -1,0 +1,300 @@
+// The bridge between Apple's Notification Service Extension and the RichPush pipeline.
+// One source file for iOS and Linux: on iOS it builds against UserNotifications; elsewhere
+// against UserNotificationsStandIn, which has the same names and signatures.
+import Foundation
+import RichPushExtension
+
+#if canImport(UserNotifications)
+@preconcurrency import UserNotifications
+#else
+@preconcurrency import UserNotificationsStandIn
+#endif
+
+/// A Notification Service Extension that runs the RichPush pipeline: media attached, text rules
+/// applied, a receipt sent, each request delivered exactly once and on time.
+///
+/// A whole extension can be:
+/// ```swift
+/// import RichPushNotificationService
+///
+/// final class NotificationService: RichPushNotificationService {}
+/// ```
+/// Settings come from the `RichPush` dictionary of the extension's Info.plist (see
+/// `RichPushSettings`), or from code by overriding `configuration`. Override `willDeliver(_:for:result:)`
+/// to adjust the content before iOS shows it.
+///
+/// Each request keeps its own state (iOS may call `didReceive` again on the same instance, even
+/// while an earlier request is still in flight); `serviceExtensionTimeWillExpire()` delivers every
+/// request still in flight, each with its best attempt.
+///
+/// - Important: Apple: about 30 s from `didReceive` to the content handler; the pipeline's own
+///   `deadline` (default 25 s) ends media work before that. Attachments must pass
+///   `UNNotificationAttachment` validation (image 10 MB, audio 5 MB, video 50 MB, supported types);
+///   a file it refuses is reported with its reason and the text is delivered without it.
+/// - Note: Like Apple's class, not `Sendable`, so the one-line subclass compiles in Swift 6 mode.
+///   iOS calls an extension from several threads and the pipeline calls back on its own: the only
+///   mutable state, the requests in flight, is behind one lock, and `willDeliver(_:for:result:)`,
+///   `validateAttachment(_:)` run on the pipeline's thread.
+open class RichPushNotificationService: UNNotificationServiceExtension {
+    private let configurationOverride: PipelineConfiguration?
+    private let inFlightLock = NSLock()
+    private var inFlight: [ObjectIdentifier: RequestContext] = [:]
+    private var infoPlistConfiguration: PipelineConfiguration?
+
+    /// Makes the extension with its settings from the main bundle's Info.plist (`RichPush`).
+    ///
+    /// iOS makes the `NSExtensionPrincipalClass` with this initializer.
+    public override init() {
+        configurationOverride = nil
+        super.init()
+    }
+
+    /// Makes the extension with a configuration given in code (the Info.plist is not read).
+    /// - Parameter configuration: the pipeline configuration.
+    public init(configuration: PipelineConfiguration) {
+        configurationOverride = configuration
+        super.init()
+    }
+
+    /// The pipeline configuration used for each request.
+    ///
+    /// Default: the one given to `init(configuration:)`, else the main bundle's Info.plist
+    /// `RichPush` dictionary (problems in it are logged and the defaults used), with
+    /// `attachmentsDirectory` in the App Group container when `AppGroupIdentifier` is set.
+    /// Override to build it in code.
+    open var configuration: PipelineConfiguration {
+        if let configurationOverride { return configurationOverride }
+        if let cached = inFlightLock.withLock({ infoPlistConfiguration }) { return cached }
+        let configuration = Self.readInfoPlist()
+        inFlightLock.withLock { infoPlistConfiguration = configuration }
+        return configuration
+    }
+
+    /// The configuration from the main bundle's Info.plist; problems are logged once per instance.
+    private static func readInfoPlist() -> PipelineConfiguration {
+        let settings = RichPushSettings.read(infoDictionary: Bundle.main.infoDictionary)
+        for problem in settings.problems { RichPushLog.error(problem) }
+        var configuration = settings.pipeline
+        #if canImport(Darwin)
+        if let group = settings.appGroupIdentifier {
+            if let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) {
+                configuration.attachmentsDirectory = container.appendingPathComponent("Library/Caches/RichPush-attachments", isDirectory: true)
+            } else {
+                RichPushLog.error("App Group \(group) is not available to this extension: add it under Signing & Capabilities → App Groups")
+            }
+        }
+        #endif
+        return configuration
+    }
+
+    /// Makes the pipeline for one request; override to give it another transport (tests, proxies).
+    /// - Parameter configuration: the configuration (`configuration`'s value for this request).
+    /// - Returns: the pipeline.
+    open func makePipeline(configuration: PipelineConfiguration) -> NotificationPipeline {
+        NotificationPipeline(configuration: configuration)
+    }
+
+    /// Called once per request just before the content goes to iOS; override to adjust it.
+    ///
+    /// The content already carries the pipeline's text, category and attachment. Runs on the
+    /// pipeline's thread, before the deadline: keep it short and do no network work here.
+    /// - Parameters:
+    ///   - content: the content iOS will show; change it in place.
+    ///   - request: the original request.
+    ///   - result: what the pipeline did (outcome, reason, push id, receipt).
+    open func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {}
+
+    /// Called once per request right after its pipeline run starts; override to observe it.
+    ///
+    /// For observers (logging, tests, `richpush simulate`): e.g. `run.waitUntilSettled()` gives the
+    /// receipt's final status. Do not call `run.expire()` here; iOS decides when time is up.
+    /// - Parameters:
+    ///   - run: the request's pipeline run.
+    ///   - request: the request.
+    open func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {}
+
+    /// Runs the pipeline on the request and calls `contentHandler` exactly once.
+    /// - Parameters:
+    ///   - request: the notification request iOS received.
+    ///   - contentHandler: iOS's block for the content to show.
+    open override func didReceive(
+        _ request: UNNotificationRequest,
+        withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+    ) {
+        let configuration = self.configuration
+        let context = RequestContext(request: request, defaultBody: configuration.defaultBody, contentHandler: contentHandler)
+        let key = ObjectIdentifier(context)
+        inFlightLock.withLock { inFlight[key] = context }
+        let payload = JSONValue(any: request.content.userInfo) ?? .null
+        let pipeline = makePipeline(configuration: configuration)
+        let this = CallbackReference(service: self)
+        let run = pipeline.start(
+            payload: payload,
+            validate: { media in try this.service.validateAttachment(media) },
+            deliver: { result in this.service.finish(key: key, context: context, result: result) }
+        )
+        context.attach(run)
+        didStart(run, for: request)
+    }
+
+    /// Delivers every request still in flight now, each with its best attempt (text, no media).
+    ///
+    /// iOS calls this when the extension's time runs out; whatever is not handed over right after
+    /// is replaced by the original content.
+    open override func serviceExtensionTimeWillExpire() {
+        let pending = inFlightLock.withLock { Array(inFlight) }
+        for (key, context) in pending {
+            if let run = context.run {
+                run.expire()
+            } else {
+                // Expiry raced `didReceive` before the pipeline started: show the request as it came.
+                deliverOriginal(key: key, context: context)
+            }
+        }
+    }
+
+    // MARK: Delivery
+
+    private func finish(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
+        inFlightLock.withLock { _ = inFlight.removeValue(forKey: key) }
+        guard let handler = context.takeHandler() else { return }
+        let request = context.request
+        let (content, delivered) = Self.makeContent(for: request, result: result, defaultBody: context.defaultBody)
+        willDeliver(content, for: request, result: delivered)
+        handler(content)
+    }
+
+    private func deliverOriginal(key: ObjectIdentifier, context: RequestContext) {
+        inFlightLock.withLock { _ = inFlight.removeValue(forKey: key) }
+        guard let handler = context.takeHandler() else { return }
+        handler(context.request.content)
+    }
+
+    /// The content to show: the request's content with what the pipeline changed, and its attachment.
+    ///
+    /// Text fields are taken from the result only where the pipeline changed them from what the
+    /// payload says, so iOS's own work (localized `loc-key` text) is kept.
+    static func makeContent(
+        for request: UNNotificationRequest, result: PipelineResult, defaultBody: String?
+    ) -> (UNMutableNotificationContent, PipelineResult) {
+        let content = (request.content.mutableCopy() as? UNMutableNotificationContent) ?? UNMutableNotificationContent()
+        var result = result
+        guard result.outcome != .original else { return (content, result) }
+        let json = JSONValue(any: request.content.userInfo) ?? .null
+        let payloadContent = (try? NotificationPayload(json: json)).map(NotificationContent.init(payload:)) ?? NotificationContent()
+        let wanted = result.content
+        if wanted.title != payloadContent.title { content.title = wanted.title }
+        if wanted.subtitle != payloadContent.subtitle { content.subtitle = wanted.subtitle }
+        if wanted.body != payloadContent.body, content.body.isEmpty || wanted.body != defaultBody {
+            content.body = wanted.body
+        }
+        if wanted.categoryIdentifier != payloadContent.categoryIdentifier { content.categoryIdentifier = wanted.categoryIdentifier }
+        if wanted.threadIdentifier != payloadContent.threadIdentifier { content.threadIdentifier = wanted.threadIdentifier }
+        if wanted.badge != payloadContent.badge { content.badge = wanted.badge.map { NSNumber(value: $0) } }
+
+        var attachments: [UNNotificationAttachment] = []
+        for item in wanted.attachments {
+            let file = URL(fileURLWithPath: item.file)
+            do {
+                attachments.append(
+                    try UNNotificationAttachment(
+                        identifier: item.identifier, url: file, options: [UNNotificationAttachmentOptionsTypeHintKey: item.type]))
+            } catch {
+                // Validated by the pipeline's hook already; the file changed since. Text only.
+                RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error)")
+                try? FileManager.default.removeItem(at: file)
+                let rejection = rejection(for: error)
+                result.outcome = .textOnly
+                result.reason = rejection.reason
+                result.message = rejection.message
+            }
+        }
+        if attachments.count != wanted.attachments.count {
+            attachments = []
+            content.categoryIdentifier = request.content.categoryIdentifier
+            result.content.attachments = []
+            result.content.categoryIdentifier = request.content.categoryIdentifier
+        }
+        content.attachments = attachments
+        return (content, result)
+    }
+
+    // MARK: Attachment validation
+
+    /// Checks a downloaded file before it is attached: it must pass `UNNotificationAttachment`'s
+    /// own validation, so a file iOS would refuse is reported with its reason (and in the receipt).
+    ///
+    /// Runs on the pipeline's thread, within its deadline. Override to add checks (call `super`).
+    /// - Parameter media: the downloaded file, its sniffed format and size.
+    /// - Throws: `MediaValidationError` with the reason to report (see `rejection(for:)`).
+    open func validateAttachment(_ media: DownloadedMedia) throws {
+        do {
+            _ = try UNNotificationAttachment(
+                identifier: media.format.kind?.rawValue ?? "media", url: media.file,
+                options: [UNNotificationAttachmentOptionsTypeHintKey: media.format.uniformTypeIdentifier])
+        } catch {
+            throw Self.rejection(for: error)
+        }
+    }
+
+    /// Maps `UNNotificationAttachment`'s error to the reason reported in the result and the receipt.
+    ///
+    /// `attachmentInvalidFileSize` → `too_large`; `attachmentCorrupt` → `not_media`; every other
+    /// refusal (unrecognized type, file missing or unreadable, data store) → `unsupported_format`.
+    /// - Parameter error: what `UNNotificationAttachment(identifier:url:options:)` threw.
+    /// - Returns: the validation error with the reason to report.
+    public static func rejection(for error: any Error) -> MediaValidationError {
+        let message = "UNNotificationAttachment refused the file: \(error)"
+        guard let code = (error as? UNError)?.code else {
+            return MediaValidationError(reason: .unsupportedFormat, message: message)
+        }
+        switch code {
+        case .attachmentInvalidFileSize: return MediaValidationError(reason: .tooLarge, message: message)
+        case .attachmentCorrupt: return MediaValidationError(reason: .notMedia, message: message)
+        default: return MediaValidationError(reason: .unsupportedFormat, message: message)
+        }
+    }
+
+    // MARK: Per-request state
+
+    /// The extension as the pipeline's `@Sendable` callbacks hold it.
+    ///
+    /// `@unchecked Sendable`: iOS itself calls an extension instance from several threads; what the
+    /// callbacks touch is the lock-protected registry and per-request contexts.
+    private struct CallbackReference: @unchecked Sendable {
+        let service: RichPushNotificationService
+    }
+
+    /// One request in flight: its content handler (taken exactly once) and its pipeline run.
+    ///
+    /// `@unchecked Sendable`: the handler is Apple's non-Sendable block, which iOS allows to be
+    /// called from any thread; it is read and cleared under the lock, so it runs at most once.
+    private final class RequestContext: @unchecked Sendable {
+        let request: UNNotificationRequest
+        let defaultBody: String?
+        private let lock = NSLock()
+        private var contentHandler: ((UNNotificationContent) -> Void)?
+        private var pipelineRun: PipelineRun?
+
+        init(request: UNNotificationRequest, defaultBody: String?, contentHandler: @escaping (UNNotificationContent) -> Void) {
+            self.request = request
+            self.defaultBody = defaultBody
+            self.contentHandler = contentHandler
+        }
+
+        /// The pipeline run, once started.
+        var run: PipelineRun? { lock.withLock { pipelineRun } }
+
+        /// Records the started run.
+        func attach(_ run: PipelineRun) { lock.withLock { pipelineRun = run } }
+
+        /// The content handler the first time, `nil` after.
+        func takeHandler() -> ((UNNotificationContent) -> Void)? {
+            lock.withLock {
+                let handler = contentHandler
+                contentHandler = nil
+                return handler
+            }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+#if !canImport(UserNotifications)
+import Foundation
+
+/// Stand-in for Apple's `UNPushNotificationTrigger`: the trigger of every remote notification.
+open class UNPushNotificationTrigger: UNNotificationTrigger {
+    /// Makes a push trigger (on iOS only the system makes these); it never repeats.
+    public init() {
+        super.init(repeats: false)
+    }
+}
+#endif

@@ -1,0 +1,38 @@
+#if !canImport(UserNotifications)
+import Foundation
+
+/// Stand-in for Apple's `UNTextInputNotificationAction`: an action that asks for text.
+open class UNTextInputNotificationAction: UNNotificationAction {
+    /// The title of the send button.
+    public let textInputButtonTitle: String
+    /// The placeholder in the text field.
+    public let textInputPlaceholder: String
+
+    /// Makes a text input action.
+    /// - Parameters:
+    ///   - identifier: a unique identifier.
+    ///   - title: the action's title.
+    ///   - options: how the action behaves.
+    ///   - textInputButtonTitle: the send button's title.
+    ///   - textInputPlaceholder: the text field's placeholder.
+    public init(
+        identifier: String, title: String, options: UNNotificationActionOptions = [], textInputButtonTitle: String,
+        textInputPlaceholder: String
+    ) {
+        self.textInputButtonTitle = textInputButtonTitle
+        self.textInputPlaceholder = textInputPlaceholder
+        super.init(identifier: identifier, title: title, options: options)
+    }
+
+    /// Equal when the action fields and both texts are.
+    /// - Parameter object: the other object.
+    /// - Returns: whether they are equal.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard super.isEqual(object), let other = object as? UNTextInputNotificationAction else { return false }
+        return other.textInputButtonTitle == textInputButtonTitle && other.textInputPlaceholder == textInputPlaceholder
+    }
+
+    /// A hash consistent with `isEqual(_:)`.
+    open override var hash: Int { identifier.hashValue }
+}
+#endif

@@ -1,0 +1,219 @@
+#if !canImport(UserNotifications)
+import Foundation
+import RichPushExtension
+import RichPushExtensionHost
+import RichPushNotificationService
+import RichPushTestSupport
+import Testing
+import UserNotificationsStandIn
+
+/// `RichPushNotificationService` run by the host as iOS runs it, against a real local media server.
+@Suite(.serialized) struct BridgeThroughHostTests {
+    private struct Setup {
+        let server: MediaServer
+        let store: URL
+        let extensionFolder: URL
+        var configuration: PipelineConfiguration
+
+        init(deadline: Double = 10) throws {
+            server = try MediaServer.get()
+            store = try Fixtures.temporaryDirectory("richpush-host-store")
+            extensionFolder = try Fixtures.temporaryDirectory("richpush-extension")
+            configuration = PipelineConfiguration()
+            configuration.allowedHTTPHosts = ["127.0.0.1"]
+            configuration.attachmentsDirectory = extensionFolder
+            configuration.deadline = deadline
+        }
+
+        func cleanUp() {
+            try? FileManager.default.removeItem(at: store)
+            try? FileManager.default.removeItem(at: extensionFolder)
+        }
+
+        /// Article 000's payload with its image URL pointed at `path` on the local server.
+        func article000(imagePath: String, title: String = "新しい記事をおすすめします", pushID: String = "2018001") throws -> UNNotificationRequest {
+            var json = try JSONSerialization.jsonObject(with: try Fixtures.payload("seed000-image-and-stats.json")) as? [String: Any] ?? [:]
+            var aps = json["aps"] as? [String: Any] ?? [:]
+            var alert = aps["alert"] as? [String: Any] ?? [:]
+            alert["image"] = server.url(imagePath)
+            alert["title"] = title
+            alert["push_id"] = pushID
+            aps["alert"] = alert
+            json["aps"] = aps
+            return PushRequest.make(payload: try JSONSerialization.data(withJSONObject: json))
+        }
+
+        /// Files left in the extension's own folder (iOS moved the shown ones away).
+        func filesLeftInExtensionFolder() -> [String] {
+            let e = FileManager.default.enumerator(atPath: extensionFolder.path)
+            var files: [String] = []
+            while let item = e?.nextObject() as? String {
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: extensionFolder.appendingPathComponent(item).path, isDirectory: &isDir), !isDir.boolValue {
+                    files.append(item)
+                }
+            }
+            return files
+        }
+    }
+
+    @Test func article000sImageIsAttachedAndMovedIntoTheHostStoreAsPublicJPEG() async throws {
+        var setup = try Setup()
+        defer { setup.cleanUp() }
+        setup.configuration.receiptsURL = URL(string: setup.server.url("/receipts"))
+        let service = RichPushNotificationService(configuration: setup.configuration)
+        let report = await ExtensionHost(storeDirectory: setup.store, budget: 30).run(try setup.article000(imagePath: "/media/photo.jpg"), on: service)
+
+        #expect(report.handlerCalls == 1)
+        #expect(!report.expiryCalled)
+        #expect(!report.shownOriginal)
+        #expect(report.faults.isEmpty)
+        let attachment = try #require(report.shown.attachments.first)
+        #expect(report.shown.attachments.count == 1)
+        #expect(attachment.type == "public.jpeg")
+        #expect(attachment.bytes == 89_696)
+        #expect(attachment.file.path.hasPrefix(setup.store.path))
+        #expect(report.attachmentsMovedTo == [attachment.file.path])
+        #expect(try Data(contentsOf: attachment.file) == Data(contentsOf: Fixtures.media("photo.jpg")))
+        #expect(setup.filesLeftInExtensionFolder().isEmpty)
+        #expect(report.shown.title == "新しい記事をおすすめします")
+        #expect(report.shown.body == "今すぐ確認")
+        #expect(report.shown.categoryIdentifier == "image")
+        #expect(report.shown.sound == "default")
+        #expect(report.shown.badge == 0)
+    }
+
+    @Test func aStalledMediaServerGivesTheBestAttemptTextAtExpiryWithNoAttachment() async throws {
+        let setup = try Setup(deadline: 25)
+        defer { setup.cleanUp() }
+        let service = RichPushNotificationService(configuration: setup.configuration)
+        let report = await ExtensionHost(storeDirectory: setup.store, budget: 1, expiryGrace: 1)
+            .run(try setup.article000(imagePath: "/hang"), on: service)
+
+        #expect(report.expiryCalled)
+        #expect(report.handlerCalls == 1)
+        #expect(!report.shownOriginal)
+        #expect(report.faults.isEmpty)
+        #expect(report.shown.attachments.isEmpty)
+        #expect(report.attachmentsMovedTo.isEmpty)
+        #expect(report.shown.title == "新しい記事をおすすめします")
+        #expect(report.shown.body == "今すぐ確認")
+        // No media: the media category rule does not apply.
+        #expect(report.shown.categoryIdentifier == "")
+        // Delivered at expiry, well before budget + grace.
+        #expect(report.elapsedMs < 2_000)
+        #expect(setup.filesLeftInExtensionFolder().isEmpty)
+    }
+
+    @Test func aFileIOSRefusesIsReportedWithItsReasonAndTheTextIsDelivered() async throws {
+        var setup = try Setup()
+        defer { setup.cleanUp() }
+        setup.configuration.receiptsURL = URL(string: setup.server.url("/receipts"))
+        let service = OversizingService(configuration: setup.configuration)
+        let pushID = "bridge-refused-\(UUID().uuidString)"
+        let report = await ExtensionHost(storeDirectory: setup.store, budget: 30)
+            .run(try setup.article000(imagePath: "/media/photo.jpg", pushID: pushID), on: service)
+
+        #expect(report.handlerCalls == 1)
+        #expect(!report.shownOriginal)
+        #expect(report.shown.attachments.isEmpty)
+        #expect(report.shown.body == "今すぐ確認")
+        #expect(report.shown.categoryIdentifier == "")
+        let result = try #require(service.delivered)
+        #expect(result.outcome == .textOnly)
+        #expect(result.reason == .tooLarge)
+        #expect(setup.filesLeftInExtensionFolder().isEmpty)
+        // The receipt carries the same reason.
+        let settled = await service.settledReceipt()
+        #expect(settled?.status == .sent)
+        let body = try #require(try setup.server.receipts().last { $0.hasPrefix("push_id=\(pushID)&") })
+        let fields = Dictionary(
+            body.split(separator: "&").map { pair -> (String, String) in
+                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (kv[0], kv.count > 1 ? kv[1] : "")
+            }, uniquingKeysWith: { a, _ in a })
+        #expect(fields["outcome"] == "text_only")
+        #expect(fields["reason"] == "too_large")
+    }
+
+    @Test func aFileGoneBeforeDeliveryGivesTextOnlyNotACrash() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let service = VanishingFileService(configuration: setup.configuration)
+        let report = await ExtensionHost(storeDirectory: setup.store, budget: 30).run(try setup.article000(imagePath: "/media/logo.png"), on: service)
+
+        #expect(report.handlerCalls == 1)
+        #expect(report.shown.attachments.isEmpty)
+        #expect(report.shown.categoryIdentifier == "")
+        let result = try #require(service.delivered)
+        #expect(result.outcome == .textOnly)
+        #expect(result.reason == .unsupportedFormat)
+        #expect(result.content.attachments.isEmpty)
+    }
+
+    @Test func overlappingRequestsOnOneInstanceEachGetTheirOwnContentExactlyOnce() async throws {
+        let setup = try Setup(deadline: 25)
+        defer { setup.cleanUp() }
+        let service = RichPushNotificationService(configuration: setup.configuration)
+        let reports = await ExtensionHost(storeDirectory: setup.store, budget: 2, expiryGrace: 1).run(
+            [
+                HostedRequest(try setup.article000(imagePath: "/hang", title: "A stalls"), startAfter: 0),
+                HostedRequest(try setup.article000(imagePath: "/media/photo.jpg", title: "B photo"), startAfter: 0.2),
+                HostedRequest(try setup.article000(imagePath: "/media/logo.png", title: "C logo"), startAfter: 0.3),
+                HostedRequest(try setup.article000(imagePath: "/hang", title: "D stalls too"), startAfter: 0.5),
+            ], on: service)
+
+        #expect(reports.map(\.shown.title) == ["A stalls", "B photo", "C logo", "D stalls too"])
+        #expect(reports.map(\.handlerCalls) == [1, 1, 1, 1])
+        #expect(reports.map(\.shownOriginal) == [false, false, false, false])
+        #expect(reports.flatMap(\.faults).isEmpty)
+        #expect(reports.map { $0.shown.attachments.map(\.type) } == [[], ["public.jpeg"], ["public.png"], []])
+        #expect(reports[1].shown.attachments.first?.bytes == 89_696)
+        #expect(try reports[2].shown.attachments.first?.bytes == Data(contentsOf: Fixtures.media("logo.png")).count)
+        // A's expiry delivered D too, before D's own budget ran out.
+        #expect(reports[0].expiryCalled && reports[3].expiryCalled)
+        #expect(reports[3].elapsedMs < 2_000)
+        #expect(setup.filesLeftInExtensionFolder().isEmpty)
+    }
+}
+
+/// Grows the downloaded image past Apple's 10 MB limit before the real validation runs.
+final class OversizingService: RecordingService {
+    override func validateAttachment(_ media: DownloadedMedia) throws {
+        let handle = try FileHandle(forWritingTo: media.file)
+        try handle.truncate(atOffset: UInt64(MediaKind.image.maximumBytes + 1))
+        try handle.close()
+        try super.validateAttachment(media)
+    }
+}
+
+/// Removes the downloaded file after it passed validation, before delivery.
+final class VanishingFileService: RecordingService {
+    override func validateAttachment(_ media: DownloadedMedia) throws {
+        try super.validateAttachment(media)
+        try FileManager.default.removeItem(at: media.file)
+    }
+}
+
+/// The real bridge, recording what it delivered and its run.
+class RecordingService: RichPushNotificationService {
+    private let lock = NSLock()
+    private var result: PipelineResult?
+    private var run: PipelineRun?
+
+    var delivered: PipelineResult? { lock.withLock { result } }
+
+    func settledReceipt() async -> ReceiptReport? {
+        guard let run = lock.withLock({ run }) else { return nil }
+        return await run.waitUntilSettled()
+    }
+
+    override func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {
+        lock.withLock { self.run = run }
+    }
+
+    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {
+        lock.withLock { self.result = result }
+    }
+}
+#endif

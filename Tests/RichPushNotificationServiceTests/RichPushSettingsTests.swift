@@ -1,0 +1,118 @@
+import Foundation
+import RichPushExtension
+import RichPushNotificationService
+import RichPushTestSupport
+import Testing
+
+/// The Info.plist `RichPush` dictionary: good values are used, bad ones reported and defaulted.
+@Suite struct RichPushSettingsTests {
+    @Test func noDictionaryGivesThePipelineDefaults() {
+        let settings = RichPushSettings.read(infoDictionary: ["CFBundleIdentifier": "com.example.app.service"])
+        #expect(settings.problems.isEmpty)
+        #expect(settings.pipeline.mediaKeyPaths == PayloadKeyPath.defaultMediaKeyPaths)
+        #expect(settings.pipeline.deadline == 25)
+        #expect(settings.pipeline.receiptsURL == nil)
+        #expect(settings.appGroupIdentifier == nil)
+    }
+
+    @Test func everyKeyIsRead() {
+        let settings = RichPushSettings.read(infoDictionary: [
+            "RichPush": [
+                "ReceiptsURL": "https://stats.example.com/v1/receipts",
+                "MediaKeyPaths": ["data.image", "image-url"],
+                "PushIDKeyPaths": ["data.id"],
+                "DefaultBody": "Tap to see it",
+                "MediaCategoryIdentifier": "photo",
+                "Deadline": NSNumber(value: 20.5),
+                "AllowedHTTPHosts": ["Media.Example.com"],
+                "AppGroupIdentifier": "group.com.example.app",
+            ] as [String: Any]
+        ])
+        #expect(settings.problems.isEmpty)
+        #expect(settings.pipeline.receiptsURL?.absoluteString == "https://stats.example.com/v1/receipts")
+        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image", "image-url"])
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id"])
+        #expect(settings.pipeline.defaultBody == "Tap to see it")
+        #expect(settings.pipeline.mediaCategoryIdentifier == "photo")
+        #expect(settings.pipeline.deadline == 20.5)
+        #expect(settings.pipeline.allowedHTTPHosts == ["media.example.com"])
+        #expect(settings.appGroupIdentifier == "group.com.example.app")
+    }
+
+    @Test func emptyStringsTurnTheContentRulesOff() {
+        let settings = RichPushSettings.read(infoDictionary: ["RichPush": ["DefaultBody": "", "MediaCategoryIdentifier": ""]])
+        #expect(settings.problems.isEmpty)
+        #expect(settings.pipeline.defaultBody == nil)
+        #expect(settings.pipeline.mediaCategoryIdentifier == nil)
+    }
+
+    @Test func badValuesAreReportedAndTheDefaultsKept() {
+        let settings = RichPushSettings.read(infoDictionary: [
+            "RichPush": [
+                "ReceiptsURL": "stats.example.com/receipts",
+                "MediaKeyPaths": "aps.alert.image",
+                "PushIDKeyPaths": [Int](),
+                "DefaultBody": 42,
+                "Deadline": NSNumber(value: 45),
+                "AllowedHTTPHosts": [1, 2],
+                "AppGroupIdentifier": "com.example.app",
+                "ReceiptURL": "typo",
+            ] as [String: Any]
+        ])
+        #expect(settings.pipeline.receiptsURL == nil)
+        #expect(settings.pipeline.mediaKeyPaths == PayloadKeyPath.defaultMediaKeyPaths)
+        #expect(settings.pipeline.pushIDKeyPaths == PayloadKeyPath.defaultPushIDKeyPaths)
+        #expect(settings.pipeline.defaultBody == PipelineConfiguration.articleDefaultBody)
+        #expect(settings.pipeline.deadline == 25)
+        #expect(settings.pipeline.allowedHTTPHosts.isEmpty)
+        #expect(settings.appGroupIdentifier == nil)
+        let keys = ["ReceiptsURL", "MediaKeyPaths", "PushIDKeyPaths", "DefaultBody", "Deadline", "AllowedHTTPHosts", "AppGroupIdentifier", "ReceiptURL"]
+        for key in keys {
+            #expect(settings.problems.contains { $0.hasPrefix("RichPush.\(key) ") }, "no problem reported for \(key)")
+        }
+        #expect(settings.problems.count == keys.count)
+    }
+
+    @Test func aDeadlineIsANumberOfSecondsNotABoolean() {
+        #expect(RichPushSettings.read(infoDictionary: ["RichPush": ["Deadline": 1]]).pipeline.deadline == 1)
+        #expect(RichPushSettings.read(infoDictionary: ["RichPush": ["Deadline": 29.0]]).pipeline.deadline == 29)
+        let boolean = RichPushSettings.read(infoDictionary: ["RichPush": ["Deadline": true]])
+        #expect(boolean.pipeline.deadline == 25)
+        #expect(boolean.problems.count == 1)
+    }
+
+    @Test func aRealInfoPlistIsRead() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>RichPush</key><dict>
+              <key>Deadline</key><real>12.5</real>
+              <key>AllowedHTTPHosts</key><array><string>media.example.com</string></array>
+              <key>DefaultBody</key><true/>
+            </dict></dict></plist>
+            """
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(xml.utf8), format: nil) as? [String: Any])
+        let settings = RichPushSettings.read(infoDictionary: plist)
+        #expect(settings.pipeline.deadline == 12.5)
+        #expect(settings.pipeline.allowedHTTPHosts == ["media.example.com"])
+        #expect(settings.pipeline.defaultBody == PipelineConfiguration.articleDefaultBody)
+        #expect(settings.problems.count == 1)
+    }
+
+    @Test func theExampleInfoPlistHasNoProblems() throws {
+        let url = Fixtures.packageRoot.appendingPathComponent("Examples/NotificationServiceExtension/Info.plist")
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
+        let settings = RichPushSettings.read(infoDictionary: plist)
+        #expect(settings.problems == [])
+        #expect(settings.pipeline.receiptsURL?.host == "stats.example.com")
+        #expect(settings.appGroupIdentifier == "group.com.example.app")
+        let ns = try #require(plist["NSExtension"] as? [String: Any])
+        #expect(ns["NSExtensionPointIdentifier"] as? String == "com.apple.usernotifications.service")
+    }
+
+    @Test func aDictionaryOfTheWrongTypeIsReported() {
+        let settings = RichPushSettings.read(infoDictionary: ["RichPush": "https://stats.example.com"])
+        #expect(settings.problems.count == 1)
+        #expect(settings.pipeline.receiptsURL == nil)
+    }
+}
