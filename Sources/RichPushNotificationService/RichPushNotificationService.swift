@@ -134,6 +134,10 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
             deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
+        if let category = run.bestAttempt.details.category {
+            // Payload buttons (issue 6): registered while the media downloads, before delivery.
+            Task { await RichPushCategoryRegistry.register(category) }
+        }
         didStart(run, for: request)
     }
 
@@ -198,7 +202,8 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
             do {
                 attachments.append(
                     try UNNotificationAttachment(
-                        identifier: item.identifier, url: file, options: [UNNotificationAttachmentOptionsTypeHintKey: item.type]))
+                        identifier: item.identifier, url: file,
+                        options: ThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)))
             } catch {
                 // Validated by the pipeline's hook already; the file changed since. Text only.
                 RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error)")

@@ -73,11 +73,13 @@ public final class PipelineRun: Sendable {
         self.depth = depth
         let pushID = json.flatMap { Self.pushID(in: $0, paths: pipeline.configuration.pushIDKeyPaths) }
         if let parsed {
-            bestAttempt = PipelineResult(
+            var best = PipelineResult(
                 outcome: .textOnly, reason: nil, httpStatus: nil, pushID: pushID, elapsedMs: 0,
                 content: depth?.adjust(rules.bestAttempt(from: parsed)) ?? rules.bestAttempt(from: parsed), receipt: ReceiptReport(status: .pending),
                 message: "best attempt: text only"
             )
+            depth?.finalize(&best)  // details (category, thumbnail, decryption) known before any network work
+            bestAttempt = best
         } else {
             bestAttempt = PipelineResult(
                 outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: pushID, elapsedMs: 0,
