@@ -3,7 +3,7 @@ import RichPushTestSupport
 import Testing
 
 /// Issue 6 through `richpush simulate`, with real servers on 127.0.0.1 and the built binary.
-@Suite("Extension depth through richpush simulate")
+@Suite("Extension depth through richpush simulate", .serialized)
 struct DepthSimulateTests {
     static let key = Data((0..<32).map { UInt8(($0 * 29 + 11) % 256) })
 

@@ -3,7 +3,7 @@ import RichPushExtension
 import RichPushTestSupport
 import Testing
 
-@Suite("Badge operations in a shared container")
+@Suite("Badge operations in a shared container", .serialized)
 struct BadgeTests {
     @Test func everySpellingParsesToItsOperation() {
         #expect(BadgeOperation(json: .string("inc"))?.kind == .add(1))

@@ -3,7 +3,7 @@ import RichPushExtension
 import RichPushTestSupport
 import Testing
 
-@Suite("Media cache (LRU, bounded, shared by processes)")
+@Suite("Media cache (LRU, bounded, shared by processes)", .serialized)
 struct MediaCacheTests {
     func file(_ dir: URL, _ name: String, bytes: Int, fill: UInt8 = 7) throws -> URL {
         let url = dir.appendingPathComponent(name)

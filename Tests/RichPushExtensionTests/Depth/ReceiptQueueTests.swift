@@ -3,7 +3,7 @@ import RichPushExtension
 import RichPushTestSupport
 import Testing
 
-@Suite("Receipts that are never lost and counted once")
+@Suite("Receipts that are never lost and counted once", .serialized)
 struct ReceiptQueueTests {
     @Test func retryPolicyRetries408And429And5xxAndNetworkErrorsAndDropsOther4xx() {
         let policy = RetryPolicy.standard
