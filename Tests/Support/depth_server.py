@@ -3,7 +3,9 @@
 
 Prints "PORT n" once listening. Python 3 standard library only.
 
-  GET  /media/NAME[?cc=VALUE]  a file from Tests/Fixtures/media; Cache-Control: VALUE when given
+  GET  /media/NAME[?cc=VALUE][&rate=BYTES_PER_SECOND]
+                               a file from Tests/Fixtures/media; Cache-Control: VALUE when given;
+                               sent in 8 KB chunks at RATE bytes/s when given (a slow link)
   GET  /stall                  accepts, never answers
   GET  /requests               {"media": number of /media requests so far}
   POST (any path)              records the form body, answers the next status from --statuses
@@ -66,7 +68,21 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 return self.reply(404, b'{"error":"not found"}')
             extra = {"Cache-Control": query["cc"]} if "cc" in query else {}
-            return self.reply(200, data, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"), extra)
+            content_type = TYPES.get(os.path.splitext(name)[1], "application/octet-stream")
+            if "rate" not in query:
+                return self.reply(200, data, content_type, extra)
+            rate = max(1, int(query["rate"]))
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in extra.items():
+                self.send_header(k, v)
+            self.end_headers()
+            for i in range(0, len(data), 8192):
+                self.wfile.write(data[i:i + 8192])
+                self.wfile.flush()
+                time.sleep(min(8192, len(data) - i) / rate)
+            return
         if parts.path == "/stall":
             time.sleep(120)
             return
