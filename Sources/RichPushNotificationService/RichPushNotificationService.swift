@@ -79,6 +79,8 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         if let group = settings.appGroupIdentifier {
             if let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) {
                 configuration.attachmentsDirectory = container.appendingPathComponent("Library/Caches/RichPush-attachments", isDirectory: true)
+                // Issue 6: media cache, receipt queue, badge counter and key file in the App Group.
+                for problem in configuration.useSharedContainer(container) { RichPushLog.error(problem) }
             } else {
                 RichPushLog.error("App Group \(group) is not available to this extension: add it under Signing & Capabilities → App Groups")
             }
