@@ -42,4 +42,26 @@ extension PipelineDetails {
             "notes": .array(notes.map(JSONValue.string)),
         ])
     }
+
+    /// Rows for the readable summary (label, value): only what the payload used.
+    var summaryRows: [(String, String)] {
+        var rows: [(String, String)] = []
+        if let decryption { rows.append(("decryption", decryption)) }
+        if mediaRequested > 1 || cacheHits > 0 {
+            rows.append(("media", "\(mediaAttached) of \(mediaRequested) attached" + (cacheHits > 0 ? ", \(cacheHits) from the cache" : "")))
+        }
+        if let category {
+            rows.append(("buttons", category.buttons.map(\.title).joined(separator: " | ") + " (category \(category.identifier))"))
+        }
+        if let thumbnail {
+            var parts: [String] = []
+            if let r = thumbnail.clippingRect { parts.append("clip \(r.x),\(r.y) \(r.width)×\(r.height)") }
+            if let t = thumbnail.time { parts.append("time \(t) s") }
+            if thumbnail.hidden { parts.append("hidden") }
+            rows.append(("thumbnail", parts.joined(separator: ", ")))
+        }
+        if let badge { rows.append(("badge op", "badge now \(badge)")) }
+        if !notes.isEmpty { rows.append(("ignored", notes.joined(separator: ", "))) }
+        return rows
+    }
 }

@@ -207,6 +207,7 @@ enum SimulateCommand {
             add("attachment", "\(a.identifier): \(a.type), \(a.bytes) bytes")
             add("", a.file)
         }
+        for (label, value) in r.details.summaryRows { add(label, value) }
         add("receipt", r.receipt.status.rawValue + (r.receipt.httpStatus.map { " (HTTP \($0))" } ?? ""))
         if !c.attachments.isEmpty { add("files in", out.path) }
         return lines.joined(separator: "\n") + "\n"
