@@ -16,7 +16,7 @@ import UserNotificationsStandIn
         var configuration: PipelineConfiguration
 
         init(deadline: Double = 10) throws {
-            server = try MediaServer.get()
+            server = try BridgeMediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
             extensionFolder = try Fixtures.temporaryDirectory("richpush-extension")
             configuration = PipelineConfiguration()
@@ -174,46 +174,6 @@ import UserNotificationsStandIn
         #expect(reports[0].expiryCalled && reports[3].expiryCalled)
         #expect(reports[3].elapsedMs < 2_000)
         #expect(setup.filesLeftInExtensionFolder().isEmpty)
-    }
-}
-
-/// Grows the downloaded image past Apple's 10 MB limit before the real validation runs.
-final class OversizingService: RecordingService {
-    override func validateAttachment(_ media: DownloadedMedia) throws {
-        let handle = try FileHandle(forWritingTo: media.file)
-        try handle.truncate(atOffset: UInt64(MediaKind.image.maximumBytes + 1))
-        try handle.close()
-        try super.validateAttachment(media)
-    }
-}
-
-/// Removes the downloaded file after it passed validation, before delivery.
-final class VanishingFileService: RecordingService {
-    override func validateAttachment(_ media: DownloadedMedia) throws {
-        try super.validateAttachment(media)
-        try FileManager.default.removeItem(at: media.file)
-    }
-}
-
-/// The real bridge, recording what it delivered and its run.
-class RecordingService: RichPushNotificationService {
-    private let lock = NSLock()
-    private var result: PipelineResult?
-    private var run: PipelineRun?
-
-    var delivered: PipelineResult? { lock.withLock { result } }
-
-    func settledReceipt() async -> ReceiptReport? {
-        guard let run = lock.withLock({ run }) else { return nil }
-        return await run.waitUntilSettled()
-    }
-
-    override func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {
-        lock.withLock { self.run = run }
-    }
-
-    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {
-        lock.withLock { self.result = result }
     }
 }
 #endif

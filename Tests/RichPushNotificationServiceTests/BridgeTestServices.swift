@@ -1,0 +1,45 @@
+#if !canImport(UserNotifications)
+import Foundation
+import RichPushNotificationService
+import UserNotificationsStandIn
+
+/// Grows the downloaded image past Apple's 10 MB limit before the real validation runs.
+final class OversizingService: RecordingService {
+    override func validateAttachment(_ media: DownloadedMedia) throws {
+        let handle = try FileHandle(forWritingTo: media.file)
+        try handle.truncate(atOffset: UInt64(MediaKind.image.maximumBytes + 1))
+        try handle.close()
+        try super.validateAttachment(media)
+    }
+}
+
+/// Removes the downloaded file after it passed validation, before delivery.
+final class VanishingFileService: RecordingService {
+    override func validateAttachment(_ media: DownloadedMedia) throws {
+        try super.validateAttachment(media)
+        try FileManager.default.removeItem(at: media.file)
+    }
+}
+
+/// The real bridge, recording what it delivered and its run.
+class RecordingService: RichPushNotificationService {
+    private let lock = NSLock()
+    private var result: PipelineResult?
+    private var run: PipelineRun?
+
+    var delivered: PipelineResult? { lock.withLock { result } }
+
+    func settledReceipt() async -> ReceiptReport? {
+        guard let run = lock.withLock({ run }) else { return nil }
+        return await run.waitUntilSettled()
+    }
+
+    override func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {
+        lock.withLock { self.run = run }
+    }
+
+    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {
+        lock.withLock { self.result = result }
+    }
+}
+#endif
