@@ -59,7 +59,7 @@ public struct NotificationCategoryDescription: Sendable, Equatable, Codable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             let canonical = (try? encoder.encode(buttons)) ?? Data()
-            identifier = derivedPrefix + String(SHA256Digest.hash(canonical).map { String(format: "%02x", $0) }.joined().prefix(16))
+            identifier = derivedPrefix + String(SHA256Hash.hash(canonical).map { String(format: "%02x", $0) }.joined().prefix(16))
         }
         return NotificationCategoryDescription(identifier: identifier, buttons: buttons)
     }

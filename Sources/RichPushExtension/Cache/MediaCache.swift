@@ -37,7 +37,7 @@ public struct MediaCache: Sendable {
     /// - Parameter url: the media URL after normalisation (the string that is fetched).
     /// - Returns: the key, also the file's base name.
     public static func key(for url: String) -> String {
-        SHA256Digest.hex(url)
+        SHA256Hash.hex(url)
     }
 
     /// Copies a fresh cached file for `url` to `destination`, and marks it recently used.

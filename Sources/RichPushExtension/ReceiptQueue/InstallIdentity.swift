@@ -49,7 +49,7 @@ public struct InstallIdentity: Sendable {
     ///   - pushID: the push id.
     /// - Returns: 32 lowercase hex characters.
     public static func receiptID(installID: String, pushID: String) -> String {
-        String(SHA256Digest.hex(installID + "\n" + pushID).prefix(32))
+        String(SHA256Hash.hex(installID + "\n" + pushID).prefix(32))
     }
 
     private static func parse(_ data: Data?) -> String? {

@@ -113,7 +113,7 @@ public struct ReceiptQueue: Sendable {
     private func fileURL(_ receipt: Receipt) -> URL {
         let id = receipt.receiptID ?? receipt.pushID
         let safe = !id.isEmpty && id.count <= 128 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-        return folder.appendingPathComponent("\(safe ? id : SHA256Digest.hex(id)).json")
+        return folder.appendingPathComponent("\(safe ? id : SHA256Hash.hex(id)).json")
     }
 
     private func readAll() -> [(file: URL, entry: PendingReceipt)] {

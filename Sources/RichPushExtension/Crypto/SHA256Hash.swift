@@ -8,7 +8,7 @@ import COpenSSL
 
 /// SHA-256 (FIPS 180-4) with CryptoKit on Apple platforms and libcrypto elsewhere; used for
 /// cache file names and receipt ids, never for secrets.
-enum SHA256Digest {
+enum SHA256Hash {
     /// The 32-byte digest of `data`.
     static func hash(_ data: Data) -> Data {
         #if canImport(CryptoKit)
