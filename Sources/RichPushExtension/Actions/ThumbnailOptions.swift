@@ -15,12 +15,21 @@ public struct ThumbnailOptions: Sendable, Equatable, Codable {
     /// A rectangle in unit coordinates: every value in 0…1, width and height above 0, and
     /// `x + width ≤ 1`, `y + height ≤ 1`.
     public struct ClippingRect: Sendable, Equatable, Codable {
+        /// Left edge, 0…1 of the image's width.
         public var x: Double
+        /// Top edge, 0…1 of the image's height.
         public var y: Double
+        /// Width, above 0 and at most 1 − x.
         public var width: Double
+        /// Height, above 0 and at most 1 − y.
         public var height: Double
 
         /// Makes a rectangle (not validated; `ThumbnailOptions.parse` validates).
+        /// - Parameters:
+        ///   - x: left edge (0…1).
+        ///   - y: top edge (0…1).
+        ///   - width: width (0…1).
+        ///   - height: height (0…1).
         public init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x
             self.y = y

@@ -13,7 +13,9 @@ public struct BadgeOperation: Sendable, Hashable, CustomStringConvertible {
 
     /// Add `delta` (negative to subtract), or set the value.
     public enum Kind: Sendable, Hashable {
+        /// Add the amount (negative to subtract); the result is clamped to 0…`maximumValue`.
         case add(Int)
+        /// Set the badge to the value.
         case set(Int)
     }
 
