@@ -1,7 +1,7 @@
 // richpush-depth-helper: runs one piece of the extension's shared-container state from its own
 // process, so tests can run several at once against one directory (flock, atomic renames).
 //
-//   badge DIR OP                          apply a badge_op; prints the new value
+//   badge DIR OP [N]                      apply a badge_op (N times); prints the last new value
 //   cache-fill DIR MAXBYTES FILE PREFIX N store FILE under N URLs PREFIX0…, reading each back;
 //                                         prints "ok N" or "mismatch URL"
 //   receipt-submit DIR URL PUSH_ID        queue and send one receipt; prints status and HTTP status
@@ -19,9 +19,13 @@ guard let command = args.first else { fail("usage: badge|cache-fill|receipt-subm
 
 do {
     switch command {
-    case "badge" where args.count == 3:
+    case "badge" where args.count == 3 || args.count == 4:
         guard let op = BadgeOperation(json: .string(args[2])) else { fail("not a badge op: \(args[2])") }
-        print(try BadgeCounter(directory: URL(fileURLWithPath: args[1])).apply(op))
+        let times = args.count == 4 ? Int(args[3]) ?? 1 : 1
+        let counter = BadgeCounter(directory: URL(fileURLWithPath: args[1]))
+        var last = 0
+        for _ in 0..<times { last = try counter.apply(op) }
+        print(last)
     case "cache-fill" where args.count == 6:
         guard let maxBytes = Int(args[2]), let count = Int(args[5]) else { fail("bad numbers") }
         let cache = MediaCache(directory: URL(fileURLWithPath: args[1]), maximumBytes: maxBytes)

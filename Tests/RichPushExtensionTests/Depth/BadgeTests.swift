@@ -39,4 +39,12 @@ struct BadgeTests {
         let printed = Set(results.compactMap { Int($0.1.trimmingCharacters(in: .whitespacesAndNewlines)) })
         #expect(printed == Set(4...8))
     }
+
+    @Test func fiveProcessesIncrementingAHundredTimesEachLoseNoIncrement() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let results = try await DepthSupport.runConcurrently(Array(repeating: ["badge", dir.path, "+1", "100"], count: 5))
+        #expect(results.allSatisfy { $0.0 == 0 })
+        #expect(try BadgeCounter(directory: dir).current() == 500)
+    }
 }
