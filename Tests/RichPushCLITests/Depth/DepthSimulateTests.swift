@@ -33,7 +33,7 @@ struct DepthSimulateTests {
         let pt = try scratch.write("pt-\(UUID().uuidString).json", plaintext)
         let base = try scratch.write("base.json", genericAlert)
         let arguments = ["encrypt", "--key", scratch.keys.path, "--kid", "k-2", pt.path, "--payload", base.path]
-        let result = try await offPool { try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: 60) }
+        let result = try await offPool { try FileOutputProcess.run(Fixtures.richpushBinary.path, arguments, timeout: 60) }
         guard result.status == 0, let payload = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestSupportError("encrypt failed: \(result.stderr)")
         }
@@ -65,7 +65,7 @@ struct DepthSimulateTests {
     static func simulate(_ payload: URL, _ extra: [String] = []) async throws -> Simulated {
         let arguments = simulateArguments(payload, extra)
         return try await offPool {
-            let result = try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: 90)
+            let result = try FileOutputProcess.run(Fixtures.richpushBinary.path, arguments, timeout: 90)
             return try parse(result.status, result.stdout, result.stderr)
         }
     }
@@ -84,16 +84,9 @@ struct DepthSimulateTests {
     }
 
     static func simulateConcurrentlyBlocking(_ argumentLists: [[String]]) throws -> [Simulated] {
-        let children = argumentLists.map { ChildProcess(Fixtures.richpushBinary.path, $0) }
-        for child in children { try child.process.run() }
-        let end = Date().addingTimeInterval(90)
-        for child in children {
-            while child.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-            if child.process.isRunning { child.terminate() }
-            child.process.waitUntilExit()
+        try FileOutputProcess.runAll(argumentLists.map { (Fixtures.richpushBinary.path, $0) }, timeout: 90).map {
+            try parse($0.status, $0.stdout, $0.stderr)
         }
-        Thread.sleep(forTimeInterval: 0.1)
-        return try children.map { try parse($0.process.terminationStatus, $0.standardOutput, $0.standardError) }
     }
 
     // MARK: - 1. Encrypted payloads
@@ -101,7 +94,7 @@ struct DepthSimulateTests {
     @Test func aValidEnvelopeShowsTheDecryptedTextAndAttachesTheMediaItNames() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         let payload = try await Self.encrypt(
             ["title": "注文が発送されました", "body": "Order 1042 shipped", "media-url": "\(server.base)/media/photo.jpg", "push_id": "enc-ok"],
@@ -134,7 +127,7 @@ struct DepthSimulateTests {
     func aBrokenEnvelopeKeepsTheServersAlertAndSaysWhy(kind: String) async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         var payload = try await Self.encrypt(
             ["title": "Secret", "body": "Secret body", "media-url": "\(server.base)/media/photo.jpg", "push_id": "enc-bad"], in: scratch)
@@ -160,7 +153,7 @@ struct DepthSimulateTests {
                 print(json.dumps({"v": 1, "kid": "k-2", "iv": base64.b64encode(iv).decode(), "ct": base64.b64encode(out[:-16]).decode(), "tag": base64.b64encode(out[-16:]).decode()}))
                 """
             let keyText = Self.key.base64EncodedString()
-            let made = try await offPool { try ChildProcess("python3", ["-c", script, keyText]).runToCompletion(timeout: 60) }
+            let made = try await offPool { try FileOutputProcess.run("python3", ["-c", script, keyText], timeout: 60) }
             enc = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any], "\(made.stderr)")
         }
         payload["enc"] = enc
@@ -184,7 +177,7 @@ struct DepthSimulateTests {
     @Test func theDecryptedTextIsShownWhenTheMediaThenStalls() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         let payload = try await Self.encrypt(["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
         let started = Date()
@@ -257,7 +250,7 @@ struct DepthSimulateTests {
         let down = try await Self.simulate(first, receipts)
         #expect(down.receipt["status"] as? String == "failed")
         let server = try await DepthServer.start(port: port)
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         try await Task.sleep(for: .milliseconds(1_200))  // the first retry's backoff is at most 1 s
         let up = try await Self.simulate(second, receipts)
@@ -276,7 +269,7 @@ struct DepthSimulateTests {
     @Test func theSamePushProcessedTwiceSendsOneReceipt() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         let payload = try scratch.write("p.json", ["aps": ["alert": "x", "mutable-content": 1], "push_id": "twice"])
         let args = ["--receipts-url", "\(server.base)/v1/receipts", "--state", scratch.path("state")]
@@ -308,7 +301,7 @@ struct DepthSimulateTests {
     @Test func buttonsThumbnailOptionsAndSeveralAttachmentsAreInTheJSON() async throws {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         let payload = try scratch.write("p.json", [
             "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],

@@ -20,28 +20,24 @@ enum DepthSupport {
     }
 
     private static func runConcurrentlyBlocking(_ argumentLists: [[String]], timeout: Double) throws -> [(Int32, String)] {
-        let children = argumentLists.map { ChildProcess(helperBinary.path, $0) }
-        for child in children { try child.process.run() }
-        let end = Date().addingTimeInterval(timeout)
-        for child in children {
-            while child.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-            if child.process.isRunning { child.terminate() }
-            child.process.waitUntilExit()
-        }
-        // Let the pipe handlers drain.
-        Thread.sleep(forTimeInterval: 0.05)
-        return children.map { ($0.process.terminationStatus, $0.standardOutput) }
+        try FileOutputProcess.runAll(argumentLists.map { (helperBinary.path, $0) }, timeout: timeout).map { ($0.status, $0.stdout) }
     }
 
     /// Runs the helper once.
     static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let path = helperBinary.path
-        return try await offPool { try ChildProcess(path, arguments).runToCompletion(timeout: 60) }
+        return try await offPool {
+            let r = try FileOutputProcess.run(path, arguments, timeout: 60)
+            return (r.status, r.stdout, r.stderr)
+        }
     }
 
     /// A Python one-shot, with its stdout.
     static func python(_ script: String, _ arguments: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await offPool { try ChildProcess("python3", ["-c", script] + arguments).runToCompletion(timeout: 60) }
+        try await offPool {
+            let r = try FileOutputProcess.run("python3", ["-c", script] + arguments, timeout: 60)
+            return (r.status, r.stdout, r.stderr)
+        }
     }
 
     /// The depth server (`Tests/Support/depth_server.py`) and its port.

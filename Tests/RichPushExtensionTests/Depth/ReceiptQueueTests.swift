@@ -72,7 +72,7 @@ struct ReceiptQueueTests {
         #expect(queued.first?.attempts == 1)
 
         let (server, _) = try await DepthSupport.receiptServer(port: port)
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         // The first retry waits at most 1 s (full jitter); wait it out, then flush twice.
         let wait = max(0, (queued.first?.notBefore ?? 0) - Date().timeIntervalSince1970) + 0.05
@@ -95,7 +95,7 @@ struct ReceiptQueueTests {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let (server, port) = try await DepthSupport.receiptServer(statuses: "503,400")
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
@@ -113,7 +113,7 @@ struct ReceiptQueueTests {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let (server, port) = try await DepthSupport.receiptServer()
-        // Stopped when released at the end (SIGKILL in ChildProcess.deinit): nothing blocks the pool.
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
         let queue = ReceiptQueue(directory: state)
         let now = Date().timeIntervalSince1970
