@@ -24,6 +24,13 @@ let package = Package(
             path: "Sources/CCurl",
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
         ),
+        // libcrypto (Debian: libssl-dev) for AES-256-GCM and SHA-256 where CryptoKit is missing.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
 
         .systemLibrary(
             name: "COpenSSL",
@@ -41,6 +48,7 @@ let package = Package(
             dependencies: [
                 "RichPushCore",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ]
         ),
 
@@ -88,9 +96,16 @@ let package = Package(
             path: "Tests/RichPushTestSupport"
         ),
         .testTarget(name: "RichPushCoreTests", dependencies: ["RichPushCore", "RichPushTestSupport"]),
+        // A tiny executable the extension-depth tests run as several processes at once
+        // (badge counter, media cache, receipt queue under flock).
+        .executableTarget(
+            name: "richpush-depth-helper",
+            dependencies: ["RichPushExtension"],
+            path: "Tests/RichPushDepthHelper"
+        ),
         .testTarget(
             name: "RichPushExtensionTests",
-            dependencies: ["RichPushExtension", "RichPushTestSupport"]
+            dependencies: ["RichPushExtension", "RichPushTestSupport", "richpush-depth-helper"]
         ),
         .testTarget(
             name: "RichPushNotificationServiceTests",

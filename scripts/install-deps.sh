@@ -7,6 +7,7 @@ APT_PACKAGES=(
   libcurl4-openssl-dev   # media transport (extension side, Linux) and HTTP/2 to APNs
   libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
   python3                # local test servers (media, receipts)
+  python3-cryptography   # extension-depth tests: cross-check AES-256-GCM envelopes with Python's cryptography
   curl                   # tests read the receipts log; benchmarks compare against curl -w %{time_total}
   binutils               # linkage test: readelf and nm on the extension-side binary (issue 3)
   gcc                    # linkage test: builds a small server-like shared object as the failing control
@@ -17,7 +18,7 @@ APT_PACKAGES=(
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side
   trustme                # mock APNs: a throwaway CA and server certificate
-  cryptography           # mock APNs: verifies the ES256 JWT against the key's public half
+  cryptography           # mock APNs: verifies the ES256 JWT; depth tests: cross-check AES-256-GCM (when python3 is not Debian's)
   aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against
 )
 

@@ -9,6 +9,7 @@ public enum RichPushCommandLine {
         SimulateCommand.spec,
         LintCommand.spec,
         SendCommand.spec,
+        EncryptCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

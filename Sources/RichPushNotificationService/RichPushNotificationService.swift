@@ -79,6 +79,8 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         if let group = settings.appGroupIdentifier {
             if let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) {
                 configuration.attachmentsDirectory = container.appendingPathComponent("Library/Caches/RichPush-attachments", isDirectory: true)
+                // Issue 6: media cache, receipt queue, badge counter and key file in the App Group.
+                for problem in configuration.useSharedContainer(container) { RichPushLog.error(problem) }
             } else {
                 RichPushLog.error("App Group \(group) is not available to this extension: add it under Signing & Capabilities → App Groups")
             }
@@ -134,6 +136,10 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
             deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
+        if let category = run.bestAttempt.details.category {
+            // Payload buttons (issue 6): registered while the media downloads, before delivery.
+            Task { await RichPushCategoryRegistry.register(category) }
+        }
         didStart(run, for: request)
     }
 
@@ -198,7 +204,8 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
             do {
                 attachments.append(
                     try UNNotificationAttachment(
-                        identifier: item.identifier, url: file, options: [UNNotificationAttachmentOptionsTypeHintKey: item.type]))
+                        identifier: item.identifier, url: file,
+                        options: ThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)))
             } catch {
                 // Validated by the pipeline's hook already; the file changed since. Text only.
                 RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error)")

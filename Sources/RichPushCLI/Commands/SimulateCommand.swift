@@ -43,6 +43,9 @@ enum SimulateCommand {
             .value("media-category", "ID", help: "Category set when media is attached and the payload names\nnone (default \"image\")."),
             .flag("no-media-category", help: "Never set a category."),
             .value("transport", "NAME", help: "HTTP layer: curl (default on Linux) or urlsession."),
+            .value("keys", "FILE", help: "Key file for encrypted payloads (\"enc\"): {\"KID\": \"<base64 of 32 bytes>\"}.\nWithout it an encrypted payload shows the server's alert (decrypt_failed)."),
+            .value("cache", "DIR", help: "Media cache directory (the App Group container on iOS): keyed by\nURL, 50 MB, least recently used evicted, honours Cache-Control."),
+            .value("state", "DIR", help: "Shared state directory (App Group): receipt queue (retried on\nlater runs, once per push), install id, badge counter for badge_op."),
         ],
         run: run
     )
@@ -98,6 +101,9 @@ enum SimulateCommand {
             out = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-simulate-\(UUID().uuidString.lowercased())", isDirectory: true)
         }
         configuration.attachmentsDirectory = out
+        if let keys = args.value("keys") { configuration.keyProvider = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keys)) }
+        if let cache = args.value("cache") { configuration.mediaCache = MediaCache(directory: URL(fileURLWithPath: cache, isDirectory: true)) }
+        if let state = args.value("state") { configuration.stateDirectory = URL(fileURLWithPath: state, isDirectory: true) }
 
         let data: Data
         do {
@@ -175,6 +181,7 @@ enum SimulateCommand {
                 }),
             ]),
             "receipt": .object(["status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus)]),
+            "details": r.details.json,
         ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
     }
 
@@ -200,6 +207,7 @@ enum SimulateCommand {
             add("attachment", "\(a.identifier): \(a.type), \(a.bytes) bytes")
             add("", a.file)
         }
+        for (label, value) in r.details.summaryRows { add(label, value) }
         add("receipt", r.receipt.status.rawValue + (r.receipt.httpStatus.map { " (HTTP \($0))" } ?? ""))
         if !c.attachments.isEmpty { add("files in", out.path) }
         return lines.joined(separator: "\n") + "\n"

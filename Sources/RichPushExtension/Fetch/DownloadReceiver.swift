@@ -26,6 +26,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     private(set) var statusCode: Int?
     private var contentLength: Int?
     private var contentType: String?
+    private var cacheControl: String?
     private var prefix: [UInt8] = []
     private var format: MediaFormat?
     private var limit = MediaKind.largestMaximumBytes
@@ -56,6 +57,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         }
         contentLength = head.contentLength
         contentType = head.headers["content-type"]
+        cacheControl = head.headers["cache-control"]
         if let contentLength, contentLength > limit {
             return fail(.tooLarge, "Content-Length \(contentLength) bytes is over the largest attachment limit (\(limit) bytes, Apple: video 50 MB)")
         }
@@ -86,10 +88,12 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         guard let file, let format else {
             return .failure(FetchFailure(.notMedia, "the response has no body", httpStatus: statusCode))
         }
-        return .success(DownloadedMedia(
+        var media = DownloadedMedia(
             file: file, folder: folder, format: format, bytes: bytes, url: url,
             httpStatus: statusCode ?? 200, redirects: redirects
-        ))
+        )
+        media.cacheControl = cacheControl
+        return .success(media)
     }
 
     /// Closes and removes any file (the transfer failed or was abandoned).

@@ -16,6 +16,8 @@ public struct DownloadedMedia: Sendable, Equatable {
     public var httpStatus: Int
     /// How many redirects were followed (at most `MediaFetcher.maximumRedirects`).
     public var redirects: Int
+    /// The final response's `Cache-Control` header, for the media cache.
+    public var cacheControl: String?
 
     /// Makes a value (the fetcher does; tests and hosts may too).
     public init(file: URL, folder: URL, format: MediaFormat, bytes: Int, url: URL, httpStatus: Int, redirects: Int) {

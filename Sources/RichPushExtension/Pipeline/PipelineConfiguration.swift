@@ -41,6 +41,19 @@ public struct PipelineConfiguration: Sendable {
     /// extension owns; the system moves an attached file into its own store.
     public var attachmentsDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("RichPush-attachments")
 
+    // MARK: Extension depth (issue 6)
+
+    /// Keys for encrypted payloads (`enc` envelopes); `nil` = an encrypted payload keeps the
+    /// server's alert with reason `decrypt_failed` (`unknown_kid`).
+    public var keyProvider: (any KeyProvider)?
+    /// The shared media cache (App Group container); `nil` = every media is fetched.
+    public var mediaCache: MediaCache?
+    /// The shared container for the receipt queue, install id, seen pushes and badge counter
+    /// (App Group container); `nil` = receipts sent once without a queue, `badge_op` ignored.
+    public var stateDirectory: URL?
+    /// Where the one log line per notification goes (default: os_log / standard error).
+    public var logger: NotificationLogger = .standard
+
     /// Article 000's text for an empty body: "すぐに確認" ("check it now").
     public static let articleDefaultBody = "すぐに確認"
 

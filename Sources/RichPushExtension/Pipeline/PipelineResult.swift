@@ -20,6 +20,8 @@ public struct PipelineResult: Sendable, Equatable {
     public var mediaURL: URL?
     /// A sentence on what happened (the failure's message, or what was attached).
     public var message: String
+    /// What the extension-depth steps did: decryption, media counts, cache, buttons, thumbnail, badge.
+    public var details = PipelineDetails()
 
     /// Makes a result.
     public init(

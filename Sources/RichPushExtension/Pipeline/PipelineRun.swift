@@ -37,6 +37,7 @@ public final class PipelineRun: Sendable {
     private let deadline: ContinuousClock.Instant
     private let receiptID = UUID().uuidString.lowercased()
     private let state: Locked<State>
+    private let depth: DepthStage?
 
     init(
         pipeline: NotificationPipeline, payload input: Input,
@@ -55,8 +56,12 @@ public final class PipelineRun: Sendable {
         var json: JSONValue?
         var parsed: NotificationPayload?
         var problem: String?
+        var depth: DepthStage?
         switch input {
-        case .parsed(let value):
+        case .parsed(let received):
+            // Decrypt first: the best attempt below shows the decrypted text (issue 6).
+            depth = DepthStage(payload: received, configuration: pipeline.configuration)
+            let value = depth?.decryption.payload ?? received
             json = value
             do { parsed = try NotificationPayload(json: value) } catch {
                 problem = (error as? RichPushError)?.message ?? String(describing: error)
@@ -65,13 +70,16 @@ public final class PipelineRun: Sendable {
             problem = message
         }
         payload = parsed
+        self.depth = depth
         let pushID = json.flatMap { Self.pushID(in: $0, paths: pipeline.configuration.pushIDKeyPaths) }
         if let parsed {
-            bestAttempt = PipelineResult(
+            var best = PipelineResult(
                 outcome: .textOnly, reason: nil, httpStatus: nil, pushID: pushID, elapsedMs: 0,
-                content: rules.bestAttempt(from: parsed), receipt: ReceiptReport(status: .pending),
+                content: depth?.adjust(rules.bestAttempt(from: parsed)) ?? rules.bestAttempt(from: parsed), receipt: ReceiptReport(status: .pending),
                 message: "best attempt: text only"
             )
+            depth?.finalize(&best)  // details (category, thumbnail, decryption) known before any network work
+            bestAttempt = best
         } else {
             bestAttempt = PipelineResult(
                 outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: pushID, elapsedMs: 0,
@@ -134,7 +142,12 @@ public final class PipelineRun: Sendable {
             return
         }
         var base = bestAttempt
-        guard let (_, raw) = payload.firstNonEmptyString(at: configuration.mediaKeyPaths) else {
+        let single = payload.firstNonEmptyString(at: configuration.mediaKeyPaths)
+        if let depth, depth.wantsList(singleURL: single?.1) {
+            beginList(depth, base: base)
+            return
+        }
+        guard let (_, raw) = single else {
             base.reason = .noMedia
             base.message = "the payload names no media (looked at \(configuration.mediaKeyPaths.map(\.description).joined(separator: ", ")))"
             decide(base, waitForReceipt: true)
@@ -160,7 +173,11 @@ public final class PipelineRun: Sendable {
             var result = initial
             let fetched: Result<DownloadedMedia, FetchFailure>
             do throws(FetchFailure) {
-                fetched = .success(try await fetcher.fetch(url, into: folder, deadline: deadline))
+                if let depth {
+                    fetched = .success(try await depth.fetch(url, fetcher: fetcher, into: folder, deadline: deadline))
+                } else {
+                    fetched = .success(try await fetcher.fetch(url, into: folder, deadline: deadline))
+                }
             } catch {
                 fetched = .failure(error)
             }
@@ -209,12 +226,40 @@ public final class PipelineRun: Sendable {
         }
     }
 
+    /// Several media URLs (issue 6): fetched concurrently within the deadline, attached in order.
+    private func beginList(_ depth: DepthStage, base: PipelineResult) {
+        let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
+        let fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
+        let fetchTask = Task { [self] in
+            let result = await depth.fetchAll(initial: base, fetcher: fetcher, folder: folder, deadline: deadline, rules: rules, validate: validate)
+            if !decide(result, waitForReceipt: true) { try? FileManager.default.removeItem(at: folder) }
+        }
+        let timerTask = Task { [self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            var result = base
+            result.reason = .timeout
+            result.message = "the pipeline's deadline (\(configuration.deadline) s) passed before any media arrived"
+            decide(result, waitForReceipt: true)
+        }
+        let alreadyDecided = state.withLock { s -> Bool in
+            s.fetchTask = fetchTask
+            s.timerTask = timerTask
+            return s.decided != nil
+        }
+        if alreadyDecided {
+            fetchTask.cancel()
+            timerTask.cancel()
+        }
+    }
+
     /// The latch: the first call fixes the outcome, starts the receipt and schedules delivery.
     /// - Returns: `false` when an outcome was already decided (the caller is late).
     @discardableResult
     private func decide(_ proposed: PipelineResult, waitForReceipt: Bool) -> Bool {
         var result = proposed
         result.elapsedMs = Self.milliseconds(ContinuousClock.now - started)
+        depth?.finalize(&result)
         let tasks: (Task<Void, Never>?, Task<Void, Never>?)? = state.withLock { s in
             guard s.decided == nil else { return nil }
             s.decided = result
@@ -226,8 +271,10 @@ public final class PipelineRun: Sendable {
 
         guard let receiptsURL = configuration.receiptsURL, let pushID = result.pushID else {
             result.receipt = .skipped
+            let flush = depth?.flushQueued(transport: transport)
             state.withLock { s in
                 s.receiptFinal = .skipped
+                s.receiptTask = flush
                 s.decided = result
             }
             deliverNow(result)
@@ -247,7 +294,7 @@ public final class PipelineRun: Sendable {
         // and not at all when the host expired the run: whichever of the answer and that bound
         // comes first delivers (delivery is idempotent), and expire() delivers at once.
         let receiptTask = Task { [self] in
-            let report = await sender.send(receipt, to: receiptsURL)
+            let report = if let depth { await depth.send(receipt, to: receiptsURL, sender: sender) } else { await sender.send(receipt, to: receiptsURL) }
             state.withLock { $0.receiptFinal = report }
             if waitForReceipt { deliverNow(decidedResult) }
             return report
@@ -279,6 +326,7 @@ public final class PipelineRun: Sendable {
             return (handler, waiters, result)
         }
         guard let result else { return }
+        DepthStage.log(result, configuration: configuration)
         handler?(result)
         for waiter in waiters { waiter.resume(returning: result) }
     }

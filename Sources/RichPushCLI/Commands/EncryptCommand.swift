@@ -1,0 +1,72 @@
+import Foundation
+import RichPushExtension
+
+/// `richpush encrypt`: makes the `enc` envelope (AES-256-GCM) a provider puts in an encrypted payload.
+enum EncryptCommand {
+    static let spec = CommandSpec(
+        name: "encrypt",
+        summary: "Encrypt a payload's private part into an AES-256-GCM \"enc\" envelope",
+        usage: "richpush encrypt --key FILE --kid ID PLAINTEXT.json [--payload BASE.json]",
+        discussion: """
+            PLAINTEXT.json is a JSON object the device decrypts before any media work. The
+            extension reads "title", "subtitle" and "body" into the alert, and every other key
+            (e.g. "media-url" or a "media" array, "push_id", "buttons", "thumbnail", "badge_op")
+            as if it were a top-level payload key.
+
+            Prints the envelope {"v":1,"kid":ID,"iv":…,"ct":…,"tag":…} (base64: a fresh random
+            12-byte IV, the ciphertext, the 16-byte tag), or with --payload the BASE payload with
+            the envelope under "enc". Keep a generic alert in BASE (e.g. "New message"): it is
+            what the user sees if the device cannot decrypt.
+
+            Key file: {"k-2": "<base64 of 32 bytes>"}, the same file `simulate --keys` reads;
+            make a key with `openssl rand -base64 32`.
+
+            Exit status: 0 on success, 64 for bad usage, 1 for an unreadable or invalid file.
+            """,
+        options: [
+            .value("key", "FILE", help: "The key file: a JSON object mapping key ids to base64 AES-256 keys (32 bytes)."),
+            .value("kid", "ID", help: "The key id to encrypt with (must be in the key file); the device looks it up."),
+            .value("payload", "BASE.json", help: "Print this APNs payload with the envelope under \"enc\" instead of the bare envelope."),
+        ],
+        run: run
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        guard let keyPath = arguments.value("key") else {
+            throw UsageError(command: "encrypt", message: "missing '--key FILE' (a JSON key file, e.g. {\"k-2\": \"<base64 of 32 bytes>\"})")
+        }
+        guard let kid = arguments.value("kid") else {
+            throw UsageError(command: "encrypt", message: "missing '--kid ID' (a key id from the key file)")
+        }
+        guard arguments.positionals.count == 1, let plaintextPath = arguments.positionals.first else {
+            throw UsageError(command: "encrypt", message: "give exactly one PLAINTEXT.json file")
+        }
+        let keys = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keyPath))
+        guard let key = keys.key(for: kid) else {
+            throw RichPushError(code: .configuration, message: "key id '\(kid)' is not in \(keyPath); it has: \(keys.keyIDs.joined(separator: ", "))")
+        }
+        let plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json")
+        let envelope = try PayloadCipher.encrypt(plaintext, key: key, kid: kid)
+        var output = envelope.json
+        if let basePath = arguments.value("payload") {
+            var base = try readObject(basePath, what: "--payload")
+            base[EncryptedEnvelope.payloadKey] = envelope.json
+            output = .object(base)
+        }
+        FileHandle.standardOutput.write(output.jsonData(sortedKeys: true) + Data("\n".utf8))
+        return 0
+    }
+
+    private static func readObject(_ path: String, what: String) throws -> [String: JSONValue] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RichPushError(code: .io, message: "cannot read \(what) file \(path): \(error.localizedDescription)", underlying: error)
+        }
+        guard let object = try JSONValue.parse(data).objectValue else {
+            throw RichPushError(code: .invalidPayload, message: "\(what) file \(path) must hold a JSON object")
+        }
+        return object
+    }
+}

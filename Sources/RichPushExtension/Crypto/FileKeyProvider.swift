@@ -1,0 +1,57 @@
+import Foundation
+
+/// Keys read from a JSON file `{"k-2": "<base64 of 32 bytes>", …}` (`simulate --keys FILE`, or a
+/// file in the App Group container on iOS).
+public struct FileKeyProvider: KeyProvider {
+    private let keys: [String: Data]
+
+    /// The key ids the file holds, sorted.
+    public var keyIDs: [String] { keys.keys.sorted() }
+
+    /// Makes a provider from keys in memory.
+    ///
+    /// - Parameter keys: key id → 32-byte key.
+    /// - Throws: `RichPushError` `configuration` when a key is not 32 bytes.
+    public init(keys: [String: Data]) throws {
+        for (kid, key) in keys where key.count != AESGCM.keyBytes {
+            throw RichPushError(
+                code: .configuration,
+                message: "key '\(kid)' is \(key.count) bytes; AES-256 keys are 32 bytes (make one with `openssl rand -base64 32`)"
+            )
+        }
+        self.keys = keys
+    }
+
+    /// Reads a key file.
+    ///
+    /// - Parameter file: a JSON object mapping key ids to base64 keys of 32 bytes.
+    /// - Throws: `RichPushError` `io` when the file cannot be read, `configuration` when it is not
+    ///   such an object; the message names the file and the key id, never the key.
+    public init(contentsOf file: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw RichPushError(code: .io, message: "cannot read key file \(file.path): \(error.localizedDescription)", underlying: error)
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            throw RichPushError(code: .configuration, message: "key file \(file.path) is not JSON; expected {\"KID\": \"<base64 of 32 bytes>\"}")
+        }
+        guard let object = json.objectValue, !object.isEmpty else {
+            throw RichPushError(code: .configuration, message: "key file \(file.path) must be a non-empty JSON object {\"KID\": \"<base64 of 32 bytes>\"}")
+        }
+        var keys: [String: Data] = [:]
+        for (kid, value) in object {
+            guard let text = value.stringValue, let key = Data(base64Encoded: text) else {
+                throw RichPushError(code: .configuration, message: "key '\(kid)' in \(file.path) is not a base64 string")
+            }
+            keys[kid] = key
+        }
+        try self.init(keys: keys)
+    }
+
+    public func key(for kid: String) -> Data? { keys[kid] }
+}

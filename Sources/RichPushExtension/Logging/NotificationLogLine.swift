@@ -1,0 +1,81 @@
+import Foundation
+
+/// One structured log line per notification (article 004: time to download, file size, result),
+/// as a single-line JSON object.
+///
+/// It holds only identifiers, codes and numbers: never the payload's text (title, body, URLs),
+/// never ciphertext, never a key.
+public struct NotificationLogLine: Sendable, Equatable {
+    /// The push id, when the payload has one.
+    public var pushID: String?
+    /// The outcome (`media_attached`, `text_only`, `original`).
+    public var outcome: Outcome
+    /// The reason, when media was not attached.
+    public var reason: ReasonCode?
+    /// A finer code, e.g. the decrypt sub-reason `bad_tag` or `invalid_buttons`.
+    public var detail: String?
+    /// Attachments made.
+    public var attachments: Int
+    /// Media URLs the payload named.
+    public var mediaRequested: Int
+    /// Bytes of media attached.
+    public var bytes: Int
+    /// Milliseconds spent fetching media (0 when none was fetched).
+    public var fetchMs: Int
+    /// Milliseconds from the start to delivery.
+    public var totalMs: Int
+    /// Media served from the cache.
+    public var cacheHits: Int
+    /// The receipt's status (`sent`, `failed`, `skipped`, `duplicate`), if any.
+    public var receipt: String?
+
+    /// Makes a line.
+    /// - Parameters:
+    ///   - pushID: the push id.
+    ///   - outcome: the outcome.
+    ///   - reason: the reason.
+    ///   - detail: a finer code.
+    ///   - attachments: attachments made.
+    ///   - mediaRequested: media URLs named.
+    ///   - bytes: media bytes attached.
+    ///   - fetchMs: fetch time in ms.
+    ///   - totalMs: total time in ms.
+    ///   - cacheHits: cache hits.
+    ///   - receipt: the receipt status.
+    public init(
+        pushID: String?, outcome: Outcome, reason: ReasonCode?, detail: String? = nil, attachments: Int = 0,
+        mediaRequested: Int = 0, bytes: Int = 0, fetchMs: Int = 0, totalMs: Int, cacheHits: Int = 0, receipt: String? = nil
+    ) {
+        self.pushID = pushID
+        self.outcome = outcome
+        self.reason = reason
+        self.detail = detail
+        self.attachments = attachments
+        self.mediaRequested = mediaRequested
+        self.bytes = bytes
+        self.fetchMs = fetchMs
+        self.totalMs = totalMs
+        self.cacheHits = cacheHits
+        self.receipt = receipt
+    }
+
+    /// The line: `{"event":"richpush.notification","push_id":…,"outcome":…,…}` with sorted keys
+    /// and `null` for absent values.
+    public var rendered: String {
+        var object: [String: JSONValue] = [
+            "event": .string("richpush.notification"),
+            "push_id": pushID.map { .string(String($0.prefix(Receipt.Limits.identifierBytes))) } ?? .null,
+            "outcome": .string(outcome.rawValue),
+            "reason": reason.map { .string($0.rawValue) } ?? .null,
+            "detail": detail.map { .string($0) } ?? .null,
+            "attachments": .int(attachments),
+            "media_requested": .int(mediaRequested),
+            "bytes": .int(bytes),
+            "fetch_ms": .int(fetchMs),
+            "total_ms": .int(totalMs),
+            "cache_hits": .int(cacheHits),
+        ]
+        object["receipt"] = receipt.map { .string($0) } ?? .null
+        return String(decoding: JSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Receipts that are never lost and counted once: each is queued on disk before it is sent,
+/// removed only when the server accepts it, retried with backoff, and sent at most once per push
+/// on this installation.
+///
+/// The extension calls `submit(_:to:timeout:)` for each notification (it also flushes older
+/// receipts that are due); the app calls `flushPendingReceipts(timeout:)`, e.g. when it becomes
+/// active, with the same App Group directory.
+public struct ReceiptDelivery: Sendable {
+    /// What happened to the receipt of one notification.
+    public struct Status: Sendable, Hashable, CustomStringConvertible, RawRepresentable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The server accepted it (2xx).
+        public static let sent = Status(rawValue: "sent")
+        /// Not accepted yet; kept in the queue for a later run (or dropped after a final 4xx).
+        public static let failed = Status(rawValue: "failed")
+        /// Not sent: this push was already reported from this installation.
+        public static let duplicate = Status(rawValue: "duplicate")
+    }
+
+    /// The shared directory (App Group; here `--state DIR`).
+    public let directory: URL
+    /// The queue.
+    public let queue: ReceiptQueue
+    /// The backoff and retry rules.
+    public let policy: RetryPolicy
+    private let poster: any ReceiptPoster
+
+    /// Makes a delivery service.
+    ///
+    /// - Parameters:
+    ///   - directory: the App Group container (here `--state DIR`).
+    ///   - poster: how receipts are sent (default: `HTTPFormPoster`).
+    ///   - policy: backoff and retry rules (default: 1 s doubling to 5 min, full jitter).
+    public init(directory: URL, poster: any ReceiptPoster = HTTPFormPoster(), policy: RetryPolicy = .standard) {
+        self.directory = directory
+        self.queue = ReceiptQueue(directory: directory)
+        self.policy = policy
+        self.poster = poster
+    }
+
+    /// Queues a notification's receipt (with its stable `receipt_id`) and sends it with every
+    /// other due receipt, within `timeout`.
+    ///
+    /// - Parameters:
+    ///   - receipt: the receipt; its `receiptID` is replaced by the stable one for its push id.
+    ///   - url: the receipts URL.
+    ///   - timeout: seconds for the sends (keep it inside the notification's deadline).
+    ///   - now: the current time.
+    /// - Returns: the status of this receipt and the HTTP status of its attempt, if any.
+    /// - Throws: `RichPushError` `io` when the state directory cannot be written (the caller then
+    ///   sends directly, losing only the retry).
+    public func submit(_ receipt: Receipt, to url: URL, timeout: Double, now: Date = Date()) async throws -> (status: Status, httpStatus: Int?) {
+        guard try SeenPushStore(directory: directory).markSeen(receipt.pushID, now: now) else {
+            return (.duplicate, nil)
+        }
+        var stamped = receipt
+        stamped.receiptID = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
+        try queue.enqueue(PendingReceipt(receipt: stamped, url: url.absoluteString, queuedAt: now.timeIntervalSince1970), now: now)
+        let report = try await flushPendingReceipts(timeout: timeout)
+        let id = stamped.receiptID ?? ""
+        if let status = report.sent[id] { return (.sent, status) }
+        if let status = report.dropped[id] { return (.failed, status) }
+        if let status = report.kept[id] { return (.failed, status) }
+        return (.failed, nil)
+    }
+
+    /// Sends every due queued receipt, concurrently, each within `timeout`; removes those the
+    /// server accepted (2xx) or refused for good (4xx other than 408/429), and reschedules the
+    /// rest with backoff and jitter.
+    ///
+    /// - Parameter timeout: seconds each request may take (default 10).
+    /// - Returns: what was sent, kept and dropped.
+    /// - Throws: `RichPushError` `io` when the queue cannot be read or written.
+    @discardableResult
+    public func flushPendingReceipts(timeout: Double = 10) async throws -> ReceiptFlushReport {
+        let claimed = try queue.claimDue(now: Date(), lease: timeout + 5)
+        var report = ReceiptFlushReport()
+        let poster = self.poster
+        let results = await withTaskGroup(of: (PendingReceipt, Int?).self) { group in
+            for entry in claimed {
+                group.addTask {
+                    guard let url = URL(string: entry.url) else { return (entry, 400) }
+                    return (entry, await poster.post(entry.receipt, to: url, timeout: timeout))
+                }
+            }
+            var all: [(PendingReceipt, Int?)] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        for (entry, status) in results {
+            let decision = policy.decision(for: status)
+            try queue.finish(entry, decision: decision, policy: policy, now: Date())
+            let id = entry.receipt.receiptID ?? entry.receipt.pushID
+            switch decision {
+            case .delivered: report.sent[id] = status ?? 200
+            case .retry: report.kept[id] = status
+            case .drop: report.dropped[id] = status ?? 0
+            }
+        }
+        report.remaining = try queue.entries().count
+        return report
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import RichPushExtension
+
+#if canImport(UserNotifications)
+@preconcurrency import UserNotifications
+#else
+@preconcurrency import UserNotificationsStandIn
+#endif
+
+/// Turns payload-described buttons (`NotificationCategoryDescription`, issue 6) into a
+/// `UNNotificationCategory` and registers it next to the app's own categories.
+///
+/// Categories whose identifier starts with `richpush.b.` are RichPush's (made from a payload's
+/// buttons); every other registered category is treated as the app's and never replaced or
+/// removed. At most `maximumRichPushCategories` of RichPush's are kept (Apple documents no limit;
+/// ours keeps the registered set small). A payload that names `aps.category` gets that identifier;
+/// if the app already registers it, the app's category wins.
+public enum RichPushCategoryRegistry {
+    /// At most 16 RichPush-made categories stay registered (our bound).
+    public static let maximumRichPushCategories = 16
+
+    /// The action for one button: `UNTextInputNotificationAction` when it has a text input, with
+    /// `.destructive`, `.foreground` and `.authenticationRequired` options; on iOS 15 and later the
+    /// SF Symbol icon (`UNNotificationActionIcon(systemImageName:)`; the Linux stand-in has no icons).
+    ///
+    /// - Parameter button: the button.
+    /// - Returns: the action.
+    public static func makeAction(_ button: NotificationButton) -> UNNotificationAction {
+        var options: UNNotificationActionOptions = []
+        if button.destructive { options.insert(.destructive) }
+        if button.foreground { options.insert(.foreground) }
+        if button.authenticationRequired { options.insert(.authenticationRequired) }
+        #if canImport(UserNotifications) && !os(macOS)
+        if #available(iOS 15.0, *), let name = button.icon {
+            let icon = UNNotificationActionIcon(systemImageName: name)
+            if let input = button.textInput {
+                return UNTextInputNotificationAction(
+                    identifier: button.identifier, title: button.title, options: options, icon: icon,
+                    textInputButtonTitle: input.buttonTitle, textInputPlaceholder: input.placeholder)
+            }
+            return UNNotificationAction(identifier: button.identifier, title: button.title, options: options, icon: icon)
+        }
+        #endif
+        if let input = button.textInput {
+            return UNTextInputNotificationAction(
+                identifier: button.identifier, title: button.title, options: options,
+                textInputButtonTitle: input.buttonTitle, textInputPlaceholder: input.placeholder)
+        }
+        return UNNotificationAction(identifier: button.identifier, title: button.title, options: options)
+    }
+
+    /// The category for a description, with its actions in payload order.
+    ///
+    /// - Parameter description: the category from `PipelineResult.details.category`.
+    /// - Returns: the category (no intent identifiers, no options).
+    public static func makeCategory(_ description: NotificationCategoryDescription) -> UNNotificationCategory {
+        UNNotificationCategory(
+            identifier: description.identifier, actions: description.buttons.map(makeAction(_:)),
+            intentIdentifiers: [], options: [])
+    }
+
+    /// The categories to register: the app's unchanged, then RichPush's with `adding` last, at
+    /// most `limit` of RichPush's (the others, by identifier order, dropped).
+    ///
+    /// - Parameters:
+    ///   - existing: the registered categories.
+    ///   - adding: the payload's category.
+    ///   - limit: how many RichPush categories to keep.
+    /// - Returns: the new set.
+    public static func merged(
+        _ existing: Set<UNNotificationCategory>, adding: NotificationCategoryDescription, limit: Int = maximumRichPushCategories
+    ) -> Set<UNNotificationCategory> {
+        let ordered = existing.sorted { $0.identifier < $1.identifier }
+        let appIDs = Set(ordered.map(\.identifier).filter { !$0.hasPrefix(NotificationCategoryDescription.derivedPrefix) })
+        let placeholders = ordered.map { NotificationCategoryDescription(identifier: $0.identifier, buttons: []) }
+        let keep = NotificationCategoryDescription.merge(existing: placeholders, appCategoryIdentifiers: appIDs, adding: adding, limit: limit)
+        var result: Set<UNNotificationCategory> = []
+        for description in keep {
+            if let current = ordered.first(where: { $0.identifier == description.identifier }), description.identifier != adding.identifier || appIDs.contains(adding.identifier) {
+                result.insert(current)
+            } else {
+                result.insert(makeCategory(adding))
+            }
+        }
+        return result
+    }
+
+    /// Registers the payload's category with the notification center, merged with what is
+    /// registered (call it as soon as the category is known, before delivery).
+    ///
+    /// - Parameters:
+    ///   - description: the category from the pipeline.
+    ///   - center: the notification center (default `.current()`).
+    public static func register(_ description: NotificationCategoryDescription, center: UNUserNotificationCenter = .current()) async {
+        let existing = await center.notificationCategories()
+        center.setNotificationCategories(merged(existing, adding: description))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RichPushTestSupport
+import Testing
+
+/// `richpush encrypt`: the envelope a provider puts in a payload, and its usage errors.
+@Suite("richpush encrypt", .serialized)
+struct EncryptCommandTests {
+    func richpush(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await offPool {
+            let r = try FileOutputProcess.run(Fixtures.richpushBinary.path, arguments, timeout: 60)
+            return (r.status, r.stdout, r.stderr)
+        }
+    }
+
+    @Test func itPrintsAVersion1EnvelopeWithA12ByteIVAndA16ByteTag() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keys = dir.appendingPathComponent("keys.json")
+        try Data(#"{"k-2": "\#(Data(repeating: 3, count: 32).base64EncodedString())"}"#.utf8).write(to: keys)
+        let pt = dir.appendingPathComponent("pt.json")
+        try Data(#"{"title": "t", "body": "b"}"#.utf8).write(to: pt)
+        let run = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-2", pt.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let envelope = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(envelope["v"] as? Int == 1)
+        #expect(envelope["kid"] as? String == "k-2")
+        #expect(Data(base64Encoded: envelope["iv"] as? String ?? "")?.count == 12)
+        #expect(Data(base64Encoded: envelope["tag"] as? String ?? "")?.count == 16)
+        #expect(Data(base64Encoded: envelope["ct"] as? String ?? "")?.count == #"{"body":"b","title":"t"}"#.utf8.count)
+    }
+
+    @Test func badUseSaysWhatToFix() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keys = dir.appendingPathComponent("keys.json")
+        try Data(#"{"k-1": "\#(Data(repeating: 1, count: 32).base64EncodedString())"}"#.utf8).write(to: keys)
+        let pt = dir.appendingPathComponent("pt.json")
+        try Data("[1]".utf8).write(to: pt)
+
+        let noKey = try await richpush(["encrypt", "--kid", "k-1", pt.path])
+        #expect(noKey.status == 64)
+        #expect(noKey.stderr.contains("--key FILE"))
+        let unknownKid = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-9", pt.path])
+        #expect(unknownKid.status == 1)
+        #expect(unknownKid.stderr.contains("k-9") && unknownKid.stderr.contains("k-1"))
+        #expect(!unknownKid.stderr.contains(Data(repeating: 1, count: 32).base64EncodedString()))
+        let notObject = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-1", pt.path])
+        #expect(notObject.status == 1)
+        #expect(notObject.stderr.contains("JSON object"))
+        let help = try await richpush(["encrypt", "--help"])
+        #expect(help.status == 0)
+        for option in ["--key", "--kid", "--payload"] { #expect(help.stdout.contains(option)) }
+    }
+}

@@ -1,0 +1,82 @@
+#if !canImport(UserNotifications)
+import Foundation
+import RichPushExtension
+import RichPushExtensionHost
+import RichPushNotificationService
+import RichPushTestSupport
+import Testing
+import UserNotificationsStandIn
+
+/// Issue 6 in the bridge: payload buttons become a registered `UNNotificationCategory`, thumbnail
+/// options become attachment options.
+@Suite struct RichPushCategoryRegistryTests {
+    static let reply = NotificationButton(
+        identifier: "reply", title: "Reply", foreground: true, icon: "arrowshape.turn.up.left",
+        textInput: .init(buttonTitle: "Send", placeholder: "Message"))
+    static let delete = NotificationButton(identifier: "delete", title: "Delete", destructive: true, authenticationRequired: true)
+
+    @Test func buttonsBecomeActionsWithTheirOptionsAndTextInput() throws {
+        let category = RichPushCategoryRegistry.makeCategory(NotificationCategoryDescription(identifier: "richpush.b.test", buttons: [Self.reply, Self.delete]))
+        #expect(category.identifier == "richpush.b.test")
+        #expect(category.actions.map(\.identifier) == ["reply", "delete"])
+        let input = try #require(category.actions[0] as? UNTextInputNotificationAction)
+        #expect(input.textInputButtonTitle == "Send")
+        #expect(input.textInputPlaceholder == "Message")
+        #expect(input.options == [.foreground])
+        #expect(!(category.actions[1] is UNTextInputNotificationAction))
+        #expect(category.actions[1].options == [.destructive, .authenticationRequired])
+    }
+
+    @Test func mergingKeepsTheAppsCategoriesAndAtMostTheLimitOfOurs() {
+        let app = UNNotificationCategory(identifier: "image", actions: [], intentIdentifiers: [], options: [])
+        var registered: Set<UNNotificationCategory> = [app]
+        for i in 0..<5 {
+            registered = RichPushCategoryRegistry.merged(
+                registered, adding: NotificationCategoryDescription(identifier: "richpush.b.\(i)", buttons: [Self.delete]), limit: 3)
+        }
+        #expect(registered.count == 4)
+        #expect(registered.contains { $0.identifier == "image" })
+        #expect(registered.contains { $0.identifier == "richpush.b.4" })
+        // A payload naming the app's own category never replaces it.
+        let clash = RichPushCategoryRegistry.merged(registered, adding: NotificationCategoryDescription(identifier: "image", buttons: [Self.reply]), limit: 3)
+        #expect(clash.first { $0.identifier == "image" }?.actions.isEmpty == true)
+    }
+
+    @Test func thumbnailOptionsBecomeAttachmentOptions() throws {
+        let options = ThumbnailOptions.attachmentOptions(
+            ThumbnailOptions(clippingRect: .init(x: 0.25, y: 0, width: 0.5, height: 0.5), time: 2, hidden: true), typeHint: "public.mpeg-4")
+        #expect(options[UNNotificationAttachmentOptionsTypeHintKey] as? String == "public.mpeg-4")
+        let rect = try #require(options[UNNotificationAttachmentOptionsThumbnailClippingRectKey] as? [String: Double])
+        #expect(rect == ["X": 0.25, "Y": 0, "Width": 0.5, "Height": 0.5])
+        #expect(options[UNNotificationAttachmentOptionsThumbnailTimeKey] as? Double == 2)
+        #expect(options[UNNotificationAttachmentOptionsThumbnailHiddenKey] as? Bool == true)
+        #expect(ThumbnailOptions.attachmentOptions(nil, typeHint: "public.png").count == 1)
+    }
+
+    @Test func theBridgeRegistersAPayloadsButtonsBeforeDelivery() async throws {
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let marker = UUID().uuidString
+        let payload: [String: Any] = [
+            "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
+            "buttons": [["id": "ok-\(marker)", "title": "OK"], ["id": "no", "title": "No", "destructive": true]],
+        ]
+        var configuration = PipelineConfiguration()
+        configuration.logger = .disabled
+        let service = RichPushNotificationService(configuration: configuration)
+        let report = await ExtensionHost(storeDirectory: store, budget: 10)
+            .run(PushRequest.make(payload: try JSONSerialization.data(withJSONObject: payload)), on: service)
+        let identifier = report.shown.categoryIdentifier
+        #expect(identifier.hasPrefix("richpush.b."))
+        // Registration runs beside the pipeline; give it a bounded moment.
+        var registered: UNNotificationCategory?
+        for _ in 0..<200 where registered == nil {
+            registered = await UNUserNotificationCenter.current().notificationCategories().first { $0.identifier == identifier }
+            if registered == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let category = try #require(registered)
+        #expect(category.actions.map(\.identifier) == ["ok-\(marker)", "no"])
+        #expect(category.actions[1].options == [.destructive])
+    }
+}
+#endif
