@@ -24,14 +24,8 @@ let package = Package(
             path: "Sources/CCurl",
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
         ),
-        // libcrypto (Debian: libssl-dev) for AES-256-GCM and SHA-256 where CryptoKit is missing.
-        .systemLibrary(
-            name: "COpenSSL",
-            path: "Sources/COpenSSL",
-            pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
-        ),
-
+        // libcrypto (Debian: libssl-dev) where CryptoKit is missing: AES-256-GCM and SHA-256 (extension),
+        // ES256 / RS256 JWT signing (provider).
         .systemLibrary(
             name: "COpenSSL",
             path: "Sources/COpenSSL",
