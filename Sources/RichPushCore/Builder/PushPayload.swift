@@ -12,37 +12,8 @@ import Foundation
 /// - Important: Apple: the extension runs only for a visible alert with `"mutable-content": 1`
 ///   (the integer); the builder writes exactly that whenever a media URL is set.
 public struct PushPayload: Sendable, Equatable {
-    /// `aps.alert` members.
-    public struct Alert: Sendable, Equatable {
-        public var title: String?
-        public var subtitle: String?
-        public var body: String?
-        /// `title-loc-key` and `title-loc-args`.
-        public var titleLocKey: String?
-        public var titleLocArgs: [String]?
-        /// `subtitle-loc-key` and `subtitle-loc-args`.
-        public var subtitleLocKey: String?
-        public var subtitleLocArgs: [String]?
-        /// `loc-key` and `loc-args` (the body).
-        public var locKey: String?
-        public var locArgs: [String]?
-
-        /// Makes an alert.
-        /// - Parameters:
-        ///   - title: the title line.
-        ///   - subtitle: the subtitle line.
-        ///   - body: the body text.
-        public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
-            self.title = title
-            self.subtitle = subtitle
-            self.body = body
-        }
-
-        /// True when the alert shows something.
-        public var isVisible: Bool {
-            [title, subtitle, body, titleLocKey, subtitleLocKey, locKey].contains { !($0 ?? "").isEmpty }
-        }
-    }
+    /// `aps.alert` members: the same value the parser reads (`NotificationPayload.Alert`).
+    public typealias Alert = NotificationPayload.Alert
 
     /// The alert; `nil` for a silent or background push.
     public var alert: Alert?
@@ -102,6 +73,7 @@ public struct PushPayload: Sendable, Equatable {
             a["subtitle-loc-args"] = alert.subtitleLocArgs.map { .array($0.map(JSONValue.string)) }
             a["loc-key"] = alert.locKey.map(JSONValue.string)
             a["loc-args"] = alert.locArgs.map { .array($0.map(JSONValue.string)) }
+            a["launch-image"] = alert.launchImage.map(JSONValue.string)
             aps["alert"] = .object(a)
         }
         aps["badge"] = badge.map(JSONValue.int)
