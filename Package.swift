@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "RichPushCore", targets: ["RichPushCore"]),
         .library(name: "RichPushExtension", targets: ["RichPushExtension"]),
+        .library(name: "RichPushServer", targets: ["RichPushServer"]),
         .executable(name: "richpush", targets: ["richpush"]),
     ],
     targets: [
@@ -20,6 +21,18 @@ let package = Package(
             name: "CCurl",
             path: "Sources/CCurl",
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
+        ),
+
+        .target(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
         // MARK: Shared model (Foundation only)
@@ -34,10 +47,16 @@ let package = Package(
             ]
         ),
 
+        // MARK: Statistics side
+        .target(
+            name: "RichPushServer",
+            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite"]
+        ),
+
         // MARK: Command line
         .target(
             name: "RichPushCLI",
-            dependencies: ["RichPushCore", "RichPushExtension"]
+            dependencies: ["RichPushCore", "RichPushExtension", "RichPushServer"]
         ),
         .executableTarget(name: "richpush", dependencies: ["RichPushCLI"]),
 
@@ -51,6 +70,10 @@ let package = Package(
         .testTarget(
             name: "RichPushExtensionTests",
             dependencies: ["RichPushExtension", "RichPushTestSupport"]
+        ),
+        .testTarget(
+            name: "RichPushServerTests",
+            dependencies: ["RichPushServer", "RichPushCLI", "RichPushTestSupport"]
         ),
         .testTarget(
             name: "RichPushCLITests",
