@@ -52,7 +52,12 @@ static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Co
     if (r == NULL) return NULL;
     r->server = server;
     r->connection = connection;
-    pthread_mutex_init(&r->mutex, NULL);
+    // Recursive: the handler runs with the mutex held and may answer synchronously.
+    pthread_mutexattr_t attributes;
+    pthread_mutexattr_init(&attributes);
+    pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&r->mutex, &attributes);
+    pthread_mutexattr_destroy(&attributes);
     r->method = strdup(method ? method : "");
     r->path = strdup(url ? url : "/");
     r->start_ns = rp_monotonic_ns();

@@ -6,6 +6,8 @@ public enum RichPushCommandLine {
     /// Every subcommand, in the order `richpush --help` lists them.
     static let commands: [CommandSpec] = [
         // Each side adds its commands here, one line each.
+        ServeCommand.spec,
+        StatsCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

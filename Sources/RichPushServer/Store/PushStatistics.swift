@@ -16,6 +16,16 @@ public struct PushStatistics: Sendable, Equatable, Codable {
             self.p50 = p50
             self.p95 = p95
         }
+
+        enum CodingKeys: String, CodingKey { case count, p50, p95 }
+
+        /// Encodes `nil` percentiles as JSON `null`.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(count, forKey: .count)
+            try c.encode(p50, forKey: .p50)
+            try c.encode(p95, forKey: .p95)
+        }
     }
 
     /// The push.
