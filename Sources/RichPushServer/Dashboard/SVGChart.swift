@@ -79,13 +79,13 @@ enum SVGChart {
         guard !shown.isEmpty else { return empty(width: width, height: 120, "No media failures reported") }
         let total = max(1, reasons.map(\.count).reduce(0, +))
         let maxCount = max(1, shown.map(\.count).max() ?? 1)
-        let labelW = 130.0, valueW = 86.0
+        let labelW = 150.0, valueW = 92.0
         let barMax = width - labelW - valueW - 8
         var svg = open(width: width, height: height, label: "Reasons media was not attached")
         for (i, item) in shown.enumerated() {
             let y = 8 + Double(i) * rowH
             let w = max(2, barMax * Double(item.count) / Double(maxCount))
-            svg += text(labelW - 8, y + 16, item.reason, anchor: "end", size: 12.5, fill: "#1d2433", mono: true)
+            svg += text(labelW - 8, y + 16, item.reason, anchor: "end", size: 12, fill: "#1d2433", mono: true)
             svg += rect(labelW, y + 4, w, rowH - 10, Palette.reason, rx: 3, title: "\(item.reason): \(item.count)")
             let share = HTML.percent(Double(item.count) / Double(total))
             svg += text(labelW + w + 6, y + 16, "\(HTML.number(item.count)) · \(share)", anchor: "start", size: 11.5, fill: "#5b6478")
@@ -161,7 +161,7 @@ enum SVGChart {
             svg += text(left + Double(i) * slot + slot / 2, top + plotH + 16, short, anchor: "middle", size: 10.5, fill: Palette.axis)
         }
         svg += line(left, top + plotH, width - right, top + plotH, Palette.axis)
-        svg += text(left, height - 6, "elapsed_ms buckets (ms unless marked s); orange = bucket holding p95", anchor: "start", size: 10.5, fill: "#7a8397")
+        svg += text(left, height - 6, "ms unless marked s · orange: the bucket holding p95", anchor: "start", size: 10.5, fill: "#7a8397")
         return svg + "</svg>"
     }
 
