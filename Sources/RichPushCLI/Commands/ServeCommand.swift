@@ -30,6 +30,7 @@ enum ServeCommand {
             .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
             .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill)."),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),
+            .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for more receipts before\na group commit (default 0: commit at once)."),
         ],
         run: run
     )
@@ -65,6 +66,12 @@ enum ServeCommand {
         configuration.host = args.value("host") ?? "127.0.0.1"
         configuration.port = port
         if let threads { configuration.threads = threads }
+        if let raw = args.value("commit-linger") {
+            guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
+                throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")
+            }
+            configuration.commitLinger = ms / 1000
+        }
         let server = try StatisticsServer(configuration: configuration, store: store)
 
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

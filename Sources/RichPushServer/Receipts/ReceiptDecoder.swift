@@ -19,11 +19,26 @@ public enum ReceiptDecoder {
     /// - Returns: the receipt.
     /// - Throws: `ReceiptFieldError` naming the field and why.
     public static func decode(body: Data, contentType: String?) throws -> Receipt {
-        let mime = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let looksJSON = body.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "{")
-        let isJSON = mime == "application/json" || (mime?.hasSuffix("+json") ?? false) || (mime == nil && looksJSON)
+        let mime = contentType.map { Self.mediaType($0) }
+        let isJSON: Bool
+        if let mime {
+            isJSON = mime == "application/json" || mime.hasSuffix("+json")
+        } else {
+            isJSON = body.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "{")
+        }
         let fields = isJSON ? try jsonFields(body) : try formFields(body)
         return try receipt(from: fields)
+    }
+
+    /// `Application/JSON; charset=utf-8` → `application/json` (ASCII only, no Foundation).
+    static func mediaType(_ header: String) -> String {
+        var out = ""
+        for scalar in header.unicodeScalars {
+            if scalar == ";" { break }
+            if scalar == " " || scalar == "\t" { continue }
+            out.unicodeScalars.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar)
+        }
+        return out
     }
 
     /// A field's raw value: a string from a form, or a JSON value.
@@ -33,29 +48,70 @@ public enum ReceiptDecoder {
     }
 
     static func formFields(_ body: Data) throws -> [String: RawField] {
-        guard let text = String(data: body, encoding: .utf8) else {
-            throw ReceiptFieldError(code: "invalid_body", field: "body", message: "the form body is not UTF-8 text")
-        }
+        // Byte-level parsing (no Foundation string bridging): this is the hot path under load.
         var fields: [String: RawField] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decodeFormComponent(parts[0]) else {
-                throw ReceiptFieldError(code: "invalid_body", field: "body", message: "a form field name is not valid percent-encoding")
+        try body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+                if end > start {
+                    var eq = start
+                    while eq < end && bytes[eq] != UInt8(ascii: "=") { eq += 1 }
+                    guard let name = decodeFormComponent(bytes[start..<eq]) else {
+                        throw ReceiptFieldError(code: "invalid_body", field: "body", message: "a form field name is not valid percent-encoded UTF-8")
+                    }
+                    let valueBytes = eq < end ? bytes[(eq + 1)..<end] : bytes[end..<end]
+                    guard let value = decodeFormComponent(valueBytes) else {
+                        throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) is not valid percent-encoded UTF-8")
+                    }
+                    if fields[name] != nil {
+                        throw ReceiptFieldError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
+                    }
+                    fields[name] = .text(value)
+                }
+                start = end + 1
             }
-            let rawValue = parts.count > 1 ? parts[1] : ""
-            guard let value = decodeFormComponent(rawValue) else {
-                throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) is not valid percent-encoding")
-            }
-            if fields[name] != nil {
-                throw ReceiptFieldError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
-            }
-            fields[name] = .text(value)
         }
         return fields
     }
 
-    private static func decodeFormComponent(_ s: Substring) -> String? {
-        String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    /// Decodes `+` and `%XX` in a form component; `nil` for a bad escape or invalid UTF-8.
+    private static func decodeFormComponent(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        var needsDecoding = false
+        for b in bytes where b == UInt8(ascii: "%") || b == UInt8(ascii: "+") || b >= 0x80 {
+            needsDecoding = true
+            break
+        }
+        if !needsDecoding { return String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self) }  // plain ASCII
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) else { return nil }
+                out.append(hi << 4 | lo)
+                i += 2
+            } else {
+                out.append(b)
+            }
+            i += 1
+        }
+        let text = String(decoding: out, as: UTF8.self)
+        return text.utf8.elementsEqual(out) ? text : nil  // invalid UTF-8 would have been repaired
+    }
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     static func jsonFields(_ body: Data) throws -> [String: RawField] {

@@ -31,6 +31,9 @@ public final class ReceiptWriter: @unchecked Sendable {
     private var thread: Thread?
     /// The most receipts in one transaction (bounds a batch's memory and latency).
     public let maximumBatch: Int
+    /// How long the writer lingers for more receipts before committing a small batch, in
+    /// seconds (0 = commit at once). A short linger makes fewer, larger transactions under load.
+    public let linger: Double
     private let onBatch: @Sendable (Int) -> Void
 
     /// Starts the writer thread.
@@ -38,10 +41,14 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// - Parameters:
     ///   - store: where batches go.
     ///   - maximumBatch: the most receipts per transaction (default 2,000).
+    ///   - linger: seconds to wait for more receipts before committing a small batch (default 0).
     ///   - onBatch: called after each commit with the batch size (for metrics).
-    public init(store: any ReceiptStore, maximumBatch: Int = 2_000, onBatch: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(
+        store: any ReceiptStore, maximumBatch: Int = 2_000, linger: Double = 0, onBatch: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.store = store
         self.maximumBatch = max(1, maximumBatch)
+        self.linger = max(0, linger)
         self.onBatch = onBatch
         let thread = Thread { [weak self] in self?.run() }
         thread.name = "richpush-receipt-writer"
@@ -61,7 +68,8 @@ public final class ReceiptWriter: @unchecked Sendable {
         defer { condition.unlock() }
         if stopping { return false }
         queue.append(Pending(receipt: receipt, completion: completion))
-        condition.signal()
+        // Wake the writer when work appears, and again when a lingering batch is full.
+        if queue.count == 1 || queue.count >= maximumBatch { condition.signal() }
         return true
     }
 
@@ -78,6 +86,10 @@ public final class ReceiptWriter: @unchecked Sendable {
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
+            if linger > 0 && !stopping && queue.count < maximumBatch {
+                let deadline = Date(timeIntervalSinceNow: linger)
+                while queue.count < maximumBatch && !stopping && condition.wait(until: deadline) {}
+            }
             if queue.isEmpty && stopping {
                 finished = true
                 condition.broadcast()

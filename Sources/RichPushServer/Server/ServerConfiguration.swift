@@ -14,6 +14,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumBody: Int = 8_192
     /// The most receipts per group-commit transaction.
     public var maximumBatch: Int = 2_000
+    /// Seconds the group-commit writer waits for more receipts before committing a small
+    /// batch (default 0: commit as soon as the previous commit is done).
+    public var commitLinger: Double = 0
     /// How long graceful shutdown waits for requests in flight, in seconds.
     public var shutdownGrace: Double = 10
 

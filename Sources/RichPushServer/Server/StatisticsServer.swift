@@ -36,7 +36,9 @@ public final class StatisticsServer: @unchecked Sendable {
         self.store = store
         self.auth = AdminAuthenticator(token: configuration.adminToken)
         let metrics = self.metrics
-        self.writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch) { metrics.batchCommitted(size: $0) }
+        self.writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
+            metrics.batchCommitted(size: $0)
+        }
         do {
             self.http = try HTTPServer(
                 host: configuration.host, port: configuration.port, threads: configuration.threads,
