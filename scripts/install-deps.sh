@@ -7,6 +7,8 @@ APT_PACKAGES=(
   libcurl4-openssl-dev   # media transport (extension side, Linux) and HTTP/2 to APNs
   libssl-dev             # AES-GCM, ES256/RS256 JWT signing (OpenSSL)
   python3                # local test servers (media, receipts)
+  libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
+  libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)
 )
 PIP_PACKAGES=(
 )
