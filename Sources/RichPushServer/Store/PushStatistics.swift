@@ -11,6 +11,7 @@ public struct PushStatistics: Sendable, Equatable, Codable {
         /// 95th percentile `elapsed_ms` (nearest rank), `nil` without data.
         public var p95: Int?
 
+        /// Makes timing figures (ms).
         public init(count: Int, p50: Int?, p95: Int?) {
             self.count = count
             self.p50 = p50
@@ -64,6 +65,7 @@ public struct PushStatistics: Sendable, Equatable, Codable {
         case lastSeen = "last_seen"
     }
 
+    /// Makes the figures; `displayRate` is computed as delivered / accepted when accepted > 0.
     public init(
         pushID: String, sent: Int?, accepted: Int?, delivered: Int, opened: Int, outcomes: [String: Int],
         reasons: [String: Int], mediaBytes: Int, elapsedMs: Timing, firstSeen: String?, lastSeen: String?
@@ -101,6 +103,24 @@ public struct PushStatistics: Sendable, Equatable, Codable {
         try c.encode(elapsedMs, forKey: .elapsedMs)
         try c.encode(firstSeen, forKey: .firstSeen)
         try c.encode(lastSeen, forKey: .lastSeen)
+    }
+
+    /// Nearest-rank percentile of a distribution given as (value, count) pairs in ascending value order.
+    ///
+    /// - Parameters:
+    ///   - distribution: distinct values, ascending, with how often each occurred.
+    ///   - percent: 0…100.
+    /// - Returns: the value, `nil` when empty.
+    static func percentile(_ distribution: [(value: Int, count: Int)], _ percent: Double) -> Int? {
+        let total = distribution.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return nil }
+        let rank = max(1, Int((percent / 100 * Double(total)).rounded(.up)))
+        var seen = 0
+        for (value, count) in distribution {
+            seen += count
+            if seen >= rank { return value }
+        }
+        return distribution.last?.value
     }
 
     /// Nearest-rank percentile of sorted values.

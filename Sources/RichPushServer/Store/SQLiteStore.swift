@@ -16,6 +16,11 @@ import RichPushCore
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
+/// - `push_counts`: per (`push_id`, `event`, `outcome`, `reason`) the number of distinct receipts,
+///   their media bytes and first/last arrival, kept in the same transaction as the inserts (one
+///   upsert per distinct key per batch), so figures never scan `receipts` (`''` = not given).
+/// - `push_elapsed`: per `push_id` and `elapsed_ms` value the number of delivered receipts, so
+///   p50/p95 are exact and cheap (values are bounded to 0…600,000 ms).
 /// - `pushes`: per push `sent` / `accepted` counts and a title, filled by the provider side.
 /// - `push_tokens`: per push and device token the APNs status, reason and `apns-id`.
 public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
@@ -99,7 +104,23 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 received_at_ms INTEGER NOT NULL
             );
             CREATE UNIQUE INDEX IF NOT EXISTS receipts_push_event_receipt ON receipts (push_id, event, receipt_id);
-            CREATE INDEX IF NOT EXISTS receipts_received_at ON receipts (received_at_ms);
+            CREATE TABLE IF NOT EXISTS push_counts (
+                push_id TEXT NOT NULL,
+                event TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                receipts INTEGER NOT NULL,
+                media_bytes INTEGER NOT NULL,
+                first_ms INTEGER NOT NULL,
+                last_ms INTEGER NOT NULL,
+                PRIMARY KEY (push_id, event, outcome, reason)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS push_elapsed (
+                push_id TEXT NOT NULL,
+                elapsed_ms INTEGER NOT NULL,
+                receipts INTEGER NOT NULL,
+                PRIMARY KEY (push_id, elapsed_ms)
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS pushes (
                 push_id TEXT PRIMARY KEY,
                 title TEXT,
@@ -125,6 +146,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     // MARK: ReceiptStore
 
+    /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` (see `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
         writeLock.lock()
         defer { writeLock.unlock() }
@@ -134,6 +156,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             let statement = try writer.prepared(Self.insertSQL)
             var results: [Bool] = []
             results.reserveCapacity(receipts.count)
+            var counts: [PushCountKey: PushCountDelta] = [:]
+            var elapsed: [PushElapsedKey: Int] = [:]
             for stored in receipts {
                 let r = stored.receipt
                 statement.reset()
@@ -143,7 +167,35 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                     .optional(stored.userAgent), .integer(stored.receivedAtMs),
                 ])
                 try statement.run()
-                results.append(writer.changes == 1)
+                let isNew = writer.changes == 1
+                results.append(isNew)
+                guard isNew else { continue }
+                let key = PushCountKey(pushID: r.pushID, event: r.event.rawValue, outcome: r.outcome?.rawValue ?? "", reason: r.reason?.rawValue ?? "")
+                counts[key, default: PushCountDelta(first: stored.receivedAtMs, last: stored.receivedAtMs)].add(stored)
+                if r.event == .delivered, let ms = r.elapsedMs { elapsed[PushElapsedKey(pushID: r.pushID, ms: ms), default: 0] += 1 }
+            }
+            let countUpsert = try writer.prepared(
+                """
+                INSERT INTO push_counts (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET receipts = receipts + excluded.receipts, media_bytes = media_bytes + excluded.media_bytes,
+                  first_ms = MIN(first_ms, excluded.first_ms), last_ms = MAX(last_ms, excluded.last_ms)
+                """
+            )
+            for (key, value) in counts {
+                countUpsert.reset()
+                try countUpsert.bind([
+                    .text(key.pushID), .text(key.event), .text(key.outcome), .text(key.reason), .integer(value.receipts),
+                    .integer(value.mediaBytes), .integer(value.first), .integer(value.last),
+                ])
+                try countUpsert.run()
+            }
+            let elapsedUpsert = try writer.prepared(
+                "INSERT INTO push_elapsed (push_id, elapsed_ms, receipts) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET receipts = receipts + excluded.receipts"
+            )
+            for (key, n) in elapsed {
+                elapsedUpsert.reset()
+                try elapsedUpsert.bind([.text(key.pushID), .integer(key.ms), .integer(n)])
+                try elapsedUpsert.run()
             }
             try writer.execute("COMMIT")
             return results
@@ -153,6 +205,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         }
     }
 
+    /// Upserts the push's counts and each token's outcome in one transaction (see `ReceiptStore.recordSend(_:)`).
     public func recordSend(_ send: PushSendRecord) throws {
         writeLock.lock()
         defer { writeLock.unlock() }
@@ -194,6 +247,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         }
     }
 
+    /// Checkpoints the WAL into the main file (`wal_checkpoint(TRUNCATE)`); later writes fail.
     public func close() throws {
         writeLock.lock()
         defer { writeLock.unlock() }
@@ -208,6 +262,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     // MARK: StatisticsStore
 
+    /// Per-push figures in one read transaction (see `StatisticsStore.pushes(limit:)`).
     public func pushes(limit: Int) throws -> [PushStatistics] {
         readLock.lock()
         defer { readLock.unlock() }
@@ -216,6 +271,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         return try readPushes(only: nil, limit: max(1, min(limit, 1000)))
     }
 
+    /// One push's figures (see `StatisticsStore.push(_:)`).
     public func push(_ pushID: String) throws -> PushStatistics? {
         readLock.lock()
         defer { readLock.unlock() }
@@ -237,16 +293,23 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         let binding: [SQLiteValue] = pushID.map { [.text($0)] } ?? []
 
         let totals = try reader.prepared(
-            """
-            SELECT push_id, SUM(event = 'delivered'), SUM(event = 'opened'),
-                   COALESCE(SUM(CASE WHEN event = 'delivered' THEN media_bytes END), 0), MIN(received_at_ms), MAX(received_at_ms)
-            FROM receipts \(filter) GROUP BY push_id
-            """
+            "SELECT push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms FROM push_counts \(filter)"
         )
         try totals.bind(binding)
-        for (id, row) in try totals.rows({ s in
-            (s.text(0) ?? "", Row(delivered: s.int(1) ?? 0, opened: s.int(2) ?? 0, mediaBytes: s.int(3) ?? 0, first: s.int(4), last: s.int(5)))
+        for (id, event, outcome, reason, n, bytes, first, last) in try totals.rows({ s in
+            (s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", s.text(3) ?? "", s.int(4) ?? 0, s.int(5) ?? 0, s.int(6) ?? 0, s.int(7) ?? 0)
         }) {
+            var row = rows[id] ?? Row()
+            if event == Receipt.Event.delivered.rawValue {
+                row.delivered += n
+                row.mediaBytes += bytes
+                if !outcome.isEmpty { row.outcomes[outcome, default: 0] += n }
+                if !reason.isEmpty { row.reasons[reason, default: 0] += n }
+            } else if event == Receipt.Event.opened.rawValue {
+                row.opened += n
+            }
+            row.first = min(row.first ?? first, first)
+            row.last = max(row.last ?? last, last)
             rows[id] = row
         }
         let sends = try reader.prepared("SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms FROM pushes \(filter)")
@@ -259,35 +322,21 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         }
         var ordered = rows.sorted { ($0.value.last ?? 0, $0.key) > ($1.value.last ?? 0, $1.key) }
         if ordered.count > limit { ordered = Array(ordered.prefix(limit)) }
-        let wanted = Set(ordered.map(\.key))
 
-        let breakdown = try reader.prepared(
-            """
-            SELECT push_id, outcome, reason, COUNT(*) FROM receipts \(pushID == nil ? "WHERE" : "WHERE push_id = ? AND") event = 'delivered'
-            GROUP BY push_id, outcome, reason
-            """
-        )
-        try breakdown.bind(binding)
-        for (id, outcome, reason, count) in try breakdown.rows({ ($0.text(0) ?? "", $0.text(1), $0.text(2), $0.int(3) ?? 0) })
-        where wanted.contains(id) {
-            if let outcome { rows[id]?.outcomes[outcome, default: 0] += count }
-            if let reason { rows[id]?.reasons[reason, default: 0] += count }
-        }
-
-        let elapsed = try reader.prepared(
-            "SELECT elapsed_ms FROM receipts WHERE push_id = ? AND event = 'delivered' AND elapsed_ms IS NOT NULL ORDER BY elapsed_ms"
-        )
+        let elapsed = try reader.prepared("SELECT elapsed_ms, receipts FROM push_elapsed WHERE push_id = ? ORDER BY elapsed_ms")
         var out: [PushStatistics] = []
         for (id, _) in ordered {
             guard let row = rows[id] else { continue }
             elapsed.reset()
             try elapsed.bind([.text(id)])
-            let values = try elapsed.rows { $0.int(0) ?? 0 }
+            let distribution = try elapsed.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
             out.append(
                 PushStatistics(
                     pushID: id, sent: row.sent, accepted: row.accepted, delivered: row.delivered, opened: row.opened,
                     outcomes: row.outcomes, reasons: row.reasons, mediaBytes: row.mediaBytes,
-                    elapsedMs: .init(count: values.count, p50: PushStatistics.percentile(values, 50), p95: PushStatistics.percentile(values, 95)),
+                    elapsedMs: .init(
+                        count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
+                        p95: PushStatistics.percentile(distribution, 95)),
                     firstSeen: row.first.map(Self.iso8601), lastSeen: row.last.map(Self.iso8601)
                 )
             )
@@ -295,27 +344,39 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         return out
     }
 
+    /// The dashboard snapshot in one read transaction (see `StatisticsStore.dashboard(maximumBuckets:)`).
     public func dashboard(maximumBuckets: Int) throws -> DashboardSnapshot {
         readLock.lock()
         defer { readLock.unlock() }
         try reader.execute("BEGIN")
         defer { try? reader.execute("COMMIT") }
 
-        let totals = try reader.prepared(
-            """
-            SELECT COUNT(*), SUM(event = 'delivered'), SUM(event = 'opened'),
-                   SUM(event = 'delivered' AND outcome = 'media_attached'), SUM(event = 'delivered' AND outcome IS NOT NULL),
-                   MIN(received_at_ms), MAX(received_at_ms)
-            FROM receipts
-            """
+        // Totals and reasons from the per-batch aggregates (no scan of `receipts`).
+        let aggregate = try reader.prepared(
+            "SELECT event, outcome, reason, SUM(receipts), MIN(first_ms), MAX(last_ms) FROM push_counts GROUP BY event, outcome, reason"
         )
-        let t = try totals.rows { s in (s.int(0) ?? 0, s.int(1) ?? 0, s.int(2) ?? 0, s.int(3) ?? 0, s.int(4) ?? 0, s.int(5), s.int(6)) }.first
+        var total = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0
+        var first: Int?, last: Int?
+        var reasonCounts: [String: Int] = [:]
+        for (event, outcome, reason, n, lo, hi) in try aggregate.rows({ s in
+            (s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", s.int(3) ?? 0, s.int(4) ?? 0, s.int(5) ?? 0)
+        }) {
+            total += n
+            first = min(first ?? lo, lo)
+            last = max(last ?? hi, hi)
+            if event == Receipt.Event.opened.rawValue { opened += n }
+            guard event == Receipt.Event.delivered.rawValue else { continue }
+            delivered += n
+            if !outcome.isEmpty { withOutcome += n }
+            if outcome == Outcome.mediaAttached.rawValue { mediaAttached += n }
+            if !reason.isEmpty { reasonCounts[reason, default: 0] += n }
+        }
         let sendTotals = try reader.prepared("SELECT COALESCE(SUM(sent), 0), COALESCE(SUM(accepted), 0) FROM pushes")
         let s = try sendTotals.rows { ($0.int(0) ?? 0, $0.int(1) ?? 0) }.first ?? (0, 0)
 
         var bucketSeconds = 60
         var timeline: [DashboardSnapshot.TimeBucket] = []
-        if let t, let first = t.5, let last = t.6 {
+        if let first, let last {
             let spanSeconds = max(1, (last - first) / 1000 + 1)
             let widths = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
             bucketSeconds = widths.first { spanSeconds / $0 < max(1, maximumBuckets) } ?? 86400
@@ -334,43 +395,27 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             }
         }
 
-        let reasonsQuery = try reader.prepared(
-            "SELECT reason, COUNT(*) FROM receipts WHERE event = 'delivered' AND reason IS NOT NULL GROUP BY reason ORDER BY 2 DESC, 1"
-        )
-        let reasons = try reasonsQuery.rows { (reason: $0.text(0) ?? "", count: $0.int(1) ?? 0) }
+        let reasons = reasonCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (reason: $0.key, count: $0.value) }
 
+        let distributionQuery = try reader.prepared("SELECT elapsed_ms, SUM(receipts) FROM push_elapsed GROUP BY elapsed_ms ORDER BY elapsed_ms")
+        let distribution = try distributionQuery.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
         let edges = DashboardSnapshot.timingEdgesMs
-        let cases = edges.indices.map { i in
-            i + 1 < edges.count
-                ? "SUM(elapsed_ms >= \(edges[i]) AND elapsed_ms < \(edges[i + 1]))" : "SUM(elapsed_ms >= \(edges[i]))"
+        var timing = edges.indices.map { i in
+            DashboardSnapshot.TimingBucket(lowerMs: edges[i], upperMs: i + 1 < edges.count ? edges[i + 1] : nil, count: 0)
         }
-        let timingQuery = try reader.prepared(
-            "SELECT \(cases.joined(separator: ", ")) FROM receipts WHERE event = 'delivered' AND elapsed_ms IS NOT NULL"
-        )
-        let counts = try timingQuery.rows { s in edges.indices.map { s.int(Int32($0)) ?? 0 } }.first ?? edges.map { _ in 0 }
-        let timing = edges.indices.map { i in
-            DashboardSnapshot.TimingBucket(lowerMs: edges[i], upperMs: i + 1 < edges.count ? edges[i + 1] : nil, count: counts[i])
+        for (value, count) in distribution {
+            let index = (edges.lastIndex { $0 <= value }) ?? 0
+            timing[index].count += count
         }
-        let n = counts.reduce(0, +)
-        let p50 = try overallPercentile(50, of: n)
-        let p95 = try overallPercentile(95, of: n)
+        let p50 = PushStatistics.percentile(distribution, 50)
+        let p95 = PushStatistics.percentile(distribution, 95)
 
         let pushes = try readPushes(only: nil, limit: 12)
         return DashboardSnapshot(
-            totalReceipts: t?.0 ?? 0, delivered: t?.1 ?? 0, opened: t?.2 ?? 0, mediaAttached: t?.3 ?? 0, withOutcome: t?.4 ?? 0,
+            totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
             sent: s.0, accepted: s.1, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
             p50Ms: p50, p95Ms: p95, pushes: pushes
         )
-    }
-
-    private func overallPercentile(_ percent: Double, of count: Int) throws -> Int? {
-        guard count > 0 else { return nil }
-        let rank = max(1, Int((percent / 100 * Double(count)).rounded(.up)))
-        let q = try reader.prepared(
-            "SELECT elapsed_ms FROM receipts WHERE event = 'delivered' AND elapsed_ms IS NOT NULL ORDER BY elapsed_ms LIMIT 1 OFFSET ?"
-        )
-        try q.bind([.integer(rank - 1)])
-        return try q.rows { $0.int(0) }.first ?? nil
     }
 
     /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, e.g. `2026-11-30T03:27:32.120Z`.
