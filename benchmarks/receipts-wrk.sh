@@ -116,6 +116,6 @@ RSS_KB=$(awk '/VmRSS/{print $2}' /proc/$SERVER_PID/status)
 HWM_KB=$(awk '/VmHWM/{print $2}' /proc/$SERVER_PID/status)
 DB_BYTES=$(du -cb "$WORK"/bench.sqlite* | tail -1 | cut -f1)
 echo "after $STORED stored receipts: RSS $((RSS_KB / 1024)) MB (peak $((HWM_KB / 1024)) MB), database $((DB_BYTES / 1000000)) MB"
-T0=$(date +%s.%N); curl -s -o /dev/null -H 'Authorization: Bearer bench' "http://127.0.0.1:$PORT/v1/pushes"; T1=$(date +%s.%N)
-echo "GET /v1/pushes over $STORED receipts: $(python3 -c "print(f'{($T1-$T0)*1000:.0f}')") ms"
+T0=$(date +%s.%N); curl -s -o /dev/null -H "Authorization: Bearer bench" "http://127.0.0.1:$PORT/v1/pushes"; T1=$(date +%s.%N); curl -s -o /dev/null -H "Authorization: Bearer bench" "http://127.0.0.1:$PORT/"; T2=$(date +%s.%N)
+echo "over $STORED receipts: GET /v1/pushes $(python3 -c "print(f'{($T1-$T0)*1000:.0f}')") ms, GET / (dashboard) $(python3 -c "print(f'{($T2-$T1)*1000:.0f}')") ms"
 kill -TERM "$SERVER_PID"; wait "$SERVER_PID"; echo "graceful stop: exit $?"; SERVER_PID=""

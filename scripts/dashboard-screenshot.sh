@@ -29,5 +29,6 @@ cat >"$WORK/login.html" <<HTML
 HTML
 mkdir -p "$(dirname "$OUT")"
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1340 \
+  --run-all-compositor-stages-before-draw \
   --virtual-time-budget=5000 --screenshot="$OUT" "file://$WORK/login.html" 2>/dev/null
 echo "dashboard-screenshot: wrote $OUT"
