@@ -103,6 +103,23 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
         if (r == NULL) return MHD_NO;
         atomic_fetch_add(&server->in_flight, 1);
         *req_cls = r;
+        // A declared body far over the bound is refused at once (413, connection closed)
+        // instead of reading megabytes only to discard them.
+        const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+        if (length != NULL && strtoull(length, NULL, 10) > (unsigned long long)server->max_body * 8) {
+            static const char body[] =
+                "{\"error\":{\"code\":\"too_large\",\"message\":\"the declared body is far over the server's bound\"}}\n";
+            r->too_large = 1;
+            r->state = RP_QUEUED;
+            struct MHD_Response *response =
+                MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+            if (response == NULL) return MHD_NO;
+            MHD_add_response_header(response, "Content-Type", "application/json");
+            MHD_add_response_header(response, "Connection", "close");
+            enum MHD_Result result = MHD_queue_response(connection, 413, response);
+            MHD_destroy_response(response);
+            return result;
+        }
         return MHD_YES;
     }
     if (*upload_data_size > 0) {

@@ -70,6 +70,9 @@ struct ServerEndpointTests {
         let c = server.client()
         let big = "push_id=1&media_type=" + String(repeating: "a", count: 8_200)
         #expect(try c.post("/v1/receipts", form: big).status == 413)
+        // A declared 100 MB body is refused before it is sent.
+        let huge = try c.raw(Data("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\npush_id=1".utf8))
+        #expect(huge.status == 413)
         let atLimit = "push_id=1&x=" + String(repeating: "a", count: 8_192 - 12)
         #expect(try c.post("/v1/receipts", form: atLimit).status == 202)
         let get = try c.request("GET", "/v1/receipts")

@@ -81,6 +81,14 @@ final class HTTPTestClient {
         return try request("POST", path, headers: h, body: Data(json.utf8))
     }
 
+    /// Sends raw bytes on a fresh connection and reads one response (for malformed requests).
+    func raw(_ bytes: Data) throws -> Response {
+        close()
+        try connect()
+        try send(bytes)
+        return try readResponse(method: "POST")
+    }
+
     private func attempt(_ method: String, _ path: String, headers: [String: String], body: Data) throws -> Response {
         if fd < 0 { try connect() }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
