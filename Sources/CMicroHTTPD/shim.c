@@ -20,6 +20,7 @@ struct rp_server {
     void *context;
     size_t max_body;
     atomic_long in_flight;
+    atomic_int draining;
     uint16_t port;
 };
 
@@ -200,6 +201,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
     server->context = context;
     server->max_body = max_body;
     atomic_init(&server->in_flight, 0);
+    atomic_init(&server->draining, 0);
 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -245,6 +247,8 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
 uint16_t rp_server_port(const rp_server *server) { return server->port; }
 
 void rp_server_quiesce(rp_server *server) {
+    // From now on every response carries "Connection: close", so kept-alive clients go away.
+    atomic_store(&server->draining, 1);
     MHD_socket fd = MHD_quiesce_daemon(server->daemon);
     if (fd != MHD_INVALID_SOCKET) close(fd);
 }
@@ -302,6 +306,7 @@ void rp_request_respond(rp_request *r, unsigned status, const char *content_type
             }
         }
     }
+    if (response != NULL && atomic_load(&r->server->draining)) MHD_add_response_header(response, "Connection", "close");
     pthread_mutex_lock(&r->mutex);
     r->response = response;
     r->status = status;

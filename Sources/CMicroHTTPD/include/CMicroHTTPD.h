@@ -38,7 +38,8 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
 /// The bound TCP port.
 uint16_t rp_server_port(const rp_server *server);
 
-/// Stops accepting new connections (the listening socket is closed); requests in flight go on.
+/// Stops accepting new connections (the listening socket is closed); requests in flight go on,
+/// and every later response closes its connection (no more keep-alive).
 void rp_server_quiesce(rp_server *server);
 
 /// Requests begun (headers received) and not yet completed.
