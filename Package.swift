@@ -15,6 +15,7 @@ let package = Package(
         // The one product an app's Notification Service Extension adds (see Examples/).
         .library(name: "RichPushNotificationService", targets: ["RichPushNotificationService"]),
         .library(name: "RichPushProvider", targets: ["RichPushProvider"]),
+        .library(name: "RichPushServer", targets: ["RichPushServer"]),
         .executable(name: "richpush", targets: ["richpush"]),
     ],
     targets: [
@@ -31,6 +32,18 @@ let package = Package(
             path: "Sources/COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
+        ),
+
+        .target(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
         // MARK: Shared model (Foundation only)
@@ -71,6 +84,12 @@ let package = Package(
             ]
         ),
 
+        // MARK: Statistics side
+        .target(
+            name: "RichPushServer",
+            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite"]
+        ),
+
         // MARK: Command line
         .target(
             name: "RichPushCLI",
@@ -79,6 +98,7 @@ let package = Package(
                 // simulate runs the real RichPushNotificationService in the Linux host (issue 3)
                 "RichPushNotificationService",
                 .target(name: "RichPushExtensionHost", condition: .when(platforms: [.linux])),
+                "RichPushServer",
             ]
         ),
         .executableTarget(name: "richpush", dependencies: ["RichPushCLI"]),
@@ -115,6 +135,10 @@ let package = Package(
         .testTarget(
             name: "RichPushProviderTests",
             dependencies: ["RichPushProvider", "RichPushTestSupport"]
+        ),
+        .testTarget(
+            name: "RichPushServerTests",
+            dependencies: ["RichPushServer", "RichPushCLI", "RichPushTestSupport"]
         ),
         .testTarget(
             name: "RichPushCLITests",

@@ -14,6 +14,8 @@ APT_PACKAGES=(
   openssl                # provider tests: throwaway P-256 .p8 keys (openssl ecparam | pkcs8)
   nghttp2-client         # benchmarks/apns-throughput.sh: h2load, the HTTP/2 ceiling
   h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
+  libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
+  libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

@@ -10,6 +10,8 @@ public enum RichPushCommandLine {
         LintCommand.spec,
         SendCommand.spec,
         EncryptCommand.spec,
+        ServeCommand.spec,
+        StatsCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

@@ -1,0 +1,54 @@
+import Foundation
+
+/// HTML helpers for the server-rendered pages.
+enum HTML {
+    /// Escapes `&`, `<`, `>`, `"` and `'` for text and attribute values.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.count)
+        for ch in s {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// A whole number with thousands separators: 12,345.
+    static func number(_ n: Int) -> String {
+        let digits = String(abs(n))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// A fraction as a percentage with one decimal: 0.8731 → 87.3 %.
+    static func percent(_ x: Double) -> String {
+        String(format: "%.1f %%", x * 100)
+    }
+
+    /// Bytes in B/KB/MB/GB (10^3 multiples, as Apple states its limits).
+    static func bytes(_ n: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(n) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// Milliseconds as "850 ms" or "2.4 s".
+    static func duration(ms: Int) -> String {
+        ms < 1000 ? "\(ms) ms" : String(format: "%.1f s", Double(ms) / 1000)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import RichPushCore
+
+/// Turns a `POST /v1/receipts` body into a `Receipt`, checking every field against
+/// `Receipt.Limits`.
+///
+/// Accepts `application/x-www-form-urlencoded` (article 000 sends just `push_id=2018001`) and
+/// `application/json` (an object with the same field names). A body without a content type is
+/// read as JSON when it starts with `{`, else as a form. Unknown fields are ignored, so newer
+/// clients can add some; `outcome` and `reason` may be codes this version does not know (kept,
+/// not dropped) but must look like codes (`a-z`, `0-9`, `_`); `event` must be `delivered` or
+/// `opened`, since a misspelt event would silently vanish from every figure.
+public enum ReceiptDecoder {
+    /// Decodes and validates a body.
+    ///
+    /// - Parameters:
+    ///   - body: the request body (at most 8 KB; the HTTP layer answers 413 above that).
+    ///   - contentType: the `Content-Type` header, if any.
+    /// - Returns: the receipt.
+    /// - Throws: `ReceiptFieldError` naming the field and why.
+    public static func decode(body: Data, contentType: String?) throws -> Receipt {
+        let mime = contentType.map { Self.mediaType($0) }
+        let isJSON: Bool
+        if let mime {
+            isJSON = mime == "application/json" || mime.hasSuffix("+json")
+        } else {
+            isJSON = body.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "{")
+        }
+        let fields = isJSON ? try jsonFields(body) : try formFields(body)
+        return try receipt(from: fields)
+    }
+
+    /// `Application/JSON; charset=utf-8` → `application/json` (ASCII only, no Foundation).
+    static func mediaType(_ header: String) -> String {
+        var out = ""
+        for scalar in header.unicodeScalars {
+            if scalar == ";" { break }
+            if scalar == " " || scalar == "\t" { continue }
+            out.unicodeScalars.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar)
+        }
+        return out
+    }
+
+    /// A field's raw value: a string from a form, or a JSON value.
+    enum RawField {
+        case text(String)
+        case json(JSONValue)
+    }
+
+    static func formFields(_ body: Data) throws -> [String: RawField] {
+        // Byte-level parsing (no Foundation string bridging): this is the hot path under load.
+        var fields: [String: RawField] = [:]
+        try body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+                if end > start {
+                    var eq = start
+                    while eq < end && bytes[eq] != UInt8(ascii: "=") { eq += 1 }
+                    guard let name = decodeFormComponent(bytes[start..<eq]) else {
+                        throw ReceiptFieldError(code: "invalid_body", field: "body", message: "a form field name is not valid percent-encoded UTF-8")
+                    }
+                    let valueBytes = eq < end ? bytes[(eq + 1)..<end] : bytes[end..<end]
+                    guard let value = decodeFormComponent(valueBytes) else {
+                        throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) is not valid percent-encoded UTF-8")
+                    }
+                    if fields[name] != nil {
+                        throw ReceiptFieldError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
+                    }
+                    fields[name] = .text(value)
+                }
+                start = end + 1
+            }
+        }
+        return fields
+    }
+
+    /// Decodes `+` and `%XX` in a form component; `nil` for a bad escape or invalid UTF-8.
+    private static func decodeFormComponent(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        var needsDecoding = false
+        for b in bytes where b == UInt8(ascii: "%") || b == UInt8(ascii: "+") || b >= 0x80 {
+            needsDecoding = true
+            break
+        }
+        if !needsDecoding { return String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self) }  // plain ASCII
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) else { return nil }
+                out.append(hi << 4 | lo)
+                i += 2
+            } else {
+                out.append(b)
+            }
+            i += 1
+        }
+        let text = String(decoding: out, as: UTF8.self)
+        return text.utf8.elementsEqual(out) ? text : nil  // invalid UTF-8 would have been repaired
+    }
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    static func jsonFields(_ body: Data) throws -> [String: RawField] {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body)
+        } catch {
+            throw ReceiptFieldError(code: "invalid_body", field: "body", message: "the body is not valid JSON; send a JSON object or a form")
+        }
+        guard let object = value.objectValue else {
+            throw ReceiptFieldError(code: "invalid_body", field: "body", message: "the JSON body must be an object like {\"push_id\":\"2018001\"}")
+        }
+        return object.mapValues { .json($0) }
+    }
+
+    static func receipt(from fields: [String: RawField]) throws -> Receipt {
+        guard let pushID = try identifier("push_id", fields, required: true) else {
+            throw ReceiptFieldError(code: "missing_field", field: "push_id", message: "push_id is required (e.g. push_id=2018001)")
+        }
+        var event = Receipt.Event.delivered
+        if let raw = try string("event", fields, maxBytes: Receipt.Limits.codeBytes) {
+            event = Receipt.Event(rawValue: raw)
+            guard Receipt.Event.known.contains(event) else {
+                throw ReceiptFieldError(
+                    code: "invalid_field", field: "event",
+                    message: "event must be one of \(Receipt.Event.known.map(\.rawValue).joined(separator: ", ")); got '\(raw.prefix(64))'"
+                )
+            }
+        }
+        let receiptID = try identifier("receipt_id", fields, required: false)
+        let outcome = try code("outcome", fields).map(Outcome.init(rawValue:))
+        let reason = try code("reason", fields).map(ReasonCode.init(rawValue:))
+        let elapsed = try integer("elapsed_ms", fields, max: Receipt.Limits.maximumElapsedMs, unit: "ms")
+        let mediaBytes = try integer("media_bytes", fields, max: Receipt.Limits.maximumMediaBytes, unit: "bytes")
+        let mediaType = try string("media_type", fields, maxBytes: Receipt.Limits.mediaTypeBytes)
+        return Receipt(
+            pushID: pushID, event: event, receiptID: receiptID, outcome: outcome, reason: reason, elapsedMs: elapsed,
+            mediaBytes: mediaBytes, mediaType: mediaType
+        )
+    }
+
+    /// A string field (empty = absent), bounded in UTF-8 bytes, without control characters.
+    static func string(_ name: String, _ fields: [String: RawField], maxBytes: Int) throws -> String? {
+        guard let raw = fields[name] else { return nil }
+        let value: String
+        switch raw {
+        case .text(let s): value = s
+        case .json(.null): return nil
+        case .json(.string(let s)): value = s
+        case .json(.int(let i)): value = String(i)
+        case .json: throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) must be a string")
+        }
+        if value.isEmpty { return nil }
+        if value.utf8.count > maxBytes {
+            throw ReceiptFieldError(
+                code: "too_long", field: name, message: "\(name) is \(value.utf8.count) bytes; at most \(maxBytes) bytes (Receipt.Limits)"
+            )
+        }
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) contains control characters")
+        }
+        return value
+    }
+
+    static func identifier(_ name: String, _ fields: [String: RawField], required: Bool) throws -> String? {
+        let value = try string(name, fields, maxBytes: Receipt.Limits.identifierBytes)
+        if value == nil, required, fields[name] != nil {
+            throw ReceiptFieldError(code: "missing_field", field: name, message: "\(name) is empty; send a non-empty id")
+        }
+        return value
+    }
+
+    static func code(_ name: String, _ fields: [String: RawField]) throws -> String? {
+        guard let value = try string(name, fields, maxBytes: Receipt.Limits.codeBytes) else { return nil }
+        let allowed = value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        guard allowed else {
+            throw ReceiptFieldError(
+                code: "invalid_field", field: name, message: "\(name) must be a code of a-z, 0-9 and _ (e.g. media_attached, timeout); got '\(value)'"
+            )
+        }
+        return value
+    }
+
+    static func integer(_ name: String, _ fields: [String: RawField], max: Int, unit: String) throws -> Int? {
+        guard let raw = fields[name] else { return nil }
+        let parsed: Int?
+        switch raw {
+        case .text(let s):
+            if s.isEmpty { return nil }
+            parsed = s.utf8.count <= 12 && s.utf8.allSatisfy({ (48...57).contains($0) }) ? Int(s) : nil
+        case .json(.null): return nil
+        case .json(let v): parsed = v.intValue
+        }
+        guard let value = parsed, value >= 0, value <= max else {
+            let shown: String
+            switch raw {
+            case .text(let s): shown = "'\(s.prefix(32))'"
+            case .json(let v): shown = String(decoding: v.jsonData().prefix(32), as: UTF8.self)
+            }
+            throw ReceiptFieldError(
+                code: parsed == nil ? "invalid_field" : "out_of_range", field: name,
+                message: "\(name) must be a whole number of \(unit) from 0 to \(max) (Receipt.Limits); got \(shown)"
+            )
+        }
+        return value
+    }
+}

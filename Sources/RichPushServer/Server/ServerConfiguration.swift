@@ -1,0 +1,29 @@
+import Foundation
+
+/// How `richpush serve` runs.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind, default `127.0.0.1`.
+    public var host: String = "127.0.0.1"
+    /// The TCP port, default 8080; 0 picks a free port (printed as `PORT n`).
+    public var port: Int = 8080
+    /// The admin token for `/v1/pushes`, `/` (dashboard).
+    public var adminToken: String
+    /// Server threads (default: one per core, at least 2).
+    public var threads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// The largest receipt body, in bytes: 8 KB (8,192; issue 4). Larger bodies get `413`.
+    public var maximumBody: Int = 8_192
+    /// The most receipts per group-commit transaction.
+    public var maximumBatch: Int = 2_000
+    /// Seconds the group-commit writer waits for more receipts before committing a small
+    /// batch (default 0: commit as soon as the previous commit is done).
+    public var commitLinger: Double = 0
+    /// How long graceful shutdown waits for requests in flight, in seconds.
+    public var shutdownGrace: Double = 10
+
+    /// Makes a configuration.
+    ///
+    /// - Parameter adminToken: the admin token.
+    public init(adminToken: String) {
+        self.adminToken = adminToken
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import RichPushCore
+
+/// The statistics server: receipts in (`POST /v1/receipts`), figures out (`GET /v1/pushes`,
+/// the dashboard at `/`), plus `/healthz` and `/metrics`.
+///
+/// Routes:
+/// - `POST /v1/receipts` (open): form or JSON receipt → `202` after COMMIT, `400` naming the
+///   field, `413` over 8 KB, `503` when the store failed.
+/// - `GET /v1/pushes`, `GET /v1/pushes/{push_id}` (admin): JSON figures.
+/// - `GET /` (admin, Bearer or cookie): the dashboard; `GET /login`, `POST /login`, `POST /logout`.
+/// - `GET /healthz`, `GET /metrics` (open).
+public final class StatisticsServer: @unchecked Sendable {
+    /// The store behind the server.
+    public let store: any ReceiptStore & StatisticsStore
+    /// The counters behind `/metrics`.
+    public let metrics = ServerMetrics()
+    private let configuration: ServerConfiguration
+    private let auth: AdminAuthenticator
+    private let writer: ReceiptWriter
+    private var http: HTTPServer?
+    private let stopLock = NSLock()
+    private var stopped = false
+
+    /// The bound port.
+    public var port: Int { http?.port ?? 0 }
+
+    /// Starts the writer thread and the HTTP server.
+    ///
+    /// - Parameters:
+    ///   - configuration: host, port, token, bounds.
+    ///   - store: where receipts go.
+    /// - Throws: `RichPushError` `listen` when the address cannot be bound.
+    public init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore) throws {
+        self.configuration = configuration
+        self.store = store
+        self.auth = AdminAuthenticator(token: configuration.adminToken)
+        let metrics = self.metrics
+        self.writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
+            metrics.batchCommitted(size: $0)
+        }
+        do {
+            self.http = try HTTPServer(
+                host: configuration.host, port: configuration.port, threads: configuration.threads,
+                maximumBody: configuration.maximumBody, observe: { metrics.observe(status: $0, seconds: $1) },
+                handler: { [unowned self] request in self.handle(request) }
+            )
+        } catch {
+            writer.stop()
+            throw error
+        }
+    }
+
+    /// Graceful shutdown: stop accepting, wait for requests in flight (up to the grace period),
+    /// commit what is queued, stop the server and close the store. Idempotent.
+    ///
+    /// - Throws: `RichPushError` `store` when the final checkpoint fails (data is still committed).
+    public func shutdown() throws {
+        let first = stopLock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first, let http else { return }
+        http.quiesce()
+        let end = Date().addingTimeInterval(configuration.shutdownGrace)
+        while http.inFlight > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        writer.stop()
+        http.stop()
+        try store.close()
+    }
+
+    // MARK: Routing
+
+    private func handle(_ request: HTTPRequest) -> Bool {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        let path = request.path
+        switch path {
+        case "/v1/receipts":
+            guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
+            return receiveReceipt(request)
+        case "/healthz":
+            guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            return answer(request, .json(200, ["status": "ok"]))
+        case "/metrics":
+            guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(metrics.render().utf8)))
+        case "/", "/dashboard":
+            guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            guard auth.isAuthorized(request) else { return answer(request, .html(401, LoginPage.render(error: nil))) }
+            return answer(request, dashboard())
+        case "/login":
+            if method == "GET" { return answer(request, .html(200, LoginPage.render(error: nil))) }
+            guard method == "POST" else { return answer(request, .methodNotAllowed(["GET", "POST"])) }
+            return answer(request, login(request))
+        case "/logout":
+            guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
+            return answer(request, .empty(303, headers: [("Location", "/login"), ("Set-Cookie", AdminAuthenticator.logoutCookie)]))
+        case "/v1/pushes":
+            guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            guard auth.isAuthorized(request) else { return answer(request, unauthorized()) }
+            return answer(request, listPushes(request))
+        default:
+            if path.hasPrefix("/v1/pushes/") {
+                guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+                guard auth.isAuthorized(request) else { return answer(request, unauthorized()) }
+                return answer(request, showPush(String(path.dropFirst("/v1/pushes/".count))))
+            }
+            return answer(request, .error(404, code: "not_found", message: "no route for \(path.prefix(200)); see README (POST /v1/receipts, GET /v1/pushes, GET /)"))
+        }
+    }
+
+    private func answer(_ request: HTTPRequest, _ response: HTTPResponse) -> Bool {
+        request.respond(response)
+        return true
+    }
+
+    private func unauthorized() -> HTTPResponse {
+        .error(
+            401, code: "unauthorized",
+            message: "send the admin token as 'Authorization: Bearer TOKEN' (printed by richpush serve, or --admin-token / RICHPUSH_ADMIN_TOKEN)",
+            headers: [("WWW-Authenticate", "Bearer realm=\"richpush\"")]
+        )
+    }
+
+    // MARK: Receipts
+
+    private func receiveReceipt(_ request: HTTPRequest) -> Bool {
+        if request.bodyTooLarge {
+            metrics.receiptRejected("too_large")
+            return answer(
+                request,
+                .error(413, code: "too_large", message: "a receipt body is at most \(configuration.maximumBody) bytes")
+            )
+        }
+        let receipt: Receipt
+        do {
+            receipt = try ReceiptDecoder.decode(body: request.body, contentType: request.header("Content-Type"))
+        } catch let error as ReceiptFieldError {
+            metrics.receiptRejected("bad_request")
+            return answer(request, HTTPResponse(status: 400, contentType: "application/json", body: error.jsonBody))
+        } catch {
+            metrics.receiptRejected("bad_request")
+            return answer(request, .error(400, code: "invalid_body", message: "the receipt could not be read"))
+        }
+        let stored = StoredReceipt(
+            receipt: receipt, userAgent: request.header("User-Agent"), receivedAtMs: Int(Date().timeIntervalSince1970 * 1000)
+        )
+        let metrics = self.metrics
+        let queued = writer.submit(stored) { result in
+            switch result {
+            case .stored:
+                metrics.receiptAccepted()
+                request.respond(.empty(202))
+            case .duplicate:
+                metrics.receiptDuplicate()
+                request.respond(.empty(202))
+            case .failed(let message):
+                metrics.receiptRejected("store_error")
+                request.respond(.error(503, code: "store_error", message: "not stored (\(message)); retry later", headers: [("Retry-After", "1")]))
+            }
+        }
+        if !queued {
+            metrics.receiptRejected("store_error")
+            return answer(request, .error(503, code: "shutting_down", message: "the server is shutting down; retry later", headers: [("Retry-After", "1")]))
+        }
+        return false
+    }
+
+    // MARK: Admin
+
+    private func listPushes(_ request: HTTPRequest) -> HTTPResponse {
+        var limit = 100
+        if let raw = request.query("limit") {
+            guard let value = Int(raw), (1...1000).contains(value) else {
+                return .error(400, code: "invalid_query", message: "limit must be an integer from 1 to 1000")
+            }
+            limit = value
+        }
+        do {
+            return .json(200, PushList(pushes: try store.pushes(limit: limit)))
+        } catch {
+            return storeError(error)
+        }
+    }
+
+    private func showPush(_ pushID: String) -> HTTPResponse {
+        guard !pushID.isEmpty, pushID.utf8.count <= Receipt.Limits.identifierBytes else {
+            return .error(400, code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes")
+        }
+        do {
+            guard let push = try store.push(pushID) else {
+                return .error(404, code: "unknown_push", message: "no receipts or sends for push_id '\(pushID)'")
+            }
+            return .json(200, push)
+        } catch {
+            return storeError(error)
+        }
+    }
+
+    private func dashboard() -> HTTPResponse {
+        do {
+            let snapshot = try store.dashboard(maximumBuckets: 60)
+            return .html(200, DashboardPage.render(snapshot, generatedAtMs: Int(Date().timeIntervalSince1970 * 1000)))
+        } catch {
+            return storeError(error)
+        }
+    }
+
+    private func login(_ request: HTTPRequest) -> HTTPResponse {
+        let body = String(decoding: request.body, as: UTF8.self)
+        var token: String?
+        for pair in body.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if kv.count == 2, kv[0] == "token" {
+                token = String(kv[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+        }
+        guard let token, auth.matches(token) else {
+            return .html(401, LoginPage.render(error: "That token is not the admin token. It was printed when richpush serve started."))
+        }
+        return .empty(303, headers: [("Location", "/"), ("Set-Cookie", auth.loginCookie())])
+    }
+
+    private func storeError(_ error: any Error) -> HTTPResponse {
+        let message = (error as? RichPushError)?.message ?? String(describing: error)
+        return .error(503, code: "store_error", message: message)
+    }
+}

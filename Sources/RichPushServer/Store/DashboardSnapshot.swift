@@ -1,0 +1,63 @@
+import Foundation
+
+/// Everything the dashboard draws, read from the store in one go.
+public struct DashboardSnapshot: Sendable, Equatable {
+    /// One bar of the "receipts over time" chart.
+    public struct TimeBucket: Sendable, Equatable {
+        /// Bucket start, milliseconds since 1970.
+        public var startMs: Int
+        /// `delivered` receipts in the bucket.
+        public var delivered: Int
+        /// `opened` receipts in the bucket.
+        public var opened: Int
+    }
+
+    /// One bar of the extension timing histogram.
+    public struct TimingBucket: Sendable, Equatable {
+        /// Lower bound, inclusive, in ms.
+        public var lowerMs: Int
+        /// Upper bound, exclusive, in ms; `nil` = no upper bound.
+        public var upperMs: Int?
+        /// Delivered receipts whose `elapsed_ms` falls in the bucket.
+        public var count: Int
+    }
+
+    /// All receipts stored (both events).
+    public var totalReceipts: Int
+    /// `delivered` receipts.
+    public var delivered: Int
+    /// `opened` receipts.
+    public var opened: Int
+    /// Delivered receipts with `outcome=media_attached`.
+    public var mediaAttached: Int
+    /// Delivered receipts that named an outcome.
+    public var withOutcome: Int
+    /// Tokens sent to and accepted, over all pushes (0 until the provider side records sends).
+    public var sent: Int
+    /// See `sent`.
+    public var accepted: Int
+    /// Width of a timeline bucket, in seconds.
+    public var bucketSeconds: Int
+    /// The timeline, oldest first, gaps filled with zeros.
+    public var timeline: [TimeBucket]
+    /// Delivered receipts per reason, most frequent first.
+    public var reasons: [(reason: String, count: Int)]
+    /// `elapsed_ms` histogram over delivered receipts.
+    public var timing: [TimingBucket]
+    /// Overall `elapsed_ms` p50, p95, in ms.
+    public var p50Ms: Int?
+    /// See `p50Ms`.
+    public var p95Ms: Int?
+    /// The most recently seen pushes (up to 12).
+    public var pushes: [PushStatistics]
+
+    /// The histogram's bucket edges in ms (the extension's budget is about 30 s: Apple).
+    public static let timingEdgesMs = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000]
+
+    public static func == (a: DashboardSnapshot, b: DashboardSnapshot) -> Bool {
+        a.totalReceipts == b.totalReceipts && a.delivered == b.delivered && a.opened == b.opened
+            && a.mediaAttached == b.mediaAttached && a.timeline == b.timeline && a.timing == b.timing
+            && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
+            && a.pushes == b.pushes && a.sent == b.sent && a.accepted == b.accepted
+    }
+}

@@ -1,0 +1,87 @@
+import CSQLite
+import Foundation
+import RichPushCore
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe: each connection is used by one thread at a time (the writer thread owns the
+/// write connection; readers take the read connection under a lock).
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+    /// The file path, for messages.
+    let path: String
+
+    /// Opens (creating if needed) a database file.
+    ///
+    /// - Parameters:
+    ///   - path: the file path.
+    ///   - readOnly: open without write access.
+    /// - Throws: `RichPushError` `store` when the file cannot be opened.
+    init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw RichPushError(
+                code: .store,
+                message: "cannot open SQLite database '\(path)': \(message); check that the folder exists and is writable"
+            )
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 10_000)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements without results.
+    ///
+    /// - Parameter sql: the SQL text.
+    /// - Throws: `RichPushError` `store` with SQLite's message.
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
+            sqlite3_free(errorMessage)
+            throw RichPushError(code: .store, message: "SQLite error in '\(sql.prefix(60))': \(message) (\(path))")
+        }
+    }
+
+    /// A prepared statement for `sql`, prepared once and reused (reset and unbound).
+    ///
+    /// - Parameter sql: the SQL text with `?` parameters.
+    /// - Returns: the statement, ready to bind.
+    /// - Throws: `RichPushError` `store` when the SQL does not compile.
+    func prepared(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else {
+            throw error("prepare", sql: sql)
+        }
+        let statement = SQLiteStatement(handle: raw, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Rows changed by the last INSERT/UPDATE/DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// An error for the last failed call.
+    func error(_ action: String, sql: String) -> RichPushError {
+        RichPushError(
+            code: .store,
+            message: "SQLite \(action) failed: \(String(cString: sqlite3_errmsg(handle))) in '\(sql.prefix(80))' (\(path))"
+        )
+    }
+}

@@ -1,0 +1,427 @@
+import CSQLite
+import Foundation
+import RichPushCore
+
+/// The embedded store: one SQLite file in WAL mode, prepared statements, one write connection
+/// and one read connection (WAL lets the dashboard read while the writer commits).
+///
+/// Durability: `synchronous=FULL` by default. In WAL mode SQLite then fsyncs the WAL at every
+/// COMMIT, so an acknowledged receipt survives a process kill (SIGKILL) *and* an OS crash or
+/// power loss. With group commit one fsync covers a whole batch, so the cost is per batch, not
+/// per receipt. `--synchronous normal` skips that fsync (WAL + NORMAL): a commit has still been
+/// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
+/// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
+///
+/// Schema (version 1, `PRAGMA user_version`):
+/// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
+///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
+///   leads every key so a PostgreSQL/Citus store can shard by it.
+/// - `push_counts`: per (`push_id`, `event`, `outcome`, `reason`) the number of distinct receipts,
+///   their media bytes and first/last arrival, kept in the same transaction as the inserts (one
+///   upsert per distinct key per batch), so figures never scan `receipts` (`''` = not given).
+/// - `push_elapsed`: per `push_id` and `elapsed_ms` value the number of delivered receipts, so
+///   p50/p95 are exact and cheap (values are bounded to 0…600,000 ms).
+/// - `pushes`: per push `sent` / `accepted` counts and a title, filled by the provider side.
+/// - `push_tokens`: per push and device token the APNs status, reason and `apns-id`.
+public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
+    /// How hard SQLite syncs at each COMMIT.
+    public struct Synchronous: Sendable, Hashable, CustomStringConvertible {
+        /// The PRAGMA value, `FULL` or `NORMAL`.
+        public let rawValue: String
+        /// fsync the WAL at every commit: survives process kill and OS crash (default).
+        public static let full = Synchronous(rawValue: "FULL")
+        /// No fsync at commit: survives process kill, the last commits may be lost on OS crash.
+        public static let normal = Synchronous(rawValue: "NORMAL")
+        public var description: String { rawValue.lowercased() }
+
+        /// Parses `full` or `normal` (any case).
+        public init?(_ text: String) {
+            switch text.lowercased() {
+            case "full": self = .full
+            case "normal": self = .normal
+            default: return nil
+            }
+        }
+
+        private init(rawValue: String) { self.rawValue = rawValue }
+    }
+
+    private let writer: SQLiteConnection
+    private let reader: SQLiteConnection
+    private let writeLock = NSLock()
+    private let readLock = NSLock()
+    private var closed = false
+    /// The database file.
+    public let path: String
+
+    private static let insertSQL = """
+        INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+        """
+
+    /// Opens (creating if needed) the database file and its schema.
+    ///
+    /// - Parameters:
+    ///   - path: the file, e.g. `./richpush.sqlite`.
+    ///   - synchronous: `.full` (default) or `.normal`; see the type's discussion.
+    /// - Throws: `RichPushError` `store` when the file cannot be opened or is not a RichPush database.
+    public init(path: String, synchronous: Synchronous = .full) throws {
+        self.path = path
+        writer = try SQLiteConnection(path: path)
+        try writer.execute("PRAGMA journal_mode=WAL")
+        try writer.execute("PRAGMA synchronous=\(synchronous.rawValue)")
+        try writer.execute("PRAGMA foreign_keys=ON")
+        try Self.migrate(writer)
+        reader = try SQLiteConnection(path: path)
+        try reader.execute("PRAGMA query_only=ON")
+        _ = try writer.prepared(Self.insertSQL)
+    }
+
+    private static func migrate(_ db: SQLiteConnection) throws {
+        let version = try db.prepared("PRAGMA user_version")
+        let current = try version.rows { $0.int(0) ?? 0 }.first ?? 0
+        if current > 1 {
+            throw RichPushError(
+                code: .store,
+                message: "'\(db.path)' has schema version \(current), newer than this richpush (1); upgrade richpush or use another --db"
+            )
+        }
+        if current == 1 { return }
+        try db.execute(
+            """
+            BEGIN;
+            CREATE TABLE IF NOT EXISTS receipts (
+                id INTEGER PRIMARY KEY,
+                push_id TEXT NOT NULL,
+                event TEXT NOT NULL,
+                receipt_id TEXT,
+                outcome TEXT,
+                reason TEXT,
+                elapsed_ms INTEGER,
+                media_bytes INTEGER,
+                media_type TEXT,
+                user_agent TEXT,
+                received_at_ms INTEGER NOT NULL
+            );
+            CREATE UNIQUE INDEX IF NOT EXISTS receipts_push_event_receipt ON receipts (push_id, event, receipt_id);
+            CREATE TABLE IF NOT EXISTS push_counts (
+                push_id TEXT NOT NULL,
+                event TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                receipts INTEGER NOT NULL,
+                media_bytes INTEGER NOT NULL,
+                first_ms INTEGER NOT NULL,
+                last_ms INTEGER NOT NULL,
+                PRIMARY KEY (push_id, event, outcome, reason)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS push_elapsed (
+                push_id TEXT NOT NULL,
+                elapsed_ms INTEGER NOT NULL,
+                receipts INTEGER NOT NULL,
+                PRIMARY KEY (push_id, elapsed_ms)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS pushes (
+                push_id TEXT PRIMARY KEY,
+                title TEXT,
+                sent INTEGER NOT NULL DEFAULT 0,
+                accepted INTEGER NOT NULL DEFAULT 0,
+                first_sent_at_ms INTEGER,
+                last_sent_at_ms INTEGER
+            );
+            CREATE TABLE IF NOT EXISTS push_tokens (
+                push_id TEXT NOT NULL,
+                device_token TEXT NOT NULL,
+                status INTEGER,
+                reason TEXT,
+                apns_id TEXT,
+                sent_at_ms INTEGER NOT NULL,
+                PRIMARY KEY (push_id, device_token)
+            );
+            PRAGMA user_version = 1;
+            COMMIT;
+            """
+        )
+    }
+
+    // MARK: ReceiptStore
+
+    /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` (see `ReceiptStore.insert(_:)`).
+    public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        do {
+            let statement = try writer.prepared(Self.insertSQL)
+            var results: [Bool] = []
+            results.reserveCapacity(receipts.count)
+            var counts: [PushCountKey: PushCountDelta] = [:]
+            var elapsed: [PushElapsedKey: Int] = [:]
+            for stored in receipts {
+                let r = stored.receipt
+                statement.reset()
+                try statement.bind([
+                    .text(r.pushID), .text(r.event.rawValue), .optional(r.receiptID), .optional(r.outcome?.rawValue),
+                    .optional(r.reason?.rawValue), .optional(r.elapsedMs), .optional(r.mediaBytes), .optional(r.mediaType),
+                    .optional(stored.userAgent), .integer(stored.receivedAtMs),
+                ])
+                try statement.run()
+                let isNew = writer.changes == 1
+                results.append(isNew)
+                guard isNew else { continue }
+                let key = PushCountKey(pushID: r.pushID, event: r.event.rawValue, outcome: r.outcome?.rawValue ?? "", reason: r.reason?.rawValue ?? "")
+                counts[key, default: PushCountDelta(first: stored.receivedAtMs, last: stored.receivedAtMs)].add(stored)
+                if r.event == .delivered, let ms = r.elapsedMs { elapsed[PushElapsedKey(pushID: r.pushID, ms: ms), default: 0] += 1 }
+            }
+            let countUpsert = try writer.prepared(
+                """
+                INSERT INTO push_counts (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET receipts = receipts + excluded.receipts, media_bytes = media_bytes + excluded.media_bytes,
+                  first_ms = MIN(first_ms, excluded.first_ms), last_ms = MAX(last_ms, excluded.last_ms)
+                """
+            )
+            for (key, value) in counts {
+                countUpsert.reset()
+                try countUpsert.bind([
+                    .text(key.pushID), .text(key.event), .text(key.outcome), .text(key.reason), .integer(value.receipts),
+                    .integer(value.mediaBytes), .integer(value.first), .integer(value.last),
+                ])
+                try countUpsert.run()
+            }
+            let elapsedUpsert = try writer.prepared(
+                "INSERT INTO push_elapsed (push_id, elapsed_ms, receipts) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET receipts = receipts + excluded.receipts"
+            )
+            for (key, n) in elapsed {
+                elapsedUpsert.reset()
+                try elapsedUpsert.bind([.text(key.pushID), .integer(key.ms), .integer(n)])
+                try elapsedUpsert.run()
+            }
+            try writer.execute("COMMIT")
+            return results
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Upserts the push's counts and each token's outcome in one transaction (see `ReceiptStore.recordSend(_:)`).
+    public func recordSend(_ send: PushSendRecord) throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        do {
+            let accepted = send.tokens.filter { $0.status == 200 }.count
+            let push = try writer.prepared(
+                """
+                INSERT INTO pushes (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (push_id) DO UPDATE SET sent = sent + excluded.sent, accepted = accepted + excluded.accepted,
+                  title = COALESCE(excluded.title, title), last_sent_at_ms = excluded.last_sent_at_ms
+                """
+            )
+            try push.bind([
+                .text(send.pushID), .optional(send.title), .integer(send.tokens.count), .integer(accepted),
+                .integer(send.sentAtMs), .integer(send.sentAtMs),
+            ])
+            try push.run()
+            let token = try writer.prepared(
+                """
+                INSERT INTO push_tokens (push_id, device_token, status, reason, apns_id, sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (push_id, device_token) DO UPDATE SET status = excluded.status, reason = excluded.reason,
+                  apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms
+                """
+            )
+            for t in send.tokens {
+                token.reset()
+                try token.bind([
+                    .text(send.pushID), .text(t.deviceToken), .optional(t.status), .optional(t.reason), .optional(t.apnsID),
+                    .integer(send.sentAtMs),
+                ])
+                try token.run()
+            }
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Checkpoints the WAL into the main file (`wal_checkpoint(TRUNCATE)`); later writes fail.
+    public func close() throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        guard !closed else { return }
+        closed = true
+        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    private func ensureOpen() throws {
+        if closed { throw RichPushError(code: .store, message: "the store '\(path)' is closed") }
+    }
+
+    // MARK: StatisticsStore
+
+    /// Per-push figures in one read transaction (see `StatisticsStore.pushes(limit:)`).
+    public func pushes(limit: Int) throws -> [PushStatistics] {
+        readLock.lock()
+        defer { readLock.unlock() }
+        try reader.execute("BEGIN")
+        defer { try? reader.execute("COMMIT") }
+        return try readPushes(only: nil, limit: max(1, min(limit, 1000)))
+    }
+
+    /// One push's figures (see `StatisticsStore.push(_:)`).
+    public func push(_ pushID: String) throws -> PushStatistics? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        try reader.execute("BEGIN")
+        defer { try? reader.execute("COMMIT") }
+        return try readPushes(only: pushID, limit: 1).first
+    }
+
+    /// Reads per-push figures, for one push or the most recently seen `limit` pushes.
+    private func readPushes(only pushID: String?, limit: Int) throws -> [PushStatistics] {
+        struct Row {
+            var delivered = 0, opened = 0, mediaBytes = 0
+            var first: Int?, last: Int?
+            var sent: Int?, accepted: Int?
+            var outcomes: [String: Int] = [:], reasons: [String: Int] = [:]
+        }
+        var rows: [String: Row] = [:]
+        let filter = pushID == nil ? "" : "WHERE push_id = ?"
+        let binding: [SQLiteValue] = pushID.map { [.text($0)] } ?? []
+
+        let totals = try reader.prepared(
+            "SELECT push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms FROM push_counts \(filter)"
+        )
+        try totals.bind(binding)
+        for (id, event, outcome, reason, n, bytes, first, last) in try totals.rows({ s in
+            (s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", s.text(3) ?? "", s.int(4) ?? 0, s.int(5) ?? 0, s.int(6) ?? 0, s.int(7) ?? 0)
+        }) {
+            var row = rows[id] ?? Row()
+            if event == Receipt.Event.delivered.rawValue {
+                row.delivered += n
+                row.mediaBytes += bytes
+                if !outcome.isEmpty { row.outcomes[outcome, default: 0] += n }
+                if !reason.isEmpty { row.reasons[reason, default: 0] += n }
+            } else if event == Receipt.Event.opened.rawValue {
+                row.opened += n
+            }
+            row.first = min(row.first ?? first, first)
+            row.last = max(row.last ?? last, last)
+            rows[id] = row
+        }
+        let sends = try reader.prepared("SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms FROM pushes \(filter)")
+        try sends.bind(binding)
+        for (id, sent, accepted, firstSent, lastSent) in try sends.rows({ ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3), $0.int(4)) }) {
+            var row = rows[id] ?? Row(first: firstSent, last: lastSent)
+            row.sent = sent
+            row.accepted = accepted
+            rows[id] = row
+        }
+        var ordered = rows.sorted { ($0.value.last ?? 0, $0.key) > ($1.value.last ?? 0, $1.key) }
+        if ordered.count > limit { ordered = Array(ordered.prefix(limit)) }
+
+        let elapsed = try reader.prepared("SELECT elapsed_ms, receipts FROM push_elapsed WHERE push_id = ? ORDER BY elapsed_ms")
+        var out: [PushStatistics] = []
+        for (id, _) in ordered {
+            guard let row = rows[id] else { continue }
+            elapsed.reset()
+            try elapsed.bind([.text(id)])
+            let distribution = try elapsed.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
+            out.append(
+                PushStatistics(
+                    pushID: id, sent: row.sent, accepted: row.accepted, delivered: row.delivered, opened: row.opened,
+                    outcomes: row.outcomes, reasons: row.reasons, mediaBytes: row.mediaBytes,
+                    elapsedMs: .init(
+                        count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
+                        p95: PushStatistics.percentile(distribution, 95)),
+                    firstSeen: row.first.map(Self.iso8601), lastSeen: row.last.map(Self.iso8601)
+                )
+            )
+        }
+        return out
+    }
+
+    /// The dashboard snapshot in one read transaction (see `StatisticsStore.dashboard(maximumBuckets:)`).
+    public func dashboard(maximumBuckets: Int) throws -> DashboardSnapshot {
+        readLock.lock()
+        defer { readLock.unlock() }
+        try reader.execute("BEGIN")
+        defer { try? reader.execute("COMMIT") }
+
+        // Totals and reasons from the per-batch aggregates (no scan of `receipts`).
+        let aggregate = try reader.prepared(
+            "SELECT event, outcome, reason, SUM(receipts), MIN(first_ms), MAX(last_ms) FROM push_counts GROUP BY event, outcome, reason"
+        )
+        var total = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0
+        var first: Int?, last: Int?
+        var reasonCounts: [String: Int] = [:]
+        for (event, outcome, reason, n, lo, hi) in try aggregate.rows({ s in
+            (s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", s.int(3) ?? 0, s.int(4) ?? 0, s.int(5) ?? 0)
+        }) {
+            total += n
+            first = min(first ?? lo, lo)
+            last = max(last ?? hi, hi)
+            if event == Receipt.Event.opened.rawValue { opened += n }
+            guard event == Receipt.Event.delivered.rawValue else { continue }
+            delivered += n
+            if !outcome.isEmpty { withOutcome += n }
+            if outcome == Outcome.mediaAttached.rawValue { mediaAttached += n }
+            if !reason.isEmpty { reasonCounts[reason, default: 0] += n }
+        }
+        let sendTotals = try reader.prepared("SELECT COALESCE(SUM(sent), 0), COALESCE(SUM(accepted), 0) FROM pushes")
+        let s = try sendTotals.rows { ($0.int(0) ?? 0, $0.int(1) ?? 0) }.first ?? (0, 0)
+
+        var bucketSeconds = 60
+        var timeline: [DashboardSnapshot.TimeBucket] = []
+        if let first, let last {
+            let spanSeconds = max(1, (last - first) / 1000 + 1)
+            let widths = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+            bucketSeconds = widths.first { spanSeconds / $0 < max(1, maximumBuckets) } ?? 86400
+            let widthMs = bucketSeconds * 1000
+            let origin = (first / widthMs) * widthMs
+            let count = (last - origin) / widthMs + 1
+            timeline = (0..<count).map { DashboardSnapshot.TimeBucket(startMs: origin + $0 * widthMs, delivered: 0, opened: 0) }
+            let q = try reader.prepared(
+                "SELECT (received_at_ms - ?) / ?, SUM(event = 'delivered'), SUM(event = 'opened') FROM receipts GROUP BY 1"
+            )
+            try q.bind([.integer(origin), .integer(widthMs)])
+            for (index, delivered, opened) in try q.rows({ ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.int(2) ?? 0) })
+            where timeline.indices.contains(index) {
+                timeline[index].delivered = delivered
+                timeline[index].opened = opened
+            }
+        }
+
+        let reasons = reasonCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (reason: $0.key, count: $0.value) }
+
+        let distributionQuery = try reader.prepared("SELECT elapsed_ms, SUM(receipts) FROM push_elapsed GROUP BY elapsed_ms ORDER BY elapsed_ms")
+        let distribution = try distributionQuery.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
+        let edges = DashboardSnapshot.timingEdgesMs
+        var timing = edges.indices.map { i in
+            DashboardSnapshot.TimingBucket(lowerMs: edges[i], upperMs: i + 1 < edges.count ? edges[i + 1] : nil, count: 0)
+        }
+        for (value, count) in distribution {
+            let index = (edges.lastIndex { $0 <= value }) ?? 0
+            timing[index].count += count
+        }
+        let p50 = PushStatistics.percentile(distribution, 50)
+        let p95 = PushStatistics.percentile(distribution, 95)
+
+        let pushes = try readPushes(only: nil, limit: 12)
+        return DashboardSnapshot(
+            totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
+            sent: s.0, accepted: s.1, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
+            p50Ms: p50, p95Ms: p95, pushes: pushes
+        )
+    }
+
+    /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, e.g. `2026-11-30T03:27:32.120Z`.
+    static func iso8601(_ ms: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+}

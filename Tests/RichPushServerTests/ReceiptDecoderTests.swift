@@ -1,0 +1,106 @@
+import Foundation
+import RichPushCore
+import Testing
+
+@testable import RichPushServer
+
+@Suite("Receipt decoding")
+struct ReceiptDecoderTests {
+    private func form(_ s: String) throws -> Receipt {
+        try ReceiptDecoder.decode(body: Data(s.utf8), contentType: "application/x-www-form-urlencoded")
+    }
+
+    private func json(_ s: String) throws -> Receipt {
+        try ReceiptDecoder.decode(body: Data(s.utf8), contentType: "application/json; charset=utf-8")
+    }
+
+    private func field(of body: String, json isJSON: Bool = false) -> String? {
+        do {
+            _ = isJSON ? try json(body) : try form(body)
+            return nil
+        } catch let error as ReceiptFieldError {
+            return error.field
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    @Test("a bare push_id form, as article 000 sends, is a delivered receipt")
+    func barePushID() throws {
+        let r = try form("push_id=2018001")
+        #expect(r == Receipt(pushID: "2018001"))
+        #expect(try ReceiptDecoder.decode(body: Data("push_id=2018001".utf8), contentType: nil).pushID == "2018001")
+    }
+
+    @Test("every field of Receipt.formEncoded() reads back")
+    func roundTrip() throws {
+        let original = Receipt(
+            pushID: "sale 2026/04", event: .opened, receiptID: "r-1", outcome: .textOnly, reason: .timeout, elapsedMs: 25_012,
+            mediaBytes: 89_696, mediaType: "public.jpeg"
+        )
+        #expect(try form(original.formEncoded()) == original)
+    }
+
+    @Test("JSON receipts take numbers for push_id and integers for counts")
+    func jsonReceipt() throws {
+        let r = try json(#"{"push_id":2018001,"receipt_id":"a","outcome":"media_attached","elapsed_ms":420,"media_bytes":89696,"media_type":"public.jpeg","extra":true}"#)
+        #expect(r.pushID == "2018001")
+        #expect(r.outcome == .mediaAttached)
+        #expect(r.elapsedMs == 420)
+        #expect(r.mediaBytes == 89_696)
+        #expect(r.reason == nil)
+    }
+
+    @Test("a body without a content type that starts with { is read as JSON")
+    func sniffedJSON() throws {
+        let r = try ReceiptDecoder.decode(body: Data(#" {"push_id":"x"}"#.utf8), contentType: nil)
+        #expect(r.pushID == "x")
+    }
+
+    @Test("each bad field is named in the error")
+    func badFieldsAreNamed() {
+        let long = String(repeating: "a", count: Receipt.Limits.identifierBytes + 1)
+        #expect(field(of: "") == "push_id")
+        #expect(field(of: "event=delivered") == "push_id")
+        #expect(field(of: "push_id=") == "push_id")
+        #expect(field(of: "push_id=\(long)") == "push_id")
+        #expect(field(of: "push_id=1&receipt_id=\(long)") == "receipt_id")
+        #expect(field(of: "push_id=1&receipt_id=a%0Ab") == "receipt_id")
+        #expect(field(of: "push_id=1&event=clicked") == "event")
+        #expect(field(of: "push_id=1&outcome=Media+Attached") == "outcome")
+        #expect(field(of: "push_id=1&reason=time-out") == "reason")
+        #expect(field(of: "push_id=1&elapsed_ms=abc") == "elapsed_ms")
+        #expect(field(of: "push_id=1&elapsed_ms=-5") == "elapsed_ms")
+        #expect(field(of: "push_id=1&elapsed_ms=600001") == "elapsed_ms")
+        #expect(field(of: "push_id=1&media_bytes=100000001") == "media_bytes")
+        #expect(field(of: "push_id=1&media_bytes=1e5") == "media_bytes")
+        #expect(field(of: "push_id=1&media_type=\(String(repeating: "x", count: 129))") == "media_type")
+        #expect(field(of: "push_id=1&push_id=2") == "push_id")
+        #expect(field(of: "push_id=%zz") == "push_id")
+        #expect(field(of: #"{"push_id":"1","elapsed_ms":"12"}"#, json: true) == "elapsed_ms")
+        #expect(field(of: #"{"push_id":"1","elapsed_ms":1.5}"#, json: true) == "elapsed_ms")
+        #expect(field(of: #"{"push_id":["1"]}"#, json: true) == "push_id")
+        #expect(field(of: #"[1,2]"#, json: true) == "body")
+        #expect(field(of: #"{"push_id":"#, json: true) == "body")
+    }
+
+    @Test("the 400 body is JSON with code, field and message")
+    func errorBody() throws {
+        do {
+            _ = try form("push_id=1&elapsed_ms=abc")
+            Issue.record("expected an error")
+        } catch let error as ReceiptFieldError {
+            let object = try #require(try JSONSerialization.jsonObject(with: error.jsonBody) as? [String: [String: String]])
+            #expect(object["error"]?["field"] == "elapsed_ms")
+            #expect(object["error"]?["code"] == "invalid_field")
+            #expect(object["error"]?["message"]?.contains("600000") == true)
+        }
+    }
+
+    @Test("unknown outcome and reason codes from a newer client are kept")
+    func unknownCodesKept() throws {
+        let r = try form("push_id=1&outcome=media_attached_v2&reason=quota_exceeded")
+        #expect(r.outcome?.rawValue == "media_attached_v2")
+        #expect(r.reason?.rawValue == "quota_exceeded")
+    }
+}
