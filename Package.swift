@@ -87,7 +87,7 @@ let package = Package(
         // MARK: Statistics side
         .target(
             name: "RichPushServer",
-            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite"]
+            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "RichPushProvider"]
         ),
 
         // MARK: Command line

@@ -22,6 +22,9 @@ struct rp_server {
     atomic_long in_flight;
     atomic_int draining;
     uint16_t port;
+    // One path with a larger body bound (POST /v1/pushes carries up to 10,000 device tokens).
+    char large_path[64];
+    _Atomic size_t large_max;
 };
 
 struct rp_request {
@@ -37,6 +40,7 @@ struct rp_request {
     size_t body_length;
     size_t body_capacity;
     uint64_t start_ns;
+    size_t max_body;
     struct MHD_Response *response;
     unsigned status;
 };
@@ -62,6 +66,9 @@ static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Co
     r->method = strdup(method ? method : "");
     r->path = strdup(url ? url : "/");
     r->start_ns = rp_monotonic_ns();
+    r->max_body = server->max_body;
+    size_t large = atomic_load_explicit(&server->large_max, memory_order_acquire);
+    if (large > 0 && r->path != NULL && strcmp(r->path, server->large_path) == 0) r->max_body = large;
     if (r->method == NULL || r->path == NULL) {
         free(r->method);
         free(r->path);
@@ -107,7 +114,7 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
         // A declared body far over the bound is refused at once (413, connection closed)
         // instead of reading megabytes only to discard them.
         const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
-        if (length != NULL && strtoull(length, NULL, 10) > (unsigned long long)server->max_body * 8) {
+        if (length != NULL && strtoull(length, NULL, 10) > (unsigned long long)r->max_body * 8) {
             static const char body[] =
                 "{\"error\":{\"code\":\"too_large\",\"message\":\"the declared body is far over the server's bound\"}}\n";
             r->too_large = 1;
@@ -127,7 +134,7 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
         size_t n = *upload_data_size;
         *upload_data_size = 0;
         if (r->too_large) return MHD_YES;
-        if (r->body_length + n > server->max_body) {
+        if (r->body_length + n > r->max_body) {
             r->too_large = 1;
             free(r->body);
             r->body = NULL;
@@ -138,7 +145,7 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
         if (r->body_length + n > r->body_capacity) {
             size_t capacity = r->body_capacity ? r->body_capacity * 2 : 512;
             while (capacity < r->body_length + n) capacity *= 2;
-            if (capacity > server->max_body) capacity = server->max_body;
+            if (capacity > r->max_body) capacity = r->max_body;
             uint8_t *grown = realloc(r->body, capacity);
             if (grown == NULL) return MHD_NO;
             r->body = grown;
@@ -202,6 +209,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
     server->max_body = max_body;
     atomic_init(&server->in_flight, 0);
     atomic_init(&server->draining, 0);
+    atomic_init(&server->large_max, 0);
 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -245,6 +253,12 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
 }
 
 uint16_t rp_server_port(const rp_server *server) { return server->port; }
+
+void rp_server_set_large_body(rp_server *server, const char *path, size_t max_body) {
+    if (server == NULL || path == NULL || strlen(path) >= sizeof server->large_path) return;
+    strcpy(server->large_path, path);
+    atomic_store_explicit(&server->large_max, max_body, memory_order_release);
+}
 
 void rp_server_quiesce(rp_server *server) {
     // From now on every response carries "Connection: close", so kept-alive clients go away.

@@ -65,6 +65,16 @@ public final class HTTPServer: @unchecked Sendable {
         self.port = Int(rp_server_port(started))
     }
 
+    /// Gives requests to exactly `path` a larger body bound than the server's (e.g.
+    /// `POST /v1/pushes`, whose device-token list is far over a receipt's 8 KB).
+    ///
+    /// - Parameters:
+    ///   - path: the request path (shorter than 64 bytes).
+    ///   - maximumBody: the bound for that path, in bytes.
+    public func allowLargeBody(path: String, maximumBody: Int) {
+        lock.withLock { if let server { rp_server_set_large_body(server, path, maximumBody) } }
+    }
+
     /// Stops accepting connections; requests in flight continue.
     public func quiesce() {
         lock.withLock { if let server { rp_server_quiesce(server) } }

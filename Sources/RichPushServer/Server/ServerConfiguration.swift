@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var commitLinger: Double = 0
     /// How long graceful shutdown waits for requests in flight, in seconds.
     public var shutdownGrace: Double = 10
+    /// APNs for `POST /v1/pushes`; `nil` = that endpoint answers 503 naming `apnsMissing`.
+    public var apns: APNsSettings?
+    /// The APNs settings that were not given (for the 503), when `apns` is `nil`.
+    public var apnsMissing: [String] = APNsSettings.allSettings.names
 
     /// Makes a configuration.
     ///

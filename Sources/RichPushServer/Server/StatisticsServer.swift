@@ -7,6 +7,10 @@ import RichPushCore
 /// Routes:
 /// - `POST /v1/receipts` (open): form or JSON receipt → `202` after COMMIT, `400` naming the
 ///   field, `413` over 8 KB, `503` when the store failed.
+/// - `POST /v1/pushes` (admin): lint, send through APNs to the given tokens, record `sent` /
+///   `accepted` and each token's outcome; 200 with per-token results, 400 naming the field or
+///   with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when APNs refused the server's
+///   key/team/topic, 503 without APNs settings.
 /// - `GET /v1/pushes`, `GET /v1/pushes/{push_id}` (admin): JSON figures.
 /// - `GET /` (admin, Bearer or cookie): the dashboard; `GET /login`, `POST /login`, `POST /logout`.
 /// - `GET /healthz`, `GET /metrics` (open).
@@ -18,6 +22,7 @@ public final class StatisticsServer: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let auth: AdminAuthenticator
     private let writer: ReceiptWriter
+    private let sender: PushSender?
     private var http: HTTPServer?
     private let stopLock = NSLock()
     private var stopped = false
@@ -30,11 +35,13 @@ public final class StatisticsServer: @unchecked Sendable {
     /// - Parameters:
     ///   - configuration: host, port, token, bounds.
     ///   - store: where receipts go.
-    /// - Throws: `RichPushError` `listen` when the address cannot be bound.
+    /// - Throws: `RichPushError` `listen` when the address cannot be bound; `invalid_key`, `io`
+    ///   when the APNs key or CA file cannot be read.
     public init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore) throws {
         self.configuration = configuration
         self.store = store
         self.auth = AdminAuthenticator(token: configuration.adminToken)
+        self.sender = try configuration.apns.map { try PushSender(settings: $0, store: store) }
         let metrics = self.metrics
         self.writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
             metrics.batchCommitted(size: $0)
@@ -47,8 +54,10 @@ public final class StatisticsServer: @unchecked Sendable {
             )
         } catch {
             writer.stop()
+            sender?.shutdown()
             throw error
         }
+        http?.allowLargeBody(path: "/v1/pushes", maximumBody: PushSendRequest.maximumBodyBytes)
     }
 
     /// Graceful shutdown: stop accepting, wait for requests in flight (up to the grace period),
@@ -64,6 +73,12 @@ public final class StatisticsServer: @unchecked Sendable {
         http.quiesce()
         let end = Date().addingTimeInterval(configuration.shutdownGrace)
         while http.inFlight > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        if let sender {
+            // Sends still waiting on APNs: close the connection so they fail fast and answer.
+            sender.shutdown()
+            let last = Date().addingTimeInterval(configuration.shutdownGrace)
+            while sender.inFlight > 0 && Date() < last { Thread.sleep(forTimeInterval: 0.01) }
+        }
         writer.stop()
         http.stop()
         try store.close()
@@ -96,8 +111,9 @@ public final class StatisticsServer: @unchecked Sendable {
             guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
             return answer(request, .empty(303, headers: [("Location", "/login"), ("Set-Cookie", AdminAuthenticator.logoutCookie)]))
         case "/v1/pushes":
-            guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            guard method == "GET" || method == "POST" else { return answer(request, .methodNotAllowed(["GET", "POST"])) }
             guard auth.isAuthorized(request) else { return answer(request, unauthorized()) }
+            if method == "POST" { return sendPush(request) }
             return answer(request, listPushes(request))
         default:
             if path.hasPrefix("/v1/pushes/") {
@@ -163,6 +179,40 @@ public final class StatisticsServer: @unchecked Sendable {
             metrics.receiptRejected("store_error")
             return answer(request, .error(503, code: "shutting_down", message: "the server is shutting down; retry later", headers: [("Retry-After", "1")]))
         }
+        return false
+    }
+
+    // MARK: Sending
+
+    private func sendPush(_ request: HTTPRequest) -> Bool {
+        guard let sender else {
+            return answer(
+                request,
+                .error(
+                    503, code: "apns_not_configured",
+                    message: "POST /v1/pushes needs APNs settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
+                        + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)"
+                )
+            )
+        }
+        if request.bodyTooLarge {
+            return answer(
+                request,
+                PushRequestError(
+                    status: 413, code: "too_large",
+                    message: "a push request body is at most \(PushSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) tokens): split the tokens into several requests with the same push_id"
+                ).response
+            )
+        }
+        let push: PushSendRequest
+        do {
+            push = try PushSendRequest(body: request.body, defaultTopic: sender.settings.topic)
+        } catch let error as PushRequestError {
+            return answer(request, error.response)
+        } catch {
+            return answer(request, .error(400, code: "invalid_request", message: String(describing: error)))
+        }
+        sender.send(push) { response in request.respond(response) }
         return false
     }
 

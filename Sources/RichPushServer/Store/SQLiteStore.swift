@@ -12,7 +12,7 @@ import RichPushCore
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 1, `PRAGMA user_version`):
+/// Schema (version 2, `PRAGMA user_version`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
@@ -22,7 +22,9 @@ import RichPushCore
 /// - `push_elapsed`: per `push_id` and `elapsed_ms` value the number of delivered receipts, so
 ///   p50/p95 are exact and cheap (values are bounded to 0…600,000 ms).
 /// - `pushes`: per push `sent` / `accepted` counts and a title, filled by the provider side.
-/// - `push_tokens`: per push and device token the APNs status, reason and `apns-id`.
+/// - `push_tokens`: per push and device token the APNs status, reason, `apns-id` and outcome.
+/// - `device_tokens` (v2): tokens APNs called inactive (410) or bad, with reason and since when;
+///   a later 200 for the token removes its row.
 public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
     /// How hard SQLite syncs at each COMMIT.
     public struct Synchronous: Sendable, Hashable, CustomStringConvertible {
@@ -80,13 +82,37 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private static func migrate(_ db: SQLiteConnection) throws {
         let version = try db.prepared("PRAGMA user_version")
         let current = try version.rows { $0.int(0) ?? 0 }.first ?? 0
-        if current > 1 {
+        if current > 2 {
             throw RichPushError(
                 code: .store,
-                message: "'\(db.path)' has schema version \(current), newer than this richpush (1); upgrade richpush or use another --db"
+                message: "'\(db.path)' has schema version \(current), newer than this richpush (2); upgrade richpush or use another --db"
             )
         }
-        if current == 1 { return }
+        if current < 1 { try createVersion1(db) }
+        if current < 2 { try migrateToVersion2(db) }
+    }
+
+    /// Version 2: `device_tokens`, what APNs said about a device token (410 inactive, bad for the
+    /// topic or environment), and `push_tokens.outcome` (the provider's verdict per token).
+    private static func migrateToVersion2(_ db: SQLiteConnection) throws {
+        try db.execute(
+            """
+            BEGIN;
+            ALTER TABLE push_tokens ADD COLUMN outcome TEXT;
+            CREATE TABLE IF NOT EXISTS device_tokens (
+                device_token TEXT PRIMARY KEY,
+                state TEXT NOT NULL,
+                reason TEXT,
+                since_ms INTEGER,
+                updated_at_ms INTEGER NOT NULL
+            );
+            PRAGMA user_version = 2;
+            COMMIT;
+            """
+        )
+    }
+
+    private static func createVersion1(_ db: SQLiteConnection) throws {
         try db.execute(
             """
             BEGIN;
@@ -213,6 +239,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         try writer.execute("BEGIN IMMEDIATE")
         do {
             let accepted = send.tokens.filter { $0.status == 200 }.count
+            let sent = send.tokens.filter { $0.status != nil }.count
             let push = try writer.prepared(
                 """
                 INSERT INTO pushes (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
@@ -221,24 +248,41 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 """
             )
             try push.bind([
-                .text(send.pushID), .optional(send.title), .integer(send.tokens.count), .integer(accepted),
+                .text(send.pushID), .optional(send.title), .integer(sent), .integer(accepted),
                 .integer(send.sentAtMs), .integer(send.sentAtMs),
             ])
             try push.run()
             let token = try writer.prepared(
                 """
-                INSERT INTO push_tokens (push_id, device_token, status, reason, apns_id, sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO push_tokens (push_id, device_token, status, reason, apns_id, sent_at_ms, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (push_id, device_token) DO UPDATE SET status = excluded.status, reason = excluded.reason,
-                  apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms
+                  apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms, outcome = excluded.outcome
                 """
             )
+            let markState = try writer.prepared(
+                """
+                INSERT INTO device_tokens (device_token, state, reason, since_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                  since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+                """
+            )
+            let clearState = try writer.prepared("DELETE FROM device_tokens WHERE device_token = ?")
             for t in send.tokens {
                 token.reset()
                 try token.bind([
                     .text(send.pushID), .text(t.deviceToken), .optional(t.status), .optional(t.reason), .optional(t.apnsID),
-                    .integer(send.sentAtMs),
+                    .integer(send.sentAtMs), .optional(t.outcome),
                 ])
                 try token.run()
+                if let state = t.state {
+                    markState.reset()
+                    try markState.bind([.text(t.deviceToken), .text(state.rawValue), .optional(t.reason), .optional(t.inactiveSinceMs), .integer(send.sentAtMs)])
+                    try markState.run()
+                } else if t.status == 200 {
+                    clearState.reset()
+                    try clearState.bind([.text(t.deviceToken)])
+                    try clearState.run()
+                }
             }
             try writer.execute("COMMIT")
         } catch {
@@ -342,6 +386,20 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             )
         }
         return out
+    }
+
+    /// What APNs last said about a device token (`device_tokens`), `nil` when nothing is recorded
+    /// (never sent, or accepted since).
+    ///
+    /// - Parameter deviceToken: the hex token as it was sent.
+    /// - Returns: the state (`inactive` or `bad`), APNs' reason, and for 410 since when (ms since 1970).
+    /// - Throws: `RichPushError` `store`.
+    public func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let query = try reader.prepared("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = ?")
+        try query.bind([.text(deviceToken)])
+        return try query.rows { (state: PushSendRecord.TokenState(rawValue: $0.text(0) ?? ""), reason: $0.text(1), sinceMs: $0.int(2)) }.first
     }
 
     /// The dashboard snapshot in one read transaction (see `StatisticsStore.dashboard(maximumBuckets:)`).

@@ -1,0 +1,185 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+
+/// A `POST /v1/pushes` body, checked and turned into one APNs notification for many tokens.
+///
+/// ```json
+/// {"push_id": "2018001", "tokens": ["<64 hex>", …],
+///  "payload": {"aps": {…}} | "title": "…", "subtitle": "…", "body": "…", "image": "https://…",
+///  "push_type": "alert", "priority": 10, "collapse_id": "…", "expiration": 1767225600, "topic": "com.example.app"}
+/// ```
+///
+/// The payload gets the push id so receipts match: the request's `push_id` is written at the
+/// top-level `push_id` unless the payload already names the same id along
+/// `PayloadKeyPath.defaultPushIDKeyPaths`; without any, the server makes one (a UUID).
+public struct PushSendRequest: Sendable {
+    /// At most this many device tokens per request (a bound on memory and on one request's time).
+    public static let maximumTokens = 10_000
+    /// The largest request body: 10,000 tokens of 64 hex digits are about 680 KB, plus the payload.
+    public static let maximumBodyBytes = 1_048_576
+
+    /// The push id (in the payload, in the receipts, in the store).
+    public var pushID: String
+    /// Whether the server made the push id.
+    public var pushIDGenerated: Bool
+    /// The device tokens, duplicates removed, in the given order.
+    public var tokens: [String]
+    /// The notification: payload bytes and headers.
+    public var notification: APNsNotification
+    /// The alert title (or body) to show on the dashboard.
+    public var title: String?
+    /// Lint warnings (errors refuse the request).
+    public var warnings: [LintFinding]
+
+    /// Reads and checks a request body.
+    ///
+    /// - Parameters:
+    ///   - body: the JSON body.
+    ///   - defaultTopic: the server's `--apns-topic`, used when the request has no `topic`.
+    ///   - makePushID: makes a push id when neither the request nor the payload has one.
+    /// - Returns: the request, ready to send.
+    /// - Throws: `PushRequestError` (400 naming the field; 400 `payload_rejected` with the lint
+    ///   findings; 413 `too_many_tokens`).
+    public init(body: Data, defaultTopic: String, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
+        guard let json = try? JSONValue.parse(body), let root = json.objectValue else {
+            throw PushRequestError(field: "body", message: "the body must be a JSON object, e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
+        }
+        let known: Set<String> = ["push_id", "tokens", "payload", "title", "subtitle", "body", "image", "media_key", "push_type", "priority", "collapse_id", "expiration", "topic"]
+        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
+            throw PushRequestError(field: unknown, message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
+        }
+
+        // Tokens.
+        guard let list = root["tokens"]?.arrayValue, !list.isEmpty else {
+            throw PushRequestError(field: "tokens", message: "tokens must be a non-empty array of hex device tokens")
+        }
+        guard list.count <= Self.maximumTokens else {
+            throw PushRequestError(
+                status: 413, code: "too_many_tokens", field: "tokens",
+                message: "\(list.count) tokens in one request; at most \(Self.maximumTokens): split the list into several requests (same push_id to add to one push)")
+        }
+        var seen = Set<String>()
+        var tokens: [String] = []
+        for (index, item) in list.enumerated() {
+            guard let token = item.stringValue?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+                throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a string; each token is the device token in hex")
+            }
+            if seen.insert(token.lowercased()).inserted { tokens.append(token) }
+        }
+        self.tokens = tokens
+
+        // Payload: given, or built from title/body/image.
+        let builderKeys = ["title", "subtitle", "body", "image", "media_key"].filter { root[$0] != nil }
+        var payload: JSONValue
+        if let given = root["payload"] {
+            guard builderKeys.isEmpty else {
+                throw PushRequestError(field: builderKeys[0], message: "give either payload or title/subtitle/body/image, not both")
+            }
+            guard given.objectValue != nil else {
+                throw PushRequestError(field: "payload", message: "payload must be a JSON object with an aps dictionary")
+            }
+            payload = given
+        } else {
+            guard !builderKeys.isEmpty else {
+                throw PushRequestError(field: "payload", message: "give payload (an APNs payload object), or title/body (and image) to build one")
+            }
+            func text(_ key: String) throws -> String? {
+                guard let value = root[key] else { return nil }
+                guard let s = value.stringValue else { throw PushRequestError(field: key, message: "\(key) must be a string") }
+                return s
+            }
+            var built = PushPayload(title: try text("title"), subtitle: try text("subtitle"), body: try text("body"))
+            if let key = try text("media_key") { built.mediaKeyPath = PayloadKeyPath(key) }
+            built.mediaURL = try text("image")
+            payload = built.jsonValue()
+        }
+
+        // Push id.
+        var requested: String?
+        if let value = root["push_id"] {
+            switch value {
+            case .string(let s) where !s.isEmpty: requested = s
+            case .int(let i): requested = String(i)
+            default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string")
+            }
+        }
+        var inPayload: (path: PayloadKeyPath, id: String)?
+        for path in PayloadKeyPath.defaultPushIDKeyPaths {
+            switch path.lookup(in: payload) {
+            case .string(let s)? where !s.isEmpty: inPayload = (path, s)
+            case .int(let i)?: inPayload = (path, String(i))
+            default: continue
+            }
+            break
+        }
+        if let requested, let inPayload, inPayload.id != requested {
+            throw PushRequestError(
+                field: "push_id",
+                message: "push_id '\(requested.prefix(128))' differs from the payload's \(inPayload.path) '\(inPayload.id.prefix(128))'; the extension reports the payload's: give one of them")
+        }
+        var generated = false
+        let pushID: String
+        if let id = requested ?? inPayload?.id {
+            pushID = id
+        } else {
+            pushID = makePushID()
+            generated = true
+        }
+        guard pushID.utf8.count <= Receipt.Limits.identifierBytes else {
+            throw PushRequestError(field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) (the receipts' bound)")
+        }
+        if inPayload == nil { payload = payload.setting(.string(pushID), at: "push_id") }
+        self.pushID = pushID
+        self.pushIDGenerated = generated
+        let alert = payload["aps"]?["alert"]
+        title = alert?.stringValue ?? alert?["title"]?.stringValue ?? alert?["body"]?.stringValue
+
+        // Headers.
+        let topic: String
+        if let value = root["topic"] {
+            guard let s = value.stringValue, !s.isEmpty else { throw PushRequestError(field: "topic", message: "topic must be the app's bundle id, a string") }
+            topic = s
+        } else {
+            topic = defaultTopic
+        }
+        var notification = APNsNotification(payload: payload.jsonData(sortedKeys: true), topic: topic)
+        if let value = root["push_type"] {
+            guard let s = value.stringValue, !s.isEmpty else { throw PushRequestError(field: "push_type", message: "push_type must be a string such as alert or background") }
+            notification.pushType = APNsPushType(rawValue: s)
+        }
+        if let value = root["priority"] {
+            guard let n = value.intValue, [1, 5, 10].contains(n) else { throw PushRequestError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)") }
+            notification.priority = APNsPriority(rawValue: n)
+        }
+        if let value = root["collapse_id"] {
+            guard let s = value.stringValue, !s.isEmpty else { throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string (at most 64 bytes, Apple)") }
+            notification.collapseID = s
+        }
+        if let value = root["expiration"] {
+            guard let n = value.intValue, n >= 0 else {
+                throw PushRequestError(field: "expiration", message: "expiration must be a UNIX time in seconds (apns-expiration), or 0 for now-or-never")
+            }
+            notification.expiration = Date(timeIntervalSince1970: Double(n))
+        }
+
+        // The same checks as `richpush lint` and `richpush send`, before anything is sent.
+        var linter = PayloadLinter()
+        linter.voip = notification.pushType == .voip
+        let findings = linter.lint(notification.payload)
+        let errors = findings.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw PushRequestError(
+                code: "payload_rejected", field: "payload",
+                message: "the payload fails the checks (nothing was sent): " + errors.map(\.description).joined(separator: "; ") + "; `richpush lint --fix` rewrites the fixable ones",
+                findings: findings)
+        }
+        do {
+            _ = try notification.validate(linter: linter)
+        } catch let error as RichPushError {
+            throw PushRequestError(code: error.code.rawValue, message: error.message)
+        }
+        warnings = findings
+        self.notification = notification
+    }
+}
