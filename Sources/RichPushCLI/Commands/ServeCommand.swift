@@ -7,11 +7,12 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
-        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH] [--admin-token TOKEN]",
+        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH] [--admin-token TOKEN]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
               GET  /v1/pushes[/PUSH_ID]    admin (Authorization: Bearer TOKEN), JSON figures
+              POST /v1/pushes              admin: lint, send through APNs, record sent/accepted
               GET  /                       admin dashboard (Bearer header or the login form)
               GET  /healthz, /metrics      open; /metrics is Prometheus text
 
@@ -19,9 +20,25 @@ enum ServeCommand {
             given, a generated admin token (printed once). SIGINT/SIGTERM stop gracefully: no new
             connections, requests in flight finish, everything is committed, exit status 0.
 
+            POST /v1/pushes takes JSON: {"push_id"?, "tokens": [hex…] (at most 10,000),
+            "payload": {…} or "title"/"subtitle"/"body"/"image", "push_type"?, "priority"?,
+            "collapse_id"?, "expiration"? (UNIX seconds), "topic"?}. Without a push_id the
+            server makes one and writes it into the payload so receipts match. It answers 200
+            {push_id, sent, accepted, results: [{token, status, reason, apns_id, outcome}]},
+            400 with the lint findings, 502 when APNs refuses the key/team/topic, and 503 when
+            the --apns-* settings below are missing. Tokens APNs calls inactive (410) or bad are
+            recorded in the device_tokens table.
+
+            APNs settings, as for `richpush send` (environment used when the flag is absent):
+            RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID (default: from AuthKey_<KEYID>.p8),
+            RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
+            RICHPUSH_APNS_SANDBOX=1. The key's contents are never printed.
+
             Example:
               richpush serve --port 8080 --db ./richpush.sqlite
               curl -i -d push_id=2018001 http://127.0.0.1:8080/v1/receipts
+              curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+                -d '{"tokens":["<hex>"],"title":"Hello","body":"World"}' http://127.0.0.1:8080/v1/pushes
             """,
         options: [
             .value("host", "ADDRESS", help: "IPv4/IPv6 address to bind (default 127.0.0.1; 0.0.0.0 for all)."),
@@ -31,6 +48,13 @@ enum ServeCommand {
             .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill)."),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),
             .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for more receipts before\na group commit (default 0: commit at once)."),
+            .value("apns-key", "FILE", help: "APNs auth key AuthKey_XXXXXXXXXX.p8 for POST /v1/pushes. Env RICHPUSH_APNS_KEY."),
+            .value("apns-key-id", "KEYID", help: "The key's 10-character id (default: from the file name). Env RICHPUSH_APNS_KEY_ID."),
+            .value("apns-team-id", "TEAMID", help: "The 10-character team id. Env RICHPUSH_APNS_TEAM_ID."),
+            .value("apns-topic", "BUNDLE_ID", help: "Default apns-topic: the app's bundle id. Env RICHPUSH_APNS_TOPIC."),
+            .flag("apns-sandbox", help: "Send to api.sandbox.push.apple.com (apps run from Xcode). Env RICHPUSH_APNS_SANDBOX=1."),
+            .value("apns-url", "URL", help: "Another APNs-compatible endpoint (a proxy, a test server). Env RICHPUSH_APNS_URL."),
+            .value("apns-ca-file", "PEM", help: "Extra trust roots for --apns-url (a test CA). Env RICHPUSH_APNS_CA_FILE."),
         ],
         run: run
     )
@@ -59,6 +83,20 @@ enum ServeCommand {
             token = AdminAuthenticator.generateToken()
             generated = true
         }
+        var apns: APNsSettings?
+        var apnsMissing = APNsSettings.allSettings.names
+        switch APNsSettings.resolve(option: { args.value($0) }, sandbox: args.flag("apns-sandbox"), environment: ProcessInfo.processInfo.environment) {
+        case .success(let settings)?:
+            let url = settings.environment.baseURL
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw UsageError(command: "serve", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")
+            }
+            apns = settings
+        case .failure(let missing)?:
+            apnsMissing = missing.names
+        case nil:
+            break
+        }
         let location = StoreLocation.parse(args.value("db"))
         let store = try location.open(synchronous: synchronous)
 
@@ -66,6 +104,8 @@ enum ServeCommand {
         configuration.host = args.value("host") ?? "127.0.0.1"
         configuration.port = port
         if let threads { configuration.threads = threads }
+        configuration.apns = apns
+        configuration.apnsMissing = apnsMissing
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
                 throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")
@@ -79,6 +119,11 @@ enum ServeCommand {
         banner += "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(store.path), synchronous=\(synchronous))\n"
         banner += "  receipts:  POST http://\(displayHost):\(server.port)/v1/receipts\n"
         banner += "  dashboard: http://\(displayHost):\(server.port)/\n"
+        if let apns {
+            banner += "  send:      POST http://\(displayHost):\(server.port)/v1/pushes → APNs \(apns.environment), topic \(apns.topic), key \(apns.keyID)\n"
+        } else {
+            banner += "  send:      POST /v1/pushes is off (503) until given \(apnsMissing.joined(separator: ", "))\n"
+        }
         if generated {
             banner += "  admin token (generated, shown once; set RICHPUSH_ADMIN_TOKEN to keep one): \(token)\n"
         }

@@ -12,7 +12,7 @@ enum DashboardPage {
     static func render(_ s: DashboardSnapshot, generatedAtMs: Int) -> String {
         let openRate = s.delivered > 0 ? HTML.percent(Double(s.opened) / Double(s.delivered)) : "—"
         let mediaRate = s.withOutcome > 0 ? HTML.percent(Double(s.mediaAttached) / Double(s.withOutcome)) : "—"
-        let displayRate = s.accepted > 0 ? HTML.percent(Double(s.delivered) / Double(s.accepted)) : "—"
+        let displayRate = s.accepted > 0 ? HTML.percent(Double(s.deliveredOfSentPushes) / Double(s.accepted)) : "—"
         let timing = s.p50Ms.map { p50 in "\(HTML.duration(ms: p50)) / \(s.p95Ms.map { HTML.duration(ms: $0) } ?? "—")" } ?? "—"
         let failures = s.reasons.map(\.count).reduce(0, +)
         let bucket = s.bucketSeconds >= 3600 ? "\(s.bucketSeconds / 3600) h" : s.bucketSeconds >= 60 ? "\(s.bucketSeconds / 60) min" : "\(s.bucketSeconds) s"
@@ -25,7 +25,9 @@ enum DashboardPage {
         cards += card("Extension time", timing, "p50 / p95 elapsed_ms")
         cards += card(
             "Display rate", displayRate,
-            s.accepted > 0 ? "delivered / \(HTML.number(s.accepted)) accepted" : "needs sent counts from the provider")
+            s.accepted > 0
+                ? "\(HTML.number(s.deliveredOfSentPushes)) delivered / \(HTML.number(s.accepted)) accepted (pushes sent via POST /v1/pushes)"
+                : "needs sent counts: send with POST /v1/pushes")
 
         var rows = ""
         for p in s.pushes {

@@ -36,6 +36,9 @@ public struct DashboardSnapshot: Sendable, Equatable {
     public var sent: Int
     /// See `sent`.
     public var accepted: Int
+    /// Delivered receipts of the pushes that have sent counts: the display rate's numerator
+    /// (delivered / accepted), so receipts of pushes sent elsewhere do not inflate it.
+    public var deliveredOfSentPushes: Int = 0
     /// Width of a timeline bucket, in seconds.
     public var bucketSeconds: Int
     /// The timeline, oldest first, gaps filled with zeros.
@@ -59,5 +62,6 @@ public struct DashboardSnapshot: Sendable, Equatable {
             && a.mediaAttached == b.mediaAttached && a.timeline == b.timeline && a.timing == b.timing
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
             && a.pushes == b.pushes && a.sent == b.sent && a.accepted == b.accepted
+            && a.deliveredOfSentPushes == b.deliveredOfSentPushes
     }
 }

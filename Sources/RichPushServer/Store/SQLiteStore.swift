@@ -431,6 +431,9 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         }
         let sendTotals = try reader.prepared("SELECT COALESCE(SUM(sent), 0), COALESCE(SUM(accepted), 0) FROM pushes")
         let s = try sendTotals.rows { ($0.int(0) ?? 0, $0.int(1) ?? 0) }.first ?? (0, 0)
+        let deliveredOfSent = try reader.prepared(
+            "SELECT COALESCE(SUM(c.receipts), 0) FROM push_counts c JOIN pushes p ON p.push_id = c.push_id WHERE c.event = 'delivered'"
+        ).rows { $0.int(0) ?? 0 }.first ?? 0
 
         var bucketSeconds = 60
         var timeline: [DashboardSnapshot.TimeBucket] = []
@@ -471,7 +474,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         let pushes = try readPushes(only: nil, limit: 12)
         return DashboardSnapshot(
             totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
-            sent: s.0, accepted: s.1, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
+            sent: s.0, accepted: s.1, deliveredOfSentPushes: deliveredOfSent, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
             p50Ms: p50, p95Ms: p95, pushes: pushes
         )
     }
