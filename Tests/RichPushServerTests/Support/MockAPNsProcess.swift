@@ -1,0 +1,55 @@
+import Foundation
+import RichPushTestSupport
+
+/// `Tests/Support/mock_apns.py` (HTTP/2 over TLS, throwaway CA from trustme) with a fresh P-256
+/// `.p8` key, for `richpush serve --apns-url … --apns-ca-file …`.
+final class MockAPNsProcess {
+    static let keyID = "ABC123DEFG"
+    static let teamID = "TEAM123456"
+    static let topic = "com.example.app"
+
+    let directory: URL
+    let keyFile: URL
+    let caFile: URL
+    let port: Int
+    private let child: ChildProcess
+
+    /// Starts the mock.
+    /// - Parameter script: token → responses, e.g. `[token: [["status": 410, "reason": "Unregistered"]]]`.
+    init(script: [String: [[String: Any]]] = [:]) throws {
+        directory = try Fixtures.temporaryDirectory("serve-apns")
+        keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
+        caFile = directory.appendingPathComponent("ca.pem")
+        let openssl = try ChildProcess(
+            "/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'"]
+        ).runToCompletion(timeout: 30)
+        guard openssl.status == 0 else { throw TestSupportError("openssl failed: \(openssl.stderr)") }
+        let scriptFile = directory.appendingPathComponent("script.json")
+        try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
+        child = ChildProcess("python3", [
+            Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
+            "--key", keyFile.path, "--key-id", Self.keyID, "--team-id", Self.teamID, "--topic", Self.topic,
+            "--ca-out", caFile.path, "--script", scriptFile.path,
+        ])
+        port = try child.start(waitingForPort: 30)
+    }
+
+    /// The `richpush serve` arguments that point it at this mock (team id overridable to provoke
+    /// `InvalidProviderToken`).
+    func serveArguments(teamID: String = MockAPNsProcess.teamID) -> [String] {
+        [
+            "--apns-key", keyFile.path, "--apns-team-id", teamID, "--apns-topic", Self.topic,
+            "--apns-url", "https://127.0.0.1:\(port)", "--apns-ca-file", caFile.path,
+        ]
+    }
+
+    /// A well-formed device token: 64 hex digits starting with `prefix`.
+    static func token(_ prefix: String) -> String {
+        prefix + String(repeating: "0", count: 64 - prefix.count)
+    }
+
+    func stop() {
+        child.terminate()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
