@@ -10,10 +10,10 @@ struct PushSendEndpointTests {
     static let accepted = MockAPNsProcess.token("a1")
     static let unregistered = MockAPNsProcess.token("b2")
     static let badToken = MockAPNsProcess.token("c3")
-    static let script: [String: [[String: Any]]] = [
+    static var script: [String: [[String: Any]]] { [
         unregistered: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]],
         badToken: [["status": 400, "reason": "BadDeviceToken"]],
-    ]
+    ] }
 
     func json(_ body: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
