@@ -27,7 +27,12 @@ public final class PushSender: Sendable {
     public init(settings: APNsSettings, store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy()) throws {
         self.settings = settings
         self.store = store
-        let signer = try ES256Signer(contentsOf: URL(fileURLWithPath: settings.keyFile))
+        let signer: ES256Signer
+        do {
+            signer = try ES256Signer(contentsOf: URL(fileURLWithPath: settings.keyFile))
+        } catch let error as RichPushError {
+            throw RichPushError(code: error.code, message: "the APNs key for POST /v1/pushes (--apns-key or RICHPUSH_APNS_KEY): \(error.message)")
+        }
         let manager = APNsTokenManager(signer: signer, keyID: settings.keyID, teamID: settings.teamID)
         var transport = TransportConfiguration()
         if let caFile = settings.caFile {
