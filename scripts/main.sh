@@ -26,7 +26,7 @@ media_pid=""
 cleanup() {
   if [ -n "$media_pid" ]; then kill "$media_pid" 2>/dev/null || true; wait "$media_pid" 2>/dev/null || true; fi
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -INT "$server_pid" 2>/dev/null || true
+    kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
   fi
   rm -rf "$work"
@@ -107,7 +107,7 @@ wait "$media_pid" 2>/dev/null || true
 media_pid=""
 
 # 4. Keep the server in the foreground until Ctrl-C / SIGTERM, then let it shut down gracefully.
-trap 'kill -INT "$server_pid" 2>/dev/null || true' INT TERM
+trap 'kill -TERM "$server_pid" 2>/dev/null || true' INT TERM
 tail -n +1 -f "$work/serve.err" --pid "$server_pid" >&2 &
 tail_pid=$!
 while kill -0 "$server_pid" 2>/dev/null; do
