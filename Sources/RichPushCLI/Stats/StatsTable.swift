@@ -29,7 +29,7 @@ enum StatsTable {
         out += "accepted     \(p.accepted.map(number) ?? "—")\n"
         out += "delivered    \(number(p.delivered))\n"
         out += "opened       \(number(p.opened))" + (p.delivered > 0 ? " (\(percent(Double(p.opened) / Double(p.delivered))) of delivered)" : "") + "\n"
-        out += "display rate \(p.displayRate.map(percent) ?? "— (needs accepted counts from the provider)")\n"
+        out += "display rate \(p.displayRate.map(percent) ?? "— (needs accepted counts: send it with POST /v1/pushes)")\n"
         out += "media bytes  \(number(p.mediaBytes))\n"
         out += "elapsed_ms   p50 \(p.elapsedMs.p50.map(ms) ?? "—"), p95 \(p.elapsedMs.p95.map(ms) ?? "—") over \(number(p.elapsedMs.count)) receipts\n"
         out += "first seen   \(p.firstSeen ?? "—")\nlast seen    \(p.lastSeen ?? "—")\n"
