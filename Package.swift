@@ -84,7 +84,7 @@ let package = Package(
             ]
         ),
 
-        // MARK: Statistics side
+        // MARK: Statistics side (POST /v1/pushes sends through RichPushProvider's APNs client)
         .target(
             name: "RichPushServer",
             dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "RichPushProvider"]
