@@ -105,6 +105,23 @@ python3 -c "r=float('$RICH_RPS')/float('$NGINX_RPS'); print(f'ratio richpush/ngi
 metric() { curl -s "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1==m{print $2}'; }
 echo "group commit: $(metric richpush_store_committed_receipts_total) receipts in $(metric richpush_store_commits_total) transactions"
 
+# The durability ceiling: with one request in flight per connection, req/s <= connections /
+# (time for one fdatasync + round trip). Measure fdatasync of a small append on this disk
+# (same folder as the database), as SQLite's WAL sync does.
+python3 - "$WORK/fsync.probe" "$CONNECTIONS" <<'PY2'
+import os, sys, time
+path, connections = sys.argv[1], int(sys.argv[2])
+fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+block, n, t0 = b"x" * 8192, 0, time.monotonic()
+while time.monotonic() - t0 < 3:
+    os.write(fd, block); os.fdatasync(fd); n += 1
+dt = time.monotonic() - t0
+os.close(fd); os.unlink(path)
+ms = dt / n * 1000
+print(f"fdatasync on this disk: {n / dt:.0f}/s ({ms:.2f} ms each); durable ceiling with {connections} connections "
+      f"and no other cost: {connections / (dt / n):.0f} req/s")
+PY2
+
 # --- RSS after 1,000,000 receipts ---
 run=2
 while [ "$(metric richpush_receipts_accepted_total)" -lt "$RSS_RECEIPTS" ] && [ $run -lt 200 ]; do

@@ -25,6 +25,9 @@ struct rp_server {
     // One path with a larger body bound (POST /v1/pushes carries up to 10,000 device tokens).
     char large_path[64];
     _Atomic size_t large_max;
+    /// One empty 202 response shared by every accepted receipt (libmicrohttpd counts its
+    /// references; ours is dropped in rp_server_stop).
+    struct MHD_Response *accepted;
 };
 
 struct rp_request {
@@ -42,8 +45,12 @@ struct rp_request {
     uint64_t start_ns;
     size_t max_body;
     struct MHD_Response *response;
+    /// 1 when `response` is the server's shared one (never destroyed per request).
+    int response_shared;
     unsigned status;
 };
+
+static void rp_request_deliver(rp_request *r, struct MHD_Response *response, int shared, unsigned status);
 
 uint64_t rp_monotonic_ns(void) {
     struct timespec ts;
@@ -81,7 +88,7 @@ static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Co
 
 static void rp_request_free(struct rp_request *r) {
     if (r == NULL) return;
-    if (r->response != NULL) MHD_destroy_response(r->response);
+    if (r->response != NULL && !r->response_shared) MHD_destroy_response(r->response);
     free(r->method);
     free(r->path);
     free(r->body);
@@ -174,11 +181,13 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
         r->state = RP_QUEUED;
         struct MHD_Response *response = r->response;
         unsigned status = r->status;
+        int shared = r->response_shared;
         r->response = NULL;
+        r->response_shared = 0;
         pthread_mutex_unlock(&r->mutex);
         if (response == NULL) return rp_queue_error(connection, 500);
         enum MHD_Result result = MHD_queue_response(connection, status, response);
-        MHD_destroy_response(response);
+        if (!shared) MHD_destroy_response(response);
         return result;
     }
     pthread_mutex_unlock(&r->mutex);
@@ -247,6 +256,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
         free(server);
         return NULL;
     }
+    server->accepted = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     server->port = info ? info->port : port;
     return server;
@@ -272,6 +282,7 @@ long rp_server_in_flight(rp_server *server) { return atomic_load(&server->in_fli
 void rp_server_stop(rp_server *server) {
     if (server == NULL) return;
     MHD_stop_daemon(server->daemon);
+    if (server->accepted != NULL) MHD_destroy_response(server->accepted);
     free(server);
 }
 
@@ -321,8 +332,21 @@ void rp_request_respond(rp_request *r, unsigned status, const char *content_type
         }
     }
     if (response != NULL && atomic_load(&r->server->draining)) MHD_add_response_header(response, "Connection", "close");
+    rp_request_deliver(r, response, 0, status);
+}
+
+void rp_request_respond_empty(rp_request *r, unsigned status) {
+    if (status == 202 && r->server->accepted != NULL && !atomic_load(&r->server->draining)) {
+        rp_request_deliver(r, r->server->accepted, 1, status);
+        return;
+    }
+    rp_request_respond(r, status, NULL, NULL, 0, NULL);
+}
+
+static void rp_request_deliver(rp_request *r, struct MHD_Response *response, int shared, unsigned status) {
     pthread_mutex_lock(&r->mutex);
     r->response = response;
+    r->response_shared = shared;
     r->status = status;
     int was_suspended = (r->state == RP_SUSPENDED);
     r->state = RP_ANSWERED;

@@ -73,6 +73,11 @@ uint64_t rp_monotonic_ns(void);
 void rp_request_respond(rp_request *request, unsigned status, const char *content_type,
                         const uint8_t *body, size_t body_length, const char *headers);
 
+/// Answers a request with an empty body and no extra headers (exactly once, from any thread).
+/// A `202` reuses one response object shared by every request (no allocation, no copy), which
+/// is what every accepted receipt gets.
+void rp_request_respond_empty(rp_request *request, unsigned status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -47,7 +47,7 @@ enum ServeCommand {
             .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
             .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill)."),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),
-            .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for more receipts before\na group commit (default 0: commit at once)."),
+            .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for just-answered clients\nto send again before a group commit, so one commit covers them\n(default 0 = at once; never longer than the last commit)."),
             .value("apns-key", "FILE", help: "APNs auth key AuthKey_XXXXXXXXXX.p8 for POST /v1/pushes. Env RICHPUSH_APNS_KEY."),
             .value("apns-key-id", "KEYID", help: "The key's 10-character id (default: from the file name). Env RICHPUSH_APNS_KEY_ID."),
             .value("apns-team-id", "TEAMID", help: "The 10-character team id. Env RICHPUSH_APNS_TEAM_ID."),

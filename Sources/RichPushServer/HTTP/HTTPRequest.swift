@@ -46,6 +46,12 @@ public struct HTTPRequest: @unchecked Sendable {
     public func respond(_ response: HTTPResponse) {
         let seconds = Double(rp_monotonic_ns() &- rp_request_start_ns(raw)) / 1e9
         let status = response.status
+        if response.body.isEmpty && response.headers.isEmpty {
+            // The common case (202 for a receipt): no body, no headers, no copies.
+            onRespond(status, seconds)
+            rp_request_respond_empty(raw, UInt32(status))
+            return
+        }
         let headers = response.headers.isEmpty
             ? nil
             : response.headers.map { "\(Self.clean($0.name)): \(Self.clean($0.value))" }.joined(separator: "\n")

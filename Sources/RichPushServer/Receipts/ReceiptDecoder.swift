@@ -19,7 +19,8 @@ public enum ReceiptDecoder {
     /// - Returns: the receipt.
     /// - Throws: `ReceiptFieldError` naming the field and why.
     public static func decode(body: Data, contentType: String?) throws -> Receipt {
-        let mime = contentType.map { Self.mediaType($0) }
+        // What devices (and article 000) send, compared without building a lowered copy.
+        let mime = contentType == "application/x-www-form-urlencoded" ? contentType : contentType.map { Self.mediaType($0) }
         let isJSON: Bool
         if let mime {
             isJSON = mime == "application/json" || mime.hasSuffix("+json")

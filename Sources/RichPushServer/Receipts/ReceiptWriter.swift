@@ -1,12 +1,14 @@
 import Foundation
 import RichPushCore
 
-/// Group commit: one writer thread takes every receipt queued since its last commit, stores them
-/// in ONE transaction, and only then calls each receipt's completion (which sends the `202`).
+/// Group commit: one writer thread takes every receipt queued since its last commit and stores
+/// them in ONE transaction; a sync thread then makes the commit durable and only then calls each
+/// receipt's completion (which sends the `202`).
 ///
-/// While a batch commits, new receipts queue up and form the next batch, so under load one
-/// COMMIT (and, with `synchronous=FULL`, one fsync) covers many receipts. A receipt is never
-/// acknowledged before the COMMIT that contains it has returned.
+/// The two threads form a pipeline: while batch N is synced (`ReceiptStore.syncCommitted()`, one
+/// `fdatasync` of the SQLite WAL with `synchronous=FULL`), the writer already inserts batch N+1,
+/// and one sync covers every batch committed before it started. A receipt is never acknowledged
+/// before the COMMIT that contains it has returned *and* a sync after that COMMIT has returned.
 public final class ReceiptWriter: @unchecked Sendable {
     /// What a completion learns about its receipt.
     public enum WriteResult: Sendable, Equatable {
@@ -23,26 +25,39 @@ public final class ReceiptWriter: @unchecked Sendable {
         let completion: @Sendable (WriteResult) -> Void
     }
 
+    /// A committed batch waiting for its sync.
+    private struct Committed {
+        let batch: [Pending]
+        let outcomes: [WriteResult]
+    }
+
     private let store: any ReceiptStore
     private let condition = NSCondition()
     private var queue: [Pending] = []
+    /// The writer waits (up to the linger) until this many receipts are queued: the clients
+    /// just answered plus those already waiting. `submit` signals when the count is reached.
+    private var gatherTarget = 1
     private var stopping = false
-    private var finished = false
-    private var thread: Thread?
+    private var writerFinished = false
+    private var syncerFinished = false
+    private let syncCondition = NSCondition()
+    private var committed: [Committed] = []
     /// The most receipts in one transaction (bounds a batch's memory and latency).
     public let maximumBatch: Int
-    /// How long the writer lingers for more receipts before committing a small batch, in
-    /// seconds (0 = commit at once). A short linger makes fewer, larger transactions under load.
+    /// The longest the writer lingers for just-answered clients to send their next receipt, in
+    /// seconds (0 = never wait). The wait is also bounded by the last COMMIT's duration and ends
+    /// as soon as they are back, so a lone client never waits.
     public let linger: Double
     private let onBatch: @Sendable (Int) -> Void
 
-    /// Starts the writer thread.
+    /// Starts the writer and sync threads.
     ///
     /// - Parameters:
     ///   - store: where batches go.
     ///   - maximumBatch: the most receipts per transaction (default 2,000).
-    ///   - linger: seconds to wait for more receipts before committing a small batch (default 0).
-    ///   - onBatch: called after each commit with the batch size (for metrics).
+    ///   - linger: the longest wait for just-answered clients before the next commit, in seconds
+    ///     (default 0: commit at once).
+    ///   - onBatch: called after each batch is durable with its size (for metrics).
     public init(
         store: any ReceiptStore, maximumBatch: Int = 2_000, linger: Double = 0, onBatch: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
@@ -50,13 +65,15 @@ public final class ReceiptWriter: @unchecked Sendable {
         self.maximumBatch = max(1, maximumBatch)
         self.linger = max(0, linger)
         self.onBatch = onBatch
-        let thread = Thread { [weak self] in self?.run() }
-        thread.name = "richpush-receipt-writer"
-        self.thread = thread
-        thread.start()
+        let writer = Thread { [weak self] in self?.runWriter() }
+        writer.name = "richpush-receipt-writer"
+        let syncer = Thread { [weak self] in self?.runSyncer() }
+        syncer.name = "richpush-receipt-sync"
+        writer.start()
+        syncer.start()
     }
 
-    /// Queues a receipt; `completion` runs on the writer thread after the batch's COMMIT.
+    /// Queues a receipt; `completion` runs on the sync thread after the batch's COMMIT and sync.
     ///
     /// - Parameters:
     ///   - receipt: the receipt.
@@ -68,49 +85,112 @@ public final class ReceiptWriter: @unchecked Sendable {
         defer { condition.unlock() }
         if stopping { return false }
         queue.append(Pending(receipt: receipt, completion: completion))
-        // Wake the writer when work appears, and again when a lingering batch is full.
-        if queue.count == 1 || queue.count >= maximumBatch { condition.signal() }
+        // One wake-up per batch: when work appears, and when a gathering batch is complete.
+        if queue.count == 1 || queue.count == gatherTarget || queue.count == maximumBatch { condition.signal() }
         return true
     }
 
-    /// Commits what is queued, stops the thread and waits for it.
+    /// Commits and syncs what is queued, answers it, stops both threads and waits for them.
     public func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while !finished { condition.wait() }
+        while !writerFinished { condition.wait() }
         condition.unlock()
+        syncCondition.lock()
+        while !syncerFinished { syncCondition.wait() }
+        syncCondition.unlock()
     }
 
-    private func run() {
+    private func runWriter() {
+        var batch: [Pending] = []
+        var lastCommit = 0.0
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
-            if linger > 0 && !stopping && queue.count < maximumBatch {
-                let deadline = Date(timeIntervalSinceNow: linger)
-                while queue.count < maximumBatch && !stopping && condition.wait(until: deadline) {}
+            let wait = min(linger, lastCommit)
+            if wait > 0 && !stopping && queue.count < gatherTarget {
+                let deadline = Date(timeIntervalSinceNow: wait)
+                while queue.count < gatherTarget && !stopping && condition.wait(until: deadline) {}
             }
             if queue.isEmpty && stopping {
-                finished = true
+                writerFinished = true
                 condition.broadcast()
                 condition.unlock()
+                syncCondition.lock()
+                syncCondition.broadcast()
+                syncCondition.unlock()
                 return
             }
-            let take = min(queue.count, maximumBatch)
-            let batch = Array(queue.prefix(take))
-            queue.removeFirst(take)
+            if queue.count <= maximumBatch {
+                swap(&batch, &queue)
+            } else {
+                batch.append(contentsOf: queue.prefix(maximumBatch))
+                queue.removeFirst(maximumBatch)
+            }
             condition.unlock()
 
+            let started = DispatchTime.now().uptimeNanoseconds
             let outcomes: [WriteResult]
             do {
-                let results = try store.insert(batch.map(\.receipt))
+                let results = try store.insertDeferringSync(batch.map(\.receipt))
                 outcomes = results.map { $0 ? .stored : .duplicate }
             } catch {
                 let message = (error as? RichPushError)?.message ?? String(describing: error)
                 outcomes = batch.map { _ in .failed(message) }
             }
-            onBatch(batch.count)
-            for (pending, outcome) in zip(batch, outcomes) { pending.completion(outcome) }
+            lastCommit = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            syncCondition.lock()
+            committed.append(Committed(batch: batch, outcomes: outcomes))
+            if committed.count == 1 { syncCondition.signal() }
+            syncCondition.unlock()
+            batch = []
+            batch.reserveCapacity(64)
         }
+    }
+
+    private func runSyncer() {
+        var ready: [Committed] = []
+        while true {
+            syncCondition.lock()
+            while committed.isEmpty && !writerFinishedLocked() { syncCondition.wait() }
+            if committed.isEmpty {
+                syncerFinished = true
+                syncCondition.broadcast()
+                syncCondition.unlock()
+                return
+            }
+            swap(&ready, &committed)
+            syncCondition.unlock()
+
+            // One sync for every batch committed so far; only then is anything acknowledged.
+            var syncFailure: String?
+            do {
+                try store.syncCommitted()
+            } catch {
+                syncFailure = (error as? RichPushError)?.message ?? String(describing: error)
+            }
+            var answered = 0
+            for item in ready {
+                onBatch(item.batch.count)
+                answered += item.batch.count
+                for (pending, outcome) in zip(item.batch, item.outcomes) {
+                    pending.completion(syncFailure.map { .failed($0) } ?? outcome)
+                }
+            }
+            ready.removeAll(keepingCapacity: true)
+            condition.lock()
+            // The clients just answered will likely send again; so will those already queued.
+            gatherTarget = max(1, min(maximumBatch, answered + queue.count))
+            condition.unlock()
+        }
+    }
+
+    /// Whether the writer thread has finished (takes `condition`; call with `syncCondition` held
+    /// only in this order: sync, then writer lock, never the reverse while holding the writer lock).
+    private func writerFinishedLocked() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return writerFinished
     }
 }

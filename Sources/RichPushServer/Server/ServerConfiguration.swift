@@ -14,8 +14,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumBody: Int = 8_192
     /// The most receipts per group-commit transaction.
     public var maximumBatch: Int = 2_000
-    /// Seconds the group-commit writer waits for more receipts before committing a small
-    /// batch (default 0: commit as soon as the previous commit is done).
+    /// The longest the group-commit writer waits, in seconds, for the clients it just answered
+    /// to send their next receipt before committing (default 0; it also never waits longer
+    /// than the last COMMIT took, and stops waiting once they are back; 0 = commit at once).
     public var commitLinger: Double = 0
     /// How long graceful shutdown waits for requests in flight, in seconds.
     public var shutdownGrace: Double = 10

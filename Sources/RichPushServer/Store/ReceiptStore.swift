@@ -17,6 +17,24 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store` when the transaction failed (nothing was committed).
     func insert(_ receipts: [StoredReceipt]) throws -> [Bool]
 
+    /// Like `insert(_:)`, but may return once the transaction is committed and before it is
+    /// durable; `syncCommitted()` then makes it durable. The group-commit writer uses the pair
+    /// so that one batch's sync overlaps the next batch's inserts. Callers must not acknowledge
+    /// a receipt before `syncCommitted()` has returned after its batch.
+    ///
+    /// - Parameter receipts: the batch, in arrival order.
+    /// - Returns: for each receipt, in order, `true` when new and `false` for a duplicate.
+    /// - Throws: `RichPushError` `store` when the transaction failed (nothing was committed).
+    func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool]
+
+    /// Makes every transaction committed so far durable (with SQLite `synchronous=FULL`: one
+    /// `fdatasync` of the WAL file; a no-op when the store syncs at commit or does not promise
+    /// more than surviving a process kill). Safe to call from another thread while the writer
+    /// thread runs the next transaction.
+    ///
+    /// - Throws: `RichPushError` `store` when the sync failed (the receipts are not durable).
+    func syncCommitted() throws
+
     /// Records one send of a push (issue 5's `POST /v1/pushes`): adds to the push's `sent` and
     /// `accepted` counts and keeps each device token's outcome, in one transaction.
     ///
@@ -28,4 +46,11 @@ public protocol ReceiptStore: AnyObject, Sendable {
     ///
     /// - Throws: `RichPushError` `store`.
     func close() throws
+}
+
+extension ReceiptStore {
+    /// Default: `insert(_:)`, which is durable on return.
+    public func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool] { try insert(receipts) }
+    /// Default: nothing to do (`insert(_:)` was durable on return).
+    public func syncCommitted() throws {}
 }

@@ -5,10 +5,15 @@ import RichPushCore
 /// The embedded store: one SQLite file in WAL mode, prepared statements, one write connection
 /// and one read connection (WAL lets the dashboard read while the writer commits).
 ///
-/// Durability: `synchronous=FULL` by default. In WAL mode SQLite then fsyncs the WAL at every
-/// COMMIT, so an acknowledged receipt survives a process kill (SIGKILL) *and* an OS crash or
-/// power loss. With group commit one fsync covers a whole batch, so the cost is per batch, not
-/// per receipt. `--synchronous normal` skips that fsync (WAL + NORMAL): a commit has still been
+/// Durability: `synchronous=FULL` by default: an acknowledged receipt survives a process kill
+/// (SIGKILL) *and* an OS crash or power loss. The store gets there with SQLite's own WAL +
+/// `synchronous=NORMAL` commit (frames written to the WAL file, no sync inside COMMIT) followed
+/// by its own `fdatasync` of the WAL file (`syncCommitted()`) before anything is acknowledged:
+/// after that sync every frame of every commit so far is on disk, which is exactly what
+/// SQLite's FULL would have synced at COMMIT (SQLite still syncs the WAL before and the database
+/// after each checkpoint, as in both modes). Doing the sync outside the write transaction lets
+/// the group-commit writer run the next batch's inserts while the previous batch syncs, and lets
+/// one `fdatasync` cover several commits. `--synchronous normal` skips that fsync (WAL + NORMAL): a commit has still been
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
@@ -55,6 +60,11 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private var closed = false
     /// The database file.
     public let path: String
+    /// Whether `syncCommitted()` must fdatasync the WAL (FULL asked, NORMAL run by SQLite).
+    private let syncsWAL: Bool
+    private let walLock = NSLock()
+    /// An fd on the `-wal` file (same inode SQLite writes; fdatasync flushes the inode).
+    private var walDescriptor: Int32 = -1
 
     private static let insertSQL = """
         INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
@@ -69,9 +79,11 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     /// - Throws: `RichPushError` `store` when the file cannot be opened or is not a RichPush database.
     public init(path: String, synchronous: Synchronous = .full) throws {
         self.path = path
+        self.syncsWAL = synchronous == .full
         writer = try SQLiteConnection(path: path)
         try writer.execute("PRAGMA journal_mode=WAL")
-        try writer.execute("PRAGMA synchronous=\(synchronous.rawValue)")
+        // FULL is kept by syncing the WAL ourselves (syncCommitted), outside the transaction.
+        try writer.execute("PRAGMA synchronous=NORMAL")
         try writer.execute("PRAGMA foreign_keys=ON")
         try Self.migrate(writer)
         reader = try SQLiteConnection(path: path)
@@ -172,8 +184,17 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     // MARK: ReceiptStore
 
-    /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` (see `ReceiptStore.insert(_:)`).
+    /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` and syncs
+    /// it (see `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
+        let results = try insertDeferringSync(receipts)
+        try syncCommitted()
+        return results
+    }
+
+    /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING`; durable
+    /// after the next `syncCommitted()` (see `ReceiptStore.insertDeferringSync(_:)`).
+    public func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool] {
         writeLock.lock()
         defer { writeLock.unlock() }
         try ensureOpen()
@@ -289,6 +310,27 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             try? writer.execute("ROLLBACK")
             throw error
         }
+        try syncCommitted()
+    }
+
+    /// fdatasyncs the WAL file when the store was opened with `.full` (see
+    /// `ReceiptStore.syncCommitted()`); callable from any thread.
+    public func syncCommitted() throws {
+        guard syncsWAL else { return }
+        try walLock.withLock {
+            if walDescriptor < 0 {
+                // The -wal file exists once the first write transaction began, and SQLite keeps
+                // it (same inode) while this store's connections are open.
+                let fd = open(path + "-wal", O_RDWR | O_CLOEXEC)
+                guard fd >= 0 else {
+                    throw RichPushError(code: .store, message: "cannot open '\(path)-wal' to sync it: \(String(cString: strerror(errno)))")
+                }
+                walDescriptor = fd
+            }
+            guard fdatasync(walDescriptor) == 0 else {
+                throw RichPushError(code: .store, message: "fdatasync of '\(path)-wal' failed: \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     /// Checkpoints the WAL into the main file (`wal_checkpoint(TRUNCATE)`); later writes fail.
@@ -298,6 +340,10 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         guard !closed else { return }
         closed = true
         try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        walLock.withLock {
+            if walDescriptor >= 0 { closeDescriptor(walDescriptor) }
+            walDescriptor = -1
+        }
     }
 
     private func ensureOpen() throws {
@@ -485,4 +531,9 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
+}
+
+/// `close(2)` (a free function: inside `SQLiteStore` the name `close` is the store's method).
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
 }
