@@ -3,14 +3,16 @@ import RichPushTestSupport
 /// A media server of the bridge tests' own (a second python process), so their stalled
 /// connections never slow down the extension suites' shared server.
 enum BridgeMediaServer {
-    private static let shared: Result<MediaServer, TestSupportError> = {
-        do { return .success(try MediaServer()) } catch {
+    /// A `Task`, not a lazily initialised value: callers arriving while it starts await it
+    /// instead of blocking their threads.
+    private static let shared = Task { () -> Result<MediaServer, TestSupportError> in
+        do { return .success(try await MediaServer.start()) } catch {
             return .failure(TestSupportError("bridge media server did not start: \(error)"))
         }
-    }()
+    }
 
     /// The server, started on first use.
     /// - Returns: the server.
     /// - Throws: why it did not start.
-    static func get() throws -> MediaServer { try shared.get() }
+    static func get() async throws -> MediaServer { try await shared.value.get() }
 }
