@@ -20,6 +20,7 @@ public final class ChildProcess: @unchecked Sendable {
     private let exit = ExitLatch()
     private let lock = NSLock()
     private var launched = false
+    private static let spawnLock = NSLock()
 
     /// Prepares a process.
     /// - Parameters:
@@ -75,7 +76,12 @@ public final class ChildProcess: @unchecked Sendable {
         }
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        // One spawn at a time: Foundation's `Process.run()` opens a socket pair (without
+        // close-on-exec) whose EOF is how it learns that the child exited, and closes every other
+        // descriptor in the child by the list it took just before spawning. Two concurrent
+        // `run()`s can race so that one child (say a server living for the whole run) inherits
+        // the other's socket end, and that other's exit is then never seen.
+        try Self.spawnLock.withLock { try process.run() }
         launched = true
     }
 
