@@ -23,18 +23,21 @@ public final class MediaServer: Sendable {
         return MediaServer(child: child, port: port)
     }
 
-    /// The server shared by every test in this process, started by the first caller. A `Task`, not
-    /// a lazily initialised value: the callers that arrive while it starts await it instead of
-    /// blocking their threads in `swift_once`.
-    private static let shared = Task { () -> Result<MediaServer, TestSupportError> in
-        do { return .success(try await MediaServer.start()) } catch {
-            return .failure(TestSupportError("media server did not start: \(error)"))
-        }
-    }
+    /// The shared servers by name, each started by its first caller. A `Task` per name, not a
+    /// lazily initialised value: callers that arrive while it starts await it instead of blocking
+    /// their threads in `swift_once`.
+    private static let servers = SharedServers()
 
-    /// The shared server, or a thrown error naming why it did not start.
-    public static func get() async throws -> MediaServer {
-        try await shared.value.get()
+    /// A server shared by every test in this process that asks for the same `name`.
+    ///
+    /// The script is one Python process (one GIL): dozens of concurrent cases, some streaming
+    /// 14 MB, make a single server the slowest part of a loaded machine. The heaviest suites ask
+    /// for a server of their own name, so their requests never queue behind the others'.
+    /// - Parameter name: which shared server (default: the common one).
+    /// - Returns: the running server.
+    /// - Throws: a `TestSupportError` naming why it did not start.
+    public static func get(_ name: String = "shared") async throws -> MediaServer {
+        try await servers.server(named: name).value.get()
     }
 
     /// `http://127.0.0.1:PORT` + `path` (the path as given: spaces or non-ASCII stay unencoded).
@@ -67,5 +70,24 @@ public final class MediaServer: Sendable {
     /// Stops the server and waits for its exit.
     public func stop() async {
         await child.terminate()
+    }
+}
+
+/// The named shared servers: one start each, awaited by every caller.
+private final class SharedServers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tasks: [String: Task<Result<MediaServer, TestSupportError>, Never>] = [:]
+
+    func server(named name: String) -> Task<Result<MediaServer, TestSupportError>, Never> {
+        lock.withLock {
+            if let task = tasks[name] { return task }
+            let task = Task { () -> Result<MediaServer, TestSupportError> in
+                do { return .success(try await MediaServer.start()) } catch {
+                    return .failure(TestSupportError("media server '\(name)' did not start: \(error)"))
+                }
+            }
+            tasks[name] = task
+            return task
+        }
     }
 }
