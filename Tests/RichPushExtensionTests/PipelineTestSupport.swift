@@ -24,9 +24,8 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
     }
 }
 
-/// A configuration for tests: cleartext allowed to 127.0.0.1, a fresh attachments folder, a
-/// deadline (default 6 s) that a loaded machine's local server meets with room to spare.
-func testConfiguration(deadline: Double = 6, allowLoopback: Bool = true) throws -> PipelineConfiguration {
+/// A configuration for tests: cleartext allowed to 127.0.0.1, a fresh attachments folder.
+func testConfiguration(deadline: Double = 3, allowLoopback: Bool = true) throws -> PipelineConfiguration {
     var configuration = PipelineConfiguration()
     configuration.deadline = deadline
     if allowLoopback { configuration.allowedHTTPHosts = ["127.0.0.1"] }
