@@ -5,17 +5,9 @@ import Testing
 /// `richpush simulate`, run as a built binary against the local media server.
 @Suite("richpush simulate")
 struct SimulateCommandTests {
-    /// Runs the binary on a thread of its own (waiting for a child process must not block the
-    /// concurrency pool that the other suites' deadlines run on); returns status, stdout, stderr.
+    /// Runs the binary (awaiting its exit without blocking a thread); returns status, stdout, stderr.
     func richpush(_ arguments: [String], timeout: Double = 60) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result {
-                    try ChildProcess(Fixtures.richpushBinary.path, arguments).runToCompletion(timeout: timeout)
-                })
-            }
-            thread.start()
-        }
+        try await ChildProcess(Fixtures.richpushBinary.path, arguments).run(timeout: timeout)
     }
 
     /// Article 000's payload with its image URL pointed at the local server, in a temporary file.
@@ -35,7 +27,7 @@ struct SimulateCommandTests {
 
     @Test("--json prints the delivered content with the attachment, and the receipt reaches the listener")
     func jsonWithAttachment() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
@@ -71,12 +63,13 @@ struct SimulateCommandTests {
         let receipt = try #require(json["receipt"] as? [String: Any])
         #expect(receipt["status"] as? String == "sent")
         #expect(receipt["httpStatus"] as? Int == 200)
-        #expect(try server.receipts().contains { $0.hasPrefix("push_id=2018001&") })
+        let receipts = try await server.receipts()
+        #expect(receipts.contains { $0.hasPrefix("push_id=2018001&") })
     }
 
     @Test("without --json it prints a readable summary")
     func readableSummary() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
@@ -90,7 +83,7 @@ struct SimulateCommandTests {
 
     @Test("a failed fetch still exits 0 and reports the reason and status")
     func failureExitsZero() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, path: "/404json", in: dir)
@@ -106,7 +99,7 @@ struct SimulateCommandTests {
 
     @Test("http:// without --allow-http-host is insecure_scheme")
     func needsATSException() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
@@ -117,7 +110,7 @@ struct SimulateCommandTests {
 
     @Test("--budget makes the host expire the run and deliver the best attempt")
     func budgetExpires() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, path: "/hang", in: dir)
@@ -132,7 +125,7 @@ struct SimulateCommandTests {
 
     @Test("--deadline stops media work on time")
     func deadlineStops() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, path: "/drip", in: dir)
@@ -146,7 +139,7 @@ struct SimulateCommandTests {
 
     @Test("content rule options change the body and the category")
     func ruleOptions() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = dir.appendingPathComponent("p.json")
@@ -169,7 +162,7 @@ struct SimulateCommandTests {
 
     @Test("the URLSession transport gives the same result from the command line")
     func urlSessionTransport() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)

@@ -17,21 +17,15 @@ import Testing
         return file
     }
 
-    /// Runs the built binary on a thread of its own, so the concurrency pool is never blocked.
+    /// Runs the built binary, awaiting its exit without blocking a thread.
     private func simulate(_ arguments: [String]) async throws -> [String: Any] {
-        let run = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    try ChildProcess(Fixtures.richpushBinary.path, ["simulate"] + arguments + ["--json"]).runToCompletion(timeout: 60)
-                })
-            }.start()
-        }
+        let run = try await ChildProcess(Fixtures.richpushBinary.path, ["simulate"] + arguments + ["--json"]).run(timeout: 60)
         try #require(run.status == 0, "exit \(run.status): \(run.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
     @Test func article000sImageEndsUpInTheHostStoreAndTheHostIsReported() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory("richpush-simulate-host")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
@@ -55,7 +49,7 @@ import Testing
     }
 
     @Test func aStalledServerMakesTheHostCallExpiryAtTheBudget() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let dir = try Fixtures.temporaryDirectory("richpush-simulate-host")
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = try await simulate([

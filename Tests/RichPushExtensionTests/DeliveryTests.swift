@@ -35,7 +35,7 @@ final class Signal: @unchecked Sendable {
 struct DeliveryTests {
     @Test("expire() delivers the best attempt at once, exactly once, and the late fetch leaves no file", arguments: TransportKind.allCases)
     func expireDuringFetch(_ t: TransportKind) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let configuration = try testConfiguration(deadline: 10)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let counter = DeliveryCounter()
@@ -58,7 +58,7 @@ struct DeliveryTests {
 
     @Test("expire() after delivery changes nothing")
     func expireAfterDelivery() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let configuration = try testConfiguration()
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let counter = DeliveryCounter()
@@ -77,7 +77,7 @@ struct DeliveryTests {
         var configuration = try testConfiguration()
         configuration.deadline = 5
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let payload: JSONValue = .object([
             "aps": .object(["alert": .object(["title": .string("Sale"), "body": .string("")]), "mutable-content": .int(1), "thread-id": .string("t1")]),
             "image-url": .string(server.url("/hang")),
@@ -95,7 +95,7 @@ struct DeliveryTests {
 
     @Test("a completion after expire() is ignored and its file removed")
     func lateCompletionRemovesFiles() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let configuration = try testConfiguration(deadline: 10)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let entered = Signal()
@@ -118,7 +118,7 @@ struct DeliveryTests {
 
     @Test("the validate hook sees the finished file, and its refusal becomes the reason")
     func validateHook() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let configuration = try testConfiguration()
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let pipeline = NotificationPipeline(configuration: configuration)
@@ -145,7 +145,7 @@ struct DeliveryTests {
 
     @Test("two notifications whose URLs both end in image.jpg get different files with their own bytes")
     func sameFileNameDifferentBytes() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         let configuration = try testConfiguration()
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let pipeline = NotificationPipeline(configuration: configuration)

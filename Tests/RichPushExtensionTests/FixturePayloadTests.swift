@@ -49,7 +49,7 @@ struct FixturePayloadTests {
 
     @Test("each article payload attaches the right type and bytes, or gives the right reason", arguments: cases)
     func payload(_ c: Case) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("fixtures")
         let configuration = try testConfiguration(deadline: 10)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let pipeline = NotificationPipeline(configuration: configuration)
@@ -71,7 +71,7 @@ struct FixturePayloadTests {
 
     @Test("article 000's empty body becomes its default text and the category becomes image")
     func emptyBodyRule() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("fixtures")
         let configuration = try testConfiguration(deadline: 10)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed000-empty-body.json" })
@@ -85,7 +85,7 @@ struct FixturePayloadTests {
 
     @Test("a category named by the payload is kept when media is attached")
     func keepsPayloadCategory() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("fixtures")
         let configuration = try testConfiguration(deadline: 10)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed002-attachment-url.json" })
@@ -97,7 +97,7 @@ struct FixturePayloadTests {
 
     @Test("the content rules can be turned off")
     func rulesOff() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("fixtures")
         var configuration = try testConfiguration(deadline: 10)
         configuration.defaultBody = nil
         configuration.mediaCategoryIdentifier = nil
@@ -111,7 +111,7 @@ struct FixturePayloadTests {
 
     @Test("a configured key path finds the FCM send form's data.image-url")
     func customKeyPath() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("fixtures")
         var configuration = try testConfiguration(deadline: 10)
         configuration.mediaKeyPaths = ["data.image-url"]
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
@@ -148,7 +148,7 @@ struct FixturePayloadTests {
 
     @Test("every media fixture attaches with its UTType and size, or is refused for the right reason", arguments: mediaCases)
     func mediaFile(_ c: MediaCase) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("fixtures")
         let configuration = try testConfiguration(deadline: 10)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let (result, _, run) = await runTimed(mediaPayload(server.url("/media/\(c.file)")), configuration: configuration)

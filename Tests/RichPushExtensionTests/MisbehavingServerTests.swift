@@ -16,7 +16,7 @@ struct MisbehavingServerTests {
         _ path: String, transport: TransportKind, outcome: Outcome, reason: ReasonCode?,
         httpStatus: Int?? = nil, allowLoopback: Bool = true
     ) async throws -> PipelineResult {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("misbehaving")
         let configuration = try testConfiguration(deadline: Self.deadline, allowLoopback: allowLoopback)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let (result, seconds, run) = await runTimed(mediaPayload(server.url(path)), configuration: configuration, transport: transport)

@@ -7,7 +7,7 @@ import Testing
 struct ReceiptTests {
     @Test("a real listener receives push_id=2018001 first for article 000's payload")
     func article000Receipt() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         var configuration = try testConfiguration()
         configuration.receiptsURL = server.receiptsURL
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
@@ -20,7 +20,8 @@ struct ReceiptTests {
         #expect(final.status == .sent)
         #expect(final.httpStatus == 200)
         let receiptID = try #require(final.receiptID)
-        let body = try #require(try server.receipts().first { $0.contains("receipt_id=\(receiptID)") })
+        let receipts = try await server.receipts()
+        let body = try #require(receipts.first { $0.contains("receipt_id=\(receiptID)") })
         #expect(body.hasPrefix("push_id=2018001&"))
         let fields = Dictionary(uniqueKeysWithValues: body.split(separator: "&").map { pair -> (String, String) in
             let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -35,7 +36,7 @@ struct ReceiptTests {
 
     @Test("the receipt answer is in the delivered result when it comes in time")
     func receiptInResult() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         var configuration = try testConfiguration()
         configuration.receiptsURL = server.receiptsURL
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
@@ -43,14 +44,14 @@ struct ReceiptTests {
         #expect(result.reason == .httpStatus)
         #expect(result.receipt.status == .sent)
         #expect(result.receipt.httpStatus == 200)
-        let bodies = try server.receipts().filter { $0.hasPrefix("push_id=r-404&") }
+        let bodies = try await server.receipts().filter { $0.hasPrefix("push_id=r-404&") }
         #expect(bodies.count == 1)
         #expect(bodies.first?.contains("reason=http_status") == true)
     }
 
     @Test("a receipts server answering 500 is failed with its status")
     func receiptServerError() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         var configuration = try testConfiguration()
         configuration.receiptsURL = server.urlValue("/receipts-500")
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
@@ -62,7 +63,7 @@ struct ReceiptTests {
 
     @Test("a receipts server that never answers does not hold delivery past the receipt wait")
     func receiptServerHangs() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         var configuration = try testConfiguration(deadline: 5)
         configuration.receiptsURL = server.urlValue("/receipts-hang")
         configuration.receiptWait = 0.5
@@ -79,7 +80,7 @@ struct ReceiptTests {
 
     @Test("no receipts URL or no push id skips the receipt")
     func skipped() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         var configuration = try testConfiguration()
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let noURL = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg"), pushID: "x"))
@@ -91,13 +92,14 @@ struct ReceiptTests {
 
     @Test("a cleartext receipts URL without an ATS exception fails without a request")
     func receiptATS() async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get()
         var configuration = try testConfiguration()
         configuration.allowedHTTPHosts = []
         configuration.receiptsURL = server.receiptsURL
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let result = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload("https://127.0.0.1:9/a.jpg", pushID: "r-ats"))
         #expect(result.receipt.status == .failed)
-        #expect(try server.receipts().allSatisfy { !$0.hasPrefix("push_id=r-ats&") })
+        let receipts = try await server.receipts()
+        #expect(receipts.allSatisfy { !$0.hasPrefix("push_id=r-ats&") })
     }
 }

@@ -32,7 +32,7 @@ final class CountingReceiver: MediaResponseReceiver, @unchecked Sendable {
 struct TransportContractTests {
     @Test("a transport reports a redirect as a response and never follows it", arguments: TransportKind.allCases)
     func noRedirectFollowing(_ t: TransportKind) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("transport")
         let receiver = CountingReceiver()
         try await t.make().fetch(MediaRequest(url: server.urlValue("/redirect-to-image"), timeout: .seconds(5)), receiver: receiver)
         let (heads, _) = receiver.received
@@ -42,7 +42,7 @@ struct TransportContractTests {
 
     @Test("a transport stops when the receiver says so, and hands over nothing after it returns", arguments: TransportKind.allCases)
     func stopsOnRequest(_ t: TransportKind) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("transport")
         let receiver = CountingReceiver(stopAfter: 1_000_000)
         try await t.make().fetch(MediaRequest(url: server.urlValue("/big14-nolength"), timeout: .seconds(10)), receiver: receiver)
         let atReturn = receiver.received.bytes
@@ -54,7 +54,7 @@ struct TransportContractTests {
 
     @Test("a transport gives the whole body and Content-Length for a plain 200", arguments: TransportKind.allCases)
     func wholeBody(_ t: TransportKind) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("transport")
         let receiver = CountingReceiver()
         try await t.make().fetch(MediaRequest(url: server.urlValue("/media/photo.jpg"), timeout: .seconds(5)), receiver: receiver)
         let (heads, bytes) = receiver.received
@@ -66,7 +66,7 @@ struct TransportContractTests {
 
     @Test("a transport returns promptly when its task is cancelled", arguments: TransportKind.allCases)
     func cancellation(_ t: TransportKind) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("transport")
         let transport = t.make()
         let url = server.urlValue("/hang")
         let task = Task { () -> MediaTransportError.Code? in
@@ -88,7 +88,7 @@ struct TransportContractTests {
 
     @Test("the receipt never holds delivery past the deadline", arguments: TransportKind.allCases)
     func receiptWithinDeadline(_ t: TransportKind) async throws {
-        let server = try MediaServer.get()
+        let server = try await MediaServer.get("transport")
         var configuration = try testConfiguration(deadline: 1.5)
         configuration.receiptsURL = server.urlValue("/receipts-hang")
         configuration.receiptTimeout = 1

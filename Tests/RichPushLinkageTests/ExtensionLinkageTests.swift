@@ -45,12 +45,10 @@ import Testing
             """.utf8).write(to: source)
         let object = dir.appendingPathComponent("libserver.so")
         // With libsqlite3 as a NEEDED entry where the runtime library exists, else symbols only.
-        let (build, linkedSQLite) = try await OwnThread.run {
-            let withLibrary = try ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path, "-Wl,--no-as-needed", "-l:libsqlite3.so.0"])
-                .runToCompletion(timeout: 60)
-            if withLibrary.status == 0 { return (withLibrary, true) }
-            return (try ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path]).runToCompletion(timeout: 60), false)
-        }
+        let withLibrary = try await ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path, "-Wl,--no-as-needed", "-l:libsqlite3.so.0"])
+            .run(timeout: 60)
+        let linkedSQLite = withLibrary.status == 0
+        let build = linkedSQLite ? withLibrary : try await ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path]).run(timeout: 60)
         try #require(build.status == 0, "cc failed: \(build.stderr)")
 
         let violations = try await LinkageInspection.of(object).violations
@@ -73,11 +71,9 @@ import Testing
         let scratch = try Fixtures.temporaryDirectory("richpush-describe")
         defer { try? FileManager.default.removeItem(at: scratch) }
         // A scratch path of its own, so it never waits on the build lock of the running tests.
-        let describe = try await OwnThread.run {
-            try ChildProcess(
-                "swift", ["package", "--package-path", Fixtures.packageRoot.path, "--scratch-path", scratch.path, "describe", "--type", "json"]
-            ).runToCompletion(timeout: 300)
-        }
+        let describe = try await ChildProcess(
+            "swift", ["package", "--package-path", Fixtures.packageRoot.path, "--scratch-path", scratch.path, "describe", "--type", "json"]
+        ).run(timeout: 300)
         try #require(describe.status == 0, "swift package describe failed: \(describe.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(describe.stdout.utf8)) as? [String: Any])
         let targets = try #require(json["targets"] as? [[String: Any]])

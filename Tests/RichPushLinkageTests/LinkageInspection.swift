@@ -21,29 +21,23 @@ struct LinkageInspection {
     /// Every symbol name `nm` lists.
     var symbols: [String]
 
-    /// Inspects a binary on a thread of its own (the tools take a while; the pool is never blocked).
+    /// Inspects a binary; the tools run as child processes awaited without blocking a thread.
     /// - Parameter binary: an executable or shared object.
     /// - Returns: the inspection.
     /// - Throws: when a tool fails.
     static func of(_ binary: URL) async throws -> LinkageInspection {
-        try await OwnThread.run { try LinkageInspection(binary: binary) }
-    }
-
-    /// Inspects a binary (blocking).
-    /// - Parameter binary: an executable or shared object.
-    /// - Throws: when a tool fails.
-    init(binary: URL) throws {
-        let readelf = try ChildProcess("readelf", ["-d", "-W", binary.path]).runToCompletion(timeout: 60)
+        let readelf = try await ChildProcess("readelf", ["-d", "-W", binary.path]).run(timeout: 60)
         guard readelf.status == 0 else { throw TestSupportError("readelf failed: \(readelf.stderr)") }
-        needed = readelf.stdout.split(separator: "\n").compactMap { line in
+        let needed = readelf.stdout.split(separator: "\n").compactMap { line -> String? in
             guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
         }
-        let ldd = try ChildProcess("ldd", [binary.path]).runToCompletion(timeout: 60)
-        loaded = ldd.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map { String($0).trimmingCharacters(in: .whitespaces) } }
-        let nm = try ChildProcess("nm", ["--defined-only", binary.path]).runToCompletion(timeout: 120)
-        let undefined = try ChildProcess("nm", ["--undefined-only", binary.path]).runToCompletion(timeout: 120)
-        symbols = (nm.stdout + "\n" + undefined.stdout).split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let ldd = try await ChildProcess("ldd", [binary.path]).run(timeout: 60)
+        let loaded = ldd.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let nm = try await ChildProcess("nm", ["--defined-only", binary.path]).run(timeout: 120)
+        let undefined = try await ChildProcess("nm", ["--undefined-only", binary.path]).run(timeout: 120)
+        let symbols = (nm.stdout + "\n" + undefined.stdout).split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        return LinkageInspection(needed: needed, loaded: loaded, symbols: symbols)
     }
 
     /// Every server-side library or symbol found, one sentence each; empty when the binary is clean.

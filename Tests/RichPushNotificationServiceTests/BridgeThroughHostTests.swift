@@ -15,8 +15,8 @@ import UserNotificationsStandIn
         let extensionFolder: URL
         var configuration: PipelineConfiguration
 
-        init(deadline: Double = 10) throws {
-            server = try BridgeMediaServer.get()
+        init(deadline: Double = 10) async throws {
+            server = try await BridgeMediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
             extensionFolder = try Fixtures.temporaryDirectory("richpush-extension")
             configuration = PipelineConfiguration()
@@ -58,7 +58,7 @@ import UserNotificationsStandIn
     }
 
     @Test func article000sImageIsAttachedAndMovedIntoTheHostStoreAsPublicJPEG() async throws {
-        var setup = try Setup()
+        var setup = try await Setup()
         defer { setup.cleanUp() }
         setup.configuration.receiptsURL = URL(string: setup.server.url("/receipts"))
         let service = RichPushNotificationService(configuration: setup.configuration)
@@ -84,7 +84,7 @@ import UserNotificationsStandIn
     }
 
     @Test func aStalledMediaServerGivesTheBestAttemptTextAtExpiryWithNoAttachment() async throws {
-        let setup = try Setup(deadline: 25)
+        let setup = try await Setup(deadline: 25)
         defer { setup.cleanUp() }
         let service = RichPushNotificationService(configuration: setup.configuration)
         let report = await ExtensionHost(storeDirectory: setup.store, budget: 1, expiryGrace: 1)
@@ -106,7 +106,7 @@ import UserNotificationsStandIn
     }
 
     @Test func aFileIOSRefusesIsReportedWithItsReasonAndTheTextIsDelivered() async throws {
-        var setup = try Setup()
+        var setup = try await Setup()
         defer { setup.cleanUp() }
         setup.configuration.receiptsURL = URL(string: setup.server.url("/receipts"))
         let service = OversizingService(configuration: setup.configuration)
@@ -126,7 +126,8 @@ import UserNotificationsStandIn
         // The receipt carries the same reason.
         let settled = await service.settledReceipt()
         #expect(settled?.status == .sent)
-        let body = try #require(try setup.server.receipts().last { $0.hasPrefix("push_id=\(pushID)&") })
+        let receipts = try await setup.server.receipts()
+        let body = try #require(receipts.last { $0.hasPrefix("push_id=\(pushID)&") })
         let fields = Dictionary(
             body.split(separator: "&").map { pair -> (String, String) in
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -137,7 +138,7 @@ import UserNotificationsStandIn
     }
 
     @Test func aFileGoneBeforeDeliveryGivesTextOnlyNotACrash() async throws {
-        let setup = try Setup()
+        let setup = try await Setup()
         defer { setup.cleanUp() }
         let service = VanishingFileService(configuration: setup.configuration)
         let report = await ExtensionHost(storeDirectory: setup.store, budget: 30).run(try setup.article000(imagePath: "/media/logo.png"), on: service)
@@ -152,7 +153,7 @@ import UserNotificationsStandIn
     }
 
     @Test func overlappingRequestsOnOneInstanceEachGetTheirOwnContentExactlyOnce() async throws {
-        let setup = try Setup(deadline: 25)
+        let setup = try await Setup(deadline: 25)
         defer { setup.cleanUp() }
         let service = RichPushNotificationService(configuration: setup.configuration)
         let reports = await ExtensionHost(storeDirectory: setup.store, budget: 2, expiryGrace: 1).run(

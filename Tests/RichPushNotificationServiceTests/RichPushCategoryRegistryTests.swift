@@ -9,7 +9,10 @@ import UserNotificationsStandIn
 
 /// Issue 6 in the bridge: payload buttons become a registered `UNNotificationCategory`, thumbnail
 /// options become attachment options.
-@Suite struct RichPushCategoryRegistryTests {
+///
+/// One at a time: these tests set and read the process-wide `UNUserNotificationCenter.current()`
+/// categories, and one's `setNotificationCategories` would replace what the other registered.
+@Suite(.serialized) struct RichPushCategoryRegistryTests {
     static let reply = NotificationButton(
         identifier: "reply", title: "Reply", foreground: true, icon: "arrowshape.turn.up.left",
         textInput: .init(buttonTitle: "Send", placeholder: "Message"))
@@ -77,6 +80,23 @@ import UserNotificationsStandIn
         let category = try #require(registered)
         #expect(category.actions.map(\.identifier) == ["ok-\(marker)", "no"])
         #expect(category.actions[1].options == [.destructive])
+    }
+
+    /// The stand-in center (in `StandInContentTests` before; here, serialized with the registry test).
+    @Test func registeredCategoriesComeBack() async {
+        let reply = UNTextInputNotificationAction(
+            identifier: "reply", title: "Reply", options: [], textInputButtonTitle: "Send", textInputPlaceholder: "…")
+        let open = UNNotificationAction(identifier: "open", title: "Open", options: [.foreground])
+        let image = UNNotificationCategory(identifier: "image", actions: [open, reply], intentIdentifiers: [], options: [])
+        UNUserNotificationCenter.current().setNotificationCategories([image])
+        let categories = await UNUserNotificationCenter.current().notificationCategories()
+        #expect(categories.map(\.identifier) == ["image"])
+        #expect(categories.first?.actions.map(\.identifier) == ["open", "reply"])
+        #expect((categories.first?.actions.last as? UNTextInputNotificationAction)?.textInputButtonTitle == "Send")
+        let viaHandler = await withCheckedContinuation { continuation in
+            UNUserNotificationCenter.current().getNotificationCategories { continuation.resume(returning: $0.map(\.identifier)) }
+        }
+        #expect(viaHandler == ["image"])
     }
 }
 #endif

@@ -41,21 +41,5 @@ import UserNotificationsStandIn
         #expect(UNNotificationSound.default == UNNotificationSound.default)
         #expect(UNNotificationSound(named: UNNotificationSoundName("a.caf")) != UNNotificationSound.default)
     }
-
-    @Test func registeredCategoriesComeBack() async {
-        let reply = UNTextInputNotificationAction(
-            identifier: "reply", title: "Reply", options: [], textInputButtonTitle: "Send", textInputPlaceholder: "…")
-        let open = UNNotificationAction(identifier: "open", title: "Open", options: [.foreground])
-        let image = UNNotificationCategory(identifier: "image", actions: [open, reply], intentIdentifiers: [], options: [])
-        UNUserNotificationCenter.current().setNotificationCategories([image])
-        let categories = await UNUserNotificationCenter.current().notificationCategories()
-        #expect(categories.map(\.identifier) == ["image"])
-        #expect(categories.first?.actions.map(\.identifier) == ["open", "reply"])
-        #expect((categories.first?.actions.last as? UNTextInputNotificationAction)?.textInputButtonTitle == "Send")
-        let viaHandler = await withCheckedContinuation { continuation in
-            UNUserNotificationCenter.current().getNotificationCategories { continuation.resume(returning: $0.map(\.identifier)) }
-        }
-        #expect(viaHandler == ["image"])
-    }
 }
 #endif

@@ -7,7 +7,7 @@ import Testing
 /// The APNs client against the mock APNs over real sockets (HTTP/2 over TLS with a throwaway CA).
 @Suite(.serialized) struct APNsClientTests {
     @Test func anAcceptedNotificationReturns200AndTheAPNsID() async throws {
-        let mock = try MockAPNs()
+        let mock = try await MockAPNs()
         defer { mock.stop() }
         let client = try mock.client(manager: try mock.tokenManager())
         defer { client.shutdown() }
@@ -30,7 +30,7 @@ import Testing
     @Test func a410MarksTheTokenInactiveUnlessItRegisteredAgainLater() async throws {
         let token = MockAPNs.token("410")
         let stamp = Int(Date().timeIntervalSince1970 * 1000) - 3_600_000
-        let mock = try MockAPNs(script: [token: [["status": 410, "reason": "Unregistered", "timestamp": stamp]]])
+        let mock = try await MockAPNs(script: [token: [["status": 410, "reason": "Unregistered", "timestamp": stamp]]])
         defer { mock.stop() }
         let registry = InMemoryDeviceTokenRegistry()
         let client = try mock.client(manager: try mock.tokenManager(), handler: registry)
@@ -53,7 +53,7 @@ import Testing
     @Test func expiredProviderTokenRenewsOnceAndNotAgainWithin20Minutes() async throws {
         let a = MockAPNs.token("a1"), b = MockAPNs.token("b1"), c = MockAPNs.token("c1")
         let expiredThenOK: [[String: Any]] = [["status": 403, "reason": "ExpiredProviderToken"], ["status": 200]]
-        let mock = try MockAPNs(script: [a: expiredThenOK, b: expiredThenOK, c: expiredThenOK])
+        let mock = try await MockAPNs(script: [a: expiredThenOK, b: expiredThenOK, c: expiredThenOK])
         defer { mock.stop() }
         let clock = ManualClock(Date())
         let manager = try mock.tokenManager(clock: clock)
@@ -82,7 +82,7 @@ import Testing
 
     @Test func tooManyRequestsAnd503AreRetriedWithBackoffThenGiveUp() async throws {
         let flaky = MockAPNs.token("d1"), down = MockAPNs.token("d2")
-        let mock = try MockAPNs(script: [
+        let mock = try await MockAPNs(script: [
             flaky: [["status": 429, "reason": "TooManyRequests"], ["status": 503, "reason": "ServiceUnavailable"], ["status": 200]],
             down: [["status": 503, "reason": "Shutdown"]],
         ])
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func a5KBPayloadIsRejectedBeforeSending() async throws {
-        let mock = try MockAPNs()
+        let mock = try await MockAPNs()
         defer { mock.stop() }
         let client = try mock.client(manager: try mock.tokenManager())
         defer { client.shutdown() }
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func manyRequestsShareOneConnection() async throws {
-        let mock = try MockAPNs()
+        let mock = try await MockAPNs()
         defer { mock.stop() }
         let client = try mock.client(manager: try mock.tokenManager(), streams: 100)
         defer { client.shutdown() }
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func aConfigurationErrorStopsTheBatchWithWhatToFix() async throws {
-        let mock = try MockAPNs(keyIDSeen: "OTHERKEY00")
+        let mock = try await MockAPNs(keyIDSeen: "OTHERKEY00")
         defer { mock.stop() }
         let client = try mock.client(manager: try mock.tokenManager(), streams: 2)
         defer { client.shutdown() }
@@ -160,7 +160,7 @@ import Testing
 
     @Test func badTokensAreMarkedWithASandboxHintAndUnknownReasonsAreKept() async throws {
         let bad = MockAPNs.token("ba"), other = MockAPNs.token("bb"), odd = MockAPNs.token("bc")
-        let mock = try MockAPNs(script: [
+        let mock = try await MockAPNs(script: [
             bad: [["status": 400, "reason": "BadDeviceToken"]],
             other: [["status": 400, "reason": "DeviceTokenNotForTopic"]],
             odd: [["status": 400, "reason": "SomethingApple2030Added"]],
@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func certificateAuthPresentsTheClientCertificateInTheTLSHandshake() async throws {
-        let mock = try MockAPNs(clientCertificate: true)
+        let mock = try await MockAPNs(clientCertificate: true)
         defer { mock.stop() }
         var transport = TransportConfiguration()
         transport.caFile = mock.caFile.path

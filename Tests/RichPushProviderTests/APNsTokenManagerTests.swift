@@ -5,10 +5,10 @@ import RichPushTestSupport
 import Testing
 
 @Suite struct APNsTokenManagerTests {
-    func manager(_ clock: ManualClock) throws -> (APNsTokenManager, URL) {
+    func manager(_ clock: ManualClock) async throws -> (APNsTokenManager, URL) {
         let dir = try Fixtures.temporaryDirectory("jwt")
         let key = dir.appendingPathComponent("AuthKey_ABC123DEFG.p8")
-        try MockAPNs.makeKey(at: key)
+        try await MockAPNs.makeKey(at: key)
         return (APNsTokenManager(signer: try ES256Signer(contentsOf: key), keyID: "ABC123DEFG", teamID: "TEAM123456", clock: clock), dir)
     }
 
@@ -20,7 +20,7 @@ import Testing
 
     @Test func theTokenIsAnES256JWTWithKidIssAndIat() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
-        let (m, dir) = try manager(clock)
+        let (m, dir) = try await manager(clock)
         defer { try? FileManager.default.removeItem(at: dir) }
         let token = try await m.token()
         let parts = token.jwt.split(separator: ".")
@@ -34,7 +34,7 @@ import Testing
 
     @Test func theTokenIsCachedAndRenewedOnlyAfter50Minutes() async throws {
         let clock = ManualClock()
-        let (m, dir) = try manager(clock)
+        let (m, dir) = try await manager(clock)
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try await m.token()
         clock.advance(by: 49 * 60)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aForcedRenewalHappensAtMostOnceIn20Minutes() async throws {
         let clock = ManualClock()
-        let (m, dir) = try manager(clock)
+        let (m, dir) = try await manager(clock)
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try await m.token()
         let renewed = try #require(try await m.renew(afterExpired: first.jwt))

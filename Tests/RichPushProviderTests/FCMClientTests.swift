@@ -13,16 +13,16 @@ import Testing
         let account: FCMServiceAccount
         let transport: CurlHTTP2Transport
 
-        init() throws {
+        init() async throws {
             directory = try Fixtures.temporaryDirectory("mock-fcm")
             let key = directory.appendingPathComponent("sa.pem")
-            let made = try ChildProcess("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path]).runToCompletion(timeout: 60)
+            let made = try await ChildProcess("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path]).run(timeout: 60)
             guard made.status == 0 else { throw TestSupportError("openssl genpkey: \(made.stderr)") }
             process = ChildProcess("python3", [
                 Fixtures.supportDirectory.appendingPathComponent("mock_fcm.py").path,
                 "--key", key.path, "--client-email", "richpush@demo-project.iam.gserviceaccount.com", "--project", "demo-project",
             ])
-            port = try process.start(waitingForPort: 30)
+            port = try await process.start(waitingForPort: 30)
             let json: JSONValue = .object([
                 "type": .string("service_account"), "project_id": .string("demo-project"),
                 "client_email": .string("richpush@demo-project.iam.gserviceaccount.com"),
@@ -39,15 +39,17 @@ import Testing
             try JSONValue.parse(try await transport.send(HTTPRequest(method: "GET", url: endpoint + "/stats")).body)
         }
 
+        /// Stops the mock without waiting (safe in `defer`): the transport's thread and the
+        /// killed process wind down on their own.
         func stop() {
             transport.shutdown()
-            process.terminate()
+            process.kill()
             try? FileManager.default.removeItem(at: directory)
         }
     }
 
     @Test func article001sImagePushIsSentInV1FormWithMutableContent1() async throws {
-        let mock = try Mock()
+        let mock = try await Mock()
         defer { mock.stop() }
         let client = try FCMClient(account: mock.account, endpoint: mock.endpoint, transport: mock.transport)
         let image = "https://img.example.com/TenpoLogos/4/thumb.png"
@@ -67,7 +69,7 @@ import Testing
     }
 
     @Test func theAccessTokenIsCachedUntilNearExpiry() async throws {
-        let mock = try Mock()
+        let mock = try await Mock()
         defer { mock.stop() }
         let clock = ManualClock()
         let client = try FCMClient(account: mock.account, endpoint: mock.endpoint, transport: mock.transport, clock: clock)
@@ -82,7 +84,7 @@ import Testing
     }
 
     @Test func anUnregisteredTokenKeepsFCMsErrorCode() async throws {
-        let mock = try Mock()
+        let mock = try await Mock()
         defer { mock.stop() }
         let client = try FCMClient(account: mock.account, endpoint: mock.endpoint, transport: mock.transport)
         let result = try await client.send(FCMMessage(token: "unregistered-1", title: "t", body: "b"))

@@ -23,11 +23,11 @@ final class MockAPNs: @unchecked Sendable {
     /// The client certificate (PEM, certificate + key) when started with `clientCertificate: true`.
     let clientCertificateFile: URL?
 
-    init(script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false) throws {
+    init(script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false) async throws {
         directory = try Fixtures.temporaryDirectory("mock-apns")
         keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         caFile = directory.appendingPathComponent("ca.pem")
-        try Self.makeKey(at: keyFile)
+        try await Self.makeKey(at: keyFile)
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
         clientCertificateFile = clientCertificate ? directory.appendingPathComponent("client.pem") : nil
@@ -36,7 +36,7 @@ final class MockAPNs: @unchecked Sendable {
             "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
             "--ca-out", caFile.path, "--script", scriptFile.path,
         ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []))
-        port = try process.start(waitingForPort: 30)
+        port = try await process.start(waitingForPort: 30)
         // The CA file is written before PORT is printed.
         var configuration = TransportConfiguration()
         configuration.caFile = caFile.path
@@ -47,8 +47,8 @@ final class MockAPNs: @unchecked Sendable {
     var baseURL: String { "https://127.0.0.1:\(port)" }
 
     /// Makes a fresh P-256 key in PKCS#8 PEM (the `.p8` form) with the openssl CLI.
-    static func makeKey(at url: URL) throws {
-        let run = try ChildProcess("/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(url.path)'"]).runToCompletion(timeout: 30)
+    static func makeKey(at url: URL) async throws {
+        let run = try await ChildProcess("/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(url.path)'"]).run(timeout: 30)
         guard run.status == 0 else { throw TestSupportError("openssl failed: \(run.stderr)") }
     }
 
@@ -83,9 +83,11 @@ final class MockAPNs: @unchecked Sendable {
         )
     }
 
+    /// Stops the mock without waiting (safe in `defer`): the transport's thread and the killed
+    /// process wind down on their own.
     func stop() {
         statsTransport.shutdown()
-        process.terminate()
+        process.kill()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -5,23 +5,23 @@ import Testing
 
 /// `richpush send`, run as the built binary against the mock APNs.
 @Suite(.serialized) struct SendCommandTests {
-    func send(_ mock: MockAPNs, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func send(_ mock: MockAPNs, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
         var env = environment
         env["RICHPUSH_APNS_TEAM_ID"] = env["RICHPUSH_APNS_TEAM_ID"] ?? MockAPNs.teamID
-        return try ChildProcess(Fixtures.richpushBinary.path, [
+        return try await ChildProcess(Fixtures.richpushBinary.path, [
             "send", "--key", mock.keyFile.path, "--topic", MockAPNs.topic,
             "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path,
-        ] + arguments, environment: env).runToCompletion(timeout: 120)
+        ] + arguments, environment: env).run(timeout: 120)
     }
 
     @Test func aTokensFilePrintsOneJSONLinePerTokenAndASummary() async throws {
         let gone = MockAPNs.token("410")
-        let mock = try MockAPNs(script: [gone: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]]])
+        let mock = try await MockAPNs(script: [gone: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]]])
         defer { mock.stop() }
         let file = mock.directory.appendingPathComponent("tokens.txt")
         let tokens = (1...50).map { MockAPNs.token(String(format: "%02x", $0)) } + [gone]
         try ("# tokens\n" + tokens.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        let run = try send(mock, ["--tokens", file.path, "--title", "お知らせ", "--body", "テスト", "--image", "https://example.com/001.jpg", "--push-id", "2018001"])
+        let run = try await send(mock, ["--tokens", file.path, "--title", "お知らせ", "--body", "テスト", "--image", "https://example.com/001.jpg", "--push-id", "2018001"])
         #expect(run.status == 2)
         let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 51)
@@ -37,18 +37,18 @@ import Testing
     }
 
     @Test func aPayloadWithALintErrorIsNotSent() async throws {
-        let mock = try MockAPNs()
+        let mock = try await MockAPNs()
         defer { mock.stop() }
-        let run = try send(mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed001-fcm-send.json").path])
+        let run = try await send(mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed001-fcm-send.json").path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("fcm_legacy_mutable_content"))
         #expect(try await mock.stats()["requests"] == .int(0))
     }
 
     @Test func aWrongTeamStopsWithWhatToFix() async throws {
-        let mock = try MockAPNs()
+        let mock = try await MockAPNs()
         defer { mock.stop() }
-        let run = try send(mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path], environment: ["RICHPUSH_APNS_TEAM_ID": "WRONGTEAM0"])
+        let run = try await send(mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path], environment: ["RICHPUSH_APNS_TEAM_ID": "WRONGTEAM0"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("InvalidProviderToken"))
         #expect(run.stderr.contains("--team-id"))

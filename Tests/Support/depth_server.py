@@ -97,6 +97,8 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    # Not socketserver's 5: a full backlog drops SYNs, and clients retry only after 1 s.
+    request_queue_size = 256
 
 
 server = Server(("127.0.0.1", opts.port), Handler)

@@ -200,9 +200,16 @@ def exit_with_parent(parent):
             os._exit(0)
 
 
+class Server(ThreadingHTTPServer):
+    # socketserver's default listen backlog is 5: dozens of test cases connecting at once
+    # overflow it, the kernel drops their SYNs and the clients retry after 1 s, 3 s, 7 s,
+    # which looks like a slow server to every deadline check.
+    request_queue_size = 256
+
+
 def main():
     threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print("PORT %d" % server.server_address[1], flush=True)
     try:

@@ -99,6 +99,8 @@ def main():
     args = p.parse_args()
     with open(args.key, "rb") as f:
         public_key = serialization.load_pem_private_key(f.read(), password=None).public_key()
+    # Not socketserver's listen backlog of 5: a full backlog drops SYNs (clients retry after 1 s).
+    ThreadingHTTPServer.request_queue_size = 256
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.state = {"public_key": public_key, "email": args.client_email, "project": args.project,
                     "fetches": 0, "sends": 0, "last": None, "tokens": set()}

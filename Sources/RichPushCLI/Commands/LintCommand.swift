@@ -39,7 +39,7 @@ enum LintCommand {
         if args.value("output") != nil && !args.flag("fix") {
             throw UsageError(command: "lint", message: "'--output' needs '--fix'")
         }
-        let data = try readInput(path)
+        let data = try await readInput(path)
         var linter = PayloadLinter(voip: args.flag("voip"))
         let keys = args.values("media-key")
         if !keys.isEmpty { linter.mediaKeyPaths = keys.map { PayloadKeyPath($0) } }
@@ -90,8 +90,13 @@ enum LintCommand {
         return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description
     }
 
-    static func readInput(_ path: String) throws -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    static func readInput(_ path: String) async throws -> Data {
+        if path == "-" {
+            // A thread of its own: reading a pipe until EOF blocks, and a cooperative-pool thread never may.
+            return await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: FileHandle.standardInput.readDataToEndOfFile()) }.start()
+            }
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -67,13 +67,13 @@ enum SendCommand {
         }
 
         // Payload.
-        let payloadData = try buildPayload(args)
+        let payloadData = try await buildPayload(args)
 
         // Tokens.
         var tokens = args.values("token")
         let fromFile = args.value("tokens")
         if let file = fromFile {
-            let text = String(decoding: try LintCommand.readInput(file), as: UTF8.self)
+            let text = String(decoding: try await LintCommand.readInput(file), as: UTF8.self)
             tokens += text.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
@@ -171,13 +171,13 @@ enum SendCommand {
         return batch.accepted == tokens.count ? 0 : 2
     }
 
-    static func buildPayload(_ args: ParsedArguments) throws -> Data {
+    static func buildPayload(_ args: ParsedArguments) async throws -> Data {
         let built = ["title", "subtitle", "body", "image", "media-key"].contains { args.value($0) != nil }
         if let file = args.value("payload") {
             if built {
                 throw UsageError(command: "send", message: "give either --payload FILE or --title/--body/--image, not both")
             }
-            var data = try LintCommand.readInput(file)
+            var data = try await LintCommand.readInput(file)
             if let pushID = args.value("push-id") {
                 let json = try JSONValue.parse(data)
                 data = json.setting(.string(pushID), at: "push_id").jsonData(sortedKeys: true)

@@ -39,7 +39,6 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
 
     private let configuration: TransportConfiguration
     private let lock = NSLock()
-    private let stopped = DispatchSemaphore(value: 0)
     private var queue: [Transfer] = []
     private var queueHead = 0
     private var isShutDown = false
@@ -85,21 +84,27 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 return
             }
             queue.append(transfer)
-            let wake = isPolling
-            isPolling = false
+            // Woken under the lock: the loop thread frees the multi handle only after it has seen
+            // `isShutDown` under this lock, so the handle is alive here.
+            if isPolling {
+                isPolling = false
+                curl_multi_wakeup(multi)
+            }
             lock.unlock()
-            if wake { curl_multi_wakeup(multi) }
         }
     }
 
+    /// Marks the transport shut down and wakes its thread; returns at once, without waiting for
+    /// the thread (callers may be on the cooperative pool, which must never block). The thread
+    /// then fails the queued and in-flight requests with a `transport` error, closes the
+    /// connections and frees libcurl's handles; sends after this call fail at once.
     public func shutdown() {
         lock.lock()
-        let already = isShutDown
+        defer { lock.unlock() }
+        guard !isShutDown else { return }
         isShutDown = true
-        lock.unlock()
-        guard !already else { return }
+        // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
         curl_multi_wakeup(multi)
-        stopped.wait()
     }
 
     // MARK: The loop thread
@@ -132,7 +137,6 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 }
                 active.removeAll()
                 curl_multi_cleanup(multi)
-                stopped.signal()
                 return
             }
             for transfer in starting { start(transfer) }

@@ -11,6 +11,7 @@ public protocol HTTPTransport: Sendable {
     /// How many connections the transport has opened so far (1 when everything was multiplexed).
     var connectionsOpened: Int { get }
 
-    /// Closes connections and stops the transport's thread; later sends fail.
+    /// Closes connections and stops the transport's thread without waiting for it (never blocks
+    /// the caller, which may be on the cooperative pool); later sends fail.
     func shutdown()
 }

@@ -33,7 +33,7 @@ struct DepthSimulateTests {
         let pt = try scratch.write("pt-\(UUID().uuidString).json", plaintext)
         let base = try scratch.write("base.json", genericAlert)
         let arguments = ["encrypt", "--key", scratch.keys.path, "--kid", "k-2", pt.path, "--payload", base.path]
-        let result = try await offPool { try FileOutputProcess.run(Fixtures.richpushBinary.path, arguments, timeout: 60) }
+        let result = try await ChildProcess(Fixtures.richpushBinary.path, arguments).run(timeout: 60)
         guard result.status == 0, let payload = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestSupportError("encrypt failed: \(result.stderr)")
         }
@@ -64,10 +64,8 @@ struct DepthSimulateTests {
 
     static func simulate(_ payload: URL, _ extra: [String] = []) async throws -> Simulated {
         let arguments = simulateArguments(payload, extra)
-        return try await offPool {
-            let result = try FileOutputProcess.run(Fixtures.richpushBinary.path, arguments, timeout: 90)
-            return try parse(result.status, result.stdout, result.stderr)
-        }
+        let result = try await ChildProcess(Fixtures.richpushBinary.path, arguments).run(timeout: 90)
+        return try parse(result.status, result.stdout, result.stderr)
     }
 
     static func parse(_ status: Int32, _ stdout: String, _ stderr: String) throws -> Simulated {
@@ -80,11 +78,7 @@ struct DepthSimulateTests {
     /// Several simulate runs at once.
     static func simulateConcurrently(_ runs: [(URL, [String])]) async throws -> [Simulated] {
         let argumentLists = runs.map { simulateArguments($0.0, $0.1) }
-        return try await offPool { try simulateConcurrentlyBlocking(argumentLists) }
-    }
-
-    static func simulateConcurrentlyBlocking(_ argumentLists: [[String]]) throws -> [Simulated] {
-        try FileOutputProcess.runAll(argumentLists.map { (Fixtures.richpushBinary.path, $0) }, timeout: 90).map {
+        return try await ChildProcess.runAll(argumentLists.map { (Fixtures.richpushBinary.path, $0) }, timeout: 90).map {
             try parse($0.status, $0.stdout, $0.stderr)
         }
     }
@@ -153,7 +147,7 @@ struct DepthSimulateTests {
                 print(json.dumps({"v": 1, "kid": "k-2", "iv": base64.b64encode(iv).decode(), "ct": base64.b64encode(out[:-16]).decode(), "tag": base64.b64encode(out[-16:]).decode()}))
                 """
             let keyText = Self.key.base64EncodedString()
-            let made = try await offPool { try FileOutputProcess.run("python3", ["-c", script, keyText], timeout: 60) }
+            let made = try await ChildProcess("python3", ["-c", script, keyText]).run(timeout: 60)
             enc = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any], "\(made.stderr)")
         }
         payload["enc"] = enc
@@ -168,7 +162,7 @@ struct DepthSimulateTests {
         #expect(run.details["decryption"] as? String == kind)
         #expect(run.logLine?["reason"] as? String == "decrypt_failed")
         #expect(run.logLine?["detail"] as? String == kind)
-        #expect(try await offPool { try server.mediaRequests() } == 0)
+        #expect(try await server.mediaRequests() == 0)
         let ct = enc["ct"] as? String ?? "--"
         #expect(!run.stdout.contains(ct) && !run.stderr.contains(ct))
         #expect(!run.stdout.contains("Secret"))
@@ -202,7 +196,7 @@ struct DepthSimulateTests {
         #expect(first.media["cacheHits"] as? Int == 0)
         _ = try await Self.simulate(noStore, ["--cache", cache])
         _ = try await Self.simulate(noStore, ["--cache", cache])
-        #expect(try await offPool { try server.mediaRequests() } == 3)
+        #expect(try await server.mediaRequests() == 3)
         await server.stopped()
 
         let hit = try await Self.simulate(cached, ["--cache", cache, "--out", scratch.path("out")])
@@ -259,7 +253,7 @@ struct DepthSimulateTests {
         #expect(again.receipt["status"] as? String == "duplicate")
         _ = try await Self.simulate(second, receipts)
 
-        let received = try await offPool { try server.received() }
+        let received = try await server.received()
         #expect(received.compactMap { $0["push_id"] }.sorted() == ["down-1", "up-2"])
         let ids = Set(received.compactMap { $0["receipt_id"] })
         #expect(ids.count == 2)
@@ -275,7 +269,7 @@ struct DepthSimulateTests {
         let args = ["--receipts-url", "\(server.base)/v1/receipts", "--state", scratch.path("state")]
         let runs = [try await Self.simulate(payload, args), try await Self.simulate(payload, args)]
         #expect(runs.map { $0.receipt["status"] as? String } == ["sent", "duplicate"])
-        #expect(try await offPool { try server.received() }.count == 1)
+        #expect(try await server.received().count == 1)
     }
 
     // MARK: - 4. Badge

@@ -6,10 +6,7 @@ import Testing
 @Suite("richpush encrypt", .serialized)
 struct EncryptCommandTests {
     func richpush(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await offPool {
-            let r = try FileOutputProcess.run(Fixtures.richpushBinary.path, arguments, timeout: 60)
-            return (r.status, r.stdout, r.stderr)
-        }
+        try await ChildProcess(Fixtures.richpushBinary.path, arguments).run(timeout: 60)
     }
 
     @Test func itPrintsAVersion1EnvelopeWithA12ByteIVAndA16ByteTag() async throws {

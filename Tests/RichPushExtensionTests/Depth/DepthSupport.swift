@@ -16,28 +16,17 @@ enum DepthSupport {
 
     /// Runs several helper processes at once and returns their (status, stdout), in order.
     static func runConcurrently(_ argumentLists: [[String]], timeout: Double = 60) async throws -> [(Int32, String)] {
-        try await offPool { try runConcurrentlyBlocking(argumentLists, timeout: timeout) }
-    }
-
-    private static func runConcurrentlyBlocking(_ argumentLists: [[String]], timeout: Double) throws -> [(Int32, String)] {
-        try FileOutputProcess.runAll(argumentLists.map { (helperBinary.path, $0) }, timeout: timeout).map { ($0.status, $0.stdout) }
+        try await ChildProcess.runAll(argumentLists.map { (helperBinary.path, $0) }, timeout: timeout).map { ($0.status, $0.stdout) }
     }
 
     /// Runs the helper once.
     static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let path = helperBinary.path
-        return try await offPool {
-            let r = try FileOutputProcess.run(path, arguments, timeout: 60)
-            return (r.status, r.stdout, r.stderr)
-        }
+        try await ChildProcess(helperBinary.path, arguments).run(timeout: 60)
     }
 
     /// A Python one-shot, with its stdout.
     static func python(_ script: String, _ arguments: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await offPool {
-            let r = try FileOutputProcess.run("python3", ["-c", script] + arguments, timeout: 60)
-            return (r.status, r.stdout, r.stderr)
-        }
+        try await ChildProcess("python3", ["-c", script] + arguments).run(timeout: 60)
     }
 
     /// The depth server (`Tests/Support/depth_server.py`) and its port.
@@ -48,7 +37,7 @@ enum DepthSupport {
 
     /// The receipts the depth server on `port` accepted, as parsed form fields.
     static func received(port: Int) async throws -> [[String: String]] {
-        let data = try await offPool { try DepthServer.get("http://127.0.0.1:\(port)/received") }
+        let data = try await DepthServer.get("http://127.0.0.1:\(port)/received")
         guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: String]] else {
             throw TestSupportError("unexpected /received body")
         }
