@@ -4,7 +4,7 @@ import RichPushTestSupport
 import Testing
 
 /// `POST /v1/pushes` on the built `richpush serve`, sending to `mock_apns.py` over HTTP/2 + TLS.
-/// Everything blocking (child processes, the socket client) runs on a thread of its own.
+/// Child processes and the socket client are awaited: nothing here holds a pool thread.
 @Suite("POST /v1/pushes", .serialized)
 struct PushSendEndpointTests {
     static let accepted = MockAPNsProcess.token("a1")
@@ -21,174 +21,166 @@ struct PushSendEndpointTests {
 
     @Test("three tokens give sent 3 and accepted 1, token states are kept, and a delivered receipt makes the display rate 1.0")
     func sendRecordsFunnel() async throws {
-        try await offPool {
-            let mock = try MockAPNsProcess(script: Self.script)
-            defer { mock.stop() }
-            let server = try ServerProcess(extraArguments: mock.serveArguments())
-            let c = server.client()
-            let body = try self.json([
-                "push_id": "send-001", "tokens": [Self.accepted, Self.unregistered, Self.badToken],
-                "title": "新しい記事", "body": "今すぐ確認", "image": "https://media.example.com/a.jpg",
-            ])
-            let r = try c.postJSON("/v1/pushes", body, headers: server.admin)
-            #expect(r.status == 200, "\(r.text)")
-            let answer = try r.json()
-            #expect(answer["push_id"] as? String == "send-001")
-            #expect(answer["push_id_generated"] as? Bool == false)
-            #expect(answer["sent"] as? Int == 3)
-            #expect(answer["accepted"] as? Int == 1)
-            #expect(answer["recorded"] as? Bool == true)
-            let results = try #require(answer["results"] as? [[String: Any]])
-            let byToken = Dictionary(uniqueKeysWithValues: results.compactMap { r in (r["token"] as? String).map { ($0, r) } })
-            #expect(byToken[Self.accepted]?["status"] as? Int == 200)
-            #expect(byToken[Self.accepted]?["outcome"] as? String == "accepted")
-            #expect(byToken[Self.accepted]?["reason"] is NSNull)
-            #expect(UUID(uuidString: byToken[Self.accepted]?["apns_id"] as? String ?? "") != nil)
-            #expect(byToken[Self.unregistered]?["status"] as? Int == 410)
-            #expect(byToken[Self.unregistered]?["reason"] as? String == "Unregistered")
-            #expect(byToken[Self.unregistered]?["outcome"] as? String == "token_inactive")
-            #expect(byToken[Self.badToken]?["status"] as? Int == 400)
-            #expect(byToken[Self.badToken]?["reason"] as? String == "BadDeviceToken")
-            #expect(byToken[Self.badToken]?["outcome"] as? String == "token_bad")
+        let mock = try await MockAPNsProcess(script: Self.script)
+        defer { mock.stop() }
+        let server = try await ServerProcess(extraArguments: mock.serveArguments())
+        let c = server.client()
+        let body = try self.json([
+            "push_id": "send-001", "tokens": [Self.accepted, Self.unregistered, Self.badToken],
+            "title": "新しい記事", "body": "今すぐ確認", "image": "https://media.example.com/a.jpg",
+        ])
+        let r = try await c.postJSON("/v1/pushes", body, headers: server.admin)
+        #expect(r.status == 200, "\(r.text)")
+        let answer = try r.json()
+        #expect(answer["push_id"] as? String == "send-001")
+        #expect(answer["push_id_generated"] as? Bool == false)
+        #expect(answer["sent"] as? Int == 3)
+        #expect(answer["accepted"] as? Int == 1)
+        #expect(answer["recorded"] as? Bool == true)
+        let results = try #require(answer["results"] as? [[String: Any]])
+        let byToken = Dictionary(uniqueKeysWithValues: results.compactMap { r in (r["token"] as? String).map { ($0, r) } })
+        #expect(byToken[Self.accepted]?["status"] as? Int == 200)
+        #expect(byToken[Self.accepted]?["outcome"] as? String == "accepted")
+        #expect(byToken[Self.accepted]?["reason"] is NSNull)
+        #expect(UUID(uuidString: byToken[Self.accepted]?["apns_id"] as? String ?? "") != nil)
+        #expect(byToken[Self.unregistered]?["status"] as? Int == 410)
+        #expect(byToken[Self.unregistered]?["reason"] as? String == "Unregistered")
+        #expect(byToken[Self.unregistered]?["outcome"] as? String == "token_inactive")
+        #expect(byToken[Self.badToken]?["status"] as? Int == 400)
+        #expect(byToken[Self.badToken]?["reason"] as? String == "BadDeviceToken")
+        #expect(byToken[Self.badToken]?["outcome"] as? String == "token_bad")
 
-            let before = try server.push("send-001")
-            #expect(before["sent"] as? Int == 3)
-            #expect(before["accepted"] as? Int == 1)
-            #expect(before["delivered"] as? Int == 0)
-            #expect(before["display_rate"] as? Double == 0)
+        let before = try await server.push("send-001")
+        #expect(before["sent"] as? Int == 3)
+        #expect(before["accepted"] as? Int == 1)
+        #expect(before["delivered"] as? Int == 0)
+        #expect(before["display_rate"] as? Double == 0)
 
-            #expect(try c.post("/v1/receipts", form: "push_id=send-001&receipt_id=device-a1&outcome=media_attached").status == 202)
-            let after = try server.push("send-001")
-            #expect(after["sent"] as? Int == 3)
-            #expect(after["accepted"] as? Int == 1)
-            #expect(after["delivered"] as? Int == 1)
-            #expect(after["opened"] as? Int == 0)
-            #expect(after["display_rate"] as? Double == 1.0)
-            #expect(server.terminate() == 0)
+        #expect(try await c.post("/v1/receipts", form: "push_id=send-001&receipt_id=device-a1&outcome=media_attached").status == 202)
+        let after = try await server.push("send-001")
+        #expect(after["sent"] as? Int == 3)
+        #expect(after["accepted"] as? Int == 1)
+        #expect(after["delivered"] as? Int == 1)
+        #expect(after["opened"] as? Int == 0)
+        #expect(after["display_rate"] as? Double == 1.0)
+        #expect(await server.terminate() == 0)
 
-            // What APNs said about the tokens themselves is kept (device_tokens).
-            let store = try SQLiteStore(path: server.database.path)
-            let inactive = try #require(try store.deviceTokenState(Self.unregistered))
-            #expect(inactive.state == .inactive)
-            #expect(inactive.reason == "Unregistered")
-            #expect(inactive.sinceMs == 1_700_000_000_000)
-            let bad = try #require(try store.deviceTokenState(Self.badToken))
-            #expect(bad.state == .bad)
-            #expect(bad.reason == "BadDeviceToken")
-            #expect(try store.deviceTokenState(Self.accepted) == nil)
-            try store.close()
-        }
+        // What APNs said about the tokens themselves is kept (device_tokens).
+        let store = try SQLiteStore(path: server.database.path)
+        let inactive = try #require(try store.deviceTokenState(Self.unregistered))
+        #expect(inactive.state == .inactive)
+        #expect(inactive.reason == "Unregistered")
+        #expect(inactive.sinceMs == 1_700_000_000_000)
+        let bad = try #require(try store.deviceTokenState(Self.badToken))
+        #expect(bad.state == .bad)
+        #expect(bad.reason == "BadDeviceToken")
+        #expect(try store.deviceTokenState(Self.accepted) == nil)
+        try store.close()
     }
 
     @Test("refusals: 401 without the admin token, 400 with the lint findings, 400 naming the field, 413 over 10,000 tokens")
     func refusals() async throws {
-        try await offPool {
-            let mock = try MockAPNsProcess()
-            defer { mock.stop() }
-            let server = try ServerProcess(extraArguments: mock.serveArguments())
-            let c = server.client()
-            let simple = try self.json(["tokens": [Self.accepted], "title": "t", "body": "b"])
-            #expect(try c.postJSON("/v1/pushes", simple).status == 401)
-            #expect(try c.postJSON("/v1/pushes", simple, headers: ["Authorization": "Bearer wrong"]).status == 401)
+        let mock = try await MockAPNsProcess()
+        defer { mock.stop() }
+        let server = try await ServerProcess(extraArguments: mock.serveArguments())
+        let c = server.client()
+        let simple = try self.json(["tokens": [Self.accepted], "title": "t", "body": "b"])
+        #expect(try await c.postJSON("/v1/pushes", simple).status == 401)
+        #expect(try await c.postJSON("/v1/pushes", simple, headers: ["Authorization": "Bearer wrong"]).status == 401)
 
-            // mutable-content as the string "1" (article 001's mistake) fails the lint: nothing is sent.
-            let badPayload = try self.json([
-                "push_id": "lint-1", "tokens": [Self.accepted],
-                "payload": ["aps": ["alert": ["title": "t", "body": "b"], "mutable-content": "1"], "image-url": "https://media.example.com/a.jpg"],
-            ])
-            let lint = try c.postJSON("/v1/pushes", badPayload, headers: server.admin)
-            #expect(lint.status == 400)
-            let error = try #require(try lint.json()["error"] as? [String: Any])
-            #expect(error["code"] as? String == "payload_rejected")
-            let findings = try #require(error["findings"] as? [[String: Any]])
-            #expect(findings.contains { $0["code"] as? String == "mutable_content_string" && $0["severity"] as? String == "error" })
-            #expect(try c.request("GET", "/v1/pushes/lint-1", headers: server.admin).status == 404)
+        // mutable-content as the string "1" (article 001's mistake) fails the lint: nothing is sent.
+        let badPayload = try self.json([
+            "push_id": "lint-1", "tokens": [Self.accepted],
+            "payload": ["aps": ["alert": ["title": "t", "body": "b"], "mutable-content": "1"], "image-url": "https://media.example.com/a.jpg"],
+        ])
+        let lint = try await c.postJSON("/v1/pushes", badPayload, headers: server.admin)
+        #expect(lint.status == 400)
+        let error = try #require(try lint.json()["error"] as? [String: Any])
+        #expect(error["code"] as? String == "payload_rejected")
+        let findings = try #require(error["findings"] as? [[String: Any]])
+        #expect(findings.contains { $0["code"] as? String == "mutable_content_string" && $0["severity"] as? String == "error" })
+        #expect(try await c.request("GET", "/v1/pushes/lint-1", headers: server.admin).status == 404)
 
-            let noTokens = try c.postJSON("/v1/pushes", try self.json(["title": "t"]), headers: server.admin)
-            #expect(noTokens.status == 400)
-            #expect((try noTokens.json()["error"] as? [String: Any])?["field"] as? String == "tokens")
+        let noTokens = try await c.postJSON("/v1/pushes", try self.json(["title": "t"]), headers: server.admin)
+        #expect(noTokens.status == 400)
+        #expect((try noTokens.json()["error"] as? [String: Any])?["field"] as? String == "tokens")
 
-            let many = (0..<10_001).map { String(format: "%064x", $0) }
-            let tooMany = try c.postJSON("/v1/pushes", try self.json(["tokens": many, "title": "t"]), headers: server.admin)
-            #expect(tooMany.status == 413)
-            let tooManyError = try #require(try tooMany.json()["error"] as? [String: Any])
-            #expect(tooManyError["field"] as? String == "tokens")
-            #expect((tooManyError["message"] as? String ?? "").contains("10000"))
-            #expect(server.terminate() == 0)
-        }
+        let many = (0..<10_001).map { String(format: "%064x", $0) }
+        let tooMany = try await c.postJSON("/v1/pushes", try self.json(["tokens": many, "title": "t"]), headers: server.admin)
+        #expect(tooMany.status == 413)
+        let tooManyError = try #require(try tooMany.json()["error"] as? [String: Any])
+        #expect(tooManyError["field"] as? String == "tokens")
+        #expect((tooManyError["message"] as? String ?? "").contains("10000"))
+        #expect(await server.terminate() == 0)
     }
 
     @Test("without APNs settings the endpoint answers 503 naming them; a key APNs refuses gives 502 saying what to fix")
     func configuration() async throws {
-        try await offPool {
-            let bare = try ServerProcess()
-            let body = try self.json(["tokens": [Self.accepted], "title": "t", "body": "b"])
-            let off = try bare.client().postJSON("/v1/pushes", body, headers: bare.admin)
-            #expect(off.status == 503)
-            let offError = try #require(try off.json()["error"] as? [String: Any])
-            #expect(offError["code"] as? String == "apns_not_configured")
-            let message = offError["message"] as? String ?? ""
-            for setting in ["--apns-key", "--apns-key-id", "--apns-team-id", "--apns-topic", "RICHPUSH_APNS_KEY"] {
-                #expect(message.contains(setting), "\(setting) in \(message)")
-            }
-            #expect(bare.terminate() == 0)
-
-            let mock = try MockAPNsProcess()
-            defer { mock.stop() }
-            let wrongTeam = try ServerProcess(extraArguments: mock.serveArguments(teamID: "OTHERTEAM1"))
-            let refused = try wrongTeam.client().postJSON("/v1/pushes", body, headers: wrongTeam.admin)
-            #expect(refused.status == 502)
-            let answer = try refused.json()
-            let error = try #require(answer["error"] as? [String: Any])
-            #expect(error["code"] as? String == "apns_configuration")
-            #expect((error["message"] as? String ?? "").contains("InvalidProviderToken"))
-            #expect((error["message"] as? String ?? "").contains("team"))
-            #expect(answer["accepted"] as? Int == 0)
-            #expect(wrongTeam.terminate() == 0)
+        let bare = try await ServerProcess()
+        let body = try self.json(["tokens": [Self.accepted], "title": "t", "body": "b"])
+        let off = try await bare.client().postJSON("/v1/pushes", body, headers: bare.admin)
+        #expect(off.status == 503)
+        let offError = try #require(try off.json()["error"] as? [String: Any])
+        #expect(offError["code"] as? String == "apns_not_configured")
+        let message = offError["message"] as? String ?? ""
+        for setting in ["--apns-key", "--apns-key-id", "--apns-team-id", "--apns-topic", "RICHPUSH_APNS_KEY"] {
+            #expect(message.contains(setting), "\(setting) in \(message)")
         }
+        #expect(await bare.terminate() == 0)
+
+        let mock = try await MockAPNsProcess()
+        defer { mock.stop() }
+        let wrongTeam = try await ServerProcess(extraArguments: mock.serveArguments(teamID: "OTHERTEAM1"))
+        let refused = try await wrongTeam.client().postJSON("/v1/pushes", body, headers: wrongTeam.admin)
+        #expect(refused.status == 502)
+        let answer = try refused.json()
+        let error = try #require(answer["error"] as? [String: Any])
+        #expect(error["code"] as? String == "apns_configuration")
+        #expect((error["message"] as? String ?? "").contains("InvalidProviderToken"))
+        #expect((error["message"] as? String ?? "").contains("team"))
+        #expect(answer["accepted"] as? Int == 0)
+        #expect(await wrongTeam.terminate() == 0)
     }
 
     @Test("end to end: article 000 sent through POST /v1/pushes, its receipt from richpush simulate lands, display rate 1.0 on the API and the dashboard")
     func endToEnd() async throws {
-        try await offPool {
-            let mock = try MockAPNsProcess()
-            defer { mock.stop() }
-            let media = try MediaServer.get()
-            let server = try ServerProcess(extraArguments: mock.serveArguments())
-            let c = server.client()
-            let dir = try Fixtures.temporaryDirectory("serve-e2e")
-            defer { try? FileManager.default.removeItem(at: dir) }
+        let mock = try await MockAPNsProcess()
+        defer { mock.stop() }
+        let media = try await MediaServer.get()
+        let server = try await ServerProcess(extraArguments: mock.serveArguments())
+        let c = server.client()
+        let dir = try Fixtures.temporaryDirectory("serve-e2e")
+        defer { try? FileManager.default.removeItem(at: dir) }
 
-            // 1. Send article 000's payload as is (its push_id 2018001 sits in aps.alert).
-            let original = try JSONSerialization.jsonObject(with: try Fixtures.payload("seed000-image-and-stats.json"))
-            let sent = try c.postJSON("/v1/pushes", try self.json(["tokens": [Self.accepted], "payload": original]), headers: server.admin)
-            #expect(sent.status == 200, "\(sent.text)")
-            #expect(try sent.json()["push_id"] as? String == "2018001")
+        // 1. Send article 000's payload as is (its push_id 2018001 sits in aps.alert).
+        let original = try JSONSerialization.jsonObject(with: try Fixtures.payload("seed000-image-and-stats.json"))
+        let sent = try await c.postJSON("/v1/pushes", try self.json(["tokens": [Self.accepted], "payload": original]), headers: server.admin)
+        #expect(sent.status == 200, "\(sent.text)")
+        #expect(try sent.json()["push_id"] as? String == "2018001")
 
-            // 2. The device side: the same payload, its image on the local media server.
-            var text = String(decoding: try Fixtures.payload("seed000-image-and-stats.json"), as: UTF8.self)
-            let range = try #require(text.range(of: #"https://[^"]+"#, options: .regularExpression))
-            text.replaceSubrange(range, with: media.url("/media/photo.jpg"))
-            let payload = dir.appendingPathComponent("payload.json")
-            try Data(text.utf8).write(to: payload)
-            let run = try ChildProcess(Fixtures.richpushBinary.path, [
-                "simulate", payload.path, "--allow-http-host", "127.0.0.1",
-                "--receipts-url", "http://127.0.0.1:\(server.port)/v1/receipts", "--out", dir.appendingPathComponent("out").path, "--json",
-            ]).runToCompletion(timeout: 60)
-            #expect(run.status == 0, "\(run.stderr)")
+        // 2. The device side: the same payload, its image on the local media server.
+        var text = String(decoding: try Fixtures.payload("seed000-image-and-stats.json"), as: UTF8.self)
+        let range = try #require(text.range(of: #"https://[^"]+"#, options: .regularExpression))
+        text.replaceSubrange(range, with: media.url("/media/photo.jpg"))
+        let payload = dir.appendingPathComponent("payload.json")
+        try Data(text.utf8).write(to: payload)
+        let run = try await ChildProcess(Fixtures.richpushBinary.path, [
+            "simulate", payload.path, "--allow-http-host", "127.0.0.1",
+            "--receipts-url", "http://127.0.0.1:\(server.port)/v1/receipts", "--out", dir.appendingPathComponent("out").path, "--json",
+        ]).run(timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
 
-            // 3. The figures.
-            let push = try server.push("2018001")
-            #expect(push["sent"] as? Int == 1)
-            #expect(push["accepted"] as? Int == 1)
-            #expect(push["delivered"] as? Int == 1)
-            #expect(push["display_rate"] as? Double == 1.0)
-            #expect(push["outcomes"] as? [String: Int] == ["media_attached": 1])
-            #expect(push["media_bytes"] as? Int == 89_696)
-            let dashboard = try c.request("GET", "/", headers: server.admin)
-            #expect(dashboard.status == 200)
-            #expect(dashboard.text.contains("2018001"))
-            #expect(server.terminate() == 0)
-        }
+        // 3. The figures.
+        let push = try await server.push("2018001")
+        #expect(push["sent"] as? Int == 1)
+        #expect(push["accepted"] as? Int == 1)
+        #expect(push["delivered"] as? Int == 1)
+        #expect(push["display_rate"] as? Double == 1.0)
+        #expect(push["outcomes"] as? [String: Int] == ["media_attached": 1])
+        #expect(push["media_bytes"] as? Int == 89_696)
+        let dashboard = try await c.request("GET", "/", headers: server.admin)
+        #expect(dashboard.status == 200)
+        #expect(dashboard.text.contains("2018001"))
+        #expect(await server.terminate() == 0)
     }
 }

@@ -36,7 +36,8 @@ struct ReceiptWriterTests {
         }
 
         func syncCommitted() throws {
-            // A slow sync, so that the writer commits further batches meanwhile.
+            // A slow sync, so that the writer commits further batches meanwhile (this runs on the
+            // writer's own sync thread, never on the cooperative pool).
             Thread.sleep(forTimeInterval: 0.002)
             record(.sync)
             if failSync { throw RichPushError(code: .store, message: "disk full") }
@@ -46,27 +47,61 @@ struct ReceiptWriterTests {
         func close() throws {}
     }
 
-    private func post(_ count: Int, to writer: ReceiptWriter, store: RecordingStore) {
-        let group = DispatchGroup()
+    /// Counts completions and resumes the awaiting test at the last one (no blocked thread).
+    final class Countdown: @unchecked Sendable {
+        private let lock = NSLock()
+        private var remaining: Int
+        private var waiter: CheckedContinuation<Void, Never>?
+
+        init(_ count: Int) { remaining = count }
+
+        func done() {
+            let resumed: CheckedContinuation<Void, Never>? = lock.withLock {
+                remaining -= 1
+                guard remaining == 0 else { return nil }
+                defer { waiter = nil }
+                return waiter
+            }
+            resumed?.resume()
+        }
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now: Bool = lock.withLock {
+                    if remaining <= 0 { return true }
+                    waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+    }
+
+    private func post(_ count: Int, to writer: ReceiptWriter, store: RecordingStore) async {
+        let countdown = Countdown(count)
         for i in 0..<count {
-            group.enter()
             let id = "r\(i)"
             let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: id), userAgent: nil, receivedAtMs: 0)
             let queued = writer.submit(receipt) { result in
                 store.record(.ack(id, result))
-                group.leave()
+                countdown.done()
             }
             #expect(queued)
         }
-        group.wait()
+        await countdown.wait()
+    }
+
+    /// `stop()` joins the writer's threads (a condition wait): it runs on a thread of its own.
+    private func stop(_ writer: ReceiptWriter) async throws {
+        try await DedicatedThread.run(named: "receipt-writer-stop") { writer.stop() }
     }
 
     @Test("every receipt is acknowledged only after a sync that followed the commit holding it")
-    func acknowledgesAfterSync() throws {
+    func acknowledgesAfterSync() async throws {
         let store = RecordingStore()
         let writer = ReceiptWriter(store: store)
-        post(2_000, to: writer, store: store)
-        writer.stop()
+        await post(2_000, to: writer, store: store)
+        try await stop(writer)
 
         let events = store.events
         var committedAt: [String: Int] = [:]
@@ -90,11 +125,11 @@ struct ReceiptWriterTests {
     }
 
     @Test("a failed sync answers every receipt of the batch with failed, never stored")
-    func failedSyncFailsTheBatch() throws {
+    func failedSyncFailsTheBatch() async throws {
         let store = RecordingStore(failSync: true)
         let writer = ReceiptWriter(store: store)
-        post(50, to: writer, store: store)
-        writer.stop()
+        await post(50, to: writer, store: store)
+        try await stop(writer)
         let results = store.events.compactMap { event -> ReceiptWriter.WriteResult? in
             if case .ack(_, let result) = event { return result }
             return nil
@@ -104,10 +139,10 @@ struct ReceiptWriterTests {
     }
 
     @Test("submit after stop is refused and its completion never runs")
-    func refusesAfterStop() {
+    func refusesAfterStop() async throws {
         let store = RecordingStore()
         let writer = ReceiptWriter(store: store)
-        writer.stop()
+        try await stop(writer)
         let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "late"), userAgent: nil, receivedAtMs: 0)
         #expect(!writer.submit(receipt) { _ in Issue.record("completion ran after stop") })
     }

@@ -7,7 +7,7 @@ import Testing
 /// Load, kill -9 and SIGTERM against the built `richpush serve` (serialized: they are heavy).
 @Suite("richpush serve durability", .serialized)
 struct ServerDurabilityTests {
-    /// A set shared by client threads.
+    /// A set shared by the client tasks.
     final class Acknowledged: @unchecked Sendable {
         private let lock = NSLock()
         private var ids: [String: Set<String>] = [:]
@@ -30,8 +30,8 @@ struct ServerDurabilityTests {
     }
 
     @Test("8 concurrent clients posting 5,000 receipts with 10 % duplicates give exactly the right counts")
-    func concurrentDedup() throws {
-        let server = try ServerProcess()
+    func concurrentDedup() async throws {
+        let server = try await ServerProcess()
         // 4,500 distinct receipts over 5 pushes, plus 500 repeats of earlier ones: 5,000 posts.
         var posts: [(push: String, id: String)] = (0..<4_500).map { ("load-\($0 % 5)", "r\($0)") }
         var generator = SystemRandomNumberGenerator()
@@ -40,13 +40,18 @@ struct ServerDurabilityTests {
         let statuses = Acknowledged()
         let port = server.port
         let chunks = (0..<8).map { k in stride(from: k, to: posts.count, by: 8).map { posts[$0] } }
-        DispatchQueue.concurrentPerform(iterations: 8) { k in
-            let c = HTTPTestClient(port: port)
-            for post in chunks[k] {
-                if let r = try? c.post("/v1/receipts", form: "push_id=\(post.push)&receipt_id=\(post.id)&outcome=media_attached"), r.status == 202 {
-                    statuses.add("all", "\(post.push)/\(post.id)/\(UUID().uuidString)")
-                } else {
-                    statuses.fail()
+        // Each client's socket work runs on a thread of its own; the tasks only await it.
+        await withTaskGroup(of: Void.self) { group in
+            for k in 0..<8 {
+                group.addTask {
+                    let c = HTTPTestClient(port: port)
+                    for post in chunks[k] {
+                        if let r = try? await c.post("/v1/receipts", form: "push_id=\(post.push)&receipt_id=\(post.id)&outcome=media_attached"), r.status == 202 {
+                            statuses.add("all", "\(post.push)/\(post.id)/\(UUID().uuidString)")
+                        } else {
+                            statuses.fail()
+                        }
+                    }
                 }
             }
         }
@@ -54,55 +59,60 @@ struct ServerDurabilityTests {
         #expect(statuses.total == 5_000)
         var delivered = 0
         for p in 0..<5 {
-            let push = try server.push("load-\(p)")
+            let push = try await server.push("load-\(p)")
             #expect(push["delivered"] as? Int == 900)
             delivered += push["delivered"] as? Int ?? 0
         }
         #expect(delivered == 4_500)
-        let metrics = try server.client().request("GET", "/metrics").text
+        let metrics = try await server.client().request("GET", "/metrics").text
         #expect(metrics.contains("richpush_receipts_accepted_total 4500\n"))
         #expect(metrics.contains("richpush_receipts_duplicate_total 500\n"))
-        #expect(server.terminate() == 0)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("kill -9 under load loses no acknowledged receipt")
-    func sigkillKeepsAcknowledged() throws {
-        let server = try ServerProcess()
+    func sigkillKeepsAcknowledged() async throws {
+        let server = try await ServerProcess()
         let acknowledged = Acknowledged()
         let port = server.port
         let stop = Acknowledged()  // used as a flag: non-empty = stop
-        let group = DispatchGroup()
-        for k in 0..<8 {
-            DispatchQueue.global().async(group: group) {
-                let c = HTTPTestClient(port: port)
-                var i = 0
-                while stop.total == 0 && i < 100_000 {
-                    let id = "c\(k)-\(i)"
-                    i += 1
-                    guard let r = try? c.post("/v1/receipts", form: "push_id=kill-\(k)&receipt_id=\(id)") else {
-                        if stop.total > 0 { break }
-                        continue
+        let killFailure: (any Error)? = await withTaskGroup(of: Void.self) { group in
+            for k in 0..<8 {
+                group.addTask {
+                    let c = HTTPTestClient(port: port)
+                    var i = 0
+                    while stop.total == 0 && i < 100_000 {
+                        let id = "c\(k)-\(i)"
+                        i += 1
+                        guard let r = try? await c.post("/v1/receipts", form: "push_id=kill-\(k)&receipt_id=\(id)") else {
+                            if stop.total > 0 { break }
+                            continue
+                        }
+                        if r.status == 202 { acknowledged.add("kill-\(k)", id) }
                     }
-                    if r.status == 202 { acknowledged.add("kill-\(k)", id) }
                 }
             }
+            // Let the load build up, then kill the server mid-flight.
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(30)
+            while acknowledged.total < 3_000 && clock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+            var failure: (any Error)?
+            do { try await server.kill9() } catch { failure = error }
+            stop.add("stop", "now")
+            await group.waitForAll()
+            return failure
         }
-        // Let the load build up, then kill the server mid-flight.
-        let end = Date().addingTimeInterval(30)
-        while acknowledged.total < 3_000 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-        server.kill9()
-        stop.add("stop", "now")
-        group.wait()
+        if let killFailure { throw killFailure }
         let acked = acknowledged.snapshot
         #expect(acknowledged.total >= 3_000)
 
         // Restart on the same database: it opens (WAL recovery) and serves the figures.
-        try server.restart()
+        try await server.restart()
         for (push, ids) in acked {
-            let figures = try server.push(push)
+            let figures = try await server.push(push)
             #expect((figures["delivered"] as? Int ?? 0) >= ids.count, "\(push)")
         }
-        #expect(server.terminate() == 0)
+        #expect(await server.terminate() == 0)
         // Every acknowledged receipt_id is in the file.
         let stored = try storedIDs(server.database)
         var missing = 0
@@ -111,24 +121,27 @@ struct ServerDurabilityTests {
     }
 
     @Test("SIGTERM under load exits 0 and keeps every acknowledged receipt")
-    func gracefulShutdown() throws {
-        let server = try ServerProcess()
+    func gracefulShutdown() async throws {
+        let server = try await ServerProcess()
         let acknowledged = Acknowledged()
         let port = server.port
-        let group = DispatchGroup()
-        for k in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                let c = HTTPTestClient(port: port)
-                for i in 0..<100_000 {
-                    guard let r = try? c.post("/v1/receipts", form: "push_id=term&receipt_id=c\(k)-\(i)") else { return }
-                    if r.status == 202 { acknowledged.add("term", "c\(k)-\(i)") }
+        let status = await withTaskGroup(of: Void.self) { group in
+            for k in 0..<4 {
+                group.addTask {
+                    let c = HTTPTestClient(port: port)
+                    for i in 0..<100_000 {
+                        guard let r = try? await c.post("/v1/receipts", form: "push_id=term&receipt_id=c\(k)-\(i)") else { return }
+                        if r.status == 202 { acknowledged.add("term", "c\(k)-\(i)") }
+                    }
                 }
             }
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(30)
+            while acknowledged.total < 1_000 && clock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+            let status = await server.terminate()
+            await group.waitForAll()
+            return status
         }
-        let end = Date().addingTimeInterval(30)
-        while acknowledged.total < 1_000 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-        let status = server.terminate()
-        group.wait()
         #expect(status == 0)
         #expect(server.child.standardError.contains("stopped cleanly"))
         let stored = try storedIDs(server.database)

@@ -6,21 +6,21 @@ import Testing
 @Suite("richpush serve endpoints")
 struct ServerEndpointTests {
     @Test("form and JSON receipts are answered 202 with no body and show in the push figures")
-    func receiptsLand() throws {
-        let server = try ServerProcess()
+    func receiptsLand() async throws {
+        let server = try await ServerProcess()
         let c = server.client()
-        let bare = try c.post("/v1/receipts", form: "push_id=2018001")
+        let bare = try await c.post("/v1/receipts", form: "push_id=2018001")
         #expect(bare.status == 202)
         #expect(bare.body.isEmpty)
-        let full = try c.post(
+        let full = try await c.post(
             "/v1/receipts", form: "push_id=2018001&event=delivered&receipt_id=dev1&outcome=media_attached&elapsed_ms=420&media_bytes=89696&media_type=public.jpeg",
             headers: ["User-Agent": "RichPushExtension/0.1 (iPhone; iOS 17.4)"])
         #expect(full.status == 202)
-        let json = try c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev2","outcome":"text_only","reason":"timeout","elapsed_ms":25000}"#)
+        let json = try await c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev2","outcome":"text_only","reason":"timeout","elapsed_ms":25000}"#)
         #expect(json.status == 202)
-        #expect(try c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev1","event":"opened"}"#).status == 202)
+        #expect(try await c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev1","event":"opened"}"#).status == 202)
 
-        let push = try server.push("2018001")
+        let push = try await server.push("2018001")
         #expect(push["delivered"] as? Int == 3)
         #expect(push["opened"] as? Int == 1)
         #expect(push["media_bytes"] as? Int == 89_696)
@@ -32,16 +32,16 @@ struct ServerEndpointTests {
         #expect(elapsed == ["count": 2, "p50": 420, "p95": 25_000])
         #expect(push["first_seen"] is String)
 
-        let list = try c.request("GET", "/v1/pushes", headers: server.admin)
+        let list = try await c.request("GET", "/v1/pushes", headers: server.admin)
         #expect(list.status == 200)
         let pushes = try #require(try list.json()["pushes"] as? [[String: Any]])
         #expect(pushes.map { $0["push_id"] as? String } == ["2018001"])
-        #expect(server.terminate() == 0)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("a bad receipt gets 400 with a JSON error naming the field")
-    func badRequestNamesField() throws {
-        let server = try ServerProcess()
+    func badRequestNamesField() async throws {
+        let server = try await ServerProcess()
         let c = server.client()
         let cases: [(String, String)] = [
             ("event=delivered", "push_id"),
@@ -51,81 +51,81 @@ struct ServerEndpointTests {
             ("push_id=1&receipt_id=\(String(repeating: "x", count: 200))", "receipt_id"),
         ]
         for (body, expected) in cases {
-            let r = try c.post("/v1/receipts", form: body)
+            let r = try await c.post("/v1/receipts", form: body)
             #expect(r.status == 400, "\(body)")
             #expect(r.headers["content-type"] == "application/json")
             let error = try #require(try r.json()["error"] as? [String: String])
             #expect(error["field"] == expected, "\(body)")
             #expect((error["message"] ?? "").contains(expected))
         }
-        let notJSON = try c.postJSON("/v1/receipts", "{nope")
+        let notJSON = try await c.postJSON("/v1/receipts", "{nope")
         #expect(notJSON.status == 400)
         #expect((try notJSON.json()["error"] as? [String: String])?["field"] == "body")
-        #expect(server.terminate() == 0)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("bodies over 8 KB get 413, wrong methods 405 with Allow, unknown paths 404")
-    func limitsAndMethods() throws {
-        let server = try ServerProcess()
+    func limitsAndMethods() async throws {
+        let server = try await ServerProcess()
         let c = server.client()
         let big = "push_id=1&media_type=" + String(repeating: "a", count: 8_200)
-        #expect(try c.post("/v1/receipts", form: big).status == 413)
+        #expect(try await c.post("/v1/receipts", form: big).status == 413)
         // A declared 100 MB body is refused before it is sent.
-        let huge = try c.raw(Data("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\npush_id=1".utf8))
+        let huge = try await c.raw(Data("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\npush_id=1".utf8))
         #expect(huge.status == 413)
         let atLimit = "push_id=1&x=" + String(repeating: "a", count: 8_192 - 12)
-        #expect(try c.post("/v1/receipts", form: atLimit).status == 202)
-        let get = try c.request("GET", "/v1/receipts")
+        #expect(try await c.post("/v1/receipts", form: atLimit).status == 202)
+        let get = try await c.request("GET", "/v1/receipts")
         #expect(get.status == 405)
         #expect(get.headers["allow"] == "POST")
-        let put = try c.request("PUT", "/v1/pushes", headers: server.admin)
+        let put = try await c.request("PUT", "/v1/pushes", headers: server.admin)
         #expect(put.status == 405)
         #expect(put.headers["allow"] == "GET, POST")
-        #expect(try c.request("DELETE", "/healthz").status == 405)
-        #expect(try c.request("GET", "/nowhere").status == 404)
-        #expect(try c.request("GET", "/healthz").status == 200)
-        #expect(server.terminate() == 0)
+        #expect(try await c.request("DELETE", "/healthz").status == 405)
+        #expect(try await c.request("GET", "/nowhere").status == 404)
+        #expect(try await c.request("GET", "/healthz").status == 200)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("admin endpoints need the Bearer token or the login cookie")
-    func adminAuth() throws {
-        let server = try ServerProcess()
+    func adminAuth() async throws {
+        let server = try await ServerProcess()
         let c = server.client()
-        #expect(try c.post("/v1/receipts", form: "push_id=42").status == 202)
-        #expect(try c.request("GET", "/v1/pushes").status == 401)
-        #expect(try c.request("GET", "/v1/pushes", headers: ["Authorization": "Bearer wrong"]).status == 401)
-        #expect(try c.request("GET", "/v1/pushes", headers: ["Authorization": "Bearer \(ServerProcess.token)x"]).status == 401)
-        #expect(try c.request("GET", "/v1/pushes/42").status == 401)
-        #expect(try c.request("GET", "/v1/pushes/42", headers: server.admin).status == 200)
-        #expect(try c.request("GET", "/v1/pushes/43", headers: server.admin).status == 404)
+        #expect(try await c.post("/v1/receipts", form: "push_id=42").status == 202)
+        #expect(try await c.request("GET", "/v1/pushes").status == 401)
+        #expect(try await c.request("GET", "/v1/pushes", headers: ["Authorization": "Bearer wrong"]).status == 401)
+        #expect(try await c.request("GET", "/v1/pushes", headers: ["Authorization": "Bearer \(ServerProcess.token)x"]).status == 401)
+        #expect(try await c.request("GET", "/v1/pushes/42").status == 401)
+        #expect(try await c.request("GET", "/v1/pushes/42", headers: server.admin).status == 200)
+        #expect(try await c.request("GET", "/v1/pushes/43", headers: server.admin).status == 404)
 
-        let page = try c.request("GET", "/")
+        let page = try await c.request("GET", "/")
         #expect(page.status == 401)
         #expect(page.text.contains("<form"))
-        #expect(try c.post("/login", form: "token=wrong").status == 401)
-        let login = try c.post("/login", form: "token=\(ServerProcess.token)")
+        #expect(try await c.post("/login", form: "token=wrong").status == 401)
+        let login = try await c.post("/login", form: "token=\(ServerProcess.token)")
         #expect(login.status == 303)
         #expect(login.headers["location"] == "/")
         let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
-        let dashboard = try c.request("GET", "/", headers: ["Cookie": cookie])
+        let dashboard = try await c.request("GET", "/", headers: ["Cookie": cookie])
         #expect(dashboard.status == 200)
         #expect(dashboard.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(dashboard.text.contains("<svg"))
         #expect(dashboard.text.contains("Funnel per push"))
         #expect(!dashboard.text.contains("src="))  // no outside assets: inline CSS and SVG only
         #expect(!dashboard.text.contains("<link"))
-        #expect(try c.request("GET", "/", headers: server.admin).status == 200)
-        #expect(server.terminate() == 0)
+        #expect(try await c.request("GET", "/", headers: server.admin).status == 200)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("metrics are Prometheus text with accepted, rejected, duplicate counters and a latency histogram")
-    func metricsParse() throws {
-        let server = try ServerProcess()
+    func metricsParse() async throws {
+        let server = try await ServerProcess()
         let c = server.client()
-        for i in 0..<5 { #expect(try c.post("/v1/receipts", form: "push_id=m&receipt_id=r\(i)").status == 202) }
-        #expect(try c.post("/v1/receipts", form: "push_id=m&receipt_id=r0").status == 202)
-        #expect(try c.post("/v1/receipts", form: "push_id=m&elapsed_ms=x").status == 400)
-        let r = try c.request("GET", "/metrics")
+        for i in 0..<5 { #expect(try await c.post("/v1/receipts", form: "push_id=m&receipt_id=r\(i)").status == 202) }
+        #expect(try await c.post("/v1/receipts", form: "push_id=m&receipt_id=r0").status == 202)
+        #expect(try await c.post("/v1/receipts", form: "push_id=m&elapsed_ms=x").status == 400)
+        let r = try await c.request("GET", "/metrics")
         #expect(r.status == 200)
         #expect(r.headers["content-type"]?.hasPrefix("text/plain") == true)
         var samples: [String: Double] = [:]
@@ -152,35 +152,35 @@ struct ServerEndpointTests {
         #expect(buckets.count >= 10)
         #expect(samples["richpush_http_request_duration_seconds_bucket{le=\"+Inf\"}"] == samples["richpush_http_request_duration_seconds_count"])
         #expect((samples["richpush_http_request_duration_seconds_count"] ?? 0) >= 7)
-        #expect(server.terminate() == 0)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("richpush stats prints the same figures as a table")
-    func statsCommand() throws {
-        let server = try ServerProcess()
+    func statsCommand() async throws {
+        let server = try await ServerProcess()
         let c = server.client()
-        for i in 0..<3 { _ = try c.post("/v1/receipts", form: "push_id=2018001&receipt_id=d\(i)&outcome=media_attached&elapsed_ms=\(100 * (i + 1))") }
-        _ = try c.post("/v1/receipts", form: "push_id=2018001&receipt_id=d0&event=opened")
+        for i in 0..<3 { _ = try await c.post("/v1/receipts", form: "push_id=2018001&receipt_id=d\(i)&outcome=media_attached&elapsed_ms=\(100 * (i + 1))") }
+        _ = try await c.post("/v1/receipts", form: "push_id=2018001&receipt_id=d0&event=opened")
         let url = "http://127.0.0.1:\(server.port)"
-        let list = try ChildProcess(Fixtures.richpushBinary.path, ["stats", "--server", url, "--admin-token", ServerProcess.token]).runToCompletion()
+        let list = try await ChildProcess(Fixtures.richpushBinary.path, ["stats", "--server", url, "--admin-token", ServerProcess.token]).run()
         #expect(list.status == 0)
         let row = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("2018001") })
         let cells = row.split(separator: " ", omittingEmptySubsequences: true)
         #expect(cells[3] == "3")  // delivered
         #expect(cells[4] == "1")  // opened
-        let one = try ChildProcess(Fixtures.richpushBinary.path, ["stats", "2018001", "--server", url, "--admin-token", ServerProcess.token]).runToCompletion()
+        let one = try await ChildProcess(Fixtures.richpushBinary.path, ["stats", "2018001", "--server", url, "--admin-token", ServerProcess.token]).run()
         #expect(one.status == 0)
         #expect(one.stdout.contains("delivered    3"))
         #expect(one.stdout.contains("p50 200 ms, p95 300 ms"))
-        let denied = try ChildProcess(Fixtures.richpushBinary.path, ["stats", "--server", url, "--admin-token", "nope"]).runToCompletion()
+        let denied = try await ChildProcess(Fixtures.richpushBinary.path, ["stats", "--server", url, "--admin-token", "nope"]).run()
         #expect(denied.status == 1)
         #expect(denied.stderr.contains("401"))
-        #expect(server.terminate() == 0)
+        #expect(await server.terminate() == 0)
     }
 
     @Test("serve refuses a postgres:// URL with a clear message")
-    func postgresURL() throws {
-        let r = try ChildProcess(Fixtures.richpushBinary.path, ["serve", "--port", "0", "--db", "postgres://localhost/richpush"]).runToCompletion(timeout: 30)
+    func postgresURL() async throws {
+        let r = try await ChildProcess(Fixtures.richpushBinary.path, ["serve", "--port", "0", "--db", "postgres://localhost/richpush"]).run(timeout: 30)
         #expect(r.status == 1)
         #expect(r.stderr.contains("PostgreSQL store not built yet; use a file path"))
     }

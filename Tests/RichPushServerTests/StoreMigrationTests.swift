@@ -40,7 +40,7 @@ struct StoreMigrationTests {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("v1.sqlite").path
-        let made = try await offPool { try ChildProcess("python3", ["-c", Self.version1, path]).runToCompletion(timeout: 30) }
+        let made = try await ChildProcess("python3", ["-c", Self.version1, path]).run(timeout: 30)
         #expect(made.status == 0, "\(made.stderr)")
 
         let store = try SQLiteStore(path: path)

@@ -6,9 +6,13 @@ import Foundation
     import Darwin
 #endif
 
-/// A minimal blocking HTTP/1.1 client over a real TCP socket, with keep-alive; for tests only.
-final class HTTPTestClient {
-    struct Response {
+/// A minimal HTTP/1.1 client over a real TCP socket, with keep-alive; for tests only.
+///
+/// The socket work is blocking (`connect`, `send`, `recv` with a 30 s receive timeout), so it runs
+/// on a thread of the client's own: callers `await` each response and never hold a thread of the
+/// cooperative pool. Requests on one client run one after another, in order.
+final class HTTPTestClient: Sendable {
+    struct Response: Sendable {
         var status: Int
         var headers: [String: String]  // lower-cased names
         var body: Data
@@ -21,10 +25,49 @@ final class HTTPTestClient {
         }
     }
 
-    struct HTTPTestError: Error, CustomStringConvertible {
+    struct HTTPTestError: Error, Sendable, CustomStringConvertible {
         let description: String
         init(_ d: String) { description = d }
     }
+
+    private let connection: Connection
+    private let thread: DedicatedThread
+
+    init(port: Int) {
+        connection = Connection(port: port)
+        thread = DedicatedThread(name: "http-test-client-\(port)")
+    }
+
+    /// Sends one request and reads the response. Reconnects once if a kept-alive socket was closed.
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data()) async throws -> Response {
+        let connection = self.connection
+        return try await thread.run { try connection.request(method, path, headers: headers, body: body) }
+    }
+
+    func post(_ path: String, form: String, headers: [String: String] = [:]) async throws -> Response {
+        var h = headers
+        h["Content-Type"] = h["Content-Type"] ?? "application/x-www-form-urlencoded"
+        return try await request("POST", path, headers: h, body: Data(form.utf8))
+    }
+
+    func postJSON(_ path: String, _ json: String, headers: [String: String] = [:]) async throws -> Response {
+        var h = headers
+        h["Content-Type"] = "application/json"
+        return try await request("POST", path, headers: h, body: Data(json.utf8))
+    }
+
+    /// Sends raw bytes on a fresh connection and reads one response (for malformed requests).
+    func raw(_ bytes: Data) async throws -> Response {
+        let connection = self.connection
+        return try await thread.run { try connection.raw(bytes) }
+    }
+}
+
+/// The blocking socket side of `HTTPTestClient`; only ever used on the client's own thread (one
+/// job at a time), hence unchecked.
+private final class Connection: @unchecked Sendable {
+    typealias Response = HTTPTestClient.Response
+    typealias HTTPTestError = HTTPTestClient.HTTPTestError
 
     private let port: Int
     private var fd: Int32 = -1
@@ -67,18 +110,6 @@ final class HTTPTestClient {
             close()
             return try attempt(method, path, headers: headers, body: body)
         }
-    }
-
-    func post(_ path: String, form: String, headers: [String: String] = [:]) throws -> Response {
-        var h = headers
-        h["Content-Type"] = h["Content-Type"] ?? "application/x-www-form-urlencoded"
-        return try request("POST", path, headers: h, body: Data(form.utf8))
-    }
-
-    func postJSON(_ path: String, _ json: String, headers: [String: String] = [:]) throws -> Response {
-        var h = headers
-        h["Content-Type"] = "application/json"
-        return try request("POST", path, headers: h, body: Data(json.utf8))
     }
 
     /// Sends raw bytes on a fresh connection and reads one response (for malformed requests).

@@ -16,13 +16,13 @@ final class MockAPNsProcess {
 
     /// Starts the mock.
     /// - Parameter script: token → responses, e.g. `[token: [["status": 410, "reason": "Unregistered"]]]`.
-    init(script: [String: [[String: Any]]] = [:]) throws {
+    init(script: [String: [[String: Any]]] = [:]) async throws {
         directory = try Fixtures.temporaryDirectory("serve-apns")
         keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         caFile = directory.appendingPathComponent("ca.pem")
-        let openssl = try ChildProcess(
+        let openssl = try await ChildProcess(
             "/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(keyFile.path)'"]
-        ).runToCompletion(timeout: 30)
+        ).run(timeout: 30)
         guard openssl.status == 0 else { throw TestSupportError("openssl failed: \(openssl.stderr)") }
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
@@ -31,7 +31,7 @@ final class MockAPNsProcess {
             "--key", keyFile.path, "--key-id", Self.keyID, "--team-id", Self.teamID, "--topic", Self.topic,
             "--ca-out", caFile.path, "--script", scriptFile.path,
         ])
-        port = try child.start(waitingForPort: 30)
+        port = try await child.start(waitingForPort: 30)
     }
 
     /// The `richpush serve` arguments that point it at this mock (team id overridable to provoke
@@ -48,8 +48,10 @@ final class MockAPNsProcess {
         prefix + String(repeating: "0", count: 64 - prefix.count)
     }
 
+    /// Stops the mock without waiting (safe in `defer`): SIGKILL, the exit is reaped by
+    /// Foundation's child watcher.
     func stop() {
-        child.terminate()
+        child.kill()
         try? FileManager.default.removeItem(at: directory)
     }
 }

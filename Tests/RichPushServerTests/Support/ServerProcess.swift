@@ -2,6 +2,8 @@ import Foundation
 import RichPushTestSupport
 
 /// A `richpush serve` child process on an ephemeral port with a fresh database, for tests.
+///
+/// Every wait (for the port, for the exit) is awaited: nothing here holds a pool thread.
 final class ServerProcess {
     static let token = "test-admin-token-0123456789"
     let directory: URL
@@ -10,56 +12,59 @@ final class ServerProcess {
     private(set) var port: Int
 
     /// Starts a server on a new database (or on `database` when given).
-    init(database: URL? = nil, extraArguments: [String] = []) throws {
+    init(database: URL? = nil, extraArguments: [String] = []) async throws {
         directory = try Fixtures.temporaryDirectory("richpush-serve")
         self.database = database ?? directory.appendingPathComponent("receipts.sqlite")
-        (child, port) = try Self.launch(database: self.database, extraArguments: extraArguments)
+        (child, port) = try await Self.launch(database: self.database, extraArguments: extraArguments)
     }
 
-    private static func launch(database: URL, extraArguments: [String]) throws -> (ChildProcess, Int) {
+    private static func launch(database: URL, extraArguments: [String]) async throws -> (ChildProcess, Int) {
         let child = ChildProcess(
             Fixtures.richpushBinary.path,
             ["serve", "--port", "0", "--db", database.path, "--admin-token", token] + extraArguments
         )
-        let port = try child.start(waitingForPort: 30)
+        let port = try await child.start(waitingForPort: 30)
         return (child, port)
     }
 
     /// Starts the server again on the same database (after a kill).
-    func restart() throws {
-        (child, port) = try Self.launch(database: database, extraArguments: [])
+    func restart() async throws {
+        (child, port) = try await Self.launch(database: database, extraArguments: [])
     }
 
     func client() -> HTTPTestClient { HTTPTestClient(port: port) }
 
     var admin: [String: String] { ["Authorization": "Bearer \(Self.token)"] }
 
-    /// SIGKILL, no chance to clean up.
-    func kill9() {
-        kill(child.process.processIdentifier, SIGKILL)
-        child.process.waitUntilExit()
+    /// SIGKILL, no chance to clean up; returns once the process is gone (polled with
+    /// `Task.sleep`, at most 30 s).
+    /// - Throws: when the process is still there after 30 s.
+    func kill9() async throws {
+        child.kill()
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(30)
+        while child.isRunning {
+            guard clock.now < end else { throw TestSupportError("richpush serve still running 30 s after SIGKILL") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
-    /// SIGTERM and wait; returns the exit status.
-    func terminate(timeout: Double = 20) -> Int32 {
-        child.process.terminate()
-        let end = Date().addingTimeInterval(timeout)
-        while child.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-        if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
-        child.process.waitUntilExit()
+    /// SIGTERM, SIGKILL after `timeout` seconds, and await the exit; returns the exit status.
+    func terminate(timeout: Double = 20) async -> Int32 {
+        await child.terminate(grace: timeout)
         return child.process.terminationStatus
     }
 
     /// The figures for one push (admin API).
-    func push(_ id: String) throws -> [String: Any] {
+    func push(_ id: String) async throws -> [String: Any] {
         let c = client()
-        let r = try c.request("GET", "/v1/pushes/\(id)", headers: admin)
+        let r = try await c.request("GET", "/v1/pushes/\(id)", headers: admin)
         guard r.status == 200 else { throw HTTPTestClient.HTTPTestError("GET push \(id): \(r.status) \(r.text)") }
         return try r.json()
     }
 
     deinit {
-        if child.process.isRunning { kill9() }
+        child.kill()
         try? FileManager.default.removeItem(at: directory)
     }
 }
