@@ -72,7 +72,8 @@ public final class APNsClient: Sendable {
     ///   - retry: backoff for 429 / 5xx.
     ///   - tokenStateHandler: told about inactive and bad tokens.
     ///   - linter: the checks run before sending.
-    ///   - batchWindow: tokens in flight at once in a batch (default 500).
+    ///   - batchWindow: tokens per transport batch when sending to many tokens (default 500); up
+    ///     to three batches are queued at once, the transport bounds the concurrent streams.
     public init(
         environment: APNsEnvironment, authentication: APNsAuthentication, httpTransport: any HTTPTransport,
         retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
