@@ -40,7 +40,6 @@ for _ in $(seq 1 "$N"); do echo "$TOKEN"; done > "$WORK/tokens.txt"
 JWT=$(python3 "$ROOT/benchmarks/make_jwt.py" "$WORK/AuthKey_$KEYID.p8" "$KEYID" "$TEAM")
 
 now() { date +%s.%N; }
-rate() { python3 -c "print(round($1 / ($3 - $2)))"; }
 
 best() { sort -n | tail -1; }
 
