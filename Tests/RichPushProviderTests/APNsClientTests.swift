@@ -101,6 +101,29 @@ import Testing
         #expect(perToken[down] == .int(4))
     }
 
+    @Test func inABatchRetriesAndARenewalContinueFromTheFirstResponse() async throws {
+        let flaky = MockAPNs.token("f1"), expired = MockAPNs.token("f2"), fine = MockAPNs.token("f3")
+        let mock = try await MockAPNs(script: [
+            flaky: [["status": 429, "reason": "TooManyRequests"], ["status": 503, "reason": "ServiceUnavailable"], ["status": 200]],
+            expired: [["status": 403, "reason": "ExpiredProviderToken"], ["status": 200]],
+        ])
+        defer { mock.stop() }
+        let manager = try mock.tokenManager()
+        let client = try mock.client(manager: manager)
+        defer { client.shutdown() }
+        let batch = try await client.send(MockAPNs.notification(), to: [flaky, expired, fine])
+        #expect(batch.results.map(\.outcome) == [.accepted, .accepted, .accepted])
+        #expect(batch.results.map(\.attempts) == [3, 2, 1])
+        #expect(batch.results.map(\.status) == [200, 200, 200])
+        #expect(batch.stoppedBy == nil)
+        #expect(await manager.tokensIssued == 2)
+        let perToken = try #require(try await mock.stats()["per_token"])
+        // The first request of each token is sent once, not again by the retry logic.
+        #expect(perToken[flaky] == .int(3))
+        #expect(perToken[expired] == .int(2))
+        #expect(perToken[fine] == .int(1))
+    }
+
     @Test func a5KBPayloadIsRejectedBeforeSending() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }

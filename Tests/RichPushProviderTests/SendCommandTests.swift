@@ -20,7 +20,13 @@ import Testing
         defer { mock.stop() }
         let file = mock.directory.appendingPathComponent("tokens.txt")
         let tokens = (1...50).map { MockAPNs.token(String(format: "%02x", $0)) } + [gone]
-        try ("# tokens\n" + tokens.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        // Comments, blank lines, blanks around tokens and CRLF line ends are all ignored.
+        let fileLines: [String] = tokens.enumerated().map { (index: Int, token: String) -> String in
+            let padded: String = index % 7 == 0 ? "  " + token + "\t" : token
+            return padded + (index % 2 == 0 ? "\n" : "\r\n")
+        }
+        let text: String = "# tokens\r\n\n" + fileLines.joined() + "   \n# end"
+        try text.write(to: file, atomically: true, encoding: .utf8)
         let run = try await send(mock, ["--tokens", file.path, "--title", "お知らせ", "--body", "テスト", "--image", "https://example.com/001.jpg", "--push-id", "2018001"])
         #expect(run.status == 2)
         let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }

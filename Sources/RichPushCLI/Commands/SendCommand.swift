@@ -73,10 +73,7 @@ enum SendCommand {
         var tokens = args.values("token")
         let fromFile = args.value("tokens")
         if let file = fromFile {
-            let text = String(decoding: try await LintCommand.readInput(file), as: UTF8.self)
-            tokens += text.split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            tokens += tokenLines(try await LintCommand.readInput(file))
         }
 
         // Notification.
@@ -169,6 +166,37 @@ enum SendCommand {
             throw stop
         }
         return batch.accepted == tokens.count ? 0 : 2
+    }
+
+    /// The device tokens of a tokens file: one per line, blanks around them, blank lines and
+    /// `#` comments ignored. Works on bytes (a file of 100,000 tokens is read in milliseconds);
+    /// a line with non-ASCII bytes is trimmed by Foundation's Unicode whitespace rules.
+    static func tokenLines(_ data: Data) -> [String] {
+        var tokens: [String] = []
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            tokens.reserveCapacity(bytes.count / 65 + 1)
+            func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+            var lineStart = 0
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+                var start = lineStart, end = lineEnd
+                while start < end, isBlank(bytes[start]) { start += 1 }
+                while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+                if start < end, bytes[start] != UInt8(ascii: "#") {
+                    let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if line.allSatisfy({ $0 < 0x80 }) {
+                        tokens.append(String(decoding: line, as: UTF8.self))
+                    } else {
+                        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                        if !text.isEmpty, !text.hasPrefix("#") { tokens.append(text) }
+                    }
+                }
+                lineStart = lineEnd + 1
+            }
+        }
+        return tokens
     }
 
     static func buildPayload(_ args: ParsedArguments) async throws -> Data {

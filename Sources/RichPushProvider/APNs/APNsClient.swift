@@ -72,7 +72,8 @@ public final class APNsClient: Sendable {
     ///   - retry: backoff for 429 / 5xx.
     ///   - tokenStateHandler: told about inactive and bad tokens.
     ///   - linter: the checks run before sending.
-    ///   - batchWindow: tokens in flight at once in a batch (default 500).
+    ///   - batchWindow: tokens per transport batch when sending to many tokens (default 500); up
+    ///     to three batches are queued at once, the transport bounds the concurrent streams.
     public init(
         environment: APNsEnvironment, authentication: APNsAuthentication, httpTransport: any HTTPTransport,
         retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
@@ -125,17 +126,23 @@ public final class APNsClient: Sendable {
         var results = [APNsResult?](repeating: nil, count: total)
         var stoppedBy: RichPushError?
         var done = 0
-        await withTaskGroup(of: (Int, APNsResult).self) { group in
+        // The first request for each token goes out in chunks of `batchWindow` through the
+        // transport's batch path (one suspension per chunk, not one task per token); a few chunks
+        // are in flight at once so the connection never drains between them. A 200 is finished
+        // on the spot; anything else (retry, renewal, inactive or bad token, configuration error)
+        // continues in its own task through `deliver`, with the first response handed over.
+        let chunkSize = batchWindow
+        let chunksInFlight = 3
+        await withTaskGroup(of: BatchStep.self) { group in
             var next = 0
-            func startNext() -> Bool {
+            func startChunk() -> Bool {
                 guard next < total, stoppedBy == nil else { return false }
-                let index = next
-                next += 1
-                group.addTask { (index, await self.deliver(notification, to: deviceTokens[index])) }
+                let range = next..<min(total, next + chunkSize)
+                next = range.upperBound
+                group.addTask { .chunk(range.lowerBound, await self.sendFirstAttempts(notification, to: deviceTokens[range])) }
                 return true
             }
-            while next < min(total, batchWindow), startNext() {}
-            while let (index, result) = await group.next() {
+            func record(_ index: Int, _ result: APNsResult) {
                 results[index] = result
                 done += 1
                 progress?(done, total)
@@ -145,7 +152,27 @@ public final class APNsClient: Sendable {
                         message: "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
                     )
                 }
-                _ = startNext()
+            }
+            for _ in 0..<chunksInFlight {
+                guard startChunk() else { break }
+            }
+            while let step = await group.next() {
+                switch step {
+                case .single(let index, let result):
+                    record(index, result)
+                case .chunk(let first, let attempts):
+                    for (offset, attempt) in attempts.enumerated() {
+                        switch attempt {
+                        case .finished(let result):
+                            record(first + offset, result)
+                        case .continued(let token, let response, let providerToken):
+                            group.addTask {
+                                .single(first + offset, await self.deliver(notification, to: token, firstResponse: response, providerToken: providerToken))
+                            }
+                        }
+                    }
+                    _ = startChunk()
+                }
             }
         }
         let final = results.enumerated().map { index, result in
@@ -162,23 +189,104 @@ public final class APNsClient: Sendable {
             && token.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 
+    // MARK: Batches
+
+    /// What the batch loop gets back from its child tasks.
+    private enum BatchStep: Sendable {
+        /// The first attempts for the tokens starting at the index.
+        case chunk(Int, [FirstAttempt])
+        /// The final result for one token that needed more than its first response.
+        case single(Int, APNsResult)
+    }
+
+    /// One token after its first request.
+    private enum FirstAttempt: Sendable {
+        /// Done: accepted, or not sendable (malformed token, no provider token).
+        case finished(APNsResult)
+        /// Needs `deliver` (retry, renewal, token state, error message), from this response on.
+        case continued(token: String, response: Result<HTTPResponse, any Error>, providerToken: APNsTokenManager.Token?)
+    }
+
+    /// Sends the first request for each token as one transport batch (one provider-token lookup,
+    /// one header list, one suspension) and finishes the 200s.
+    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: ArraySlice<String>) async -> [FirstAttempt] {
+        var providerToken: APNsTokenManager.Token?
+        if let manager = authentication.tokenManager {
+            do {
+                providerToken = try await manager.token()
+            } catch {
+                return deviceTokens.map { token in
+                    var result = APNsResult(deviceToken: token, outcome: .configurationError, attempts: 0)
+                    result.message = "cannot sign the provider token: \(error)"
+                    return .finished(result)
+                }
+            }
+        }
+        let headers = notification.headers(bearer: providerToken?.jwt)
+        var attempts: [FirstAttempt?] = []
+        attempts.reserveCapacity(deviceTokens.count)
+        var requests: [HTTPRequest] = []
+        requests.reserveCapacity(deviceTokens.count)
+        var sentTokens: [String] = []
+        sentTokens.reserveCapacity(deviceTokens.count)
+        for raw in deviceTokens {
+            let token = Self.normalized(raw)
+            guard Self.isWellFormedDeviceToken(token) else {
+                attempts.append(.finished(Self.malformed(token)))
+                continue
+            }
+            attempts.append(nil)
+            sentTokens.append(token)
+            requests.append(HTTPRequest(method: "POST", url: environment.baseURL + "/3/device/" + token.lowercased(), headers: headers, body: notification.payload))
+        }
+        let responses = await transport.send(batch: requests)
+        var sent = 0
+        return attempts.map { attempt in
+            if let attempt { return attempt }
+            let token = sentTokens[sent], response = responses[sent]
+            sent += 1
+            if case .success(let answer) = response, answer.status == 200 {
+                var result = APNsResult(deviceToken: token, outcome: .accepted, attempts: 1)
+                result.status = 200
+                result.apnsID = answer.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
+                return .finished(result)
+            }
+            return .continued(token: token, response: response, providerToken: providerToken)
+        }
+    }
+
+    private static func normalized(_ deviceToken: String) -> String {
+        deviceToken.first?.isWhitespace == true || deviceToken.last?.isWhitespace == true
+            ? deviceToken.trimmingCharacters(in: .whitespaces) : deviceToken
+    }
+
+    private static func malformed(_ token: String) -> APNsResult {
+        var result = APNsResult(deviceToken: token, outcome: .tokenBad, attempts: 0)
+        result.reason = .badDeviceToken
+        result.message = "not sent: a device token is an even number (≥ 64) of hex digits, as the app gets it from didRegisterForRemoteNotificationsWithDeviceToken"
+        return result
+    }
+
     // MARK: One token, with retries
 
-    private func deliver(_ notification: APNsNotification, to deviceToken: String) async -> APNsResult {
-        let token = deviceToken.first?.isWhitespace == true || deviceToken.last?.isWhitespace == true
-            ? deviceToken.trimmingCharacters(in: .whitespaces) : deviceToken
+    /// Sends to one token until a final result: retries, one provider-token renewal, token state.
+    /// - Parameters:
+    ///   - firstResponse: the answer to a first request already sent (by the batch path), used
+    ///     as attempt 1 instead of sending it again.
+    ///   - providerToken: the provider token that first request carried.
+    private func deliver(
+        _ notification: APNsNotification, to deviceToken: String,
+        firstResponse: Result<HTTPResponse, any Error>? = nil, providerToken sentToken: APNsTokenManager.Token? = nil
+    ) async -> APNsResult {
+        let token = Self.normalized(deviceToken)
         var result = APNsResult(deviceToken: token, outcome: .rejected, attempts: 0)
-        guard Self.isWellFormedDeviceToken(token) else {
-            result.outcome = .tokenBad
-            result.reason = .badDeviceToken
-            result.message = "not sent: a device token is an even number (≥ 64) of hex digits, as the app gets it from didRegisterForRemoteNotificationsWithDeviceToken"
-            return result
-        }
+        guard Self.isWellFormedDeviceToken(token) else { return Self.malformed(token) }
         let url = environment.baseURL + "/3/device/" + token.lowercased()
-        var providerToken: APNsTokenManager.Token?
+        var providerToken = sentToken
         var renewed = false
+        var pending = firstResponse
         while true {
-            if let manager = authentication.tokenManager, providerToken == nil || !renewed {
+            if pending == nil, let manager = authentication.tokenManager, providerToken == nil || !renewed {
                 do {
                     providerToken = try await manager.token()
                 } catch {
@@ -188,10 +296,16 @@ public final class APNsClient: Sendable {
                 }
             }
             result.attempts += 1
-            let request = HTTPRequest(method: "POST", url: url, headers: notification.headers(bearer: providerToken?.jwt), body: notification.payload)
             let response: HTTPResponse
             do {
-                response = try await transport.send(request)
+                if let first = pending {
+                    pending = nil
+                    response = try first.get()
+                } else {
+                    response = try await transport.send(HTTPRequest(
+                        method: "POST", url: url, headers: notification.headers(bearer: providerToken?.jwt), body: notification.payload
+                    ))
+                }
             } catch {
                 if result.attempts < retry.maxAttempts {
                     await sleep(retry.delay(beforeRetry: result.attempts))

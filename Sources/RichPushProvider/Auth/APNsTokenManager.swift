@@ -56,7 +56,10 @@ public actor APNsTokenManager {
     /// - Throws: `RichPushError` with code `signing`.
     public func token() throws -> Token {
         let now = clock.now
-        if let current, now.timeIntervalSince(current.issuedAt) < refreshAfter, now >= current.issuedAt {
+        // A renewal within the same second dates its iat one second ahead (see `issue`): such a
+        // token is current, not a sign of the clock going back (which would issue a new one on
+        // every call until the clock caught up: more token updates than APNs allows).
+        if let current, now.timeIntervalSince(current.issuedAt) < refreshAfter, now.timeIntervalSince(current.issuedAt) >= -2 {
             return current
         }
         return try issue(at: now)

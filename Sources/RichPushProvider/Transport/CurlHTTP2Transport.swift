@@ -16,20 +16,76 @@ import RichPushCore
 /// One thread owns the multi handle (libcurl handles are not thread-safe); callers hand it
 /// requests under a lock and wake it with `curl_multi_wakeup`; each request's continuation is
 /// resumed from that thread when its transfer completes (async/await on the caller's side).
+/// `send(batch:)` queues many requests under one lock and one wakeup and resumes its caller once,
+/// when the last of them completes (no task and no thread hop per request). Finished easy handles
+/// are reset and reused, and consecutive requests with the same header fields share one header
+/// list.
 /// The thread also keeps at most `maxConcurrentStreams` transfers in the multi handle; the rest
 /// wait in a FIFO queue, so a batch of 100,000 tokens costs a queue entry each, not a stream.
 public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
+    /// Where a finished transfer's result goes: one caller's continuation, or a slot of a batch.
+    private enum Completion {
+        case single(CheckedContinuation<HTTPResponse, any Error>)
+        case batch(Batch, Int)
+    }
+
+    /// The results of one `send(batch:)`; touched only by the loop thread once queued.
+    private final class Batch {
+        var results: [Result<HTTPResponse, any Error>?]
+        var remaining: Int
+        let continuation: CheckedContinuation<[Result<HTTPResponse, any Error>], Never>
+
+        init(count: Int, continuation: CheckedContinuation<[Result<HTTPResponse, any Error>], Never>) {
+            results = Array(repeating: nil, count: count)
+            remaining = count
+            self.continuation = continuation
+        }
+    }
+
+    /// A `curl_slist` of request headers, shared by every transfer that sends the same header
+    /// fields (an APNs batch: same topic, push type and provider token), freed with its last user.
+    private final class HeaderList {
+        let fields: [(name: String, value: String)]
+        let list: UnsafeMutablePointer<curl_slist>?
+
+        init(_ fields: [(name: String, value: String)]) {
+            self.fields = fields
+            var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
+            for (name, value) in fields { list = curl_slist_append(list, "\(name): \(value)") }
+            self.list = list
+        }
+
+        func matches(_ other: [(name: String, value: String)]) -> Bool {
+            fields.count == other.count && zip(fields, other).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+        }
+
+        deinit { curl_slist_free_all(list) }
+    }
+
     private final class Transfer {
         let request: HTTPRequest
-        let continuation: CheckedContinuation<HTTPResponse, any Error>
+        let completion: Completion
         var easy: UnsafeMutableRawPointer?
-        var headerList: UnsafeMutablePointer<curl_slist>?
+        var headerList: HeaderList?
         var body = Data()
         var headers: [String: String] = [:]
 
-        init(request: HTTPRequest, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        init(request: HTTPRequest, completion: Completion) {
             self.request = request
-            self.continuation = continuation
+            self.completion = completion
+        }
+
+        func complete(_ result: Result<HTTPResponse, any Error>) {
+            switch completion {
+            case .single(let continuation):
+                continuation.resume(with: result)
+            case .batch(let batch, let index):
+                batch.results[index] = result
+                batch.remaining -= 1
+                if batch.remaining == 0 {
+                    batch.continuation.resume(returning: batch.results.map { $0 ?? .failure(RichPushError(code: .transport, message: "no result")) })
+                }
+            }
         }
     }
 
@@ -50,6 +106,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     // Owned by the loop thread only.
     private let multi: UnsafeMutableRawPointer
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// Easy handles of finished transfers, reset and kept for the next ones (saves an init and a
+    /// cleanup per request); at most `maxConcurrentStreams`.
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// The header list of the last transfer started, reused while the fields stay the same.
+    private var lastHeaderList: HeaderList?
 
     /// Starts the transport and its thread.
     ///
@@ -76,22 +137,36 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
-            let transfer = Transfer(request: request, continuation: continuation)
-            lock.lock()
-            if isShutDown {
-                lock.unlock()
-                continuation.resume(throwing: RichPushError(code: .transport, message: "the HTTP/2 transport was shut down"))
-                return
-            }
-            queue.append(transfer)
-            // Woken under the lock: the loop thread frees the multi handle only after it has seen
-            // `isShutDown` under this lock, so the handle is alive here.
-            if isPolling {
-                isPolling = false
-                curl_multi_wakeup(multi)
-            }
-            lock.unlock()
+            enqueue([Transfer(request: request, completion: .single(continuation))])
         }
+    }
+
+    public func send(batch requests: [HTTPRequest]) async -> [Result<HTTPResponse, any Error>] {
+        guard !requests.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            let batch = Batch(count: requests.count, continuation: continuation)
+            enqueue(requests.enumerated().map { Transfer(request: $1, completion: .batch(batch, $0)) })
+        }
+    }
+
+    /// Hands transfers to the loop thread under the lock, with at most one wakeup.
+    private func enqueue(_ transfers: [Transfer]) {
+        lock.lock()
+        if isShutDown {
+            lock.unlock()
+            for transfer in transfers {
+                transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down")))
+            }
+            return
+        }
+        queue.append(contentsOf: transfers)
+        // Woken under the lock: the loop thread frees the multi handle only after it has seen
+        // `isShutDown` under this lock, so the handle is alive here.
+        if isPolling {
+            isPolling = false
+            curl_multi_wakeup(multi)
+        }
+        lock.unlock()
     }
 
     /// Marks the transport shut down and wakes its thread; returns at once, without waiting for
@@ -129,13 +204,15 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             lock.unlock()
 
             for transfer in abandoned {
-                transfer.continuation.resume(throwing: RichPushError(code: .transport, message: "the HTTP/2 transport was shut down before the request was sent"))
+                transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down before the request was sent")))
             }
             if stopping {
                 for (_, transfer) in active {
                     finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, shutdown: true)
                 }
                 active.removeAll()
+                for easy in idleHandles { curl_easy_cleanup(easy) }
+                idleHandles.removeAll()
                 curl_multi_cleanup(multi)
                 return
             }
@@ -163,8 +240,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     }
 
     private func start(_ transfer: Transfer) {
-        guard let easy = curl_easy_init() else {
-            transfer.continuation.resume(throwing: RichPushError(code: .transport, message: "curl_easy_init failed (out of memory?)"))
+        guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
+            transfer.complete(.failure(RichPushError(code: .transport, message: "curl_easy_init failed (out of memory?)")))
             return
         }
         transfer.easy = easy
@@ -199,12 +276,15 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 _ = richpush_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
             }
         }
-        var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
-        for (name, value) in request.headers {
-            list = curl_slist_append(list, "\(name): \(value)")
+        let headerList: HeaderList
+        if let last = lastHeaderList, last.matches(request.headers) {
+            headerList = last
+        } else {
+            headerList = HeaderList(request.headers)
+            lastHeaderList = headerList
         }
-        transfer.headerList = list
-        _ = richpush_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
+        transfer.headerList = headerList
+        _ = richpush_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList.list)
         _ = richpush_curl_setopt_write_cb(easy) { ptr, size, count, userdata in
             guard let ptr, let userdata else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
@@ -233,26 +313,30 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         _ = richpush_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(transfer.headerList)
+        if !shutdown, idleHandles.count < configuration.maxConcurrentStreams {
+            curl_easy_reset(easy)
+            idleHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
         transfer.easy = nil
         transfer.headerList = nil
         lock.lock()
         openedConnections += connects
         lock.unlock()
         if shutdown {
-            transfer.continuation.resume(throwing: RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight"))
+            transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight")))
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
-            transfer.continuation.resume(throwing: RichPushError(
+            transfer.complete(.failure(RichPushError(
                 code: .transport,
                 message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
-            ))
+            )))
         } else {
-            transfer.continuation.resume(returning: HTTPResponse(
+            transfer.complete(.success(HTTPResponse(
                 status: status, headers: transfer.headers, body: transfer.body,
                 httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1
-            ))
+            )))
         }
     }
 

@@ -1,3 +1,5 @@
+import RichPushCore
+
 /// Sends HTTP requests for the APNs and FCM clients; `CurlHTTP2Transport` on Linux.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and waits for its whole response.
@@ -8,10 +10,38 @@ public protocol HTTPTransport: Sendable {
     ///   HTTP/2 failure, timeout).
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 
+    /// Sends many requests at once (as concurrent streams, within the transport's bounds) and
+    /// waits until every one has its response or its error: one suspension for the whole batch
+    /// instead of one per request.
+    ///
+    /// - Parameter requests: the requests, in order.
+    /// - Returns: one result per request, in the same order; `.failure` holds a `RichPushError`
+    ///   with code `transport` when no response arrived for that request.
+    func send(batch requests: [HTTPRequest]) async -> [Result<HTTPResponse, any Error>]
+
     /// How many connections the transport has opened so far (1 when everything was multiplexed).
     var connectionsOpened: Int { get }
 
     /// Closes connections and stops the transport's thread without waiting for it (never blocks
     /// the caller, which may be on the cooperative pool); later sends fail.
     func shutdown()
+}
+
+extension HTTPTransport {
+    /// Sends the requests concurrently, one `send(_:)` each (transports without a native batch path).
+    ///
+    /// - Parameter requests: the requests, in order.
+    /// - Returns: one result per request, in the same order.
+    public func send(batch requests: [HTTPRequest]) async -> [Result<HTTPResponse, any Error>] {
+        await withTaskGroup(of: (Int, Result<HTTPResponse, any Error>).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await self.send(request))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var results = [Result<HTTPResponse, any Error>?](repeating: nil, count: requests.count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0 ?? .failure(RichPushError(code: .transport, message: "no result for the request")) }
+        }
+    }
 }
