@@ -207,23 +207,7 @@ public final class PipelineRun: Sendable {
                 try? FileManager.default.removeItem(at: folder)
             }
         }
-        let timerTask = Task { [self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            var result = initial
-            result.reason = .timeout
-            result.message = "the pipeline's deadline (\(configuration.deadline) s) passed before the media arrived"
-            decide(result, waitForReceipt: true)
-        }
-        let alreadyDecided = state.withLock { s -> Bool in
-            s.fetchTask = fetchTask
-            s.timerTask = timerTask
-            return s.decided != nil
-        }
-        if alreadyDecided {
-            fetchTask.cancel()
-            timerTask.cancel()
-        }
+        armDeadline(for: fetchTask, timeout: initial, message: "the pipeline's deadline (\(configuration.deadline) s) passed before the media arrived")
     }
 
     /// Several media URLs (issue 6): fetched concurrently within the deadline, attached in order.
@@ -234,12 +218,19 @@ public final class PipelineRun: Sendable {
             let result = await depth.fetchAll(initial: base, fetcher: fetcher, folder: folder, deadline: deadline, rules: rules, validate: validate)
             if !decide(result, waitForReceipt: true) { try? FileManager.default.removeItem(at: folder) }
         }
+        armDeadline(for: fetchTask, timeout: base, message: "the pipeline's deadline (\(configuration.deadline) s) passed before any media arrived")
+    }
+
+    /// Races `fetchTask` against the pipeline's deadline: at the deadline `timeout` is decided with
+    /// reason `timeout` (the latch makes the loser a no-op). Both tasks are kept so a decision
+    /// cancels them; if the run was already decided, they are cancelled at once.
+    private func armDeadline(for fetchTask: Task<Void, Never>, timeout: PipelineResult, message: String) {
         let timerTask = Task { [self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard !Task.isCancelled else { return }
-            var result = base
+            var result = timeout
             result.reason = .timeout
-            result.message = "the pipeline's deadline (\(configuration.deadline) s) passed before any media arrived"
+            result.message = message
             decide(result, waitForReceipt: true)
         }
         let alreadyDecided = state.withLock { s -> Bool in
