@@ -26,7 +26,7 @@ enum SimulateFiles {
             throw RichPushError(code: .io, message: "cannot read \(path): no such file. Check the path, or give - to read the payload from standard input.")
         }
         if isDirectory.boolValue {
-            throw RichPushError(code: .io, message: "cannot read \(path): it is a directory. Give a payload file, a JSON object such as \(example).")
+            throw RichPushError(code: .io, message: "cannot read \(path): is a directory. Give a payload file, a JSON object such as \(example).")
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
