@@ -231,6 +231,8 @@ enum SimulateCommand {
             receipt += ": " + error
         } else if let status = r.receipt.httpStatus {
             receipt += " (HTTP \(status))"
+        } else if r.receipt.status == .duplicate {
+            receipt += " (this push was already seen with this --state; not sent again)"
         }
         add("receipt", receipt)
         if !c.attachments.isEmpty { add("files in", out.path) }
