@@ -2,8 +2,11 @@
 # The main job: installs what is missing, builds richpush (release), starts the statistics server
 # (`richpush serve`) on the embedded SQLite store ./richpush.sqlite, then runs a short demo so you
 # see a real attachment and a real receipt land: the extension pipeline (`richpush simulate`) on
-# article 000's payload, its image served by the bundled local media server, its receipt posted
-# to the server. Then it prints the dashboard URL, the admin token and curl examples, and keeps
+# the example payload from the source article (an image notification with push id 2018001), its
+# image served by the bundled local media server, its receipt posted to the server. The demo's
+# files stay in ./.richpush-demo (gitignored): state/ (install id and receipt queue, so a second
+# run is recognised as the same push and not counted twice), attachments/ (the attachment shown),
+# simulate.log (the extension's structured log line). Then it prints the dashboard URL, the admin token and curl examples, and keeps
 # the server in the foreground until Ctrl-C (graceful: everything acknowledged is committed).
 #
 # Environment:
@@ -19,6 +22,11 @@ echo "== building richpush (release)…"
 swift build -c release --product richpush 2>&1 | tail -n 1
 BIN="$(swift build -c release --show-bin-path)/richpush"
 DB="${DB:-./richpush.sqlite}"
+# The demo's own files, kept after exit: the simulated device's state (stable receipt_id per push)
+# and the attachment it showed (the previous run's attachments are replaced).
+demo="./.richpush-demo"
+mkdir -p "$demo/state"
+rm -rf "$demo/attachments"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/richpush-main.XXXXXX")"
 server_pid=""
@@ -73,14 +81,20 @@ media_port="$(wait_for_port "$work/media.out" "$media_pid")"
 [ -n "$media_port" ] || { echo "main: the media server did not start: $(cat "$work/media.err")" >&2; exit 1; }
 media="http://127.0.0.1:$media_port"
 
-# 3. Article 000's payload, its image URL pointed at the local server (photo.jpg, 89,696 bytes).
+# 3. The source article's example payload, its image URL pointed at the local server (photo.jpg, 89,696 bytes).
 sed -E "s#https://[^\"]+#$media/media/photo.jpg#" Tests/Fixtures/payloads/seed000-image-and-stats.json >"$work/payload.json"
 echo
-echo "== payload (article 000, image on the local media server)"
+echo "== payload: the source article's example (an image notification, push id 2018001), image on the local media server"
 cat "$work/payload.json"
 echo
 echo "== richpush simulate (what the user would see), receipt to $base/v1/receipts"
-"$BIN" simulate "$work/payload.json" --allow-http-host 127.0.0.1 --receipts-url "$base/v1/receipts" --out "$work/attachments"
+"$BIN" simulate "$work/payload.json" --allow-http-host 127.0.0.1 --receipts-url "$base/v1/receipts" \
+  --state "$demo/state" --out "$demo/attachments" 2>"$demo/simulate.log" \
+  || { cat "$demo/simulate.log" >&2; echo "main: richpush simulate failed (see above)" >&2; exit 1; }
+echo
+echo "== the extension's log line and messages (standard error, kept in $demo/simulate.log)"
+cat "$demo/simulate.log"
+echo "(state in $demo/state: run this script again and the same push is a duplicate, not a second delivery)"
 echo
 echo "== what the server recorded for push 2018001"
 RICHPUSH_ADMIN_TOKEN="$token" "$BIN" stats 2018001 --server "$base" || true

@@ -6,12 +6,17 @@ enum SimulateCommand {
     static let spec = CommandSpec(
         name: "simulate",
         summary: "Run the notification service extension pipeline on a payload file and show what the user would see.",
-        usage: "richpush simulate PAYLOAD.json [--deadline SECONDS] [--budget SECONDS] [--receipts-url URL] [--allow-http-host HOST]... [--out DIR] [--json]",
+        usage: "richpush simulate PAYLOAD.json|- [options]   (options below; - reads the payload from standard input)",
         discussion: """
-            Reads PAYLOAD.json (the JSON object APNs hands to the extension), builds the best-attempt
-            text, fetches the media URL it names (https only unless --allow-http-host), sniffs the
-            type, writes the attachment under --out, posts the receipt, and prints the delivered
-            content. Exactly what an iOS Notification Service Extension using RichPush would do.
+            Reads PAYLOAD.json (the JSON object APNs hands to the extension; - reads it from
+            standard input), builds the best-attempt text, fetches the media URL it names (https
+            only unless --allow-http-host), sniffs the type, writes the attachment under --out,
+            posts the receipt, and prints the delivered content. Exactly what an iOS Notification
+            Service Extension using RichPush would do.
+
+            A payload that is not a JSON object, or whose aps is malformed, is delivered as iOS
+            delivers it, unchanged: outcome "original", reason "invalid_payload", with a warning
+            on standard error naming the problem.
 
             Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
             Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
@@ -20,32 +25,38 @@ enum SimulateCommand {
             runs in a host that plays iOS: it calls didReceive, calls serviceExtensionTimeWillExpire()
             at --budget, shows the original content if the handler is never called, and moves the
             shown attachment into --out; --json adds "host": {expiryCalled, handlerCalls,
-            attachmentsMovedTo, peakMemoryBytes} (peak against iOS's ~24 MB extension limit).
+            attachmentsMovedTo, peakMemoryBytes}. peakMemoryBytes is this whole Linux process
+            (Swift runtime and Foundation included, ~23 MB before any work), not a figure to hold
+            against iOS's ~24 MB extension limit.
+
+            One structured log line per notification goes to standard error, prefixed
+            "richpush.log " (on iOS it goes to the unified log, subsystem dev.richpush).
 
             Exit status: 0 whenever a notification was delivered, whatever the outcome (see
-            "outcome" and "reason"); 64 for bad command-line use; 1 when the payload file cannot
-            be read.
+            "outcome" and "reason"); 64 for bad command-line use (including an --out, --state or
+            --cache folder that cannot be written); 1 when the payload file cannot be read.
 
             Example:
-              richpush simulate payload.json --allow-http-host 127.0.0.1 --receipts-url http://127.0.0.1:8080/receipts --json
+              richpush simulate payload.json --allow-http-host 127.0.0.1 --receipts-url http://127.0.0.1:8080/v1/receipts --json
+              richpush simulate - --json < payload.json
             """,
         options: [
             .value("deadline", "SECONDS", help: "The pipeline's own stop for media work (default 25).\nThen it delivers the best attempt with reason timeout."),
             .value("budget", "SECONDS", help: "The host's limit (default 30, Apple's ~30 s): then it calls\nexpire(), as iOS calls serviceExtensionTimeWillExpire()."),
             .value("receipts-url", "URL", help: "POST the receipt here (form-encoded, push_id first).\nWithout it no receipt is sent (status skipped)."),
             .value("allow-http-host", "HOST", repeatable: true, help: "Allow cleartext http:// to HOST (an App Transport\nSecurity exception), for media and receipts."),
-            .value("out", "DIR", help: "Where attachment folders go (default: a new temporary\nfolder, printed)."),
+            .value("out", "DIR", help: "Where attachment folders go (created if missing; must be\nwritable; default: a new temporary folder, printed)."),
             .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt (and host, on Linux)."),
             .value("media-key", "PATH", repeatable: true, help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
-            .value("default-body", "TEXT", help: "Body shown when the payload's body is empty\n(default \"\(PipelineConfiguration.articleDefaultBody)\", article 000's text)."),
+            .value("default-body", "TEXT", help: "Body shown when the payload's body is empty\n(default \"\(PipelineConfiguration.articleDefaultBody)\", the text of the\nexample payload in the source article)."),
             .flag("no-default-body", help: "Leave an empty body empty."),
             .value("media-category", "ID", help: "Category set when media is attached and the payload names\nnone (default \"image\")."),
             .flag("no-media-category", help: "Never set a category."),
             .value("transport", "NAME", help: "HTTP layer: curl (default on Linux) or urlsession."),
             .value("keys", "FILE", help: "Key file for encrypted payloads (\"enc\"): {\"KID\": \"<base64 of 32 bytes>\"}.\nWithout it an encrypted payload shows the server's alert (decrypt_failed)."),
             .value("cache", "DIR", help: "Media cache directory (the App Group container on iOS): keyed by\nURL, 50 MB, least recently used evicted, honours Cache-Control."),
-            .value("state", "DIR", help: "Shared state directory (App Group): receipt queue (retried on\nlater runs, once per push), install id, badge counter for badge_op."),
+            .value("state", "DIR", help: "Shared state directory (App Group): receipt queue (retried on\nlater runs, once per push), install id (a stable receipt_id per push),\nbadge counter for badge_op. Without it every run is a fresh install."),
         ],
         run: run
     )
@@ -68,6 +79,11 @@ enum SimulateCommand {
             configuration.receiptsURL = url
         }
         configuration.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
+        for option in ["media-key", "push-id-key"] {
+            for key in args.values(option) where key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+                throw UsageError(command: command, message: "--\(option) \"\(key)\" is not a key path (empty or with an empty part): give dotted keys, e.g. data.image")
+            }
+        }
         let mediaKeys = args.values("media-key")
         if !mediaKeys.isEmpty { configuration.mediaKeyPaths = mediaKeys.map { PayloadKeyPath($0) } }
         let pushKeys = args.values("push-id-key")
@@ -96,31 +112,25 @@ enum SimulateCommand {
         let out: URL
         let outGiven = args.value("out") != nil
         if let dir = args.value("out") {
-            out = URL(fileURLWithPath: dir, isDirectory: true)
+            out = try SimulateFiles.writableDirectory(dir, option: "out")
         } else {
             out = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-simulate-\(UUID().uuidString.lowercased())", isDirectory: true)
         }
         configuration.attachmentsDirectory = out
         if let keys = args.value("keys") { configuration.keyProvider = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keys)) }
-        if let cache = args.value("cache") { configuration.mediaCache = MediaCache(directory: URL(fileURLWithPath: cache, isDirectory: true)) }
-        if let state = args.value("state") { configuration.stateDirectory = URL(fileURLWithPath: state, isDirectory: true) }
+        if let cache = args.value("cache") { configuration.mediaCache = MediaCache(directory: try SimulateFiles.writableDirectory(cache, option: "cache")) }
+        if let state = args.value("state") { configuration.stateDirectory = try SimulateFiles.writableDirectory(state, option: "state") }
+        // The structured log line (one per notification), recognisable among the other messages.
+        configuration.logger = NotificationLogger { line in RichPushCommandLine.printError("richpush.log " + line) }
 
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw RichPushError(
-                code: .io,
-                message: "cannot read the payload file '\(path)': \((error as NSError).localizedDescription). Check the path; it must be a JSON file such as {\"aps\": {\"alert\": \"Hello\", \"mutable-content\": 1}}.",
-                underlying: error
-            )
-        }
-        if let json = try? JSONValue.parse(data), json["aps"]?["mutable-content"] != .int(1) {
+        let data = try await SimulateFiles.readPayload(path)
+        let name = path == "-" ? "standard input" : path
+        if let json = try? JSONValue.parse(data), (try? NotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
             RichPushCommandLine.printError("note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
 
         #if !canImport(UserNotifications)
-        // The real RichPushNotificationService in the Linux host (issue 3): the pipeline writes into
+        // The real RichPushNotificationService in the Linux host: the pipeline writes into
         // the extension's own folder; the host moves shown attachments into --out, as iOS moves them.
         let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
         configuration.attachmentsDirectory = extensionFolder
@@ -142,6 +152,12 @@ enum SimulateCommand {
         let host: JSONValue? = nil
         let hostSummary: String? = nil
         #endif
+        if result.reason == .invalidPayload {
+            let problem = result.message.hasPrefix("invalid payload: ") ? String(result.message.dropFirst("invalid payload: ".count)) : result.message
+            RichPushCommandLine.printError(
+                "warning: \(name) is not a valid payload: \(problem). Delivered unchanged, as iOS would (outcome original, reason invalid_payload)."
+            )
+        }
         if !outGiven, result.content.attachments.isEmpty {
             try? FileManager.default.removeItem(at: out)  // nothing attached: leave no empty folder behind
         }
@@ -157,7 +173,7 @@ enum SimulateCommand {
         return 0
     }
 
-    /// The `--json` object (issue 2's shape, plus issue 3's `"host"` when run in the host).
+    /// The `--json` object (plus `"host"` when run in the Linux extension host).
     static func json(_ r: PipelineResult, host: JSONValue? = nil) -> JSONValue {
         func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
@@ -180,7 +196,9 @@ enum SimulateCommand {
                     .object(["identifier": .string($0.identifier), "file": .string($0.file), "type": .string($0.type), "bytes": .int($0.bytes)])
                 }),
             ]),
-            "receipt": .object(["status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus)]),
+            "receipt": .object([
+                "status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus), "error": opt(r.receipt.error),
+            ]),
             "details": r.details.json,
         ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
     }
@@ -208,7 +226,15 @@ enum SimulateCommand {
             add("", a.file)
         }
         for (label, value) in r.details.summaryRows { add(label, value) }
-        add("receipt", r.receipt.status.rawValue + (r.receipt.httpStatus.map { " (HTTP \($0))" } ?? ""))
+        var receipt = r.receipt.status.rawValue
+        if let error = r.receipt.error {
+            receipt += ": " + error
+        } else if let status = r.receipt.httpStatus {
+            receipt += " (HTTP \(status))"
+        } else if r.receipt.status == .duplicate {
+            receipt += " (this push was already seen with this --state; not sent again)"
+        }
+        add("receipt", receipt)
         if !c.attachments.isEmpty { add("files in", out.path) }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -225,7 +225,16 @@ final class DepthStage: Sendable {
             switch status {
             case .sent: return ReceiptReport(status: .sent, httpStatus: http, receiptID: id)
             case .duplicate: return ReceiptReport(status: .duplicate, receiptID: id)
-            default: return ReceiptReport(status: .failed, httpStatus: http, receiptID: id)
+            default:
+                let why: String
+                if let http {
+                    why = "HTTP \(http)"
+                } else if !MediaFetcher(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts).isAllowedByATS(url) {
+                    why = ReceiptSender.atsRefusal(url)
+                } else {
+                    why = "no answer (connection failed or timed out)"
+                }
+                return ReceiptReport(status: .failed, httpStatus: http, receiptID: id, error: why + "; queued, retried on a later run")
             }
         } catch {
             return await sender.send(receipt, to: url)

@@ -43,7 +43,8 @@ public final class NotificationPipeline: Sendable {
     /// before `start` returns (e.g. no media in the payload). Late completions are ignored and
     /// their files removed.
     /// - Parameters:
-    ///   - payload: the notification's `userInfo` as JSON (normally an object with `aps`).
+    ///   - payload: the notification's `userInfo` as JSON (normally an object with `aps`; see
+    ///     `unreadablePayloadKey` for a payload that was not a JSON object).
     ///   - validate: an optional hook run on the downloaded file before the outcome is final (the
     ///     iOS bridge creates its `UNNotificationAttachment` here). Throw `MediaValidationError` to
     ///     refuse the file with a reason; any other error counts as `unsupported_format`. It runs
@@ -56,10 +57,20 @@ public final class NotificationPipeline: Sendable {
         validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
         deliver: @escaping @Sendable (PipelineResult) -> Void
     ) -> PipelineRun {
-        let run = PipelineRun(pipeline: self, payload: .parsed(payload), validate: validate, deliver: deliver)
+        let input: PipelineRun.Input
+        if case .object(let fields) = payload, fields.count == 1, case .string(let problem)? = fields[Self.unreadablePayloadKey] {
+            input = .unreadable(problem)
+        } else {
+            input = .parsed(payload)
+        }
+        let run = PipelineRun(pipeline: self, payload: input, validate: validate, deliver: deliver)
         run.begin()
         return run
     }
+
+    /// The `userInfo` key that marks a payload that was not a JSON object (see
+    /// `NotificationPayload.unreadablePayloadKey`).
+    public static let unreadablePayloadKey = NotificationPayload.unreadablePayloadKey
 
     /// Starts one notification from raw payload bytes (see `start(payload:validate:deliver:)`).
     ///

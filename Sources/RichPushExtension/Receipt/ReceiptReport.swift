@@ -23,12 +23,21 @@ public struct ReceiptReport: Sendable, Equatable {
     public var httpStatus: Int?
     /// The `receipt_id` field sent (one per run for now).
     public var receiptID: String?
+    /// Why the receipt failed, in a few words (`connection refused`, `HTTP 404`,
+    /// `insecure_scheme: …`); `nil` unless `status` is `failed`.
+    public var error: String?
 
     /// Makes a report.
-    public init(status: Status, httpStatus: Int? = nil, receiptID: String? = nil) {
+    /// - Parameters:
+    ///   - status: the status.
+    ///   - httpStatus: the server's HTTP status, when it answered.
+    ///   - receiptID: the `receipt_id` sent.
+    ///   - error: why it failed (only for `failed`).
+    public init(status: Status, httpStatus: Int? = nil, receiptID: String? = nil, error: String? = nil) {
         self.status = status
         self.httpStatus = httpStatus
         self.receiptID = receiptID
+        self.error = error
     }
 
     /// No receipt was attempted.

@@ -11,16 +11,36 @@ struct ReceiptSender: Sendable {
     func send(_ receipt: Receipt, to url: URL) async -> ReceiptReport {
         let ats = MediaFetcher(transport: transport, allowedHTTPHosts: allowedHTTPHosts)
         guard ats.isAllowedByATS(url) else {
-            return ReceiptReport(status: .failed, receiptID: receipt.receiptID)
+            return ReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.atsRefusal(url))
         }
         do {
             let status = try await transport.post(
                 to: url, body: Data(receipt.formEncoded().utf8),
                 contentType: "application/x-www-form-urlencoded", timeout: timeout
             )
-            return ReceiptReport(status: (200..<300).contains(status) ? .sent : .failed, httpStatus: status == 0 ? nil : status, receiptID: receipt.receiptID)
+            let sent = (200..<300).contains(status)
+            return ReceiptReport(
+                status: sent ? .sent : .failed, httpStatus: status == 0 ? nil : status, receiptID: receipt.receiptID,
+                error: sent ? nil : (status == 0 ? "no HTTP status" : "HTTP \(status)"))
         } catch {
-            return ReceiptReport(status: .failed, receiptID: receipt.receiptID)
+            return ReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.describe(error))
         }
+    }
+
+    /// Why App Transport Security refuses a receipts URL, in a few words.
+    static func atsRefusal(_ url: URL) -> String {
+        if url.scheme?.lowercased() == "http" {
+            return "insecure_scheme: http to \(url.host ?? "this host") needs an ATS exception (--allow-http-host \(url.host ?? "HOST"))"
+        }
+        return "insecure_scheme: \(url.scheme ?? "no scheme") is not http(s)"
+    }
+
+    /// A transport error in a few words (`connection refused`, `timeout`).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? MediaTransportError {
+            let message = error.message.trimmingCharacters(in: .whitespacesAndNewlines)
+            return message.isEmpty ? error.code.rawValue : message
+        }
+        return String(describing: error)
     }
 }

@@ -50,10 +50,10 @@ struct DepthSimulateTests {
         var media: [String: Any] { details["media"] as? [String: Any] ?? [:] }
         var receipt: [String: Any] { json["receipt"] as? [String: Any] ?? [:] }
         var attachments: [[String: Any]] { content["attachments"] as? [[String: Any]] ?? [] }
-        /// The structured log line on stderr.
+        /// The structured log line on stderr (the line prefixed `richpush.log `).
         var logLine: [String: Any]? {
-            stderr.split(separator: "\n").lazy.compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            stderr.split(separator: "\n").lazy.filter { $0.hasPrefix("richpush.log ") }.compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.dropFirst("richpush.log ".count).utf8)) as? [String: Any]
             }.first { $0["event"] as? String == "richpush.notification" }
         }
     }
