@@ -49,7 +49,7 @@ enum LintCommand {
             for finding in findings { print(line(finding, fixed: false, json: args.flag("json"))) }
             return findings.contains { $0.severity == .error } ? 1 : 0
         }
-        guard let parsed = try? JSONValue.parse(data) else {
+        guard let parsed = try? JSONValue.parseStrictly(data) else {
             for finding in findings { printError(line(finding, fixed: false, json: args.flag("json"))) }
             return 1
         }

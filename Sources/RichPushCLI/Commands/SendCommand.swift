@@ -207,7 +207,7 @@ enum SendCommand {
             }
             var data = try await LintCommand.readInput(file)
             if let pushID = args.value("push-id") {
-                let json = try JSONValue.parse(data)
+                let json = try JSONValue.parseStrictly(data)
                 data = json.setting(.string(pushID), at: "push_id").jsonData(sortedKeys: true)
             }
             return data
