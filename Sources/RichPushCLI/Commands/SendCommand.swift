@@ -149,16 +149,16 @@ enum SendCommand {
         }
         var transport = TransportConfiguration()
         transport.caFile = setting("ca-file", "RICHPUSH_APNS_CA_FILE")
-        if let caFile = transport.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --ca-file")
-        }
         transport.maxConcurrentStreams = try args.integer("concurrency", in: 1...1000) ?? 500
         var retry = APNsRetryPolicy()
         retry.maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
 
         let authentication: APNsAuthentication
+        var clientCertificate: TransportConfiguration.ClientCertificate?
         if let cert = setting("cert", "RICHPUSH_APNS_CERT") {
-            authentication = .certificate(.init(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: setting("cert-password", "RICHPUSH_APNS_CERT_PASSWORD")))
+            let certificate = TransportConfiguration.ClientCertificate(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: setting("cert-password", "RICHPUSH_APNS_CERT_PASSWORD"))
+            clientCertificate = certificate
+            authentication = .certificate(certificate)
         } else {
             guard let keyPath = setting("key", "RICHPUSH_APNS_KEY") else {
                 throw UsageError(command: "send", message: "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth")
@@ -181,6 +181,11 @@ enum SendCommand {
             authentication = .token(APNsTokenManager(signer: signer, keyID: keyID, teamID: teamID))
         }
 
+        // Certificate files are checked before any request: a wrong file is one clear error, not
+        // a TLS failure per token.
+        var checked = transport
+        checked.clientCertificate = clientCertificate
+        try checked.checkCertificateFiles()
         let client = try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry)
         defer { client.shutdown() }
         let progress = fromFile != nil ? ProgressBar(total: tokens.count) : nil
