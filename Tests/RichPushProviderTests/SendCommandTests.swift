@@ -81,6 +81,37 @@ import Testing
         #expect(try await mock.stats()["requests"] == .int(0))
     }
 
+    @Test func aPEMCertificateWithItsKeyPassesTheCheckAndAPEMWithoutKeyNeedsCertKey() async throws {
+        let mock = try await MockAPNs(clientCertificate: true)
+        defer { mock.stop() }
+        let pem = try #require(mock.clientCertificateFile)
+        let common = ["--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path, "--title", "t", "--body", "b", "--token", MockAPNs.token("ce")]
+        let good = try await run(["--cert", pem.path] + common)
+        #expect(good.status == 0, "\(good.stderr)")
+        // The certificate alone (no key in the file): the key must come with --cert-key.
+        let text = try String(contentsOf: pem, encoding: .utf8)
+        let certOnly = mock.directory.appendingPathComponent("cert-only.pem")
+        let keyOnly = mock.directory.appendingPathComponent("key-only.pem")
+        // PEM blocks, each from its BEGIN line to its END line.
+        var blocks: [String] = []
+        var current: [Substring] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("-----BEGIN ") { current = [] }
+            current.append(line)
+            if line.hasPrefix("-----END ") { blocks.append(current.joined(separator: "\n")) }
+        }
+        let certBlock = try #require(blocks.first { $0.hasPrefix("-----BEGIN CERTIFICATE-----") })
+        let keyBlock = try #require(blocks.first { $0.split(separator: "\n").first?.contains("PRIVATE KEY") == true })
+        try (certBlock + "\n").write(to: certOnly, atomically: true, encoding: .utf8)
+        try (keyBlock + "\n").write(to: keyOnly, atomically: true, encoding: .utf8)
+        let noKey = try await run(["--cert", certOnly.path] + common)
+        #expect(noKey.status == 1)
+        #expect(noKey.stderr.contains("no private key"))
+        #expect(noKey.stderr.contains("--cert-key"))
+        let withKey = try await run(["--cert", certOnly.path, "--cert-key", keyOnly.path] + common)
+        #expect(withKey.status == 0, "\(withKey.stderr)")
+    }
+
     @Test func aCAFileThatIsNotACertificateStopsBeforeAnyRequest() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }
