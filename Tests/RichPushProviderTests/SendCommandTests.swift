@@ -161,6 +161,7 @@ import Testing
         (["--collapse-id", String(repeating: "x", count: 65)], "at most 64 bytes"),
         (["--team-id", "bad"], "'--team-id bad' is not 10 letters or digits"),
         (["--key-id", "KEY"], "the key id 'KEY' is not 10 letters or digits"),
+        (["--cert-key", "/tmp/none.pem"], "'--cert-key' goes with '--cert FILE'"),
     ])
     func aBadFlagIsAUsageErrorSayingWhatIsWrong(flag: [String], message: String) async throws {
         let mock = try await MockAPNs()

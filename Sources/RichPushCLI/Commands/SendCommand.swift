@@ -153,6 +153,12 @@ enum SendCommand {
         var retry = APNsRetryPolicy()
         retry.maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
 
+        if setting("cert", "RICHPUSH_APNS_CERT") == nil, args.value("cert-key") != nil {
+            throw UsageError(command: "send", message: "'--cert-key' goes with '--cert FILE' (a PEM client certificate whose key is in another file)")
+        }
+        if setting("cert", "RICHPUSH_APNS_CERT") != nil, setting("key", "RICHPUSH_APNS_KEY") != nil, args.value("key") != nil {
+            throw UsageError(command: "send", message: "give either '--key' (token auth) or '--cert' (certificate auth), not both")
+        }
         let authentication: APNsAuthentication
         var clientCertificate: TransportConfiguration.ClientCertificate?
         if let cert = setting("cert", "RICHPUSH_APNS_CERT") {
