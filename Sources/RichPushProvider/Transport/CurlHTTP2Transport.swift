@@ -312,6 +312,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         _ = richpush_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        var connectMicroseconds: curl_off_t = 0
+        _ = richpush_curl_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
         curl_multi_remove_handle(multi, easy)
         if !shutdown, idleHandles.count < configuration.maxConcurrentStreams {
             curl_easy_reset(easy)
@@ -329,7 +331,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
             transfer.complete(.failure(RichPushError(
-                code: Self.errorCode(code),
+                // A timeout before any connection was made is a connection failure, too.
+                code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
                 message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
             )))
         } else {
