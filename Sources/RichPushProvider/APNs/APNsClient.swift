@@ -190,6 +190,12 @@ public final class APNsClient: Sendable {
                             record(first + offset, result)
                         case .continued(let token, let response, let providerToken):
                             switch response {
+                            case .failure(let error as RichPushError) where error.code == .tlsConfiguration:
+                                // Retrying cannot fix a certificate: the batch stops here.
+                                var result = APNsResult(deviceToken: token, outcome: .configurationError, attempts: 1)
+                                result.message = error.message
+                                record(first + offset, result)
+                                continue
                             case .failure(let error as RichPushError) where error.code == .connectionFailed: connectionFailuresInARow += 1
                             case .failure: break
                             case .success: connectionFailuresInARow = 0
