@@ -9,6 +9,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>  // provider side: checking a --cert .p12 before sending
 
 // The GCM control codes are macros that alias other macros; these inline wrappers give Swift
 // plain functions with fixed argument types.

@@ -11,6 +11,12 @@ extension RichPushError.Code {
     public static let invalidRequest = RichPushError.Code(rawValue: "invalid_request")
     /// The connection failed (DNS, TCP, TLS, HTTP/2) before a response arrived.
     public static let transport = RichPushError.Code(rawValue: "transport")
+    /// The TLS setup cannot work (client certificate unusable: curl 58; server certificate not
+    /// trusted: curl 60 / 77): every request fails the same way, so it is never retried.
+    public static let tlsConfiguration = RichPushError.Code(rawValue: "tls_configuration")
+    /// No connection to the host (refused, DNS, unreachable: curl 6 / 7): a batch gives up after
+    /// a few tokens in a row get no connection at all.
+    public static let connectionFailed = RichPushError.Code(rawValue: "connection_failed")
     /// APNs or FCM rejected the provider's configuration (key, team, topic, certificate):
     /// every further request would fail the same way, so the batch stops.
     public static let providerConfiguration = RichPushError.Code(rawValue: "provider_configuration")

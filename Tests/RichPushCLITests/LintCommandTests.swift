@@ -60,4 +60,51 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderr.contains("cannot read /nonexistent/payload.json"))
     }
+
+    func write(_ text: String, in dir: URL) throws -> URL {
+        let file = dir.appendingPathComponent("payload.json")
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    @Test func aTrailingCommaIsAnErrorNamingLineAndColumn() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try write("{\"aps\":{\"alert\":\"a\",\"mutable-content\":1},\n \"image-url\":\"https://x.example/a.jpg\",}", in: dir)
+        let run = try await lint([file.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("error invalid_payload"))
+        #expect(run.stdout.contains("line 2, column 39"))
+        #expect(run.stdout.contains("trailing comma"))
+        let fix = try await lint(["--fix", file.path])
+        #expect(fix.status == 1)
+        #expect(fix.stdout.isEmpty)
+    }
+
+    @Test func aDuplicateKeyIsAnError() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try await lint([try write(#"{"aps":{"alert":"a"},"aps":{"alert":"b"}}"#, in: dir).path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("duplicate key \"aps\""))
+    }
+
+    @Test func fixTurnsAnAPSStringIntoTheAlertInsteadOfDroppingIt() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try await lint(["--fix", try write(#"{"aps":"hello"}"#, in: dir).path])
+        #expect(run.status == 0)
+        let fixed = try JSONValue.parse(Data(run.stdout.utf8))
+        #expect(fixed["aps"]?["alert"] == .string("hello"))
+    }
+
+    @Test func fixLeavesAnAPSOfAnotherTypeAndExitsNonZero() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try await lint(["--fix", try write(#"{"aps":["hello"]}"#, in: dir).path])
+        #expect(run.status == 1)
+        #expect(!run.stderr.contains("fixed"))
+        let fixed = try JSONValue.parse(Data(run.stdout.utf8))
+        #expect(fixed["aps"] == .array([.string("hello")]))
+    }
 }

@@ -21,7 +21,12 @@ enum EncryptCommand {
             Key file: {"k-2": "<base64 of 32 bytes>"}, the same file `simulate --keys` reads;
             make a key with `openssl rand -base64 32`.
 
-            Exit status: 0 on success, 64 for bad usage, 1 for an unreadable or invalid file.
+            The result must fit an APNs payload (Apple: at most 4096 bytes): a plaintext over
+            4096 bytes is refused (the ciphertext is as long, and base64 makes it 4/3 longer), as
+            is a --payload result over 4096 bytes; a bare envelope over it gets a warning.
+
+            Exit status: 0 on success, 64 for bad usage, 1 for an unreadable or invalid file or
+            a result too large for APNs.
             """,
         options: [
             .value("key", "FILE", help: "The key file: a JSON object mapping key ids to base64 AES-256 keys (32 bytes)."),
@@ -46,6 +51,16 @@ enum EncryptCommand {
             throw RichPushError(code: .configuration, message: "key id '\(kid)' is not in \(keyPath); it has: \(keys.keyIDs.joined(separator: ", "))")
         }
         let plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json")
+        // AES-GCM ciphertext is as long as the plaintext, and base64 makes it 4/3 longer: a
+        // plaintext over APNs' limit can never fit in a payload.
+        let limit = PayloadLinter.maximumPayloadBytes
+        let plaintextBytes = JSONValue.object(plaintext).jsonData(sortedKeys: true).count
+        guard plaintextBytes <= limit else {
+            throw RichPushError(
+                code: .invalidPayload,
+                message: "PLAINTEXT.json file \(plaintextPath) is \(plaintextBytes) bytes as compact JSON; the encrypted payload cannot fit APNs' \(limit)-byte limit (Apple; ciphertext in base64 is 4/3 of the plaintext): send media by URL and keep the text short"
+            )
+        }
         let envelope = try PayloadCipher.encrypt(plaintext, key: key, kid: kid)
         var output = envelope.json
         if let basePath = arguments.value("payload") {
@@ -53,7 +68,17 @@ enum EncryptCommand {
             base[EncryptedEnvelope.payloadKey] = envelope.json
             output = .object(base)
         }
-        FileHandle.standardOutput.write(output.jsonData(sortedKeys: true) + Data("\n".utf8))
+        let outputData = output.jsonData(sortedKeys: true)
+        if arguments.value("payload") != nil, outputData.count > limit {
+            throw RichPushError(
+                code: .invalidPayload,
+                message: "the payload with the envelope is \(outputData.count) bytes; APNs accepts at most \(limit) bytes (Apple's limit): shorten PLAINTEXT.json (\(plaintextBytes) bytes) or the --payload file"
+            )
+        }
+        if outputData.count > limit {
+            FileHandle.standardError.write(Data("richpush encrypt: warning: the envelope alone is \(outputData.count) bytes, over APNs' \(limit)-byte payload limit (Apple); shorten PLAINTEXT.json (\(plaintextBytes) bytes)\n".utf8))
+        }
+        FileHandle.standardOutput.write(outputData + Data("\n".utf8))
         return 0
     }
 
@@ -64,7 +89,13 @@ enum EncryptCommand {
         } catch {
             throw RichPushError(code: .io, message: "cannot read \(what) file \(path): \(error.localizedDescription)", underlying: error)
         }
-        guard let object = try JSONValue.parse(data).objectValue else {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parseStrictly(data)
+        } catch let error as RichPushError {
+            throw RichPushError(code: error.code, message: "\(what) file \(path): \(error.message)", underlying: error)
+        }
+        guard let object = json.objectValue else {
             throw RichPushError(code: .invalidPayload, message: "\(what) file \(path) must hold a JSON object")
         }
         return object

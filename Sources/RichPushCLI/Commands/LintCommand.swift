@@ -1,12 +1,12 @@
 import Foundation
 import RichPushCore
 
-/// `richpush lint PAYLOAD.json [--fix] [--output FILE] [--voip]`: checks a payload before it is sent.
+/// `richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--media-key PATH]... [--json]`: checks a payload before it is sent.
 enum LintCommand {
     static let spec = CommandSpec(
         name: "lint",
         summary: "Check a push payload against Apple's rules (size, mutable-content, media URL) and fix it",
-        usage: "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--media-key PATH]...",
+        usage: "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--media-key PATH]... [--json]",
         discussion: """
             Prints one line per finding: SEVERITY CODE KEY: message. Checks: at most 4096 bytes
             (5120 with --voip; Apple's limits, measured as compact JSON as sent); media needs a
@@ -49,7 +49,7 @@ enum LintCommand {
             for finding in findings { print(line(finding, fixed: false, json: args.flag("json"))) }
             return findings.contains { $0.severity == .error } ? 1 : 0
         }
-        guard let parsed = try? JSONValue.parse(data) else {
+        guard let parsed = try? JSONValue.parseStrictly(data) else {
             for finding in findings { printError(line(finding, fixed: false, json: args.flag("json"))) }
             return 1
         }

@@ -7,7 +7,13 @@ enum SendCommand {
     static let spec = CommandSpec(
         name: "send",
         summary: "Send a notification through APNs (HTTP/2, token or certificate auth), linted first",
-        usage: "richpush send --key AuthKey_XXXXXXXXXX.p8 --key-id KEYID --team-id TEAMID --topic BUNDLE_ID [--sandbox]\n       (--token HEX | --tokens FILE) (--payload FILE | --title T --body B [--image URL]) [options]",
+        usage: """
+            richpush send (--key AuthKey_KEYID.p8 [--key-id KEYID] --team-id TEAMID | --cert FILE [--cert-key FILE] [--cert-password PASS])
+                   --topic BUNDLE_ID [--sandbox | --apns-url URL] [--ca-file PEM]
+                   (--token HEX... | --tokens FILE) (--payload FILE | --title T [--subtitle S] --body B [--image URL] [--media-key PATH])
+                   [--push-id ID] [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID]
+                   [--concurrency N] [--max-attempts N] [--dry-run]
+            """,
         discussion: """
             The payload is linted first (as `richpush lint`); an error stops the send. Each token
             gets one JSON line on stdout: {"token", "apns-id", "status", "reason", "outcome",
@@ -73,7 +79,11 @@ enum SendCommand {
         var tokens = args.values("token")
         let fromFile = args.value("tokens")
         if let file = fromFile {
-            tokens += tokenLines(try await LintCommand.readInput(file))
+            let fileTokens = tokenLines(try await LintCommand.readInput(file))
+            if fileTokens.isEmpty, !args.flag("dry-run") {
+                throw UsageError(command: "send", message: "the tokens file \(file == "-" ? "on stdin" : file) has no device tokens (one hex token per line; blank lines and # comments are ignored)")
+            }
+            tokens += fileTokens
         }
 
         // Notification.
@@ -81,7 +91,12 @@ enum SendCommand {
             throw UsageError(command: "send", message: "'--topic' is required: the app's bundle id (or set RICHPUSH_APNS_TOPIC)")
         }
         var notification = APNsNotification(payload: payloadData, topic: topic)
-        if let type = args.value("push-type") { notification.pushType = APNsPushType(rawValue: type) }
+        if let type = args.value("push-type") {
+            guard APNsPushType.documented.map(\.rawValue).contains(type) else {
+                throw UsageError(command: "send", message: "'--push-type \(type)' is not an APNs push type; use one of \(APNsPushType.documented.map(\.rawValue).joined(separator: ", "))")
+            }
+            notification.pushType = APNsPushType(rawValue: type)
+        }
         if let priority = try args.integer("priority", in: 1...10) {
             guard [1, 5, 10].contains(priority) else {
                 throw UsageError(command: "send", message: "'--priority \(priority)' must be 10, 5 or 1")
@@ -91,21 +106,35 @@ enum SendCommand {
         if let seconds = try args.integer("expiration", in: 0...(365 * 86_400)) {
             notification.expiration = seconds == 0 ? Date(timeIntervalSince1970: 0) : Date(timeIntervalSinceNow: Double(seconds))
         }
-        notification.collapseID = args.value("collapse-id")
+        if let collapseID = args.value("collapse-id") {
+            guard collapseID.utf8.count <= APNsNotification.maximumCollapseIDBytes else {
+                throw UsageError(command: "send", message: "'--collapse-id' is \(collapseID.utf8.count) bytes; Apple allows at most \(APNsNotification.maximumCollapseIDBytes) bytes")
+            }
+            notification.collapseID = collapseID
+        }
         if let raw = args.value("apns-id") {
             guard let id = UUID(uuidString: raw) else {
                 throw UsageError(command: "send", message: "'--apns-id \(raw)' is not a UUID (8-4-4-4-12 hex digits)")
             }
             notification.apnsID = id
         }
-        let findings = try notification.validate()
+        let findings: [LintFinding]
+        do {
+            findings = try notification.validate()
+        } catch let error as RichPushError where error.code == .payloadRejected {
+            // Suggest --fix only when it can help: a fixable error in a payload file.
+            let file = args.value("payload").flatMap { $0 == "-" ? nil : $0 }
+            let fixable = PayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
+            guard let file, fixable else { throw error }
+            throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
+        }
         for finding in findings { LintCommand.printError("richpush send: \(finding)") }
         if args.flag("dry-run") {
             FileHandle.standardOutput.write(payloadData + Data("\n".utf8))
             return 0
         }
         guard !tokens.isEmpty else {
-            throw UsageError(command: "send", message: "give --token HEX or --tokens FILE")
+            throw UsageError(command: "send", message: "give --token HEX (repeatable) or --tokens FILE")
         }
 
         // Where and how.
@@ -120,32 +149,49 @@ enum SendCommand {
         }
         var transport = TransportConfiguration()
         transport.caFile = setting("ca-file", "RICHPUSH_APNS_CA_FILE")
-        if let caFile = transport.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --ca-file")
-        }
         transport.maxConcurrentStreams = try args.integer("concurrency", in: 1...1000) ?? 500
         var retry = APNsRetryPolicy()
         retry.maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
 
+        if setting("cert", "RICHPUSH_APNS_CERT") == nil, args.value("cert-key") != nil {
+            throw UsageError(command: "send", message: "'--cert-key' goes with '--cert FILE' (a PEM client certificate whose key is in another file)")
+        }
+        if setting("cert", "RICHPUSH_APNS_CERT") != nil, setting("key", "RICHPUSH_APNS_KEY") != nil, args.value("key") != nil {
+            throw UsageError(command: "send", message: "give either '--key' (token auth) or '--cert' (certificate auth), not both")
+        }
         let authentication: APNsAuthentication
+        var clientCertificate: TransportConfiguration.ClientCertificate?
         if let cert = setting("cert", "RICHPUSH_APNS_CERT") {
-            authentication = .certificate(.init(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: setting("cert-password", "RICHPUSH_APNS_CERT_PASSWORD")))
+            let certificate = TransportConfiguration.ClientCertificate(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: setting("cert-password", "RICHPUSH_APNS_CERT_PASSWORD"))
+            clientCertificate = certificate
+            authentication = .certificate(certificate)
         } else {
             guard let keyPath = setting("key", "RICHPUSH_APNS_KEY") else {
-                throw UsageError(command: "send", message: "give '--key AuthKey_XXXXXXXXXX.p8' with --key-id and --team-id (or --cert for certificate auth)")
+                throw UsageError(command: "send", message: "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth")
             }
             let keyName = URL(fileURLWithPath: keyPath).lastPathComponent
             let derivedID = keyName.hasPrefix("AuthKey_") && keyName.hasSuffix(".p8") ? String(keyName.dropFirst(8).dropLast(3)) : nil
             guard let keyID = setting("key-id", "RICHPUSH_APNS_KEY_ID") ?? derivedID else {
-                throw UsageError(command: "send", message: "'--key-id' is required (the 10 characters after AuthKey_ in the key's file name)")
+                throw UsageError(command: "send", message: "'--key-id KEYID' is needed: the key file \(keyName) is not named AuthKey_<KEYID>.p8 (the key id is the 10 characters Apple shows next to the key)")
+            }
+            guard Self.isAppleID(keyID) else {
+                throw UsageError(command: "send", message: "the key id '\(keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --key-id or the AuthKey_<KEYID>.p8 file name")
             }
             guard let teamID = setting("team-id", "RICHPUSH_APNS_TEAM_ID") else {
                 throw UsageError(command: "send", message: "'--team-id' is required (Membership details in the developer account), or set RICHPUSH_APNS_TEAM_ID")
+            }
+            guard Self.isAppleID(teamID) else {
+                throw UsageError(command: "send", message: "'--team-id \(teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
             }
             let signer = try ES256Signer(contentsOf: URL(fileURLWithPath: keyPath))
             authentication = .token(APNsTokenManager(signer: signer, keyID: keyID, teamID: teamID))
         }
 
+        // Certificate files are checked before any request: a wrong file is one clear error, not
+        // a TLS failure per token.
+        var checked = transport
+        checked.clientCertificate = clientCertificate
+        try checked.checkCertificateFiles()
         let client = try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry)
         defer { client.shutdown() }
         let progress = fromFile != nil ? ProgressBar(total: tokens.count) : nil
@@ -166,6 +212,11 @@ enum SendCommand {
             throw stop
         }
         return batch.accepted == tokens.count ? 0 : 2
+    }
+
+    /// Whether `id` has the shape of an Apple key id or team id: 10 ASCII letters or digits.
+    static func isAppleID(_ id: String) -> Bool {
+        id.utf8.count == 10 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 
     /// The device tokens of a tokens file: one per line, blanks around them, blank lines and
@@ -207,7 +258,7 @@ enum SendCommand {
             }
             var data = try await LintCommand.readInput(file)
             if let pushID = args.value("push-id") {
-                let json = try JSONValue.parse(data)
+                let json = try JSONValue.parseStrictly(data)
                 data = json.setting(.string(pushID), at: "push_id").jsonData(sortedKeys: true)
             }
             return data

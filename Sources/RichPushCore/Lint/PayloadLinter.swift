@@ -31,11 +31,13 @@ public struct PayloadLinter: Sendable {
 
     /// Lints payload bytes (what would be sent).
     ///
+    /// The bytes must be strict RFC 8259 JSON (`JSONValue.validateStrictly`): a trailing comma,
+    /// a duplicate key, a comment or `NaN` is an `invalid_payload` error naming line and column.
     /// - Parameter data: UTF-8 JSON.
     /// - Returns: the findings, errors first; empty when the payload is good.
     public func lint(_ data: Data) -> [LintFinding] {
         do {
-            return lint(try JSONValue.parse(data))
+            return lint(try JSONValue.parseStrictly(data))
         } catch let error as RichPushError {
             return [LintFinding(.error, .invalidPayload, at: nil, error.message)]
         } catch {
@@ -86,8 +88,14 @@ public struct PayloadLinter: Sendable {
         let aps = apsValue?.objectValue
         if apsValue == nil, root["notification"] == nil {
             findings.append(LintFinding(.error, .missingAPS, at: "aps", "there is no `aps` dictionary; APNs payloads look like {\"aps\": {\"alert\": …}}"))
+        } else if case .string(let text)? = apsValue {
+            findings.append(LintFinding(
+                .error, .wrongType, at: "aps",
+                "`aps` is the string \"\(text)\", it must be a dictionary; --fix makes it {\"alert\": \"\(text)\"}",
+                fixable: true
+            ))
         } else if let apsValue, aps == nil {
-            findings.append(LintFinding(.error, .wrongType, at: "aps", "`aps` is \(Self.kind(apsValue)), it must be a dictionary"))
+            findings.append(LintFinding(.error, .wrongType, at: "aps", "`aps` is \(Self.kind(apsValue)), it must be a dictionary; this has no automatic fix"))
         }
         let apsMap = aps ?? [:]
         if apsMap["mutable_content"] != nil {
@@ -211,17 +219,22 @@ public struct PayloadLinter: Sendable {
     /// Fixes: `mutable-content` as `"1"`/`true` → `1`; `mutable_content` → `mutable-content`; the
     /// flag outside `aps` moved in; FCM legacy `{notification, data}` turned into the APNs payload
     /// FCM delivers (`aps.alert` from `notification`, `data` keys at the top level); a missing
-    /// `mutable-content` added when media is named.
+    /// `mutable-content` added when media is named; `aps` given as a string becomes
+    /// `{"alert": string}`. User content is never dropped: an `aps` of another type is left as is.
     /// - Parameter payload: the payload root.
     /// - Returns: the fixed payload (unchanged when nothing is fixable).
     public func fix(_ payload: JSONValue) -> JSONValue {
         guard case .object(var root) = payload else { return payload }
+        // `aps` of another type than a dictionary: a string becomes the alert text; anything
+        // else is left exactly as it is (never dropped) and stays a finding.
+        if case .string(let text)? = root["aps"] { root["aps"] = .object(["alert": .string(text)]) }
+        if let apsValue = root["aps"], apsValue.objectValue == nil { return .object(root) }
         var aps = root["aps"]?.objectValue ?? [:]
         var setMutable = false
 
         if var notification = root["notification"]?.objectValue, notification["mutable_content"] != nil {
             notification["mutable_content"] = nil
-            var alert = aps["alert"]?.objectValue ?? [:]
+            var alert = aps["alert"]?.objectValue ?? aps["alert"]?.stringValue.map { ["body": .string($0)] } ?? [:]
             for key in ["title", "body", "subtitle"] where alert[key] == nil {
                 if let v = notification[key] { alert[key] = v }
                 notification[key] = nil

@@ -135,13 +135,19 @@ public final class APNsClient: Sendable {
         let chunksInFlight = 3
         await withTaskGroup(of: BatchStep.self) { group in
             var next = 0
+            var chunksRunning = 0
+            // First requests that found no connection, in a row: new chunks wait (the tokens
+            // already out retry with backoff) until a response arrives or the batch gives up.
+            var connectionFailuresInARow = 0
             func startChunk() -> Bool {
-                guard next < total, stoppedBy == nil else { return false }
+                guard next < total, stoppedBy == nil, connectionFailuresInARow < Self.tokensWithoutAnswerBeforeGivingUp else { return false }
                 let range = next..<min(total, next + chunkSize)
                 next = range.upperBound
+                chunksRunning += 1
                 group.addTask { .chunk(range.lowerBound, await self.sendFirstAttempts(notification, to: deviceTokens[range])) }
                 return true
             }
+            var tokensWithoutAnswer = 0
             func record(_ index: Int, _ result: APNsResult) {
                 results[index] = result
                 done += 1
@@ -149,8 +155,24 @@ public final class APNsClient: Sendable {
                 if result.outcome == .configurationError, stoppedBy == nil {
                     stoppedBy = RichPushError(
                         code: .providerConfiguration,
-                        message: "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
+                        message: result.status == nil
+                            ? (result.message ?? "configuration error")
+                            : "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
                     )
+                }
+                // No answer at all after every retry, for several tokens in a row: the host is
+                // unreachable; the rest of the batch would only repeat it (minutes for 20,000 tokens).
+                if result.status != nil { connectionFailuresInARow = 0 }
+                if result.outcome == .retriesExhausted, result.status == nil {
+                    tokensWithoutAnswer += 1
+                    if tokensWithoutAnswer >= Self.tokensWithoutAnswerBeforeGivingUp, stoppedBy == nil {
+                        stoppedBy = RichPushError(
+                            code: .connectionFailed,
+                            message: "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(environment) after \(retry.maxAttempts) attempts each (\(result.message ?? "no answer")); check the host, port and network, then send again"
+                        )
+                    }
+                } else if result.status != nil {
+                    tokensWithoutAnswer = 0
                 }
             }
             for _ in 0..<chunksInFlight {
@@ -161,25 +183,44 @@ public final class APNsClient: Sendable {
                 case .single(let index, let result):
                     record(index, result)
                 case .chunk(let first, let attempts):
+                    chunksRunning -= 1
                     for (offset, attempt) in attempts.enumerated() {
                         switch attempt {
                         case .finished(let result):
                             record(first + offset, result)
                         case .continued(let token, let response, let providerToken):
+                            switch response {
+                            case .failure(let error as RichPushError) where error.code == .tlsConfiguration:
+                                // Retrying cannot fix a certificate: the batch stops here.
+                                var result = APNsResult(deviceToken: token, outcome: .configurationError, attempts: 1)
+                                result.message = error.message
+                                record(first + offset, result)
+                                continue
+                            case .failure(let error as RichPushError) where error.code == .connectionFailed: connectionFailuresInARow += 1
+                            case .failure: break
+                            case .success: connectionFailuresInARow = 0
+                            }
                             group.addTask {
                                 .single(first + offset, await self.deliver(notification, to: token, firstResponse: response, providerToken: providerToken))
                             }
                         }
                     }
-                    _ = startChunk()
                 }
+                while chunksRunning < chunksInFlight, startChunk() {}
             }
         }
+        if stoppedBy == nil, results.contains(where: { $0 == nil }) {
+            stoppedBy = RichPushError(code: .connectionFailed, message: "gave up the batch: the connection to \(environment) kept failing; check the host, port and network, then send again")
+        }
         let final = results.enumerated().map { index, result in
-            result ?? APNsResult(deviceToken: deviceTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped on a configuration error")
+            result ?? APNsResult(deviceToken: deviceTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped (\(stoppedBy?.message ?? "configuration error"))")
         }
         return APNsBatchResult(results: final, stoppedBy: stoppedBy)
     }
+
+    /// Tokens in a row with no answer at all (every attempt failed to connect or timed out)
+    /// after which a batch gives up: the remaining tokens are `not_sent`.
+    public static let tokensWithoutAnswerBeforeGivingUp = 5
 
     /// Whether a string is a device token APNs could accept: hex digits, even length, ≥ 64.
     /// - Parameter token: the candidate.
@@ -307,6 +348,13 @@ public final class APNsClient: Sendable {
                     ))
                 }
             } catch {
+                if let failure = error as? RichPushError, failure.code == .tlsConfiguration {
+                    // Retrying cannot fix a certificate: stop with what to fix.
+                    result.outcome = .configurationError
+                    result.status = nil
+                    result.message = failure.message
+                    return result
+                }
                 if result.attempts < retry.maxAttempts {
                     await sleep(retry.delay(beforeRetry: result.attempts))
                     continue

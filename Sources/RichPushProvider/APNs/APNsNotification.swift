@@ -57,7 +57,7 @@ public struct APNsNotification: Sendable {
         if !errors.isEmpty {
             throw RichPushError(
                 code: .payloadRejected,
-                message: "the payload was not sent: " + errors.map(\.description).joined(separator: "; ") + "; run `richpush lint --fix` on it"
+                message: "the payload was not sent: " + errors.map(\.description).joined(separator: "; ")
             )
         }
         return findings

@@ -30,4 +30,10 @@ public struct APNsPushType: Sendable, Hashable, RawRepresentable, CustomStringCo
     public static let widgets = APNsPushType(rawValue: "widgets")
     /// Reloads controls (topic `<bundle id>.push-type.controls`).
     public static let controls = APNsPushType(rawValue: "controls")
+
+    /// The push types Apple documents for `apns-push-type` (Apple: "Sending notification
+    /// requests to APNs"), in the order Apple lists them.
+    public static let documented: [APNsPushType] = [
+        .alert, .background, .location, .voip, .complication, .fileprovider, .mdm, .liveactivity, .pushtotalk, .widgets, .controls,
+    ]
 }

@@ -312,6 +312,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         _ = richpush_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        var connectMicroseconds: curl_off_t = 0
+        _ = richpush_curl_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
         curl_multi_remove_handle(multi, easy)
         if !shutdown, idleHandles.count < configuration.maxConcurrentStreams {
             curl_easy_reset(easy)
@@ -329,7 +331,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
             transfer.complete(.failure(RichPushError(
-                code: .transport,
+                // A timeout before any connection was made is a connection failure, too.
+                code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
                 message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
             )))
         } else {
@@ -362,6 +365,19 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         return String(url[..<range.upperBound]) + token.prefix(8) + (token.count > 8 ? "…" : "")
     }
 
+    /// `tls_configuration` for what retrying cannot change, `connection_failed` for no connection.
+    private static func errorCode(_ code: CURLcode) -> RichPushError.Code {
+        switch code {
+        case CURLE_SSL_CERTPROBLEM, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE,
+             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return .tlsConfiguration
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return .connectionFailed
+        default:
+            return .transport
+        }
+    }
+
     private static func hint(_ code: CURLcode) -> String {
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
@@ -371,7 +387,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         case CURLE_OPERATION_TIMEDOUT:
             return "; the server did not answer in time"
         case CURLE_SSL_CERTPROBLEM:
-            return "; the client certificate file cannot be used (path, type, passphrase)"
+            return "; the client certificate cannot be used: --cert must be the APNs certificate as .p12, or PEM with its key (--cert-key), and the right passphrase"
         default:
             return ""
         }

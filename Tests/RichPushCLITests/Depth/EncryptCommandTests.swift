@@ -48,4 +48,33 @@ struct EncryptCommandTests {
         #expect(help.status == 0)
         for option in ["--key", "--kid", "--payload"] { #expect(help.stdout.contains(option)) }
     }
+
+    @Test func aJSONErrorNamesTheFileAndATooLargePlaintextIsRefusedWithTheLimit() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keys = dir.appendingPathComponent("keys.json")
+        try Data(#"{"k-1": "\#(Data(repeating: 1, count: 32).base64EncodedString())"}"#.utf8).write(to: keys)
+        let pt = dir.appendingPathComponent("pt.json")
+        try Data(#"{"title": "t"}"#.utf8).write(to: pt)
+        let base = dir.appendingPathComponent("base.json")
+        try Data(#"{"aps": {"alert": "New message",}}"#.utf8).write(to: base)
+
+        let badBase = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-1", pt.path, "--payload", base.path])
+        #expect(badBase.status == 1)
+        #expect(badBase.stderr.contains("--payload file \(base.path)"))
+        #expect(badBase.stderr.contains("trailing comma"))
+
+        try Data(#"{"title": "t" "body": "b"}"#.utf8).write(to: pt)
+        let badPlaintext = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-1", pt.path])
+        #expect(badPlaintext.status == 1)
+        #expect(badPlaintext.stderr.contains("PLAINTEXT.json file \(pt.path)"))
+
+        let big = #"{"body": ""# + String(repeating: "x", count: 10_000) + #""}"#
+        try Data(big.utf8).write(to: pt)
+        let tooLarge = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-1", pt.path])
+        #expect(tooLarge.status == 1)
+        #expect(tooLarge.stdout.isEmpty)
+        #expect(tooLarge.stderr.contains("10011 bytes"))
+        #expect(tooLarge.stderr.contains("4096"))
+    }
 }
