@@ -50,6 +50,7 @@ final class SQLiteConnection {
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
             sqlite3_free(errorMessage)
+            if let notDatabase = notADatabase(rc, message) { throw notDatabase }
             throw RichPushError(code: .store, message: "SQLite error in '\(sql.prefix(60))': \(message) (\(path))")
         }
     }
@@ -79,9 +80,21 @@ final class SQLiteConnection {
 
     /// An error for the last failed call.
     func error(_ action: String, sql: String) -> RichPushError {
-        RichPushError(
+        let message = String(cString: sqlite3_errmsg(handle))
+        if let notDatabase = notADatabase(sqlite3_errcode(handle), message) { return notDatabase }
+        return RichPushError(
             code: .store,
-            message: "SQLite \(action) failed: \(String(cString: sqlite3_errmsg(handle))) in '\(sql.prefix(80))' (\(path))"
+            message: "SQLite \(action) failed: \(message) in '\(sql.prefix(80))' (\(path))"
+        )
+    }
+
+    /// The error for a file that is not SQLite at all (`SQLITE_NOTADB`, e.g. `--db notes.json`),
+    /// saying what to pass instead; `nil` for any other result code.
+    private func notADatabase(_ rc: Int32, _ message: String) -> RichPushError? {
+        guard rc & 0xFF == SQLITE_NOTADB else { return nil }
+        return RichPushError(
+            code: .store,
+            message: "'\(path)' is not a RichPush SQLite database (SQLite: \(message)); pass --db with a new or existing richpush database path"
         )
     }
 }
