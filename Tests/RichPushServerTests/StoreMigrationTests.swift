@@ -99,7 +99,7 @@ struct StoreConcurrentOpenTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let openers = 4
         let threads = (0..<openers).map { DedicatedThread(name: "opener \($0)") }
-        for iteration in 0..<25 {
+        for iteration in 0..<40 {
             let path = dir.appendingPathComponent("race-\(iteration).sqlite").path
             let start = StartLine(openers)
             let failures = try await withThrowingTaskGroup(of: String?.self) { group in

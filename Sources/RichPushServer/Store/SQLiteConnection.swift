@@ -42,14 +42,24 @@ final class SQLiteConnection {
 
     /// Runs one or more SQL statements without results.
     ///
-    /// - Parameter sql: the SQL text.
+    /// - Parameters:
+    ///   - sql: the SQL text.
+    ///   - busyRetrySeconds: how long to retry when SQLite answers `SQLITE_BUSY` without waiting
+    ///     on the busy handler (it does so for `PRAGMA journal_mode=WAL` while another connection
+    ///     changes the journal mode of a new file); 0 = no retry.
     /// - Throws: `RichPushError` `store` with SQLite's message.
-    func execute(_ sql: String) throws {
-        var errorMessage: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
-        if rc != SQLITE_OK {
+    func execute(_ sql: String, busyRetrySeconds: Double = 0) throws {
+        let deadline = Date().addingTimeInterval(busyRetrySeconds)
+        while true {
+            var errorMessage: UnsafeMutablePointer<CChar>?
+            let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+            if rc == SQLITE_OK { return }
             let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
             sqlite3_free(errorMessage)
+            if rc & 0xFF == SQLITE_BUSY, Date() < deadline {
+                usleep(UInt32.random(in: 2_000...20_000))
+                continue
+            }
             if let notDatabase = notADatabase(rc, message) { throw notDatabase }
             throw RichPushError(code: .store, message: "SQLite error in '\(sql.prefix(60))': \(message) (\(path))")
         }

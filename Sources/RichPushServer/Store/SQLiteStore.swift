@@ -81,7 +81,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         self.path = path
         self.syncsWAL = synchronous == .full
         writer = try SQLiteConnection(path: path)
-        try writer.execute("PRAGMA journal_mode=WAL")
+        // Another process opening the same new file may be switching it to WAL right now.
+        try writer.execute("PRAGMA journal_mode=WAL", busyRetrySeconds: 10)
         // FULL is kept by syncing the WAL ourselves (syncCommitted), outside the transaction.
         try writer.execute("PRAGMA synchronous=NORMAL")
         try writer.execute("PRAGMA foreign_keys=ON")
