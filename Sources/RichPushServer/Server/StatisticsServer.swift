@@ -6,7 +6,8 @@ import RichPushCore
 ///
 /// Routes:
 /// - `POST /v1/receipts` (open): form or JSON receipt → `202` after COMMIT, `400` naming the
-///   field, `413` over 8 KB, `503` when the store failed.
+///   field, `415` for another body type (multipart, XML, JSON sent as a form), `413` over 8 KB,
+///   `503` when the store failed.
 /// - `POST /v1/pushes` (admin): lint, send through APNs to the given tokens, record `sent` /
 ///   `accepted` and each token's outcome; 200 with per-token results, 400 naming the field or
 ///   with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when APNs refused the server's
@@ -153,7 +154,7 @@ public final class StatisticsServer: @unchecked Sendable {
             receipt = try ReceiptDecoder.decode(body: request.body, contentType: request.header("Content-Type"))
         } catch let error as ReceiptFieldError {
             metrics.receiptRejected("bad_request")
-            return answer(request, HTTPResponse(status: 400, contentType: "application/json", body: error.jsonBody))
+            return answer(request, HTTPResponse(status: error.status, contentType: "application/json", body: error.jsonBody))
         } catch {
             metrics.receiptRejected("bad_request")
             return answer(request, .error(400, code: "invalid_body", message: "the receipt could not be read"))
