@@ -556,10 +556,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         let p95 = PushStatistics.percentile(distribution, 95)
 
         let pushes = try readPushes(only: nil, limit: 12)
+        let totalPushes = try reader.prepared("SELECT COUNT(*) FROM (SELECT push_id FROM push_counts UNION SELECT push_id FROM pushes)")
+            .rows { $0.int(0) ?? 0 }.first ?? 0
         return DashboardSnapshot(
             totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
             sent: s.0, accepted: s.1, deliveredOfSentPushes: deliveredOfSent, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
-            p50Ms: p50, p95Ms: p95, pushes: pushes
+            p50Ms: p50, p95Ms: p95, pushes: pushes, totalPushes: totalPushes
         )
     }
 
