@@ -13,7 +13,9 @@ import RichPushCore
 ///   with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when APNs refused the server's
 ///   key/team/topic, 503 without APNs settings.
 /// - `GET /v1/pushes`, `GET /v1/pushes/{push_id}` (admin): JSON figures.
-/// - `GET /` (admin, Bearer or cookie): the dashboard; `GET /login`, `POST /login`, `POST /logout`.
+/// - `GET /` (admin, Bearer or session cookie): the dashboard; `GET /login`, `POST /login` (a
+///   12 h session in memory, the cookie holds its random id, never the token), `POST /logout`
+///   (ends the session).
 /// - `GET /healthz`, `GET /metrics` (open).
 public final class StatisticsServer: @unchecked Sendable {
     /// The store behind the server.
@@ -110,6 +112,7 @@ public final class StatisticsServer: @unchecked Sendable {
             return answer(request, login(request))
         case "/logout":
             guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
+            auth.endSession(cookie: request.header("Cookie"))
             return answer(request, .empty(303, headers: [("Location", "/login"), ("Set-Cookie", AdminAuthenticator.logoutCookie)]))
         case "/v1/pushes":
             guard method == "GET" || method == "POST" else { return answer(request, .methodNotAllowed(["GET", "POST"])) }
@@ -269,7 +272,7 @@ public final class StatisticsServer: @unchecked Sendable {
         guard let token, auth.matches(token) else {
             return .html(401, LoginPage.render(error: "That token is not the admin token. It was printed when richpush serve started."))
         }
-        return .empty(303, headers: [("Location", "/"), ("Set-Cookie", auth.loginCookie())])
+        return .empty(303, headers: [("Location", "/"), ("Set-Cookie", auth.startSession())])
     }
 
     private func storeError(_ error: any Error) -> HTTPResponse {
