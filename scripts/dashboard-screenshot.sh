@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Renders the dashboard with realistic demo data and saves a screenshot (default docs/dashboard.png).
-# Starts `richpush serve` on a throwaway database, posts demo receipts for ~30 s
-# (scripts/demo-receipts.py), signs in through the login form in headless Chromium, screenshots.
+# Starts the tests' mock APNs (Tests/Support/mock_apns.py, throwaway CA and .p8 key) and
+# `richpush serve` pointed at it on a throwaway database; scripts/demo-receipts.py sends each
+# demo push with POST /v1/pushes (so the funnel shows sent -> accepted -> delivered -> opened)
+# and posts its receipts for ~30 s; then headless Chromium signs in through the login form and
+# takes the screenshot. RICHPUSH_BIN=path uses that richpush instead of a release build.
 # Needs Debian `chromium` (installed here if missing; the tests never need it). Loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,17 +14,35 @@ if ! command -v chromium >/dev/null 2>&1; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
 bash scripts/install-deps.sh
-swift build -c release --product richpush >/dev/null
-BIN=$(swift build -c release --show-bin-path)/richpush
+BIN=${RICHPUSH_BIN:-}
+if [ -z "$BIN" ]; then
+  swift build -c release --product richpush >/dev/null
+  BIN=$(swift build -c release --show-bin-path)/richpush
+fi
 WORK=$(mktemp -d /tmp/richpush-shot.XXXXXX)
-PID=""
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+PID=""; APNS_PID=""
+trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; [ -n "$APNS_PID" ] && kill "$APNS_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+wait_port() {  # FILE: waits for its "PORT n" line, prints n
+  for _ in $(seq 200); do grep -q '^PORT ' "$1" 2>/dev/null && break; sleep 0.05; done
+  awk '/^PORT /{print $2; exit}' "$1"
+}
+# Mock APNs: a fresh P-256 key, a throwaway CA, some tokens answered 410 / BadDeviceToken.
+KEY_ID=DEMO123456; TEAM_ID=DEMOTEAM01; TOPIC=com.example.demo
+openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out "$WORK/AuthKey_$KEY_ID.p8"
+python3 scripts/demo-receipts.py --write-apns-script "$WORK/apns-script.json"
+python3 Tests/Support/mock_apns.py --key "$WORK/AuthKey_$KEY_ID.p8" --key-id "$KEY_ID" --team-id "$TEAM_ID" \
+  --topic "$TOPIC" --ca-out "$WORK/ca.pem" --script "$WORK/apns-script.json" >"$WORK/apns-out" 2>"$WORK/apns-err" &
+APNS_PID=$!
+APNS_PORT=$(wait_port "$WORK/apns-out")
+[ -n "$APNS_PORT" ] || { echo "dashboard-screenshot: mock APNs did not start:" >&2; cat "$WORK/apns-err" >&2; exit 1; }
 TOKEN=screenshot-$(date +%s)
-"$BIN" serve --port 0 --db "$WORK/demo.sqlite" --admin-token "$TOKEN" >"$WORK/out" 2>"$WORK/err" &
+"$BIN" serve --port 0 --db "$WORK/demo.sqlite" --admin-token "$TOKEN" \
+  --apns-key "$WORK/AuthKey_$KEY_ID.p8" --apns-key-id "$KEY_ID" --apns-team-id "$TEAM_ID" --apns-topic "$TOPIC" \
+  --apns-url "https://127.0.0.1:$APNS_PORT" --apns-ca-file "$WORK/ca.pem" >"$WORK/out" 2>"$WORK/err" &
 PID=$!
-for _ in $(seq 100); do grep -q '^PORT ' "$WORK/out" 2>/dev/null && break; sleep 0.05; done
-PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/out")
-python3 scripts/demo-receipts.py --url "http://127.0.0.1:$PORT/v1/receipts" --seconds 30
+PORT=$(wait_port "$WORK/out")
+[ -n "$PORT" ] || { echo "dashboard-screenshot: richpush serve did not start:" >&2; cat "$WORK/err" >&2; exit 1; }
+python3 scripts/demo-receipts.py --url "http://127.0.0.1:$PORT/v1/receipts" --seconds 30 --admin-token "$TOKEN"
 # The login form POSTs the token; the server answers 303 + cookie, Chromium follows to /.
 cat >"$WORK/login.html" <<HTML
 <!doctype html><form id="f" method="post" action="http://127.0.0.1:$PORT/login"><input name="token" value="$TOKEN"></form>

@@ -6,14 +6,23 @@ fan-out to many devices does: mostly media attached, some text-only with a reaso
 http_status, too_large, ...), a few duplicates (a retried receipt), and "opened" receipts from
 the app a little later. Standard library only.
 
+With --admin-token (and a server started with APNs settings, e.g. pointed at
+Tests/Support/mock_apns.py), each push is first sent with POST /v1/pushes to one device token
+per device, so the dashboard's funnel shows sent -> accepted -> delivered -> opened; only
+devices whose token APNs accepted then post receipts. --write-apns-script FILE writes the
+mock's script (the tokens it answers 410 Unregistered or 400 BadDeviceToken) and exits.
+
 usage: scripts/demo-receipts.py [--url http://127.0.0.1:8080/v1/receipts] [--seconds 40]
+                                [--admin-token TOKEN] [--write-apns-script FILE]
 """
-import argparse, random, threading, time, urllib.request, urllib.parse, math, queue
+import argparse, json, random, threading, time, urllib.error, urllib.request, urllib.parse, math, queue
 
 p = argparse.ArgumentParser()
 p.add_argument("--url", default="http://127.0.0.1:8080/v1/receipts")
 p.add_argument("--seconds", type=float, default=40.0)
 p.add_argument("--seed", type=int, default=7)
+p.add_argument("--admin-token", help="send each push with POST /v1/pushes first (same server)")
+p.add_argument("--write-apns-script", metavar="FILE", help="write mock_apns.py's token script and exit")
 args = p.parse_args()
 rng = random.Random(args.seed)
 
@@ -37,11 +46,37 @@ def pick_reason():
             return r
     return REASONS[-1][0]
 
-events = []  # (at_seconds, fields)
+def token(pid, d):
+    """The demo device token of device d of a push: 64 hex digits."""
+    return (pid.encode().hex() + f"{d:08x}").rjust(64, "0")[-64:]
+
+# Tokens APNs refuses: about 3% inactive (410), 1% bad; the same for every run (own seed).
+refusals = random.Random(args.seed + 1)
+REFUSED = {}
+for pid, devices, *_ in PUSHES:
+    for d in range(devices):
+        x = refusals.random()
+        if x < 0.03:
+            REFUSED[token(pid, d)] = [{"status": 410, "reason": "Unregistered", "timestamp": 1764000000000}]
+        elif x < 0.04:
+            REFUSED[token(pid, d)] = [{"status": 400, "reason": "BadDeviceToken"}]
+if args.write_apns_script:
+    with open(args.write_apns_script, "w") as f:
+        json.dump(REFUSED, f)
+    raise SystemExit(0)
+
+TITLES = {"2018001": "Today's photo", "2018002": "New stickers", "spring-sale": "Spring sale: 30% off",
+          "2018004": "Your weekly mix", "news-0412": "Morning news", "2018006": "A photo for you"}
+
+events = []  # (at_seconds, fields); fields None = send the push with POST /v1/pushes
 span = args.seconds
 for i, (pid, devices, mtype, mbytes, fail, open_rate) in enumerate(PUSHES):
     start = span * 0.08 + i * span * 0.13
+    if args.admin_token:
+        events.append((max(0, start - 1.0), {"send": pid, "devices": devices}))
     for d in range(devices):
+        if args.admin_token and (token(pid, d) in REFUSED or rng.random() < 0.07):
+            continue  # APNs refused the token, or the device was off until the push expired
         at = start + rng.expovariate(1 / (span * 0.06))
         if at > span:
             continue
@@ -79,17 +114,44 @@ def worker():
         with lock:
             counts["202" if ok else "other"] += 1
 
+sent = {}
+def send(pid, devices):
+    """POST /v1/pushes for one push to all its devices' tokens (the mock APNs answers)."""
+    url = args.url.rsplit("/v1/", 1)[0] + "/v1/pushes"
+    body = json.dumps({"push_id": pid, "tokens": [token(pid, d) for d in range(devices)], "title": TITLES.get(pid, pid),
+                       "body": "Tap to see it.", "image": f"https://media.example.com/{pid}.jpg"}).encode()
+    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json",
+                                                          "Authorization": f"Bearer {args.admin_token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            answer = json.load(r)
+            sent[pid] = f"{pid}: sent {answer.get('sent')}, accepted {answer.get('accepted')}"
+    except urllib.error.HTTPError as e:
+        sent[pid] = f"{pid}: POST /v1/pushes answered {e.code}: {e.read()[:300].decode(errors='replace')}"
+    except Exception as e:
+        sent[pid] = f"{pid}: POST /v1/pushes failed: {e}"
+
 threads = [threading.Thread(target=worker, daemon=True) for _ in range(8)]
 for t in threads:
     t.start()
+senders = []
 t0 = time.monotonic()
 for at, f in events:
     delay = at - (time.monotonic() - t0)
     if delay > 0:
         time.sleep(delay)
-    q.put(f)
+    if "send" in f:
+        senders.append(threading.Thread(target=send, args=(f["send"], f["devices"]), daemon=True))
+        senders[-1].start()
+    else:
+        q.put(f)
+for t in senders:
+    t.join()
 for _ in threads:
     q.put(None)
 for t in threads:
     t.join()
-print(f"demo-receipts: posted {len(events)} receipts: {counts['202']} answered 202, {counts['other']} failed")
+for line in sent.values():
+    print(f"demo-receipts: {line}")
+receipts = sum(1 for _, f in events if "send" not in f)
+print(f"demo-receipts: posted {receipts} receipts: {counts['202']} answered 202, {counts['other']} failed")

@@ -72,14 +72,21 @@ enum StatsCommand {
             )
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        // Only a RichPush JSON error is quoted; anything else (an HTML 404 page of another
+        // server, an empty body) is summed up in one line.
+        let richPushError = Self.errorObject(data)
+        let answered = "\(url.absoluteString) answered \(status)"
         switch status {
         case 200: break
         case 401:
             throw RichPushError(code: .server, message: "the server refused the admin token (401); pass the token richpush serve printed, with --admin-token or RICHPUSH_ADMIN_TOKEN")
-        case 404 where pushID != nil:
+        case 404 where pushID != nil && richPushError?.code == "unknown_push":
             throw RichPushError(code: .server, message: "the server knows no push_id '\(pushID ?? "")' (no receipts or sends yet)")
         default:
-            throw RichPushError(code: .server, message: "the server answered \(status): \(String(decoding: data.prefix(300), as: UTF8.self))")
+            if let richPushError {
+                throw RichPushError(code: .server, message: "\(answered) (\(richPushError.code)): \(richPushError.message)")
+            }
+            throw RichPushError(code: .server, message: "\(answered): \(Self.notRichPush)")
         }
         if args.flag("json") {
             FileHandle.standardOutput.write(data)
@@ -92,8 +99,18 @@ enum StatsCommand {
                 print(StatsTable.list(try JSONDecoder().decode(PushList.self, from: data).pushes), terminator: "")
             }
         } catch {
-            throw RichPushError(code: .server, message: "the server's answer is not RichPush statistics JSON: \(error)", underlying: error)
+            throw RichPushError(
+                code: .server, message: "\(url.absoluteString) answered 200 but not with RichPush statistics JSON: \(Self.notRichPush)", underlying: error)
         }
         return 0
+    }
+
+    /// The hint for an answer that is not RichPush's.
+    static let notRichPush = "is this a RichPush server? (start one with richpush serve, or pass --server with its URL)"
+
+    /// `{"error": {"code": …, "message": …}}` as the statistics server answers errors, else `nil`.
+    static func errorObject(_ data: Data) -> (code: String, message: String)? {
+        guard let value = try? JSONValue.parse(data), let error = value["error"], let code = error["code"]?.stringValue else { return nil }
+        return (code, String((error["message"]?.stringValue ?? "").prefix(300)))
     }
 }

@@ -34,7 +34,9 @@ enum DashboardPage {
             let attached = p.outcomes["media_attached"] ?? 0
             let reported = p.outcomes.values.reduce(0, +)
             let topReason = p.reasons.max { ($0.value, $1.key) < ($1.value, $0.key) }
-            rows += "<tr><td class=\"mono\">\(HTML.escape(String(p.pushID.prefix(40))))</td>"
+            let shownID = HTML.truncated(p.pushID, 40)
+            let fullID = shownID == p.pushID ? "" : " title=\"\(HTML.escape(p.pushID))\""
+            rows += "<tr><td class=\"mono\"\(fullID)>\(HTML.escape(shownID))</td>"
             rows += "<td class=\"num\">\(p.sent.map(HTML.number) ?? "—")</td>"
             rows += "<td class=\"num\">\(p.accepted.map(HTML.number) ?? "—")</td>"
             rows += "<td class=\"num\">\(HTML.number(p.delivered))</td>"
@@ -80,7 +82,7 @@ enum DashboardPage {
             </style></head><body>
             <header><h1><span>RichPush</span> · statistics</h1>
             <div class="meta"><span>updated \(HTML.escape(SVGChart.label(generatedAtMs, 1))) UTC</span>
-            <span>\(HTML.number(s.pushes.count)) recent pushes</span>
+            <span>\(pushCount(s))</span>
             <form method="post" action="/logout" style="margin:0"><button type="submit">Sign out</button></form></div></header>
             <main>
             <section class="cards">\(cards)</section>
@@ -98,11 +100,20 @@ enum DashboardPage {
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of delivered receipts · p50 \(s.p50Ms.map { HTML.duration(ms: $0) } ?? "—") · p95 \(s.p95Ms.map { HTML.duration(ms: $0) } ?? "—") · budget ≈ 30 s</div>
             \(SVGChart.timing(s.timing, p50: s.p50Ms, p95: s.p95Ms))</div>
             </section>
-            <section class="panel"><h2>Pushes</h2><div class="sub">most recently seen first · JSON at <code>GET /v1/pushes</code></div>
+            <section class="panel"><h2>Pushes</h2><div class="sub">most recently seen first · \(pushCount(s)) · JSON at <code>GET /v1/pushes</code> (<code>?limit=1000</code>)</div>
             <table><thead><tr><th>push_id</th><th class="num">sent</th><th class="num">accepted</th><th class="num">delivered</th><th class="num">opened</th><th class="num">display rate</th><th class="num">media attached</th><th>top reason</th><th class="num">media bytes</th><th class="num">p50 / p95</th><th>last seen</th></tr></thead>
             <tbody>\(rows)</tbody></table></section>
             </main></body></html>
             """
+    }
+
+    /// "66 pushes", or "12 most recent of 66 pushes · all in GET /v1/pushes" when the table
+    /// shows only some.
+    static func pushCount(_ s: DashboardSnapshot) -> String {
+        let total = max(s.totalPushes, s.pushes.count)
+        let noun = total == 1 ? "push" : "pushes"
+        guard s.pushes.count < total else { return "\(HTML.number(total)) \(noun)" }
+        return "\(HTML.number(s.pushes.count)) most recent of \(HTML.number(total)) \(noun) · all in GET /v1/pushes"
     }
 
     private static func card(_ key: String, _ value: String, _ detail: String) -> String {

@@ -19,6 +19,16 @@ enum HTML {
         return out
     }
 
+    /// `s` cut to at most `limit` characters, the cut marked with "…".
+    ///
+    /// - Parameters:
+    ///   - s: the text (a push id).
+    ///   - limit: the most characters shown, "…" included.
+    /// - Returns: `s` itself when it fits.
+    static func truncated(_ s: String, _ limit: Int) -> String {
+        s.count <= limit ? s : String(s.prefix(max(1, limit - 1))) + "…"
+    }
+
     /// A whole number with thousands separators: 12,345.
     static func number(_ n: Int) -> String {
         let digits = String(abs(n))

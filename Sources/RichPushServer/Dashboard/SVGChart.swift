@@ -10,6 +10,7 @@ enum SVGChart {
         static let opened = "#f08c00"
         static let reason = "#e8590c"
         static let timing = "#0c8599"
+        static let p95 = "#e8590c"
         static let grid = "#e6e9f0"
         static let axis = "#8a93a6"
     }
@@ -105,7 +106,8 @@ enum SVGChart {
         for (i, p) in shown.enumerated() {
             let y = 6 + Double(i) * rowH
             let scale = Double(max(1, p.sent ?? 0, p.accepted ?? 0, p.delivered, p.opened))
-            svg += text(labelW - 10, y + 22, String(p.pushID.prefix(18)), anchor: "end", size: 12.5, fill: "#1d2433", mono: true)
+            let shownID = HTML.truncated(p.pushID, 18)
+            svg += text(labelW - 10, y + 22, shownID, anchor: "end", size: 12.5, fill: "#1d2433", mono: true, title: shownID == p.pushID ? nil : p.pushID)
             let stages: [(Int?, String, Double)] = [
                 (p.sent, Palette.sent, 26), (p.accepted, Palette.accepted, 26), (p.delivered, Palette.delivered, 18), (p.opened, Palette.opened, 10),
             ]
@@ -155,7 +157,8 @@ enum SVGChart {
                 guard let v else { return false }
                 return v >= b.lowerMs && (b.upperMs.map { v < $0 } ?? true)
             }
-            let color = contains(p95) && !contains(p50) ? "#e8590c" : Palette.timing
+            // The p95 bucket is orange even when p50 falls in it too (the caption promises it).
+            let color = contains(p95) ? Palette.p95 : Palette.timing
             svg += rect(x, top + plotH - h, slot * 0.76, h, color, rx: 2, title: "\(name): \(b.count)")
             let short = b.upperMs.map { u in u >= 1000 ? "<\(u / 1000)s" : "<\(u)" } ?? "30s+"
             svg += text(left + Double(i) * slot + slot / 2, top + plotH + 16, short, anchor: "middle", size: 10.5, fill: Palette.axis)
@@ -185,9 +188,12 @@ enum SVGChart {
         "<line x1=\"\(fmt(x1))\" y1=\"\(fmt(y1))\" x2=\"\(fmt(x2))\" y2=\"\(fmt(y2))\" stroke=\"\(stroke)\" stroke-width=\"1\"/>"
     }
 
-    private static func text(_ x: Double, _ y: Double, _ s: String, anchor: String, size: Double, fill: String, mono: Bool = false) -> String {
+    private static func text(
+        _ x: Double, _ y: Double, _ s: String, anchor: String, size: Double, fill: String, mono: Bool = false, title: String? = nil
+    ) -> String {
         let family = mono ? " font-family=\"ui-monospace,SFMono-Regular,Menlo,Consolas,monospace\"" : ""
-        return "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" font-size=\"\(fmt(size))\" fill=\"\(fill)\"\(family)>\(HTML.escape(s))</text>"
+        let tooltip = title.map { "<title>\(HTML.escape($0))</title>" } ?? ""
+        return "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" font-size=\"\(fmt(size))\" fill=\"\(fill)\"\(family)>\(tooltip)\(HTML.escape(s))</text>"
     }
 
     private static func fmt(_ d: Double) -> String { String(format: "%.1f", d) }

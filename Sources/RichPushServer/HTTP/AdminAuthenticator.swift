@@ -1,17 +1,43 @@
 import Foundation
 
-/// Checks the admin token from `Authorization: Bearer TOKEN` or the dashboard's login cookie,
-/// in constant time.
-public struct AdminAuthenticator: Sendable {
+/// Checks the admin token from `Authorization: Bearer TOKEN`, and the dashboard's login
+/// sessions, both in constant time.
+///
+/// The login cookie never holds the token: a successful login starts a session, a random
+/// 256-bit id kept in this process's memory with its expiry (12 h by default), and the cookie
+/// carries that id. Logout ends the session server-side (a copied cookie stops working), a
+/// restart of the server ends all of them, and at most `maximumSessions` live at once (the
+/// oldest is dropped first).
+public final class AdminAuthenticator: @unchecked Sendable {
     /// The cookie the login form sets (HttpOnly, SameSite=Lax, Path=/).
     public static let cookieName = "richpush_admin"
+    /// How long a dashboard login lasts by default: 12 h, in seconds.
+    public static let defaultSessionLifetime: TimeInterval = 12 * 3600
+    /// The most sessions kept at once (a bound on memory; each login adds one).
+    public static let maximumSessions = 256
+
+    private struct Session {
+        var id: [UInt8]
+        var expires: Date
+    }
+
     private let token: [UInt8]
+    /// Seconds a session lasts.
+    public let sessionLifetime: TimeInterval
+    private let now: @Sendable () -> Date
+    private let lock = NSLock()
+    private var sessions: [Session] = []
 
     /// Makes an authenticator.
     ///
-    /// - Parameter token: the admin token.
-    public init(token: String) {
+    /// - Parameters:
+    ///   - token: the admin token.
+    ///   - sessionLifetime: seconds a dashboard login lasts (default 12 h).
+    ///   - now: the clock (tests pass their own).
+    public init(token: String, sessionLifetime: TimeInterval = defaultSessionLifetime, now: @escaping @Sendable () -> Date = { Date() }) {
         self.token = Array(token.utf8)
+        self.sessionLifetime = sessionLifetime
+        self.now = now
     }
 
     /// A new random token: 32 random bytes as 64 hex digits (256 bits).
@@ -22,41 +48,117 @@ public struct AdminAuthenticator: Sendable {
 
     /// Whether `candidate` equals the token, compared in time independent of where they differ.
     public func matches(_ candidate: String) -> Bool {
-        let bytes = Array(candidate.utf8)
-        var difference = UInt8(truncatingIfNeeded: bytes.count ^ token.count)
-        for i in 0..<token.count {
-            difference |= token[i] ^ (i < bytes.count ? bytes[i] : 0)
-        }
-        return difference == 0
+        Self.constantTimeEqual(Array(candidate.utf8), token)
     }
 
-    /// Whether the request carries the token as a Bearer header or in the login cookie.
+    /// Whether the request carries the token as a Bearer header or a live session cookie.
     public func isAuthorized(_ request: HTTPRequest) -> Bool {
-        if let header = request.header("Authorization") {
-            let parts = header.split(separator: " ", maxSplits: 1)
+        isAuthorized(authorization: request.header("Authorization"), cookie: request.header("Cookie"))
+    }
+
+    /// Whether an `Authorization` header holds the token (`Bearer TOKEN`) or a `Cookie` header
+    /// a live session.
+    ///
+    /// - Parameters:
+    ///   - authorization: the `Authorization` header, if any.
+    ///   - cookie: the `Cookie` header, if any.
+    /// - Returns: `true` when either admits the request.
+    public func isAuthorized(authorization: String?, cookie: String?) -> Bool {
+        if let authorization {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer", matches(String(parts[1]).trimmingCharacters(in: .whitespaces)) {
                 return true
             }
         }
-        if let cookies = request.header("Cookie") {
-            for pair in cookies.split(separator: ";") {
-                let kv = pair.split(separator: "=", maxSplits: 1)
-                if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == Self.cookieName,
-                    let value = String(kv[1]).trimmingCharacters(in: .whitespaces).removingPercentEncoding, matches(value)
-                {
-                    return true
-                }
-            }
-        }
-        return false
+        return sessionID(in: cookie).map(isLiveSession) ?? false
     }
 
-    /// The `Set-Cookie` value that logs the browser in.
-    public func loginCookie() -> String {
-        let value = String(decoding: token, as: UTF8.self).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        return "\(Self.cookieName)=\(value); Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+    /// Starts a session after a correct login.
+    ///
+    /// - Returns: the `Set-Cookie` value carrying the new session id (never the token), with
+    ///   `Max-Age` = the session lifetime.
+    public func startSession() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        lock.withLock {
+            let time = now()
+            sessions.removeAll { $0.expires <= time }
+            if sessions.count >= Self.maximumSessions { sessions.removeFirst(sessions.count - Self.maximumSessions + 1) }
+            sessions.append(Session(id: id, expires: time.addingTimeInterval(sessionLifetime)))
+        }
+        let value = id.map { String(format: "%02x", $0) }.joined()
+        return "\(Self.cookieName)=\(value); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(sessionLifetime))"
+    }
+
+    /// Ends the session a `Cookie` header names, if any (logout): the id stops working at once.
+    ///
+    /// - Parameter cookie: the request's `Cookie` header.
+    public func endSession(cookie: String?) {
+        guard let id = sessionID(in: cookie).flatMap(Self.bytes(hex:)) else { return }
+        lock.withLock { sessions.removeAll { Self.constantTimeEqual($0.id, id) } }
     }
 
     /// The `Set-Cookie` value that logs the browser out.
     public static let logoutCookie = "\(cookieName)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
+
+    // MARK: Private
+
+    /// The value of this server's cookie in a `Cookie` header.
+    private func sessionID(in cookie: String?) -> String? {
+        guard let cookie else { return nil }
+        for pair in cookie.split(separator: ";") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == Self.cookieName {
+                return String(kv[1]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `hex` is the id of an unexpired session; every live session is compared in
+    /// constant time, so the answer's timing says nothing about how close a guess was.
+    private func isLiveSession(_ hex: String) -> Bool {
+        guard let id = Self.bytes(hex: hex) else { return false }
+        return lock.withLock {
+            let time = now()
+            var found = false
+            for session in sessions where session.expires > time {
+                found = Self.constantTimeEqual(session.id, id) || found
+            }
+            return found
+        }
+    }
+
+    /// 64 hex digits → 32 bytes; `nil` for anything else.
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        var i = 0
+        while i < 64 {
+            guard let hi = nibble(digits[i]), let lo = nibble(digits[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// Equality in time that depends only on `expected`'s length.
+    private static func constantTimeEqual(_ candidate: [UInt8], _ expected: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: candidate.count ^ expected.count)
+        for i in 0..<expected.count {
+            difference |= expected[i] ^ (i < candidate.count ? candidate[i] : 0)
+        }
+        return difference == 0
+    }
 }

@@ -42,8 +42,13 @@ public struct PushSendRequest: Sendable {
     /// - Throws: `PushRequestError` (400 naming the field; 400 `payload_rejected` with the lint
     ///   findings; 413 `too_many_tokens`).
     public init(body: Data, defaultTopic: String, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
-        guard let json = try? JSONValue.parse(body), let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
+        let example = "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}"
+        guard let json = try? JSONValue.parse(body) else {
+            if let tooDeep = JSONNesting.tooDeepMessage(body) { throw PushRequestError(field: "body", message: tooDeep) }
+            throw PushRequestError(field: "body", message: "the body is not valid JSON; send a JSON object, \(example)")
+        }
+        guard let root = json.objectValue else {
+            throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
         }
         let known: Set<String> = ["push_id", "tokens", "payload", "title", "subtitle", "body", "image", "media_key", "push_type", "priority", "collapse_id", "expiration", "topic"]
         if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {

@@ -5,8 +5,10 @@ import RichPushCore
 /// `Receipt.Limits`.
 ///
 /// Accepts `application/x-www-form-urlencoded` (article 000 sends just `push_id=2018001`) and
-/// `application/json` (an object with the same field names). A body without a content type is
-/// read as JSON when it starts with `{`, else as a form. Unknown fields are ignored, so newer
+/// `application/json` (an object with the same field names). A body without a content type (or
+/// `text/plain`) is read as JSON when it starts with `{`, else as a form. Any other type
+/// (multipart, XML…), and a JSON-looking body sent as a form (`curl -d '{…}'`), is refused
+/// with `415 unsupported_media_type` naming the accepted types. Unknown fields are ignored, so newer
 /// clients can add some; `outcome` and `reason` may be codes this version does not know (kept,
 /// not dropped) but must look like codes (`a-z`, `0-9`, `_`); `event` must be `delivered` or
 /// `opened`, since a misspelt event would silently vanish from every figure.
@@ -21,14 +23,39 @@ public enum ReceiptDecoder {
     public static func decode(body: Data, contentType: String?) throws -> Receipt {
         // What devices (and article 000) send, compared without building a lowered copy.
         let mime = contentType == "application/x-www-form-urlencoded" ? contentType : contentType.map { Self.mediaType($0) }
+        let first = body.first(where: { !" \t\r\n".utf8.contains($0) })
+        let looksLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         let isJSON: Bool
-        if let mime {
-            isJSON = mime == "application/json" || mime.hasSuffix("+json")
-        } else {
-            isJSON = body.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "{")
+        switch mime {
+        case "application/x-www-form-urlencoded":
+            // `curl -d '{"push_id":…}'` sends JSON with this header: say so, rather than
+            // reading one form field named `{"push_id":…}` and answering "push_id is required".
+            if looksLikeJSON { throw unsupported(mime, detail: "the body looks like JSON but was sent as a form") }
+            isJSON = false
+        case "application/json":
+            isJSON = true
+        case let other? where other.hasSuffix("+json"):
+            isJSON = true
+        case nil, "", "text/plain":
+            // No type (or text/plain, as navigator.sendBeacon sends): judge by the body.
+            if first == UInt8(ascii: "<") { throw unsupported(mime, detail: "the body looks like XML or HTML") }
+            isJSON = looksLikeJSON
+        case let other?:
+            throw unsupported(other, detail: nil)
         }
         let fields = isJSON ? try jsonFields(body) : try formFields(body)
         return try receipt(from: fields)
+    }
+
+    /// The `415` for a body this decoder does not read, naming what came and what is accepted.
+    private static func unsupported(_ mime: String?, detail: String?) -> ReceiptFieldError {
+        var sent = mime.map { $0.isEmpty ? "a body without Content-Type" : "Content-Type \($0.prefix(80))" } ?? "a body without Content-Type"
+        if let detail { sent += " (\(detail))" }
+        return ReceiptFieldError(
+            code: "unsupported_media_type", field: "Content-Type",
+            message: "\(sent) is not accepted; send application/x-www-form-urlencoded (push_id=2018001&event=delivered) or application/json ({\"push_id\":\"2018001\"})",
+            status: 415
+        )
     }
 
     /// `Application/JSON; charset=utf-8` → `application/json` (ASCII only, no Foundation).
@@ -120,6 +147,9 @@ public enum ReceiptDecoder {
         do {
             value = try JSONValue.parse(body)
         } catch {
+            if let tooDeep = JSONNesting.tooDeepMessage(body) {
+                throw ReceiptFieldError(code: "invalid_body", field: "body", message: tooDeep + "; a receipt is one flat object like {\"push_id\":\"2018001\"}")
+            }
             throw ReceiptFieldError(code: "invalid_body", field: "body", message: "the body is not valid JSON; send a JSON object or a form")
         }
         guard let object = value.objectValue else {
@@ -168,7 +198,7 @@ public enum ReceiptDecoder {
         if value.isEmpty { return nil }
         if value.utf8.count > maxBytes {
             throw ReceiptFieldError(
-                code: "too_long", field: name, message: "\(name) is \(value.utf8.count) bytes; at most \(maxBytes) bytes (Receipt.Limits)"
+                code: "too_long", field: name, message: "\(name) is \(value.utf8.count) bytes; at most \(maxBytes) bytes"
             )
         }
         if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
@@ -214,7 +244,7 @@ public enum ReceiptDecoder {
             }
             throw ReceiptFieldError(
                 code: parsed == nil ? "invalid_field" : "out_of_range", field: name,
-                message: "\(name) must be a whole number of \(unit) from 0 to \(max) (Receipt.Limits); got \(shown)"
+                message: "\(name) must be a whole number of \(unit) from 0 to \(max); got \(shown)"
             )
         }
         return value

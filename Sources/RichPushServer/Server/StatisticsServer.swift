@@ -6,13 +6,16 @@ import RichPushCore
 ///
 /// Routes:
 /// - `POST /v1/receipts` (open): form or JSON receipt → `202` after COMMIT, `400` naming the
-///   field, `413` over 8 KB, `503` when the store failed.
+///   field, `415` for another body type (multipart, XML, JSON sent as a form), `413` over 8 KB,
+///   `503` when the store failed.
 /// - `POST /v1/pushes` (admin): lint, send through APNs to the given tokens, record `sent` /
 ///   `accepted` and each token's outcome; 200 with per-token results, 400 naming the field or
 ///   with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when APNs refused the server's
 ///   key/team/topic, 503 without APNs settings.
 /// - `GET /v1/pushes`, `GET /v1/pushes/{push_id}` (admin): JSON figures.
-/// - `GET /` (admin, Bearer or cookie): the dashboard; `GET /login`, `POST /login`, `POST /logout`.
+/// - `GET /` (admin, Bearer or session cookie): the dashboard; `GET /login`, `POST /login` (a
+///   12 h session in memory, the cookie holds its random id, never the token), `POST /logout`
+///   (ends the session).
 /// - `GET /healthz`, `GET /metrics` (open).
 public final class StatisticsServer: @unchecked Sendable {
     /// The store behind the server.
@@ -109,6 +112,7 @@ public final class StatisticsServer: @unchecked Sendable {
             return answer(request, login(request))
         case "/logout":
             guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
+            auth.endSession(cookie: request.header("Cookie"))
             return answer(request, .empty(303, headers: [("Location", "/login"), ("Set-Cookie", AdminAuthenticator.logoutCookie)]))
         case "/v1/pushes":
             guard method == "GET" || method == "POST" else { return answer(request, .methodNotAllowed(["GET", "POST"])) }
@@ -153,7 +157,7 @@ public final class StatisticsServer: @unchecked Sendable {
             receipt = try ReceiptDecoder.decode(body: request.body, contentType: request.header("Content-Type"))
         } catch let error as ReceiptFieldError {
             metrics.receiptRejected("bad_request")
-            return answer(request, HTTPResponse(status: 400, contentType: "application/json", body: error.jsonBody))
+            return answer(request, HTTPResponse(status: error.status, contentType: "application/json", body: error.jsonBody))
         } catch {
             metrics.receiptRejected("bad_request")
             return answer(request, .error(400, code: "invalid_body", message: "the receipt could not be read"))
@@ -268,7 +272,7 @@ public final class StatisticsServer: @unchecked Sendable {
         guard let token, auth.matches(token) else {
             return .html(401, LoginPage.render(error: "That token is not the admin token. It was printed when richpush serve started."))
         }
-        return .empty(303, headers: [("Location", "/"), ("Set-Cookie", auth.loginCookie())])
+        return .empty(303, headers: [("Location", "/"), ("Set-Cookie", auth.startSession())])
     }
 
     private func storeError(_ error: any Error) -> HTTPResponse {

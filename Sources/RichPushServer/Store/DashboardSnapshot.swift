@@ -53,6 +53,9 @@ public struct DashboardSnapshot: Sendable, Equatable {
     public var p95Ms: Int?
     /// The most recently seen pushes (up to 12).
     public var pushes: [PushStatistics]
+    /// All pushes the store knows (with receipts or sends), so the page can say how many of
+    /// them `pushes` shows.
+    public var totalPushes: Int = 0
 
     /// The histogram's bucket edges in ms (the extension's budget is about 30 s: Apple).
     public static let timingEdgesMs = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000]
@@ -62,6 +65,6 @@ public struct DashboardSnapshot: Sendable, Equatable {
             && a.mediaAttached == b.mediaAttached && a.timeline == b.timeline && a.timing == b.timing
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
             && a.pushes == b.pushes && a.sent == b.sent && a.accepted == b.accepted
-            && a.deliveredOfSentPushes == b.deliveredOfSentPushes
+            && a.deliveredOfSentPushes == b.deliveredOfSentPushes && a.totalPushes == b.totalPushes
     }
 }

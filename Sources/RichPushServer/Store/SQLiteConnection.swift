@@ -42,14 +42,25 @@ final class SQLiteConnection {
 
     /// Runs one or more SQL statements without results.
     ///
-    /// - Parameter sql: the SQL text.
+    /// - Parameters:
+    ///   - sql: the SQL text.
+    ///   - busyRetrySeconds: how long to retry when SQLite answers `SQLITE_BUSY` without waiting
+    ///     on the busy handler (it does so for `PRAGMA journal_mode=WAL` while another connection
+    ///     changes the journal mode of a new file); 0 = no retry.
     /// - Throws: `RichPushError` `store` with SQLite's message.
-    func execute(_ sql: String) throws {
-        var errorMessage: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
-        if rc != SQLITE_OK {
+    func execute(_ sql: String, busyRetrySeconds: Double = 0) throws {
+        let deadline = Date().addingTimeInterval(busyRetrySeconds)
+        while true {
+            var errorMessage: UnsafeMutablePointer<CChar>?
+            let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+            if rc == SQLITE_OK { return }
             let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
             sqlite3_free(errorMessage)
+            if rc & 0xFF == SQLITE_BUSY, Date() < deadline {
+                usleep(UInt32.random(in: 2_000...20_000))
+                continue
+            }
+            if let notDatabase = notADatabase(rc, message) { throw notDatabase }
             throw RichPushError(code: .store, message: "SQLite error in '\(sql.prefix(60))': \(message) (\(path))")
         }
     }
@@ -79,9 +90,21 @@ final class SQLiteConnection {
 
     /// An error for the last failed call.
     func error(_ action: String, sql: String) -> RichPushError {
-        RichPushError(
+        let message = String(cString: sqlite3_errmsg(handle))
+        if let notDatabase = notADatabase(sqlite3_errcode(handle), message) { return notDatabase }
+        return RichPushError(
             code: .store,
-            message: "SQLite \(action) failed: \(String(cString: sqlite3_errmsg(handle))) in '\(sql.prefix(80))' (\(path))"
+            message: "SQLite \(action) failed: \(message) in '\(sql.prefix(80))' (\(path))"
+        )
+    }
+
+    /// The error for a file that is not SQLite at all (`SQLITE_NOTADB`, e.g. `--db notes.json`),
+    /// saying what to pass instead; `nil` for any other result code.
+    private func notADatabase(_ rc: Int32, _ message: String) -> RichPushError? {
+        guard rc & 0xFF == SQLITE_NOTADB else { return nil }
+        return RichPushError(
+            code: .store,
+            message: "'\(path)' is not a RichPush SQLite database (SQLite: \(message)); pass --db with a new or existing richpush database path"
         )
     }
 }

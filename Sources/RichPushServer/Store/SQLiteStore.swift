@@ -81,7 +81,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         self.path = path
         self.syncsWAL = synchronous == .full
         writer = try SQLiteConnection(path: path)
-        try writer.execute("PRAGMA journal_mode=WAL")
+        // Another process opening the same new file may be switching it to WAL right now.
+        try writer.execute("PRAGMA journal_mode=WAL", busyRetrySeconds: 10)
         // FULL is kept by syncing the WAL ourselves (syncCommitted), outside the transaction.
         try writer.execute("PRAGMA synchronous=NORMAL")
         try writer.execute("PRAGMA foreign_keys=ON")
@@ -91,26 +92,67 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         _ = try writer.prepared(Self.insertSQL)
     }
 
+    /// The schema version this richpush writes (`PRAGMA user_version`).
+    static let schemaVersion = 2
+    /// The tables of schema version 2; a version-0 file holding any other table is not ours.
+    static let tables: Set<String> = ["receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens"]
+
+    /// Brings the schema to `schemaVersion`, atomically and idempotently.
+    ///
+    /// Several processes may open one new file at the same moment (two `richpush serve`
+    /// started together): each takes the write lock first (`BEGIN IMMEDIATE`; the others wait,
+    /// up to the connection's busy timeout), reads `user_version` inside that transaction,
+    /// applies only the missing steps and commits, so the second one finds version 2 and does
+    /// nothing. Each step also tolerates work already done (`IF NOT EXISTS`, the v2 column
+    /// checked with `pragma table_info`), so a file left at version 1 with the v2 column
+    /// present (by richpush before this fix) opens and is repaired.
     private static func migrate(_ db: SQLiteConnection) throws {
-        let version = try db.prepared("PRAGMA user_version")
-        let current = try version.rows { $0.int(0) ?? 0 }.first ?? 0
-        if current > 2 {
-            throw RichPushError(
-                code: .store,
-                message: "'\(db.path)' has schema version \(current), newer than this richpush (2); upgrade richpush or use another --db"
-            )
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let current = try db.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
+            if current > schemaVersion {
+                throw RichPushError(
+                    code: .store,
+                    message: "'\(db.path)' has schema version \(current), newer than this richpush (\(schemaVersion)); upgrade richpush or use another --db"
+                )
+            }
+            if current == 0 {
+                let existing = try db.prepared("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                    .rows { $0.text(0) ?? "" }
+                let foreign = existing.filter { !tables.contains($0) }.sorted()
+                if !foreign.isEmpty {
+                    throw RichPushError(
+                        code: .store,
+                        message: "'\(db.path)' is a SQLite database but not a RichPush one (tables: \(foreign.prefix(5).joined(separator: ", "))); pass --db with a new or existing richpush database path"
+                    )
+                }
+            }
+            if current < 1 { try createVersion1(db) }
+            if current < 2 { try migrateToVersion2(db) }
+            if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
         }
-        if current < 1 { try createVersion1(db) }
-        if current < 2 { try migrateToVersion2(db) }
+    }
+
+    /// Whether `table` has a column named `column` (`pragma table_info`).
+    private static func hasColumn(_ db: SQLiteConnection, table: String, column: String) throws -> Bool {
+        let query = try db.prepared("SELECT 1 FROM pragma_table_info(?) WHERE name = ?")
+        try query.bind([.text(table), .text(column)])
+        return try !query.rows { _ in true }.isEmpty
     }
 
     /// Version 2: `device_tokens`, what APNs said about a device token (410 inactive, bad for the
     /// topic or environment), and `push_tokens.outcome` (the provider's verdict per token).
+    /// Runs inside `migrate`'s transaction; an `outcome` column already there is kept.
     private static func migrateToVersion2(_ db: SQLiteConnection) throws {
+        if try !hasColumn(db, table: "push_tokens", column: "outcome") {
+            try db.execute("ALTER TABLE push_tokens ADD COLUMN outcome TEXT")
+        }
         try db.execute(
             """
-            BEGIN;
-            ALTER TABLE push_tokens ADD COLUMN outcome TEXT;
             CREATE TABLE IF NOT EXISTS device_tokens (
                 device_token TEXT PRIMARY KEY,
                 state TEXT NOT NULL,
@@ -118,16 +160,14 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 since_ms INTEGER,
                 updated_at_ms INTEGER NOT NULL
             );
-            PRAGMA user_version = 2;
-            COMMIT;
             """
         )
     }
 
+    /// Version 1: receipts, their aggregates, pushes and per-token sends (inside `migrate`'s transaction).
     private static func createVersion1(_ db: SQLiteConnection) throws {
         try db.execute(
             """
-            BEGIN;
             CREATE TABLE IF NOT EXISTS receipts (
                 id INTEGER PRIMARY KEY,
                 push_id TEXT NOT NULL,
@@ -176,8 +216,6 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 sent_at_ms INTEGER NOT NULL,
                 PRIMARY KEY (push_id, device_token)
             );
-            PRAGMA user_version = 1;
-            COMMIT;
             """
         )
     }
@@ -518,10 +556,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         let p95 = PushStatistics.percentile(distribution, 95)
 
         let pushes = try readPushes(only: nil, limit: 12)
+        let totalPushes = try reader.prepared("SELECT COUNT(*) FROM (SELECT push_id FROM push_counts UNION SELECT push_id FROM pushes)")
+            .rows { $0.int(0) ?? 0 }.first ?? 0
         return DashboardSnapshot(
             totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
             sent: s.0, accepted: s.1, deliveredOfSentPushes: deliveredOfSent, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
-            p50Ms: p50, p95Ms: p95, pushes: pushes
+            p50Ms: p50, p95Ms: p95, pushes: pushes, totalPushes: totalPushes
         )
     }
 
