@@ -35,5 +35,9 @@ public struct ShownContent: Sendable, Equatable {
     public var userInfo: JSONValue?
     /// The attachments, in order.
     public var attachments: [Attachment]
+    /// The action identifiers of the category registered under `categoryIdentifier` in
+    /// `UNUserNotificationCenter.current()` when the content was shown, in order; `nil` when no
+    /// such category was registered then (iOS shows no buttons).
+    public var registeredCategoryActions: [String]?
 }
 #endif

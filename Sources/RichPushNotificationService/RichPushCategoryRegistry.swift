@@ -86,13 +86,73 @@ public enum RichPushCategoryRegistry {
     }
 
     /// Registers the payload's category with the notification center, merged with what is
-    /// registered (call it as soon as the category is known, before delivery).
+    /// registered (call it as soon as the category is known, before delivery); returns once the
+    /// new set is registered.
+    ///
+    /// Registrations in this process run one at a time (read, merge, write), so overlapping
+    /// requests with different buttons each keep their category.
     ///
     /// - Parameters:
     ///   - description: the category from the pipeline.
     ///   - center: the notification center (default `.current()`).
     public static func register(_ description: NotificationCategoryDescription, center: UNUserNotificationCenter = .current()) async {
-        let existing = await center.notificationCategories()
-        center.setNotificationCategories(merged(existing, adding: description))
+        let target = CenterReference(center: center)
+        await serial.run {
+            let existing = await registeredCategories(of: target)
+            target.center.setNotificationCategories(merged(existing, adding: description))
+        }
+    }
+
+    /// The registered categories, through the completion-handler API (Apple's is not annotated
+    /// `@Sendable`; its handler runs once, on a queue of the center's).
+    private static func registeredCategories(of target: CenterReference) async -> Set<UNNotificationCategory> {
+        let box: CategoriesBox = await withCheckedContinuation { continuation in
+            target.center.getNotificationCategories { categories in
+                continuation.resume(returning: CategoriesBox(categories: categories))
+            }
+        }
+        return box.categories
+    }
+
+    /// One registration at a time in this process.
+    private static let serial = SerialChain()
+
+    /// The center as the registration task holds it.
+    ///
+    /// `@unchecked Sendable`: Apple documents `UNUserNotificationCenter` as thread-safe; the
+    /// stand-in keeps its state behind a lock.
+    private struct CenterReference: @unchecked Sendable {
+        let center: UNUserNotificationCenter
+    }
+
+    /// The categories handed from the center's callback to the registration task.
+    ///
+    /// `@unchecked Sendable`: an immutable set of immutable `UNNotificationCategory` objects,
+    /// read by the task only after the callback has resumed it.
+    private struct CategoriesBox: @unchecked Sendable {
+        let categories: Set<UNNotificationCategory>
+    }
+}
+
+/// Runs async operations one after another, in the order they were submitted.
+///
+/// `@unchecked Sendable`: the only state, the last submitted task, is behind a lock.
+private final class SerialChain: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tail: Task<Void, Never>?
+
+    /// Runs `operation` after every operation submitted before it; returns when it has finished.
+    /// - Parameter operation: the work.
+    func run(_ operation: @escaping @Sendable () async -> Void) async {
+        let task: Task<Void, Never> = lock.withLock {
+            let previous = tail
+            let next = Task {
+                await previous?.value
+                await operation()
+            }
+            tail = next
+            return next
+        }
+        await task.value
     }
 }

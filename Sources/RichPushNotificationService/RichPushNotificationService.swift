@@ -124,12 +124,18 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
         let configuration = self.configuration
-        let context = RequestContext(request: request, defaultBody: configuration.defaultBody, contentHandler: contentHandler)
+        // The wait for a category registration ends at the pipeline's own deadline at the latest.
+        let registrationDeadline = DispatchTime.now() + max(0, configuration.deadline)
+        let context = RequestContext(
+            request: request, defaultBody: configuration.defaultBody, registrationDeadline: registrationDeadline,
+            contentHandler: contentHandler)
         let key = ObjectIdentifier(context)
         inFlightLock.withLock { inFlight[key] = context }
         let payload = JSONValue(any: request.content.userInfo) ?? .null
         let pipeline = makePipeline(configuration: configuration)
         let this = CallbackReference(service: self)
+        // The pipeline may deliver before `start` returns (nothing to download): until the category
+        // is known, the context holds that result rather than handing it to iOS.
         let run = pipeline.start(
             payload: payload,
             validate: { media in try this.service.validateAttachment(media) },
@@ -137,11 +143,24 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         )
         context.attach(run)
         if let category = run.bestAttempt.details.category {
-            // Payload buttons (issue 6): registered while the media downloads, before delivery.
-            Task { await RichPushCategoryRegistry.register(category) }
+            // Payload buttons (issue 6): registered while the media downloads; this request's
+            // content goes to iOS only once the registration is done (iOS shows a category's buttons
+            // only when it is registered at display time), or after `categoryRegistrationWait`.
+            context.registrationStarted()
+            Task {
+                await RichPushCategoryRegistry.register(category)
+                this.service.registrationFinished(key: key, context: context)
+            }
+        } else {
+            registrationFinished(key: key, context: context)
         }
         didStart(run, for: request)
     }
+
+    /// The longest a delivery waits for its payload category's registration: 2 s (our bound; Apple's
+    /// `getNotificationCategories` usually answers in milliseconds), and never past the pipeline's
+    /// `deadline` or `serviceExtensionTimeWillExpire()`.
+    public static let categoryRegistrationWait: Double = 2
 
     /// Delivers every request still in flight now, each with its best attempt (text, no media).
     ///
@@ -150,7 +169,10 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
     open override func serviceExtensionTimeWillExpire() {
         let pending = inFlightLock.withLock { Array(inFlight) }
         for (key, context) in pending {
-            if let run = context.run {
+            if let held = context.expire() {
+                // Delivered by the pipeline, waiting for its category registration: hand it over now.
+                deliver(key: key, context: context, result: held)
+            } else if let run = context.run {
                 run.expire()
             } else {
                 // Expiry raced `didReceive` before the pipeline started: show the request as it came.
@@ -161,7 +183,29 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
 
     // MARK: Delivery
 
+    /// The pipeline's result: delivered now, or held until the category registration is done.
     private func finish(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
+        guard context.hold(result) else {
+            deliver(key: key, context: context, result: result)
+            return
+        }
+        let remaining = Double(Int64(context.registrationDeadline.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
+        let wait = min(Self.categoryRegistrationWait, max(0, remaining))
+        let this = CallbackReference(service: self)
+        DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
+            guard let held = context.release() else { return }
+            RichPushLog.error("category registration for \(context.request.identifier) took longer than \(wait) s; delivered without waiting")
+            this.service.deliver(key: key, context: context, result: held)
+        }
+    }
+
+    /// The category registration is done (or there was none): a held result goes to iOS now.
+    private func registrationFinished(key: ObjectIdentifier, context: RequestContext) {
+        guard let held = context.openGate() else { return }
+        deliver(key: key, context: context, result: held)
+    }
+
+    private func deliver(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
         inFlightLock.withLock { _ = inFlight.removeValue(forKey: key) }
         guard let handler = context.takeHandler() else { return }
         let request = context.request
@@ -272,22 +316,69 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         let service: RichPushNotificationService
     }
 
-    /// One request in flight: its content handler (taken exactly once) and its pipeline run.
+    /// One request in flight: its content handler (taken exactly once), its pipeline run, and the
+    /// gate that holds its result while its payload category is being registered.
     ///
     /// `@unchecked Sendable`: the handler is Apple's non-Sendable block, which iOS allows to be
     /// called from any thread; it is read and cleared under the lock, so it runs at most once.
     private final class RequestContext: @unchecked Sendable {
+        /// Whether a result may go to iOS yet.
+        private enum Gate {
+            /// The pipeline is starting; whether the payload has buttons is not known yet.
+            case undecided
+            /// The payload's category is being registered.
+            case registering
+            /// No registration to wait for (none, done, timed out or expired).
+            case open
+        }
+
         let request: UNNotificationRequest
         let defaultBody: String?
+        let registrationDeadline: DispatchTime
         private let lock = NSLock()
         private var contentHandler: ((UNNotificationContent) -> Void)?
         private var pipelineRun: PipelineRun?
+        private var gate = Gate.undecided
+        private var held: PipelineResult?
 
-        init(request: UNNotificationRequest, defaultBody: String?, contentHandler: @escaping (UNNotificationContent) -> Void) {
+        init(
+            request: UNNotificationRequest, defaultBody: String?, registrationDeadline: DispatchTime,
+            contentHandler: @escaping (UNNotificationContent) -> Void
+        ) {
             self.request = request
             self.defaultBody = defaultBody
+            self.registrationDeadline = registrationDeadline
             self.contentHandler = contentHandler
         }
+
+        /// Records that the payload's category registration has started.
+        func registrationStarted() {
+            lock.withLock { if gate == .undecided { gate = .registering } }
+        }
+
+        /// Keeps `result` until the gate opens; `false` when it is open (deliver now).
+        func hold(_ result: PipelineResult) -> Bool {
+            lock.withLock {
+                guard gate != .open else { return false }
+                held = result
+                return true
+            }
+        }
+
+        /// Opens the gate (registration done, or none); returns the held result, if any.
+        func openGate() -> PipelineResult? {
+            lock.withLock {
+                gate = .open
+                defer { held = nil }
+                return held
+            }
+        }
+
+        /// The wait is over (bound passed): the held result, once.
+        func release() -> PipelineResult? { openGate() }
+
+        /// iOS's time is up: nothing waits any more; returns the held result, if any.
+        func expire() -> PipelineResult? { openGate() }
 
         /// The pipeline run, once started.
         var run: PipelineRun? { lock.withLock { pipelineRun } }

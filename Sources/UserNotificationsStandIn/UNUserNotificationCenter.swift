@@ -37,6 +37,13 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         registeredCategories()
     }
 
+    /// The registered categories, read at once (stand-in only, no Apple counterpart): what iOS
+    /// looks up when it shows a notification, for hosts that model that moment.
+    /// - Returns: every registered category; empty when none were registered.
+    public func categoriesAtDisplay() -> Set<UNNotificationCategory> {
+        registeredCategories()
+    }
+
     private func registeredCategories() -> Set<UNNotificationCategory> {
         lock.lock()
         defer { lock.unlock() }

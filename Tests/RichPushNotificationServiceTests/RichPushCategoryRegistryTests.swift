@@ -56,30 +56,57 @@ import UserNotificationsStandIn
         #expect(ThumbnailOptions.attachmentOptions(nil, typeHint: "public.png").count == 1)
     }
 
-    @Test func theBridgeRegistersAPayloadsButtonsBeforeDelivery() async throws {
-        let store = try Fixtures.temporaryDirectory("richpush-host-store")
-        defer { try? FileManager.default.removeItem(at: store) }
-        let marker = UUID().uuidString
-        let payload: [String: Any] = [
+    /// A payload with buttons, and with media or not, each request its own marker.
+    static func payload(buttons ids: [String], media: String? = nil) throws -> Data {
+        var object: [String: Any] = [
             "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
-            "buttons": [["id": "ok-\(marker)", "title": "OK"], ["id": "no", "title": "No", "destructive": true]],
+            "buttons": ids.enumerated().map { index, id in ["id": id, "title": "B\(index)", "destructive": index == 1] },
         ]
+        if let media { object["media-url"] = media }
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    static func service() -> RichPushNotificationService {
         var configuration = PipelineConfiguration()
         configuration.logger = .disabled
-        let service = RichPushNotificationService(configuration: configuration)
+        return RichPushNotificationService(configuration: configuration)
+    }
+
+    /// No media: the pipeline delivers at once, yet iOS must find the buttons' category registered
+    /// when it shows the notification (the host records the center's categories at that moment).
+    @Test func aPayloadsButtonsAreRegisteredWhenTheNotificationWithoutMediaIsShown() async throws {
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let ids = ["ok-\(UUID().uuidString)", "no"]
         let report = await ExtensionHost(storeDirectory: store, budget: 10)
-            .run(PushRequest.make(payload: try JSONSerialization.data(withJSONObject: payload)), on: service)
-        let identifier = report.shown.categoryIdentifier
-        #expect(identifier.hasPrefix("richpush.b."))
-        // Registration runs beside the pipeline; give it a bounded moment.
-        var registered: UNNotificationCategory?
-        for _ in 0..<200 where registered == nil {
-            registered = await UNUserNotificationCenter.current().notificationCategories().first { $0.identifier == identifier }
-            if registered == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        let category = try #require(registered)
-        #expect(category.actions.map(\.identifier) == ["ok-\(marker)", "no"])
+            .run(PushRequest.make(payload: try Self.payload(buttons: ids)), on: Self.service())
+        #expect(!report.shownOriginal)
+        #expect(!report.expiryCalled)
+        #expect(report.handlerCalls == 1)
+        #expect(report.shown.categoryIdentifier.hasPrefix("richpush.b."))
+        #expect(report.shown.registeredCategoryActions == ids)
+        let registered = await UNUserNotificationCenter.current().notificationCategories()
+        let category = try #require(registered.first { $0.identifier == report.shown.categoryIdentifier })
+        #expect(category.actions.map(\.identifier) == ids)
         #expect(category.actions[1].options == [.destructive])
+    }
+
+    /// Overlapping requests on one instance, each with its own buttons: each is shown with its own
+    /// category registered, and neither registration replaces the other's.
+    @Test func overlappingRequestsWithDifferentButtonsEachGetTheirOwnCategory() async throws {
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let sets = (0..<4).map { index in ["a\(index)-\(UUID().uuidString)", "b\(index)"] }
+        let requests = try sets.map { ids in HostedRequest(PushRequest.make(payload: try Self.payload(buttons: ids)), startAfter: 0) }
+        let reports = await ExtensionHost(storeDirectory: store, budget: 10).run(requests, on: Self.service())
+        #expect(Set(reports.map(\.shown.categoryIdentifier)).count == sets.count)
+        let registered = await UNUserNotificationCenter.current().notificationCategories()
+        for (report, ids) in zip(reports, sets) {
+            #expect(report.handlerCalls == 1)
+            #expect(!report.shownOriginal)
+            #expect(report.shown.registeredCategoryActions == ids)
+            #expect(registered.first { $0.identifier == report.shown.categoryIdentifier }?.actions.map(\.identifier) == ids)
+        }
     }
 
     /// The stand-in center (in `StandInContentTests` before; here, serialized with the registry test).
