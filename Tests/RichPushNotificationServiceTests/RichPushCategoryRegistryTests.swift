@@ -62,7 +62,7 @@ import UserNotificationsStandIn
             "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
             "buttons": ids.enumerated().map { index, id in ["id": id, "title": "B\(index)", "destructive": index == 1] },
         ]
-        if let media { object["media-url"] = media }
+        if let media { object["image-url"] = media }
         return try JSONSerialization.data(withJSONObject: object)
     }
 
@@ -107,6 +107,54 @@ import UserNotificationsStandIn
             #expect(report.shown.registeredCategoryActions == ids)
             #expect(registered.first { $0.identifier == report.shown.categoryIdentifier }?.actions.map(\.identifier) == ids)
         }
+    }
+
+    /// With media: the registration runs beside the download; the shown content has both the
+    /// attachment and its buttons' category registered.
+    @Test func aPayloadWithMediaAndButtonsIsShownWithTheAttachmentAndItsCategoryRegistered() async throws {
+        let server = try await BridgeMediaServer.get()
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        let folder = try Fixtures.temporaryDirectory("richpush-extension")
+        defer {
+            try? FileManager.default.removeItem(at: store)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var configuration = PipelineConfiguration()
+        configuration.logger = .disabled
+        configuration.allowedHTTPHosts = ["127.0.0.1"]
+        configuration.attachmentsDirectory = folder
+        configuration.deadline = 10
+        let ids = ["open-\(UUID().uuidString)", "dismiss"]
+        let report = await ExtensionHost(storeDirectory: store, budget: 20)
+            .run(PushRequest.make(payload: try Self.payload(buttons: ids, media: server.url("/media/photo.jpg"))), on: RichPushNotificationService(configuration: configuration))
+        #expect(report.handlerCalls == 1)
+        #expect(!report.expiryCalled)
+        #expect(report.shown.attachments.map(\.type) == ["public.jpeg"])
+        #expect(report.shown.registeredCategoryActions == ids)
+    }
+
+    /// Media that never arrives: at expiry the text goes to iOS at once, with its buttons' category.
+    @Test func atExpiryTheTextIsDeliveredAtOnceWithItsButtonsCategory() async throws {
+        let server = try await BridgeMediaServer.get()
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        let folder = try Fixtures.temporaryDirectory("richpush-extension")
+        defer {
+            try? FileManager.default.removeItem(at: store)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var configuration = PipelineConfiguration()
+        configuration.logger = .disabled
+        configuration.allowedHTTPHosts = ["127.0.0.1"]
+        configuration.attachmentsDirectory = folder
+        configuration.deadline = 25
+        let ids = ["later-\(UUID().uuidString)", "never"]
+        let report = await ExtensionHost(storeDirectory: store, budget: 1, expiryGrace: 1)
+            .run(PushRequest.make(payload: try Self.payload(buttons: ids, media: server.url("/hang"))), on: RichPushNotificationService(configuration: configuration))
+        #expect(report.expiryCalled)
+        #expect(report.handlerCalls == 1)
+        #expect(!report.shownOriginal)
+        #expect(report.shown.attachments.isEmpty)
+        #expect(report.shown.registeredCategoryActions == ids)
     }
 
     /// The stand-in center (in `StandInContentTests` before; here, serialized with the registry test).
