@@ -27,6 +27,12 @@ import RichPushExtension
 /// while an earlier request is still in flight); `serviceExtensionTimeWillExpire()` delivers every
 /// request still in flight, each with its best attempt.
 ///
+/// Payload buttons (issue 6) become a `UNNotificationCategory`, registered while the media
+/// downloads; the request's content goes to iOS only once that registration is done (iOS shows a
+/// category's buttons only if it is registered when the notification is shown), waiting at most
+/// `categoryRegistrationWait`, never past the pipeline's `deadline`, and not at all after
+/// `serviceExtensionTimeWillExpire()`.
+///
 /// - Important: Apple: about 30 s from `didReceive` to the content handler; the pipeline's own
 ///   `deadline` (default 25 s) ends media work before that. Attachments must pass
 ///   `UNNotificationAttachment` validation (image 10 MB, audio 5 MB, video 50 MB, supported types);
