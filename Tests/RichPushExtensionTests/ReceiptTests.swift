@@ -64,16 +64,17 @@ struct ReceiptTests {
     @Test("a receipts server that never answers does not hold delivery past the receipt wait")
     func receiptServerHangs() async throws {
         let server = try await MediaServer.get()
-        var configuration = try testConfiguration(deadline: 5)
+        var configuration = try testConfiguration(deadline: 8)
         configuration.receiptsURL = server.urlValue("/receipts-hang")
         configuration.receiptWait = 0.5
-        configuration.receiptTimeout = 1
+        configuration.receiptTimeout = 5
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let (result, seconds, run) = await runTimed(mediaPayload(server.url("/media/photo.jpg"), pushID: "r-hang"), configuration: configuration)
         #expect(result.outcome == .mediaAttached)
         #expect(result.receipt.status == .pending)
-        // From the decision (elapsedMs) to delivery: the receipt wait, not the whole receipt timeout.
-        #expect(seconds - Double(result.elapsedMs) / 1000 < 0.5 + deliverySlack)
+        // From the decision (elapsedMs) to delivery: the receipt wait (0.5 s), not the whole receipt
+        // timeout (5 s); the bound leaves room for a loaded 2-core machine's scheduling delays.
+        #expect(seconds - Double(result.elapsedMs) / 1000 < 2.0)
         let final = await run.waitUntilSettled()
         #expect(final.status == .failed)
     }
