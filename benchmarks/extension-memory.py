@@ -17,23 +17,13 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
+
+from bench_common import build_release_richpush, run_measured, start_media_server
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 SIZES = [("1 MB", 1_000_000), ("5 MB", 5_000_000), ("9.5 MB", 9_500_000)]
 PHOTO_BYTES = 89_696
-
-
-def run_measured(argv):
-    """Runs argv; returns (exit status, stdout, max RSS in KiB)."""
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        return proc.returncode, out.read().decode(), usage.ru_maxrss
 
 
 def main():
@@ -41,18 +31,10 @@ def main():
     parser.add_argument("--runs", type=int, default=20, help="runs per figure (default 20)")
     args = parser.parse_args()
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "richpush"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.strip()
-    richpush = os.path.join(bin_dir, "richpush")
-
-    server = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/Support/media_server.py")],
-                              stdout=subprocess.PIPE, text=True)
+    richpush = build_release_richpush()
+    server, base = start_media_server()
     work = tempfile.mkdtemp(prefix="richpush-bench-")
     try:
-        port = int(server.stdout.readline().split()[1])
-        base = "http://127.0.0.1:%d" % port
 
         def payload(path):
             file = os.path.join(work, "p-%s.json" % abs(hash(path)))

@@ -21,9 +21,9 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
+
+import bench_common
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 MIB = 1024 * 1024
@@ -31,11 +31,8 @@ MIB = 1024 * 1024
 
 def run_measured(argv):
     """Runs argv; returns (exit status, stdout, max RSS in bytes from the kernel)."""
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        out.seek(0)
-        return os.waitstatus_to_exitcode(status), out.read().decode(), usage.ru_maxrss * 1024
+    status, stdout, kib = bench_common.run_measured(argv)
+    return status, stdout, kib * 1024
 
 
 def main():
@@ -43,17 +40,10 @@ def main():
     parser.add_argument("--runs", type=int, default=10, help="runs per figure (default 10)")
     args = parser.parse_args()
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "richpush"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.strip()
-    richpush = os.path.join(bin_dir, "richpush")
-
-    server = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/Support/media_server.py")],
-                              stdout=subprocess.PIPE, text=True)
+    richpush = bench_common.build_release_richpush()
+    server, base = bench_common.start_media_server()
     work = tempfile.mkdtemp(prefix="richpush-host-bench-")
     try:
-        base = "http://127.0.0.1:%d" % int(server.stdout.readline().split()[1])
 
         def simulate(path, expected_bytes):
             payload = os.path.join(work, "payload.json")
