@@ -113,20 +113,8 @@ import UserNotificationsStandIn
     /// attachment and its buttons' category registered.
     @Test func aPayloadWithMediaAndButtonsIsShownWithTheAttachmentAndItsCategoryRegistered() async throws {
         let server = try await BridgeMediaServer.get()
-        let store = try Fixtures.temporaryDirectory("richpush-host-store")
-        let folder = try Fixtures.temporaryDirectory("richpush-extension")
-        defer {
-            try? FileManager.default.removeItem(at: store)
-            try? FileManager.default.removeItem(at: folder)
-        }
-        var configuration = PipelineConfiguration()
-        configuration.logger = .disabled
-        configuration.allowedHTTPHosts = ["127.0.0.1"]
-        configuration.attachmentsDirectory = folder
-        configuration.deadline = 10
         let ids = ["open-\(UUID().uuidString)", "dismiss"]
-        let report = await ExtensionHost(storeDirectory: store, budget: 20)
-            .run(PushRequest.make(payload: try Self.payload(buttons: ids, media: server.url("/media/photo.jpg"))), on: RichPushNotificationService(configuration: configuration))
+        let report = try await Self.runInHost(buttons: ids, media: server.url("/media/photo.jpg"), deadline: 10, budget: 20)
         #expect(report.handlerCalls == 1)
         #expect(!report.expiryCalled)
         #expect(report.shown.attachments.map(\.type) == ["public.jpeg"])
@@ -136,20 +124,8 @@ import UserNotificationsStandIn
     /// Media that never arrives: at expiry the text goes to iOS at once, with its buttons' category.
     @Test func atExpiryTheTextIsDeliveredAtOnceWithItsButtonsCategory() async throws {
         let server = try await BridgeMediaServer.get()
-        let store = try Fixtures.temporaryDirectory("richpush-host-store")
-        let folder = try Fixtures.temporaryDirectory("richpush-extension")
-        defer {
-            try? FileManager.default.removeItem(at: store)
-            try? FileManager.default.removeItem(at: folder)
-        }
-        var configuration = PipelineConfiguration()
-        configuration.logger = .disabled
-        configuration.allowedHTTPHosts = ["127.0.0.1"]
-        configuration.attachmentsDirectory = folder
-        configuration.deadline = 25
         let ids = ["later-\(UUID().uuidString)", "never"]
-        let report = await ExtensionHost(storeDirectory: store, budget: 1, expiryGrace: 1)
-            .run(PushRequest.make(payload: try Self.payload(buttons: ids, media: server.url("/hang"))), on: RichPushNotificationService(configuration: configuration))
+        let report = try await Self.runInHost(buttons: ids, media: server.url("/hang"), deadline: 25, budget: 1, expiryGrace: 1)
         #expect(report.expiryCalled)
         #expect(report.handlerCalls == 1)
         #expect(!report.shownOriginal)
@@ -173,5 +149,26 @@ import UserNotificationsStandIn
         }
         #expect(viaHandler == ["image"])
     }
+
+    /// Runs one payload with buttons and a media URL through the real class in the Linux host.
+    static func runInHost(
+        buttons: [String], media: String, deadline: Double, budget: Double, expiryGrace: Double = 1
+    ) async throws -> HostReport {
+        let store = try Fixtures.temporaryDirectory("richpush-host-store")
+        let folder = try Fixtures.temporaryDirectory("richpush-extension")
+        defer {
+            try? FileManager.default.removeItem(at: store)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var configuration = PipelineConfiguration()
+        configuration.logger = .disabled
+        configuration.allowedHTTPHosts = ["127.0.0.1"]
+        configuration.attachmentsDirectory = folder
+        configuration.deadline = deadline
+        return await ExtensionHost(storeDirectory: store, budget: budget, expiryGrace: expiryGrace).run(
+            PushRequest.make(payload: try payload(buttons: buttons, media: media)),
+            on: RichPushNotificationService(configuration: configuration))
+    }
+
 }
 #endif
