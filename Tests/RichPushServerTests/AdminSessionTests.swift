@@ -73,14 +73,15 @@ struct AdminSessionTests {
     func overHTTP() async throws {
         let server = try await ServerProcess()
         let c = server.client()
-        let login = try await c.post("/login", form: "token=\(ServerProcess.token)")
+        let origin = ["Origin": "http://127.0.0.1:\(server.port)"]
+        let login = try await c.post("/login", form: "token=\(ServerProcess.token)", headers: origin)
         #expect(login.status == 303)
         let setCookie = try #require(login.headers["set-cookie"])
         #expect(!setCookie.contains(ServerProcess.token))
         #expect(setCookie.contains("Max-Age=43200"))
         let cookie = Self.pair(setCookie)
         #expect(try await c.request("GET", "/", headers: ["Cookie": cookie]).status == 200)
-        let logout = try await c.request("POST", "/logout", headers: ["Cookie": cookie])
+        let logout = try await c.request("POST", "/logout", headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(server.port)"])
         #expect(logout.status == 303)
         #expect(logout.headers["set-cookie"]?.contains("Max-Age=0") == true)
         #expect(try await c.request("GET", "/", headers: ["Cookie": cookie]).status == 401)

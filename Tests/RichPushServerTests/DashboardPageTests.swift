@@ -8,7 +8,7 @@ import Testing
 /// What the dashboard says about long push ids, how many pushes it shows, and the p95 colour.
 @Suite("dashboard page")
 struct DashboardPageTests {
-    @Test("long push ids end in … with the full id as a tooltip, and the header says 12 most recent of N")
+    @Test("long push ids end in … with the full id as a tooltip and link to their page; the header counts every push")
     func longIDsAndPushCount() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -23,20 +23,22 @@ struct DashboardPageTests {
         #expect(snapshot.pushes.count == 12)
         #expect(snapshot.totalPushes == 16)
         let html = DashboardPage.render(snapshot, generatedAtMs: 1_700_000_200_000)
-        #expect(html.contains("12 most recent of 16 pushes · all in GET /v1/pushes"))
-        #expect(!html.contains("12 recent pushes"))
-        // Table: 39 characters and "…", the full id in the title attribute.
-        #expect(html.contains("<td class=\"mono\" title=\"\(long)\">\(long.prefix(39))…</td>"))
+        #expect(html.contains("<span>16 pushes</span>"))
+        // Table: 39 characters and "…", the full id in the title attribute, a link to its page.
+        #expect(html.contains("<td class=\"mono\" title=\"\(long)\"><a href=\"/pushes/\(long)\">\(long.prefix(39))…</a></td>"))
         // Funnel: 17 characters and "…", the full id in an SVG <title>.
         #expect(html.contains("<title>\(long)</title>\(long.prefix(17))…</text>"))
         // Short ids are shown whole, without a tooltip.
-        #expect(html.contains("<td class=\"mono\">p13</td>"))
+        #expect(html.contains("<td class=\"mono\"><a href=\"/pushes/p13\">p13</a></td>"))
         try store.close()
 
         var few = snapshot
         few.pushes = Array(snapshot.pushes.prefix(3))
         few.totalPushes = 3
         #expect(DashboardPage.pushCount(few) == "3 pushes")
+        few.totalPushes = 1
+        few.pushes = Array(snapshot.pushes.prefix(1))
+        #expect(DashboardPage.pushCount(few) == "1 push")
     }
 
     @Test("the bucket holding p95 is orange also when p50 falls in the same bucket")

@@ -102,8 +102,9 @@ struct ServerEndpointTests {
         let page = try await c.request("GET", "/")
         #expect(page.status == 401)
         #expect(page.text.contains("<form"))
-        #expect(try await c.post("/login", form: "token=wrong").status == 401)
-        let login = try await c.post("/login", form: "token=\(ServerProcess.token)")
+        let origin = ["Origin": "http://127.0.0.1:\(server.port)"]
+        #expect(try await c.post("/login", form: "token=wrong", headers: origin).status == 401)
+        let login = try await c.post("/login", form: "token=\(ServerProcess.token)", headers: origin)
         #expect(login.status == 303)
         #expect(login.headers["location"] == "/")
         let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))

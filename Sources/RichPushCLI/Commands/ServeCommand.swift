@@ -7,14 +7,29 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
-        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH] [--admin-token TOKEN]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]",
+        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH] [--admin-token TOKEN] [--public-url URL]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
-              GET  /v1/pushes[/PUSH_ID]    admin (Authorization: Bearer TOKEN), JSON figures
+              GET  /v1/pushes[/PUSH_ID]    admin (Authorization: Bearer TOKEN), JSON figures;
+                                           ?limit=&prefix=&from=&to=&after= for pages
               POST /v1/pushes              admin: lint, send through APNs, record sent/accepted
-              GET  /                       admin dashboard (Bearer header or the login form)
+              GET  /, /pushes/PUSH_ID      admin dashboard (Bearer header or the login form)
               GET  /healthz, /metrics      open; /metrics is Prometheus text
+
+            Security: the admin token is at least 16 bytes (the generated one is 32 random
+            bytes). Admin actions signed in by the dashboard's cookie must come from the
+            dashboard's own origin (its Host, or --public-url); scripts use the Bearer header.
+            Wrong tokens are limited to 10 per address, then one every 6 s (429). Every answer
+            carries CSP, X-Frame-Options, nosniff and Referrer-Policy headers. Run it behind a
+            TLS-terminating reverse proxy on the internet: pass --public-url https://HOST (the
+            cookie becomes Secure) and --trusted-proxy with the proxy's address.
+
+            Slow and many clients: request line + headers must arrive within --header-timeout,
+            bodies at --min-body-rate after that grace (else the connection is closed); at most
+            --max-connections-per-ip connections per client address and --max-connections in
+            all, with 503 server_busy (Retry-After) from 90 % of it. Bodies are read only after
+            the headers passed auth: receipts at most 8 KB, POST /v1/pushes 1 MB.
 
             Prints 'PORT n' first (useful with --port 0), then the URL and, when no token was
             given, a generated admin token (printed once). SIGINT/SIGTERM stop gracefully: no new
@@ -44,7 +59,14 @@ enum ServeCommand {
             .value("host", "ADDRESS", help: "IPv4/IPv6 address to bind (default 127.0.0.1; 0.0.0.0 for all)."),
             .value("port", "PORT", help: "TCP port (default 8080; 0 picks a free port)."),
             .value("db", "PATH-or-URL", help: "SQLite file (default ./richpush.sqlite). A postgres:// URL\nis reserved for the PostgreSQL store (not built yet)."),
-            .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
+            .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard, at least 16 bytes\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
+            .value("public-url", "URL", help: "The URL browsers use for the dashboard, e.g. https://stats.example.com\nbehind a reverse proxy: admin actions from that origin are allowed,\nand with https the login cookie is Secure."),
+            .value("trusted-proxy", "ADDRESS", repeatable: true, help: "A reverse proxy's address (repeatable, or comma-separated): its\nX-Forwarded-For/-Proto/-Host are believed (client address for the\nlogin throttle, TLS for the Secure cookie). Default per-IP cap: off."),
+            .value("max-connections", "N", help: "Connections open at once (default 10000, lowered to what ulimit -n\nallows); from 90 % of it requests get 503 server_busy."),
+            .value("max-connections-per-ip", "N", help: "Connections from one client address (default 64; 0 = no limit, e.g.\nbehind a reverse proxy whose address all connections have)."),
+            .value("header-timeout", "SECONDS", help: "Request line + headers must arrive within SECONDS of the connection\n(or of the previous request when kept alive), else it is closed\n(default 10; 0.5…600)."),
+            .value("min-body-rate", "BYTES", help: "A body must arrive at BYTES per second after a grace of\n--header-timeout, else the connection is closed (default 1024; 0 = off)."),
+            .value("idle-timeout", "SECONDS", help: "Close a connection with no byte in or out for SECONDS (default 30)."),
             .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill)."),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),
             .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for just-answered clients\nto send again before a group commit, so one commit covers them\n(default 0 = at once; never longer than the last commit)."),
@@ -78,6 +100,12 @@ enum ServeCommand {
             guard !given.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                 throw UsageError(command: "serve", message: "the admin token must not contain spaces")
             }
+            guard given.utf8.count >= AdminAuthenticator.minimumTokenBytes else {
+                throw UsageError(
+                    command: "serve",
+                    message: "the admin token is \(given.utf8.count) bytes; use at least \(AdminAuthenticator.minimumTokenBytes) (e.g. `openssl rand -hex 32`), or leave --admin-token and RICHPUSH_ADMIN_TOKEN unset and serve generates a 32-byte one"
+                )
+            }
             token = given
         } else {
             token = AdminAuthenticator.generateToken()
@@ -97,10 +125,15 @@ enum ServeCommand {
         case nil:
             break
         }
+        let security = try securityOptions(args)
+        let limits = try connectionLimits(args, trustedProxy: !security.trustedProxies.isEmpty)
         let location = StoreLocation.parse(args.value("db"))
         let store = try location.open(synchronous: synchronous)
 
         var configuration = ServerConfiguration(adminToken: token)
+        configuration.limits = limits
+        configuration.publicURL = security.publicURL
+        configuration.trustedProxies = security.trustedProxies
         configuration.host = args.value("host") ?? "127.0.0.1"
         configuration.port = port
         if let threads { configuration.threads = threads }
@@ -124,6 +157,8 @@ enum ServeCommand {
         } else {
             banner += "  send:      POST /v1/pushes is off (503) until given \(apnsMissing.joined(separator: ", "))\n"
         }
+        let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
+        banner += "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"
         if generated {
             banner += "  admin token (generated, shown once; set RICHPUSH_ADMIN_TOKEN to keep one): \(token)\n"
         }
@@ -134,6 +169,61 @@ enum ServeCommand {
         try server.shutdown()
         FileHandle.standardError.write(Data("richpush serve: stopped cleanly; every acknowledged receipt is committed.\n".utf8))
         return 0
+    }
+
+    /// `--public-url` (an absolute http(s) URL) and `--trusted-proxy` (IP addresses).
+    static func securityOptions(_ args: ParsedArguments) throws -> (publicURL: String?, trustedProxies: [String]) {
+        var publicURL: String?
+        if let raw = args.value("public-url") {
+            guard ServerConfiguration.isPublicURL(raw) else {
+                throw UsageError(command: "serve", message: "'--public-url \(raw)' must be an http:// or https:// URL such as https://stats.example.com")
+            }
+            publicURL = raw
+        }
+        var proxies: [String] = []
+        for item in args.values("trusted-proxy").flatMap({ $0.split(separator: ",") }) {
+            let address = item.trimmingCharacters(in: .whitespaces)
+            guard ServerConfiguration.isIPAddress(address) else {
+                throw UsageError(command: "serve", message: "'--trusted-proxy \(address)' must be an IPv4 or IPv6 address (the proxy's address as this server sees it)")
+            }
+            proxies.append(address)
+        }
+        return (publicURL, proxies)
+    }
+
+    /// The connection limits from the options, within what the file-descriptor limit allows.
+    static func connectionLimits(_ args: ParsedArguments, trustedProxy: Bool) throws -> ConnectionLimits {
+        var limits = ConnectionLimits()
+        let descriptors = FileDescriptorLimit.raise()
+        let room = descriptors - ConnectionLimits.reservedDescriptors
+        if let n = try args.integer("max-connections", in: 16...1_000_000) {
+            guard n <= room else {
+                throw UsageError(
+                    command: "serve",
+                    message: "'--max-connections \(n)' needs \(n + ConnectionLimits.reservedDescriptors) file descriptors, but this process may open \(descriptors) (ulimit -n): raise the limit or give at most \(max(16, room))"
+                )
+            }
+            limits.maximumConnections = n
+        } else {
+            guard room >= 64 else {
+                throw UsageError(command: "serve", message: "this process may open only \(descriptors) files (ulimit -n); richpush serve needs at least \(64 + ConnectionLimits.reservedDescriptors)")
+            }
+            limits.maximumConnections = min(limits.maximumConnections, room)
+        }
+        if let n = try args.integer("max-connections-per-ip", in: 0...1_000_000) {
+            limits.maximumConnectionsPerIP = n
+        } else if trustedProxy {
+            // Behind a proxy every connection comes from the proxy's address.
+            limits.maximumConnectionsPerIP = 0
+        }
+        if let seconds = try args.seconds("header-timeout", in: 0.5...600) { limits.headerTimeoutSeconds = seconds }
+        if let rate = try args.integer("min-body-rate", in: 0...100_000_000) { limits.minimumBodyBytesPerSecond = rate }
+        if let seconds = try args.integer("idle-timeout", in: 1...3_600) { limits.idleTimeoutSeconds = seconds }
+        return limits
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
     }
 
     /// Waits for SIGINT or SIGTERM and returns its name.

@@ -73,7 +73,13 @@ public struct APNsNotification: Sendable {
             ("content-type", "application/json"),
         ]
         if let priority { h.append(("apns-priority", String(priority.rawValue))) }
-        if let expiration { h.append(("apns-expiration", String(Int(expiration.timeIntervalSince1970)))) }
+        if let expiration {
+            // Whole seconds, never trapping: a date past Int's range is sent as the largest
+            // 32-bit UNIX time APNs documents values in (a date that far is "keep trying").
+            let seconds = expiration.timeIntervalSince1970.rounded(.down)
+            let value = seconds.isFinite ? Int(exactly: min(max(seconds, 0), 4_294_967_295)) ?? 0 : 0
+            h.append(("apns-expiration", String(value)))
+        }
         if let collapseID { h.append(("apns-collapse-id", collapseID)) }
         if let apnsID { h.append(("apns-id", apnsID.uuidString.lowercased())) }
         if let bearer { h.append(("authorization", "bearer " + bearer)) }

@@ -20,6 +20,40 @@ public struct APNsResult: Sendable {
     /// What to do, for errors (sandbox vs production hint, what to fix).
     public var message: String?
 
+    /// The latest `timestamp` taken from APNs: 9999-12-31T23:59:59.999Z, in ms since 1970.
+    public static let maximumTimestampMs = 253_402_300_799_999
+
+    /// `timestamp` in milliseconds since 1970, `nil` without one (never traps: a value set from
+    /// outside `0…maximumTimestampMs` is `nil`).
+    public var timestampMs: Int? { timestamp.flatMap(Self.milliseconds) }
+
+    /// A date as whole milliseconds since 1970 when within `0…maximumTimestampMs`, else `nil`.
+    ///
+    /// - Parameter date: the date.
+    /// - Returns: the milliseconds, or `nil`.
+    public static func milliseconds(_ date: Date) -> Int? {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard ms.isFinite, ms >= 0, ms <= Double(maximumTimestampMs) else { return nil }
+        return Int(exactly: ms)
+    }
+
+    /// APNs' `timestamp` field of a 410 (ms since 1970) as a date; `nil` when absent, not a number,
+    /// or outside 1970…9999 (e.g. `1e19`, which does not fit an `Int`): the token is still
+    /// recorded Unregistered, just without a date.
+    ///
+    /// - Parameter value: the field's JSON value, if any.
+    /// - Returns: the date, or `nil`.
+    public static func timestamp(_ value: JSONValue?) -> Date? {
+        let ms: Double
+        switch value {
+        case .int(let i)?: ms = Double(i)
+        case .double(let d)?: ms = d
+        default: return nil
+        }
+        guard ms.isFinite, ms >= 0, ms <= Double(maximumTimestampMs) else { return nil }
+        return Date(timeIntervalSince1970: ms / 1000)
+    }
+
     /// The result as one JSON object: token, apns-id, status, reason, outcome, attempts, message.
     public var jsonValue: JSONValue {
         var o: [String: JSONValue] = [
@@ -30,7 +64,7 @@ public struct APNsResult: Sendable {
         o["apns-id"] = apnsID.map(JSONValue.string) ?? .null
         o["status"] = status.map(JSONValue.int) ?? .null
         o["reason"] = reason.map { .string($0.rawValue) } ?? .null
-        if let timestamp { o["timestamp"] = .int(Int(timestamp.timeIntervalSince1970 * 1000)) }
+        if let ms = timestampMs { o["timestamp"] = .int(ms) }
         if let message { o["message"] = .string(message) }
         return .object(o)
     }

@@ -19,6 +19,36 @@ enum HTML {
         return out
     }
 
+    /// A push or receipt id for display: escaped, and any character `IdentifierRule` refuses
+    /// (ids stored before the rule) shown as U+FFFD, so a bidi override cannot reorder the page.
+    static func identifier(_ s: String) -> String {
+        escape(IdentifierRule.displayable(s))
+    }
+
+    /// Percent-encodes text for a URL path segment or query value (RFC 3986 unreserved kept).
+    static func urlComponent(_ s: String) -> String {
+        var out = ""
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(Character(Unicode.Scalar(byte)))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    /// Milliseconds since 1970 as `2026-11-30 03:27:32` (UTC).
+    static func time(_ ms: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
     /// `s` cut to at most `limit` characters, the cut marked with "…".
     ///
     /// - Parameters:

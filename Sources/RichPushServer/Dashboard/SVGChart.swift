@@ -106,8 +106,9 @@ enum SVGChart {
         for (i, p) in shown.enumerated() {
             let y = 6 + Double(i) * rowH
             let scale = Double(max(1, p.sent ?? 0, p.accepted ?? 0, p.delivered, p.opened))
-            let shownID = HTML.truncated(p.pushID, 18)
-            svg += text(labelW - 10, y + 22, shownID, anchor: "end", size: 12.5, fill: "#1d2433", mono: true, title: shownID == p.pushID ? nil : p.pushID)
+            let safeID = IdentifierRule.displayable(p.pushID)
+            let shownID = HTML.truncated(safeID, 18)
+            svg += text(labelW - 10, y + 22, shownID, anchor: "end", size: 12.5, fill: "#1d2433", mono: true, title: shownID == safeID ? nil : safeID)
             let stages: [(Int?, String, Double)] = [
                 (p.sent, Palette.sent, 26), (p.accepted, Palette.accepted, 26), (p.delivered, Palette.delivered, 18), (p.opened, Palette.opened, 10),
             ]

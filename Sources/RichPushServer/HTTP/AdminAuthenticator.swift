@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks the admin token from `Authorization: Bearer TOKEN`, and the dashboard's login
-/// sessions, both in constant time.
+/// sessions, both in constant time and exactly (the token followed by anything is wrong).
 ///
 /// The login cookie never holds the token: a successful login starts a session, a random
 /// 256-bit id kept in this process's memory with its expiry (12 h by default), and the cookie
@@ -46,9 +46,42 @@ public final class AdminAuthenticator: @unchecked Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    /// Whether `candidate` equals the token, compared in time independent of where they differ.
+    /// The shortest admin token `richpush serve` accepts: 16 bytes (128 bits if random; the
+    /// generated ones are 32 random bytes as 64 hex digits).
+    public static let minimumTokenBytes = 16
+
+    /// How a request authenticated itself.
+    public enum Credential: Sendable, Equatable {
+        /// `Authorization: Bearer` with the right token (scripts; no CSRF check needed).
+        case bearer
+        /// A live dashboard session cookie (a browser; state changes need a same-origin `Origin`).
+        case session
+        /// `Authorization: Bearer` with a wrong token (counts as a failed attempt).
+        case wrongToken
+        /// Nothing usable: no `Authorization`, no live session.
+        case none
+    }
+
+    /// Whether `candidate` equals the token exactly: same length, every byte compared, in time
+    /// that depends only on the candidate's length (never on where they differ).
     public func matches(_ candidate: String) -> Bool {
         Self.constantTimeEqual(Array(candidate.utf8), token)
+    }
+
+    /// How the request authenticated itself (see `Credential`).
+    ///
+    /// - Parameters:
+    ///   - authorization: the `Authorization` header, if any.
+    ///   - cookie: the `Cookie` header, if any.
+    /// - Returns: `.bearer`, `.session`, `.wrongToken` or `.none`.
+    public func credential(authorization: String?, cookie: String?) -> Credential {
+        if let authorization {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                return matches(String(parts[1]).trimmingCharacters(in: .whitespaces)) ? .bearer : .wrongToken
+            }
+        }
+        return sessionID(in: cookie).map(isLiveSession) == true ? .session : .none
     }
 
     /// Whether the request carries the token as a Bearer header or a live session cookie.
@@ -64,20 +97,19 @@ public final class AdminAuthenticator: @unchecked Sendable {
     ///   - cookie: the `Cookie` header, if any.
     /// - Returns: `true` when either admits the request.
     public func isAuthorized(authorization: String?, cookie: String?) -> Bool {
-        if let authorization {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer", matches(String(parts[1]).trimmingCharacters(in: .whitespaces)) {
-                return true
-            }
+        switch credential(authorization: authorization, cookie: cookie) {
+        case .bearer, .session: return true
+        case .wrongToken, .none: return false
         }
-        return sessionID(in: cookie).map(isLiveSession) ?? false
     }
 
     /// Starts a session after a correct login.
     ///
+    /// - Parameter secure: add `Secure` (the browser then sends the cookie over TLS only): when
+    ///   the login came over TLS or the server's `--public-url` is https.
     /// - Returns: the `Set-Cookie` value carrying the new session id (never the token), with
     ///   `Max-Age` = the session lifetime.
-    public func startSession() -> String {
+    public func startSession(secure: Bool = false) -> String {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         lock.withLock {
@@ -87,7 +119,7 @@ public final class AdminAuthenticator: @unchecked Sendable {
             sessions.append(Session(id: id, expires: time.addingTimeInterval(sessionLifetime)))
         }
         let value = id.map { String(format: "%02x", $0) }.joined()
-        return "\(Self.cookieName)=\(value); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(sessionLifetime))"
+        return "\(Self.cookieName)=\(value); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(sessionLifetime))" + (secure ? "; Secure" : "")
     }
 
     /// Ends the session a `Cookie` header names, if any (logout): the id stops working at once.
@@ -100,6 +132,12 @@ public final class AdminAuthenticator: @unchecked Sendable {
 
     /// The `Set-Cookie` value that logs the browser out.
     public static let logoutCookie = "\(cookieName)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
+
+    /// The `Set-Cookie` value that logs the browser out, `Secure` like the session cookie it replaces.
+    ///
+    /// - Parameter secure: whether the session cookie was `Secure`.
+    /// - Returns: the header value.
+    public static func logoutCookie(secure: Bool) -> String { logoutCookie + (secure ? "; Secure" : "") }
 
     // MARK: Private
 
@@ -153,11 +191,15 @@ public final class AdminAuthenticator: @unchecked Sendable {
         }
     }
 
-    /// Equality in time that depends only on `expected`'s length.
-    private static func constantTimeEqual(_ candidate: [UInt8], _ expected: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: candidate.count ^ expected.count)
-        for i in 0..<expected.count {
-            difference |= expected[i] ^ (i < candidate.count ? candidate[i] : 0)
+    /// Exact equality: same length and every byte equal. Every byte of `candidate` is compared
+    /// (against `expected` repeated, so no branch depends on where they differ) and the length
+    /// check uses the full width of the counts, so the time depends only on `candidate.count`.
+    static func constantTimeEqual(_ candidate: [UInt8], _ expected: [UInt8]) -> Bool {
+        guard !expected.isEmpty else { return candidate.isEmpty }
+        var difference: UInt64 = UInt64(truncatingIfNeeded: candidate.count ^ expected.count)
+        let count = expected.count
+        for i in 0..<candidate.count {
+            difference |= UInt64(candidate[i] ^ expected[i % count])
         }
         return difference == 0
     }

@@ -1,7 +1,8 @@
 import CMicroHTTPD
 import Foundation
 
-/// One request as libmicrohttpd collected it (headers and a body of at most the server's bound).
+/// One request as libmicrohttpd collected it: its line and headers (all the gate sees), then its
+/// body of at most the bound the gate chose (what the handler sees).
 ///
 /// Answer it exactly once with `respond(_:)`, from any thread; until then the underlying C
 /// request stays alive (its connection is suspended if the handler returned without answering).
@@ -20,10 +21,19 @@ public struct HTTPRequest: @unchecked Sendable {
     /// The path without the query string, percent-decoded by libmicrohttpd.
     public var path: String { String(cString: rp_request_path(raw)) }
 
-    /// A header by case-insensitive name.
+    /// A header by case-insensitive name (the first one when repeated).
     public func header(_ name: String) -> String? {
         rp_request_header(raw, name).map { String(cString: $0) }
     }
+
+    /// Every occurrence of a header, in order (e.g. two `Content-Length` lines).
+    public func headerValues(_ name: String) -> [String] {
+        let count = rp_request_header_count(raw, name)
+        return (0..<count).compactMap { rp_request_header_at(raw, name, $0).map { String(cString: $0) } }
+    }
+
+    /// The TCP peer's address (IPv4 dotted or IPv6 text; a reverse proxy's when behind one).
+    public var peer: String { String(cString: rp_request_peer(raw)) }
 
     /// A query-string argument.
     public func query(_ name: String) -> String? {

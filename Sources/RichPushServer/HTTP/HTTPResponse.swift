@@ -35,7 +35,7 @@ public struct HTTPResponse: Sendable {
     /// A JSON error `{"error":{"code":…,"message":…}}`.
     public static func error(_ status: Int, code: String, message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         let object: [String: Any] = ["error": ["code": code, "message": message]]
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return HTTPResponse(status: status, contentType: "application/json", body: body + Data("\n".utf8), headers: headers)
     }
 

@@ -3,17 +3,22 @@ import Foundation
 import RichPushCore
 
 /// A threaded HTTP/1.1 server on libmicrohttpd: an internal epoll thread pool (one thread per
-/// core, at least 2) calls `handler` with each complete request.
+/// core, at least 2) asks `gate` about each request as soon as its headers are in (before any body
+/// byte is read), then calls `handler` with each complete request.
 public final class HTTPServer: @unchecked Sendable {
+    /// Decides, from the request line and headers alone, whether to read the body and how much.
+    public typealias Gate = @Sendable (HTTPRequest) -> HTTPAdmission
     /// Handles a request on a server thread. Returns `true` when it answered before returning,
     /// `false` when it will answer later from another thread.
     public typealias Handler = @Sendable (HTTPRequest) -> Bool
 
-    /// Boxes the handler for the C context pointer.
+    /// Boxes the callbacks for the C context pointer.
     private final class Context: @unchecked Sendable {
+        let gate: Gate
         let handler: Handler
         let observe: @Sendable (Int, Double) -> Void
-        init(handler: @escaping Handler, observe: @escaping @Sendable (Int, Double) -> Void) {
+        init(gate: @escaping Gate, handler: @escaping Handler, observe: @escaping @Sendable (Int, Double) -> Void) {
+            self.gate = gate
             self.handler = handler
             self.observe = observe
         }
@@ -24,6 +29,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     /// The bound TCP port.
     public let port: Int
+    /// The limits the server runs with.
+    public let limits: ConnectionLimits
 
     /// Starts listening.
     ///
@@ -31,17 +38,32 @@ public final class HTTPServer: @unchecked Sendable {
     ///   - host: an IPv4 or IPv6 literal (`localhost` = 127.0.0.1).
     ///   - port: the TCP port; 0 picks a free one.
     ///   - threads: server threads (at least 2).
-    ///   - maximumBody: the largest body kept, in bytes; longer ones are flagged `bodyTooLarge`.
+    ///   - limits: connection caps, deadlines and per-connection memory.
     ///   - observe: called for every response with its status and latency in seconds.
-    ///   - handler: the request handler.
+    ///   - gate: decides on each request from its line and headers (auth, body bound…).
+    ///   - handler: the request handler, called once the body is in.
     /// - Throws: `RichPushError` `listen` when the address cannot be bound.
     public init(
-        host: String, port: Int, threads: Int, maximumBody: Int, observe: @escaping @Sendable (Int, Double) -> Void,
-        handler: @escaping Handler
+        host: String, port: Int, threads: Int, limits: ConnectionLimits = ConnectionLimits(),
+        observe: @escaping @Sendable (Int, Double) -> Void, gate: @escaping Gate, handler: @escaping Handler
     ) throws {
-        let context = Context(handler: handler, observe: observe)
+        let context = Context(gate: gate, handler: handler, observe: observe)
         self.context = context
+        self.limits = limits
         var message = [CChar](repeating: 0, count: 256)
+        let gateCallback: rp_gate = { rawContext, rawRequest, maximumBody in
+            guard let rawContext, let rawRequest, let maximumBody else { return 0 }
+            let context = Unmanaged<Context>.fromOpaque(rawContext).takeUnretainedValue()
+            let request = HTTPRequest(raw: rawRequest, onRespond: context.observe)
+            switch context.gate(request) {
+            case .read(let bound):
+                maximumBody.pointee = max(0, bound)
+                return 1
+            case .refuse(let response):
+                request.respond(response)
+                return 0
+            }
+        }
         let callback: rp_handler = { rawContext, rawRequest in
             guard let rawContext, let rawRequest else { return 1 }
             let context = Unmanaged<Context>.fromOpaque(rawContext).takeUnretainedValue()
@@ -51,9 +73,17 @@ public final class HTTPServer: @unchecked Sendable {
         guard (0...65535).contains(port) else {
             throw RichPushError(code: .listen, message: "port \(port) is out of range 0…65535")
         }
+        var raw = rp_limits(
+            max_connections: UInt32(clamping: limits.maximumConnections),
+            max_connections_per_ip: UInt32(clamping: limits.maximumConnectionsPerIP),
+            idle_timeout_seconds: UInt32(clamping: limits.idleTimeoutSeconds),
+            header_timeout_ms: UInt32(clamping: Int((limits.headerTimeoutSeconds * 1000).rounded())),
+            min_body_rate: UInt32(clamping: limits.minimumBodyBytesPerSecond),
+            connection_memory: max(4_096, limits.connectionMemoryBytes)
+        )
         let started = message.withUnsafeMutableBufferPointer { buffer in
             rp_server_start(
-                host, UInt16(port), UInt32(max(2, threads)), maximumBody, callback,
+                host, UInt16(port), UInt32(max(2, threads)), &raw, SecurityHeaders.lines, gateCallback, callback,
                 Unmanaged.passUnretained(context).toOpaque(), buffer.baseAddress, buffer.count
             )
         }
@@ -65,16 +95,6 @@ public final class HTTPServer: @unchecked Sendable {
         self.port = Int(rp_server_port(started))
     }
 
-    /// Gives requests to exactly `path` a larger body bound than the server's (e.g.
-    /// `POST /v1/pushes`, whose device-token list is far over a receipt's 8 KB).
-    ///
-    /// - Parameters:
-    ///   - path: the request path (shorter than 64 bytes).
-    ///   - maximumBody: the bound for that path, in bytes.
-    public func allowLargeBody(path: String, maximumBody: Int) {
-        lock.withLock { if let server { rp_server_set_large_body(server, path, maximumBody) } }
-    }
-
     /// Stops accepting connections; requests in flight continue.
     public func quiesce() {
         lock.withLock { if let server { rp_server_quiesce(server) } }
@@ -83,6 +103,20 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests begun and not yet completed.
     public var inFlight: Int {
         lock.withLock { server.map { Int(rp_server_in_flight($0)) } ?? 0 }
+    }
+
+    /// Connections open right now.
+    public var openConnections: Int {
+        lock.withLock { server.map { Int(rp_server_open_connections($0)) } ?? 0 }
+    }
+
+    /// Connections closed since start because their headers missed the deadline, and because
+    /// their body fell behind the minimum rate.
+    public var closedSlowClients: (headers: Int, bodies: Int) {
+        lock.withLock {
+            guard let server else { return (0, 0) }
+            return (Int(rp_server_closed_slow_headers(server)), Int(rp_server_closed_slow_bodies(server)))
+        }
     }
 
     /// Stops the server (closes every connection). Answer every dispatched request first.

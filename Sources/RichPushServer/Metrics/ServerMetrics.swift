@@ -12,6 +12,8 @@ public final class ServerMetrics: @unchecked Sendable {
     private var batchedReceipts = 0
     private var responses: [Int: Int] = [:]
     private var latency = LatencyHistogram()
+    private var refused: [String: Int] = [:]
+    private var connections: @Sendable () -> (open: Int, slowHeaders: Int, slowBodies: Int) = { (0, 0, 0) }
 
     /// Makes empty metrics.
     public init() {}
@@ -28,6 +30,17 @@ public final class ServerMetrics: @unchecked Sendable {
             batches += 1
             batchedReceipts += size
         }
+    }
+
+    /// A request was refused before its body was read; `reason` is `busy`, `unauthorized`,
+    /// `throttled`, `cross_origin`, `framing`, `too_large`, `media_type`.
+    public func requestRefused(_ reason: String) { lock.withLock { refused[reason, default: 0] += 1 } }
+
+    /// Where the connection gauges come from (the HTTP server, once it runs).
+    ///
+    /// - Parameter read: returns open connections and the slow clients closed so far (headers, bodies).
+    public func connections(_ read: @escaping @Sendable () -> (open: Int, slowHeaders: Int, slowBodies: Int)) {
+        lock.withLock { connections = read }
     }
 
     /// A response was sent.
@@ -66,6 +79,18 @@ public final class ServerMetrics: @unchecked Sendable {
             "richpush_http_responses_total", "HTTP responses by status code.",
             responses.keys.sorted().map { ("{code=\"\($0)\"}", responses[$0] ?? 0) }
         )
+        let refusals = Set(refused.keys).union(["busy", "unauthorized", "throttled", "cross_origin"]).sorted()
+        counter(
+            "richpush_http_refused_total", "Requests refused from their headers alone, before any body was read.",
+            refusals.map { ("{reason=\"\($0)\"}", refused[$0] ?? 0) }
+        )
+        let gauges = connections()
+        counter(
+            "richpush_http_slow_clients_closed_total", "Connections closed for missing the header deadline or falling behind the minimum body rate.",
+            [("{phase=\"headers\"}", gauges.slowHeaders), ("{phase=\"body\"}", gauges.slowBodies)]
+        )
+        out += "# HELP richpush_http_open_connections Connections open now.\n# TYPE richpush_http_open_connections gauge\n"
+        out += "richpush_http_open_connections \(gauges.open)\n"
         out += latency.render(name: "richpush_http_request_duration_seconds", help: "Time from request headers to response, in seconds.")
         return out
     }

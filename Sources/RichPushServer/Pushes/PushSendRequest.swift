@@ -18,6 +18,9 @@ public struct PushSendRequest: Sendable {
     public static let maximumTokens = 10_000
     /// The largest request body: 10,000 tokens of 64 hex digits are about 680 KB, plus the payload.
     public static let maximumBodyBytes = 1_048_576
+    /// The latest `expiration` accepted, in UNIX seconds: 2^32 − 1 (apns-expiration is a 32-bit
+    /// UNIX time; larger numbers, up to 1e19 and beyond, are refused with 400, never trapped on).
+    public static let maximumExpiration = 4_294_967_295
 
     /// The push id (in the payload, in the receipts, in the store).
     public var pushID: String
@@ -134,6 +137,11 @@ public struct PushSendRequest: Sendable {
         guard pushID.utf8.count <= Receipt.Limits.identifierBytes else {
             throw PushRequestError(field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) (the receipts' bound)")
         }
+        if let bad = IdentifierRule.firstViolation(in: pushID) {
+            throw PushRequestError(
+                code: "not_printable", field: "push_id",
+                message: "push_id holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)")
+        }
         if inPayload == nil { payload = payload.setting(.string(pushID), at: "push_id") }
         self.pushID = pushID
         self.pushIDGenerated = generated
@@ -162,8 +170,10 @@ public struct PushSendRequest: Sendable {
             notification.collapseID = s
         }
         if let value = root["expiration"] {
-            guard let n = value.intValue, n >= 0 else {
-                throw PushRequestError(field: "expiration", message: "expiration must be a UNIX time in seconds (apns-expiration), or 0 for now-or-never")
+            guard let n = value.intValue, (0...Self.maximumExpiration).contains(n) else {
+                throw PushRequestError(
+                    field: "expiration",
+                    message: "expiration must be a UNIX time in seconds from 0 (now or never) to \(Self.maximumExpiration) (apns-expiration, 32 bits)")
             }
             notification.expiration = Date(timeIntervalSince1970: Double(n))
         }

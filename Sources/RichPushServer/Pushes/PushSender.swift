@@ -98,7 +98,7 @@ public final class PushSender: Sendable {
         return PushSendRecord.TokenResult(
             deviceToken: r.deviceToken, status: r.status, reason: r.reason?.rawValue, apnsID: r.apnsID,
             outcome: r.outcome.rawValue, state: state,
-            inactiveSinceMs: r.timestamp.map { Int($0.timeIntervalSince1970 * 1000) }
+            inactiveSinceMs: r.timestampMs
         )
     }
 

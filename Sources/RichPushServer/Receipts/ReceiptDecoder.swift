@@ -11,7 +11,9 @@ import RichPushCore
 /// with `415 unsupported_media_type` naming the accepted types. Unknown fields are ignored, so newer
 /// clients can add some; `outcome` and `reason` may be codes this version does not know (kept,
 /// not dropped) but must look like codes (`a-z`, `0-9`, `_`); `event` must be `delivered` or
-/// `opened`, since a misspelt event would silently vanish from every figure.
+/// `opened`, since a misspelt event would silently vanish from every figure. `push_id` and
+/// `receipt_id` must be printable (`IdentifierRule`: no control, bidi-control, invisible or
+/// line-separator characters), so the dashboard shows every id as it is.
 public enum ReceiptDecoder {
     /// Decodes and validates a body.
     ///
@@ -184,8 +186,9 @@ public enum ReceiptDecoder {
         )
     }
 
-    /// A string field (empty = absent), bounded in UTF-8 bytes, without control characters.
-    static func string(_ name: String, _ fields: [String: RawField], maxBytes: Int) throws -> String? {
+    /// A string field (empty = absent), bounded in UTF-8 bytes, without control characters;
+    /// with `printable`, held to `IdentifierRule` (no bidi controls, invisible or line-separator characters).
+    static func string(_ name: String, _ fields: [String: RawField], maxBytes: Int, printable: Bool = false) throws -> String? {
         guard let raw = fields[name] else { return nil }
         let value: String
         switch raw {
@@ -201,6 +204,12 @@ public enum ReceiptDecoder {
                 code: "too_long", field: name, message: "\(name) is \(value.utf8.count) bytes; at most \(maxBytes) bytes"
             )
         }
+        if printable, let bad = IdentifierRule.firstViolation(in: value) {
+            throw ReceiptFieldError(
+                code: "not_printable", field: name,
+                message: "\(name) holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)"
+            )
+        }
         if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) contains control characters")
         }
@@ -208,7 +217,7 @@ public enum ReceiptDecoder {
     }
 
     static func identifier(_ name: String, _ fields: [String: RawField], required: Bool) throws -> String? {
-        let value = try string(name, fields, maxBytes: Receipt.Limits.identifierBytes)
+        let value = try string(name, fields, maxBytes: Receipt.Limits.identifierBytes, printable: true)
         if value == nil, required, fields[name] != nil {
             throw ReceiptFieldError(code: "missing_field", field: name, message: "\(name) is empty; send a non-empty id")
         }

@@ -4,7 +4,8 @@ import Foundation
 /// field, and why.
 public struct ReceiptFieldError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable code: `missing_field`, `invalid_field`, `too_long`, `out_of_range`,
-    /// `duplicate_field`, `invalid_body`, `unsupported_media_type`.
+    /// `not_printable` (an id breaking `IdentifierRule`), `duplicate_field`, `invalid_body`,
+    /// `unsupported_media_type`.
     public let code: String
     /// The HTTP status to answer: `400`, or `415` for `unsupported_media_type`.
     public let status: Int

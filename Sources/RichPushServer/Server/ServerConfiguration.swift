@@ -6,7 +6,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The TCP port, default 8080; 0 picks a free port (printed as `PORT n`).
     public var port: Int = 8080
-    /// The admin token for `/v1/pushes`, `/` (dashboard).
+    /// The admin token for `/v1/pushes`, `/` (dashboard); at least 16 bytes (`serve` refuses shorter).
     public var adminToken: String
     /// Server threads (default: one per core, at least 2).
     public var threads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -20,10 +20,36 @@ public struct ServerConfiguration: Sendable {
     public var commitLinger: Double = 0
     /// How long graceful shutdown waits for requests in flight, in seconds.
     public var shutdownGrace: Double = 10
+    /// Connection caps, header deadline, minimum body rate, idle timeout.
+    public var limits = ConnectionLimits()
+    /// The address browsers use to reach the dashboard (`--public-url https://stats.example.com`),
+    /// if it differs from the `Host` they send (behind a reverse proxy): admin actions from that
+    /// origin are allowed, and with `https` the session cookie is `Secure`.
+    public var publicURL: String?
+    /// Reverse proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are believed (`--trusted-proxy`).
+    public var trustedProxies: [String] = []
     /// APNs for `POST /v1/pushes`; `nil` = that endpoint answers 503 naming `apnsMissing`.
     public var apns: APNsSettings?
     /// The APNs settings that were not given (for the 503), when `apns` is `nil`.
     public var apnsMissing: [String] = APNsSettings.allSettings.names
+
+    /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
+    ///
+    /// - Parameter text: the value.
+    /// - Returns: `true` when usable.
+    public static func isPublicURL(_ text: String) -> Bool {
+        OriginPolicy.normalizedOrigin(text) != nil
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address (for `--trusted-proxy`).
+    ///
+    /// - Parameter text: the value.
+    /// - Returns: `true` for an address.
+    public static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
 
     /// Makes a configuration.
     ///

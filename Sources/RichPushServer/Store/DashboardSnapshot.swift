@@ -43,15 +43,21 @@ public struct DashboardSnapshot: Sendable, Equatable {
     public var bucketSeconds: Int
     /// The timeline, oldest first, gaps filled with zeros.
     public var timeline: [TimeBucket]
-    /// Delivered receipts per reason, most frequent first.
+    /// Delivered receipts per reason, most frequent first (the 9 most frequent).
     public var reasons: [(reason: String, count: Int)]
+    /// Delivered receipts that named a reason (all reasons, not only those in `reasons`).
+    public var withReason: Int = 0
+    /// The first and last receipt's arrival, ms since 1970; `nil` without receipts.
+    public var firstReceiptMs: Int?
+    /// See `firstReceiptMs`.
+    public var lastReceiptMs: Int?
     /// `elapsed_ms` histogram over delivered receipts.
     public var timing: [TimingBucket]
     /// Overall `elapsed_ms` p50, p95, in ms.
     public var p50Ms: Int?
     /// See `p50Ms`.
     public var p95Ms: Int?
-    /// The most recently seen pushes (up to 12).
+    /// The newest pushes (up to 12).
     public var pushes: [PushStatistics]
     /// All pushes the store knows (with receipts or sends), so the page can say how many of
     /// them `pushes` shows.
@@ -66,5 +72,7 @@ public struct DashboardSnapshot: Sendable, Equatable {
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
             && a.pushes == b.pushes && a.sent == b.sent && a.accepted == b.accepted
             && a.deliveredOfSentPushes == b.deliveredOfSentPushes && a.totalPushes == b.totalPushes
+            && a.withReason == b.withReason && a.firstReceiptMs == b.firstReceiptMs && a.lastReceiptMs == b.lastReceiptMs
+            && a.bucketSeconds == b.bucketSeconds && a.p50Ms == b.p50Ms && a.p95Ms == b.p95Ms && a.withOutcome == b.withOutcome
     }
 }

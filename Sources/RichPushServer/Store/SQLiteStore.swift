@@ -17,7 +17,7 @@ import RichPushCore
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 2, `PRAGMA user_version`):
+/// Schema (version 3, `PRAGMA user_version`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
@@ -30,6 +30,12 @@ import RichPushCore
 /// - `push_tokens`: per push and device token the APNs status, reason, `apns-id` and outcome.
 /// - `device_tokens` (v2): tokens APNs called inactive (410) or bad, with reason and since when;
 ///   a later 200 for the token removes its row.
+/// - Summaries (v3), kept in the same write transaction as what they count, so that no read
+///   scans a table that grows with the number of pushes or receipts (`SQLiteStore+Summaries`):
+///   `push_index` (push id → when it started, indexed by start for keyset pages), `totals` (one
+///   row: the dashboard's cards), `reason_totals` (indexed by count for the top reasons),
+///   `elapsed_totals` (overall timing, 3 significant digits) and `timeline` (delivered / opened
+///   per second — kept 48 h —, minute, hour and day).
 public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
     /// How hard SQLite syncs at each COMMIT.
     public struct Synchronous: Sendable, Hashable, CustomStringConvertible {
@@ -53,10 +59,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         private init(rawValue: String) { self.rawValue = rawValue }
     }
 
-    private let writer: SQLiteConnection
-    private let reader: SQLiteConnection
+    let writer: SQLiteConnection
+    let reader: SQLiteConnection
     private let writeLock = NSLock()
-    private let readLock = NSLock()
+    let readLock = NSLock()
+    /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
+    var prunedHour = -1
     private var closed = false
     /// The database file.
     public let path: String
@@ -93,9 +101,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     }
 
     /// The schema version this richpush writes (`PRAGMA user_version`).
-    static let schemaVersion = 2
-    /// The tables of schema version 2; a version-0 file holding any other table is not ours.
-    static let tables: Set<String> = ["receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens"]
+    static let schemaVersion = 3
+    /// The tables of schema version 3; a version-0 file holding any other table is not ours.
+    static let tables: Set<String> = [
+        "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens",
+        "push_index", "totals", "reason_totals", "elapsed_totals", "timeline",
+    ]
 
     /// Brings the schema to `schemaVersion`, atomically and idempotently.
     ///
@@ -129,6 +140,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             }
             if current < 1 { try createVersion1(db) }
             if current < 2 { try migrateToVersion2(db) }
+            if current < 3 { try migrateToVersion3(db) }
             if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }
             try db.execute("COMMIT")
         } catch {
@@ -282,6 +294,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 try elapsedUpsert.bind([.text(key.pushID), .integer(key.ms), .integer(n)])
                 try elapsedUpsert.run()
             }
+            try updateSummaries(receipts, isNew: results)
             try writer.execute("COMMIT")
             return results
         } catch {
@@ -299,6 +312,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         do {
             let accepted = send.tokens.filter { $0.status == 200 }.count
             let sent = send.tokens.filter { $0.status != nil }.count
+            try updateSummaries(send, sent: sent, accepted: accepted)
             let push = try writer.prepared(
                 """
                 INSERT INTO pushes (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
@@ -388,182 +402,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         if closed { throw RichPushError(code: .store, message: "the store '\(path)' is closed") }
     }
 
-    // MARK: StatisticsStore
-
-    /// Per-push figures in one read transaction (see `StatisticsStore.pushes(limit:)`).
-    public func pushes(limit: Int) throws -> [PushStatistics] {
-        readLock.lock()
-        defer { readLock.unlock() }
-        try reader.execute("BEGIN")
-        defer { try? reader.execute("COMMIT") }
-        return try readPushes(only: nil, limit: max(1, min(limit, 1000)))
-    }
-
-    /// One push's figures (see `StatisticsStore.push(_:)`).
-    public func push(_ pushID: String) throws -> PushStatistics? {
-        readLock.lock()
-        defer { readLock.unlock() }
-        try reader.execute("BEGIN")
-        defer { try? reader.execute("COMMIT") }
-        return try readPushes(only: pushID, limit: 1).first
-    }
-
-    /// Reads per-push figures, for one push or the most recently seen `limit` pushes.
-    private func readPushes(only pushID: String?, limit: Int) throws -> [PushStatistics] {
-        struct Row {
-            var delivered = 0, opened = 0, mediaBytes = 0
-            var first: Int?, last: Int?
-            var sent: Int?, accepted: Int?
-            var outcomes: [String: Int] = [:], reasons: [String: Int] = [:]
-        }
-        var rows: [String: Row] = [:]
-        let filter = pushID == nil ? "" : "WHERE push_id = ?"
-        let binding: [SQLiteValue] = pushID.map { [.text($0)] } ?? []
-
-        let totals = try reader.prepared(
-            "SELECT push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms FROM push_counts \(filter)"
-        )
-        try totals.bind(binding)
-        for (id, event, outcome, reason, n, bytes, first, last) in try totals.rows({ s in
-            (s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", s.text(3) ?? "", s.int(4) ?? 0, s.int(5) ?? 0, s.int(6) ?? 0, s.int(7) ?? 0)
-        }) {
-            var row = rows[id] ?? Row()
-            if event == Receipt.Event.delivered.rawValue {
-                row.delivered += n
-                row.mediaBytes += bytes
-                if !outcome.isEmpty { row.outcomes[outcome, default: 0] += n }
-                if !reason.isEmpty { row.reasons[reason, default: 0] += n }
-            } else if event == Receipt.Event.opened.rawValue {
-                row.opened += n
-            }
-            row.first = min(row.first ?? first, first)
-            row.last = max(row.last ?? last, last)
-            rows[id] = row
-        }
-        let sends = try reader.prepared("SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms FROM pushes \(filter)")
-        try sends.bind(binding)
-        for (id, sent, accepted, firstSent, lastSent) in try sends.rows({ ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3), $0.int(4)) }) {
-            var row = rows[id] ?? Row(first: firstSent, last: lastSent)
-            row.sent = sent
-            row.accepted = accepted
-            rows[id] = row
-        }
-        var ordered = rows.sorted { ($0.value.last ?? 0, $0.key) > ($1.value.last ?? 0, $1.key) }
-        if ordered.count > limit { ordered = Array(ordered.prefix(limit)) }
-
-        let elapsed = try reader.prepared("SELECT elapsed_ms, receipts FROM push_elapsed WHERE push_id = ? ORDER BY elapsed_ms")
-        var out: [PushStatistics] = []
-        for (id, _) in ordered {
-            guard let row = rows[id] else { continue }
-            elapsed.reset()
-            try elapsed.bind([.text(id)])
-            let distribution = try elapsed.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
-            out.append(
-                PushStatistics(
-                    pushID: id, sent: row.sent, accepted: row.accepted, delivered: row.delivered, opened: row.opened,
-                    outcomes: row.outcomes, reasons: row.reasons, mediaBytes: row.mediaBytes,
-                    elapsedMs: .init(
-                        count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
-                        p95: PushStatistics.percentile(distribution, 95)),
-                    firstSeen: row.first.map(Self.iso8601), lastSeen: row.last.map(Self.iso8601)
-                )
-            )
-        }
-        return out
-    }
-
-    /// What APNs last said about a device token (`device_tokens`), `nil` when nothing is recorded
-    /// (never sent, or accepted since).
-    ///
-    /// - Parameter deviceToken: the hex token as it was sent.
-    /// - Returns: the state (`inactive` or `bad`), APNs' reason, and for 410 since when (ms since 1970).
-    /// - Throws: `RichPushError` `store`.
-    public func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? {
-        readLock.lock()
-        defer { readLock.unlock() }
-        let query = try reader.prepared("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = ?")
-        try query.bind([.text(deviceToken)])
-        return try query.rows { (state: PushSendRecord.TokenState(rawValue: $0.text(0) ?? ""), reason: $0.text(1), sinceMs: $0.int(2)) }.first
-    }
-
-    /// The dashboard snapshot in one read transaction (see `StatisticsStore.dashboard(maximumBuckets:)`).
-    public func dashboard(maximumBuckets: Int) throws -> DashboardSnapshot {
-        readLock.lock()
-        defer { readLock.unlock() }
-        try reader.execute("BEGIN")
-        defer { try? reader.execute("COMMIT") }
-
-        // Totals and reasons from the per-batch aggregates (no scan of `receipts`).
-        let aggregate = try reader.prepared(
-            "SELECT event, outcome, reason, SUM(receipts), MIN(first_ms), MAX(last_ms) FROM push_counts GROUP BY event, outcome, reason"
-        )
-        var total = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0
-        var first: Int?, last: Int?
-        var reasonCounts: [String: Int] = [:]
-        for (event, outcome, reason, n, lo, hi) in try aggregate.rows({ s in
-            (s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", s.int(3) ?? 0, s.int(4) ?? 0, s.int(5) ?? 0)
-        }) {
-            total += n
-            first = min(first ?? lo, lo)
-            last = max(last ?? hi, hi)
-            if event == Receipt.Event.opened.rawValue { opened += n }
-            guard event == Receipt.Event.delivered.rawValue else { continue }
-            delivered += n
-            if !outcome.isEmpty { withOutcome += n }
-            if outcome == Outcome.mediaAttached.rawValue { mediaAttached += n }
-            if !reason.isEmpty { reasonCounts[reason, default: 0] += n }
-        }
-        let sendTotals = try reader.prepared("SELECT COALESCE(SUM(sent), 0), COALESCE(SUM(accepted), 0) FROM pushes")
-        let s = try sendTotals.rows { ($0.int(0) ?? 0, $0.int(1) ?? 0) }.first ?? (0, 0)
-        let deliveredOfSent = try reader.prepared(
-            "SELECT COALESCE(SUM(c.receipts), 0) FROM push_counts c JOIN pushes p ON p.push_id = c.push_id WHERE c.event = 'delivered'"
-        ).rows { $0.int(0) ?? 0 }.first ?? 0
-
-        var bucketSeconds = 60
-        var timeline: [DashboardSnapshot.TimeBucket] = []
-        if let first, let last {
-            let spanSeconds = max(1, (last - first) / 1000 + 1)
-            let widths = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
-            bucketSeconds = widths.first { spanSeconds / $0 < max(1, maximumBuckets) } ?? 86400
-            let widthMs = bucketSeconds * 1000
-            let origin = (first / widthMs) * widthMs
-            let count = (last - origin) / widthMs + 1
-            timeline = (0..<count).map { DashboardSnapshot.TimeBucket(startMs: origin + $0 * widthMs, delivered: 0, opened: 0) }
-            let q = try reader.prepared(
-                "SELECT (received_at_ms - ?) / ?, SUM(event = 'delivered'), SUM(event = 'opened') FROM receipts GROUP BY 1"
-            )
-            try q.bind([.integer(origin), .integer(widthMs)])
-            for (index, delivered, opened) in try q.rows({ ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.int(2) ?? 0) })
-            where timeline.indices.contains(index) {
-                timeline[index].delivered = delivered
-                timeline[index].opened = opened
-            }
-        }
-
-        let reasons = reasonCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (reason: $0.key, count: $0.value) }
-
-        let distributionQuery = try reader.prepared("SELECT elapsed_ms, SUM(receipts) FROM push_elapsed GROUP BY elapsed_ms ORDER BY elapsed_ms")
-        let distribution = try distributionQuery.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
-        let edges = DashboardSnapshot.timingEdgesMs
-        var timing = edges.indices.map { i in
-            DashboardSnapshot.TimingBucket(lowerMs: edges[i], upperMs: i + 1 < edges.count ? edges[i + 1] : nil, count: 0)
-        }
-        for (value, count) in distribution {
-            let index = (edges.lastIndex { $0 <= value }) ?? 0
-            timing[index].count += count
-        }
-        let p50 = PushStatistics.percentile(distribution, 50)
-        let p95 = PushStatistics.percentile(distribution, 95)
-
-        let pushes = try readPushes(only: nil, limit: 12)
-        let totalPushes = try reader.prepared("SELECT COUNT(*) FROM (SELECT push_id FROM push_counts UNION SELECT push_id FROM pushes)")
-            .rows { $0.int(0) ?? 0 }.first ?? 0
-        return DashboardSnapshot(
-            totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
-            sent: s.0, accepted: s.1, deliveredOfSentPushes: deliveredOfSent, bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: timing,
-            p50Ms: p50, p95Ms: p95, pushes: pushes, totalPushes: totalPushes
-        )
-    }
+    // MARK: StatisticsStore (reads in SQLiteStore+Reads)
 
     /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, e.g. `2026-11-30T03:27:32.120Z`.
     static func iso8601(_ ms: Int) -> String {

@@ -33,8 +33,10 @@ final class HTTPTestClient: Sendable {
     private let connection: Connection
     private let thread: DedicatedThread
 
-    init(port: Int) {
-        connection = Connection(port: port)
+    /// A client of 127.0.0.1:`port`, connecting from `source` (another loopback address, to be
+    /// another client address for the server) when given.
+    init(port: Int, source: String? = nil) {
+        connection = Connection(port: port, source: source)
         thread = DedicatedThread(name: "http-test-client-\(port)")
     }
 
@@ -70,10 +72,14 @@ private final class Connection: @unchecked Sendable {
     typealias HTTPTestError = HTTPTestClient.HTTPTestError
 
     private let port: Int
+    private let source: String?
     private var fd: Int32 = -1
     private var buffer = Data()
 
-    init(port: Int) { self.port = port }
+    init(port: Int, source: String?) {
+        self.port = port
+        self.source = source
+    }
     deinit { close() }
 
     func close() {
@@ -89,6 +95,18 @@ private final class Connection: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound != 0 {
+                close()
+                throw HTTPTestError("bind to \(source) failed (errno \(errno))")
+            }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -43,6 +43,15 @@ final class MockAPNsProcess {
         ]
     }
 
+    /// The mock's `GET /stats` (requests, accepted, …), read with curl over HTTP/2 + TLS.
+    func stats() async throws -> [String: Any] {
+        let r = try await ChildProcess("curl", ["-s", "--http2", "--cacert", caFile.path, "https://127.0.0.1:\(port)/stats"]).run(timeout: 30)
+        guard r.status == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
+            throw TestSupportError("mock APNs /stats: \(r.status) \(r.stdout) \(r.stderr)")
+        }
+        return object
+    }
+
     /// A well-formed device token: 64 hex digits starting with `prefix`.
     static func token(_ prefix: String) -> String {
         prefix + String(repeating: "0", count: 64 - prefix.count)

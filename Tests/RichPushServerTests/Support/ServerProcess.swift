@@ -32,7 +32,13 @@ final class ServerProcess {
         (child, port) = try await Self.launch(database: database, extraArguments: [])
     }
 
-    func client() -> HTTPTestClient { HTTPTestClient(port: port) }
+    func client(from source: String? = nil) -> HTTPTestClient { HTTPTestClient(port: port, source: source) }
+
+    /// The dashboard's own origin, as a browser on it sends in `Origin`.
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// The server process's resident memory, in bytes.
+    var residentBytes: Int? { ProcessMemory.residentBytes(of: child.process.processIdentifier) }
 
     var admin: [String: String] { ["Authorization": "Bearer \(Self.token)"] }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The query parameters of the push lists (`GET /v1/pushes` and the dashboard), read without
+/// trapping on any input: `limit`, `prefix` (or `q`), `from` and `to` (a UTC day `2026-11-30` or
+/// an RFC 3339 time; `to` as a day includes that day), `after` / `before` (cursors of a previous
+/// page).
+struct ListParameters {
+    /// The store query.
+    var query: PushQuery
+    /// The parameters as given, for building links (empty ones dropped).
+    var prefix: String?
+    var from: String?
+    var to: String?
+
+    /// A parameter the server cannot use: which and why.
+    struct Invalid: Error, Equatable {
+        var parameter: String
+        var message: String
+    }
+
+    /// Reads the parameters.
+    ///
+    /// - Parameters:
+    ///   - value: a query parameter by name.
+    ///   - defaultLimit: the page size when `limit` is absent.
+    /// - Returns: the parameters.
+    /// - Throws: `Invalid` naming the parameter.
+    static func parse(_ value: (String) -> String?, defaultLimit: Int) throws -> ListParameters {
+        func given(_ name: String) -> String? {
+            value(name).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        var limit = defaultLimit
+        if let raw = given("limit") {
+            guard raw.utf8.count <= 4, raw.utf8.allSatisfy({ (48...57).contains($0) }), let n = Int(raw), (1...PushQuery.maximumLimit).contains(n) else {
+                throw Invalid(parameter: "limit", message: "limit must be an integer from 1 to \(PushQuery.maximumLimit)")
+            }
+            limit = n
+        }
+        let prefix = given("prefix") ?? given("q")
+        if let prefix, prefix.utf8.count > 128 {
+            throw Invalid(parameter: "prefix", message: "the push id prefix is at most 128 bytes")
+        }
+        let from = given("from")
+        let to = given("to")
+        let fromMs = try from.map { try time($0, parameter: "from", endOfDay: false) }
+        let toMs = try to.map { try time($0, parameter: "to", endOfDay: true) }
+        if let fromMs, let toMs, fromMs >= toMs {
+            throw Invalid(parameter: "to", message: "to must be after from")
+        }
+        var position = PushQuery.Position.first
+        for (name, make) in [("after", PushQuery.Position.after), ("before", PushQuery.Position.before)] {
+            guard let raw = given(name) else { continue }
+            guard let cursor = PushCursor(token: raw), (cursor.startedMs == nil) == (prefix != nil) else {
+                throw Invalid(parameter: name, message: "\(name) is not a cursor of this list; use the next/previous value from a page with the same prefix")
+            }
+            position = make(cursor)
+        }
+        let query = PushQuery(limit: limit, prefix: prefix, startedFromMs: fromMs, startedBeforeMs: toMs, position: position)
+        return ListParameters(query: query, prefix: prefix, from: from, to: to)
+    }
+
+    /// `2026-11-30` (UTC midnight; with `endOfDay`, the next midnight) or an RFC 3339 time, as ms
+    /// since 1970, between 1970 and 9999.
+    static func time(_ text: String, parameter: String, endOfDay: Bool) throws -> Int {
+        let invalid = Invalid(parameter: parameter, message: "\(parameter) must be a day like 2026-11-30 (UTC) or a time like 2026-11-30T12:00:00Z")
+        guard text.utf8.count <= 40 else { throw invalid }
+        if text.utf8.count == 10 {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+                parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+                let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1970...9999).contains(y), (1...12).contains(m), (1...31).contains(d)
+            else { throw invalid }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)),
+                calendar.component(.day, from: date) == d
+            else { throw invalid }
+            let ms = Int((date.timeIntervalSince1970 * 1000).rounded())
+            return endOfDay ? ms + 86_400_000 : ms
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        guard let date = formatter.date(from: text) ?? plain.date(from: text) else { throw invalid }
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard ms.isFinite, ms >= 0, ms <= 253_402_300_799_999, let value = Int(exactly: ms) else { throw invalid }
+        return value
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a request path names, which methods it takes, who may use it and how large a body it may
+/// send — all known from the request line alone, so the gate decides before any body is read.
+enum Route: Equatable {
+    case receipts
+    case healthz
+    case metrics
+    /// `GET /`: the dashboard (list of pushes with paging, search, date range).
+    case dashboard
+    /// `GET /pushes/{push_id}`: one push's page.
+    case pushPage(String)
+    case login
+    case logout
+    /// `GET` / `POST /v1/pushes`.
+    case pushes
+    /// `GET /v1/pushes/{push_id}`.
+    case push(String)
+    case notFound
+
+    /// Who may use a route.
+    enum Access {
+        /// Anyone (devices, monitoring).
+        case open
+        /// The admin: Bearer token, or the session cookie (then non-GET needs a same-origin `Origin`).
+        case admin
+        /// `/login`, `/logout`: anyone, but a POST must come from this server's own pages.
+        case session
+    }
+
+    /// The route for a path (libmicrohttpd has percent-decoded it).
+    init(path: String) {
+        switch path {
+        case "/v1/receipts": self = .receipts
+        case "/healthz": self = .healthz
+        case "/metrics": self = .metrics
+        case "/", "/dashboard": self = .dashboard
+        case "/login": self = .login
+        case "/logout": self = .logout
+        case "/v1/pushes": self = .pushes
+        default:
+            if path.hasPrefix("/v1/pushes/") {
+                self = .push(String(path.dropFirst("/v1/pushes/".count)))
+            } else if path.hasPrefix("/pushes/") {
+                self = .pushPage(String(path.dropFirst("/pushes/".count)))
+            } else {
+                self = .notFound
+            }
+        }
+    }
+
+    /// The methods the route takes (`HEAD` is answered as `GET`).
+    var methods: [String] {
+        switch self {
+        case .receipts, .logout: return ["POST"]
+        case .healthz, .metrics, .dashboard, .pushPage, .push: return ["GET"]
+        case .login, .pushes: return ["GET", "POST"]
+        case .notFound: return []
+        }
+    }
+
+    /// Who may use the route.
+    var access: Access {
+        switch self {
+        case .receipts, .healthz, .metrics, .notFound: return .open
+        case .dashboard, .pushPage, .pushes, .push: return .admin
+        case .login, .logout: return .session
+        }
+    }
+
+    /// Whether the route answers with an HTML page (a 401 there is the login form).
+    var isPage: Bool {
+        switch self {
+        case .dashboard, .pushPage, .login: return true
+        default: return false
+        }
+    }
+
+    /// The largest body the route reads for `method`, in bytes: receipts 8 KB (`receiptBytes`),
+    /// `POST /v1/pushes` 1 MB (only once the admin token checked out), `POST /login` 4 KB,
+    /// anything else 1 KB.
+    func bodyLimit(method: String, receiptBytes: Int) -> Int {
+        switch self {
+        case .receipts: return receiptBytes
+        case .pushes where method == "POST": return PushSendRequest.maximumBodyBytes
+        case .login where method == "POST": return 4_096
+        default: return 1_024
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import RichPushServer
+import RichPushTestSupport
+import Testing
+
+/// Slow and many clients against the built `richpush serve`, over real loopback sockets: the
+/// server keeps answering honest clients, closes what dawdles, and says 503 before it is full.
+@Suite("slow and many clients", .serialized)
+struct SlowClientTests {
+    /// The time one fresh `GET /healthz` takes.
+    private func timedHealth(_ server: ServerProcess, from source: String? = nil) async throws -> (status: Int, seconds: Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await server.client(from: source).request("GET", "/healthz")
+        let elapsed = clock.now - start
+        return (response.status, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// A Prometheus sample of `/metrics`.
+    private func metric(_ server: ServerProcess, _ name: String) async throws -> Double? {
+        let text = try await server.client().request("GET", "/metrics").text
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.dropFirst(name.count + 1))
+        }
+        return nil
+    }
+
+    @Test("2,000 sockets sending one header line at a time: /healthz and receipts answer in under 1 s while they are open, and the header deadline closes every one of them")
+    func slowHeaders() async throws {
+        // Each socket is a descriptor here and one in the server: raise the limit, size to it.
+        let descriptors = FileDescriptorLimit.raise()
+        let count = min(2_000, descriptors - 512)
+        try #require(count >= 500, "RLIMIT_NOFILE is \(descriptors): too low for this test")
+        let server = try await ServerProcess(extraArguments: ["--header-timeout", "4"])
+        let port = server.port
+        let sockets = RawSockets()
+        let thread = DedicatedThread(name: "slow-headers")
+        // 40 client addresses × 50 sockets: under the default 64 per address, so the server
+        // really has to hold all of them.
+        let opened = try await thread.run {
+            let n = sockets.open(count, port: port, sources: RawSockets.loopbackSources(40, third: 1))
+            sockets.sendAll("GET /healthz HTTP/1.1\r\n")
+            return n
+        }
+        let clock = ContinuousClock()
+        let openedAt = clock.now
+        #expect(opened == count)
+
+        // While they dribble a header line every 300 ms, honest clients get through, and the
+        // server reports holding every slow socket right after each answer.
+        for round in 0..<3 {
+            try await thread.run { sockets.sendAll("X-Slow-\(round): 1\r\n") }
+            let health = try await timedHealth(server)
+            #expect(health.status == 200)
+            #expect(health.seconds < 1, "GET /healthz took \(health.seconds) s with \(count) slow sockets open")
+            let receipt = try await server.client().post("/v1/receipts", form: "push_id=honest-\(round)")
+            #expect(receipt.status == 202)
+            #expect(try await metric(server, "richpush_http_open_connections") ?? 0 >= Double(count))
+            try await Task.sleep(for: .milliseconds(300))
+        }
+
+        // The 4 s header deadline closes them all, and not before it.
+        var firstClose: Duration?
+        var closed = 0
+        while clock.now - openedAt < .seconds(10) {
+            try await thread.run { sockets.sendAll("X-Still-Slow: 1\r\n") }
+            closed = try await thread.run { sockets.closedCount() }
+            if closed > 0 && firstClose == nil { firstClose = clock.now - openedAt }
+            if closed == count { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(closed == count)
+        let first = try #require(firstClose)
+        #expect(first >= .milliseconds(3_500), "first slow socket closed after \(first)")
+        #expect(try await metric(server, "richpush_http_slow_clients_closed_total{phase=\"headers\"}") ?? 0 >= Double(count))
+        try await thread.run { sockets.closeAll() }
+        #expect(try await server.push("honest-2")["delivered"] as? Int == 1)
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test("one client address gets at most --max-connections-per-ip connections; other addresses are served")
+    func perAddressCap() async throws {
+        let server = try await ServerProcess(extraArguments: ["--max-connections-per-ip", "8"])
+        let port = server.port
+        let sockets = RawSockets()
+        let thread = DedicatedThread(name: "per-ip")
+        let opened = try await thread.run {
+            let n = sockets.open(40, port: port, sources: ["127.0.2.1"])
+            sockets.sendAll("GET /healthz HTTP/1.1\r\n")
+            return n
+        }
+        #expect(opened == 40)  // the kernel accepts them; the server closes the extra ones at once
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await thread.run { sockets.closedCount() } == 32)
+        let other = try await timedHealth(server, from: "127.0.2.2")
+        #expect(other.status == 200)
+        #expect(other.seconds < 1)
+        // The capped address itself gets through again once its connections are gone.
+        await #expect(throws: (any Error).self) { try await server.client(from: "127.0.2.1").request("GET", "/healthz") }
+        try await thread.run { sockets.closeAll() }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await server.client(from: "127.0.2.1").request("GET", "/healthz").status == 200)
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test("from 90 % of --max-connections requests get 503 server_busy with Retry-After, before connections are dropped")
+    func busyBeforeFull() async throws {
+        let server = try await ServerProcess(extraArguments: ["--max-connections", "100"])
+        let port = server.port
+        let sockets = RawSockets()
+        let thread = DedicatedThread(name: "busy")
+        let opened = try await thread.run { sockets.open(89, port: port, sources: RawSockets.loopbackSources(10, third: 3)) }
+        #expect(opened == 89)
+        try await Task.sleep(for: .milliseconds(300))
+        // 89 idle + this one = 90 open: the threshold.
+        let busy = try await server.client().request("GET", "/healthz")
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(busy.headers["connection"]?.lowercased() == "close")
+        #expect(busy.text.contains("server_busy"))
+        try await thread.run { sockets.closeAll() }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await server.client().request("GET", "/healthz").status == 200)
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test("a body trickled below --min-body-rate is cut off; a slow body above it is received")
+    func minimumBodyRate() async throws {
+        let server = try await ServerProcess(extraArguments: ["--header-timeout", "1", "--min-body-rate", "100"])
+        let port = server.port
+        let thread = DedicatedThread(name: "body-rate")
+        let slow = RawSockets()
+        let steady = RawSockets()
+        let body = "push_id=steady&padding=" + String(repeating: "a", count: 277)  // 300 bytes; unknown fields are ignored
+        try await thread.run {
+            slow.open(1, port: port, sources: ["127.0.4.1"])
+            slow.sendAll("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000\r\n\r\npush_id=1")
+            steady.open(1, port: port, sources: ["127.0.4.2"])
+            steady.sendAll("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 300\r\n\r\n")
+        }
+        // 1 s grace, then 100 B/s: the trickler (one byte per 0.25 s) falls behind at ~1.1 s;
+        // the steady sender (60 bytes per 0.25 s = 240 B/s) finishes in 1.25 s.
+        let bytes = Array(body.utf8)
+        var closedAt: Double?
+        let clock = ContinuousClock()
+        let start = clock.now
+        for step in 0..<16 {
+            let chunk = String(decoding: bytes[min(bytes.count, step * 60)..<min(bytes.count, step * 60 + 60)], as: UTF8.self)
+            try await thread.run {
+                slow.sendAll("x")
+                if !chunk.isEmpty { steady.sendAll(chunk) }
+            }
+            try await Task.sleep(for: .milliseconds(250))
+            if closedAt == nil, try await thread.run({ slow.closedCount() }) == 1 {
+                let elapsed = clock.now - start
+                closedAt = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }
+            if closedAt != nil && step * 60 >= bytes.count { break }
+        }
+        let cut = try #require(closedAt, "the trickling body was never cut off")
+        #expect(cut >= 1.0 && cut < 2.5, "cut off after \(cut) s")
+        let steadyAnswer = try await thread.run { steady.received(at: 0) }
+        #expect(steadyAnswer.hasPrefix("HTTP/1.1 202"), "\(steadyAnswer)")
+        #expect(try await server.push("steady")["delivered"] as? Int == 1)
+        #expect(try await metric(server, "richpush_http_slow_clients_closed_total{phase=\"body\"}") == 1)
+        #expect(await server.terminate() == 0)
+    }
+}
