@@ -16,6 +16,7 @@ APT_PACKAGES=(
   h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
   libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
   libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)
+  chromium               # server tests: a real headless browser attempts CSRF; dashboard screenshots (issue 10)
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

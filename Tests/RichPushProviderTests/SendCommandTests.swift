@@ -42,6 +42,31 @@ import Testing
         #expect(!run.stdout.contains(secretLine) && !run.stderr.contains(secretLine))
     }
 
+    @Test("a 410 whose timestamp is past Int's range (1e19, 2^64-ish, negative) is Unregistered, without a crash")
+    func aTimestampOutOfRangeIsUnregistered() async throws {
+        let huge = MockAPNs.token("e19")
+        let wide = MockAPNs.token("e20")
+        let negative = MockAPNs.token("e21")
+        let mock = try await MockAPNs(script: [
+            huge: [["status": 410, "reason": "Unregistered", "timestamp": 1e19]],
+            wide: [["status": 410, "reason": "Unregistered", "timestamp": UInt64(10_000_000_000_000_000_000)]],
+            negative: [["status": 410, "reason": "ExpiredToken", "timestamp": -1e30]],
+        ])
+        defer { mock.stop() }
+        let file = mock.directory.appendingPathComponent("tokens.txt")
+        try [huge, wide, negative].joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let run = try await send(mock, ["--tokens", file.path, "--title", "t", "--body", "b"])
+        #expect(run.status == 2, "\(run.stderr)")  // not 132 (SIGILL)
+        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect(line["status"] == .int(410))
+            #expect(line["outcome"] == .string("token_inactive"))
+            #expect(line["timestamp"] == nil)
+        }
+        #expect(run.stderr.contains("sent 3, accepted 0"))
+    }
+
     @Test func aPayloadWithALintErrorIsNotSent() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }

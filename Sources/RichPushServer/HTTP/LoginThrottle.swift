@@ -56,6 +56,9 @@ final class LoginThrottle: @unchecked Sendable {
         }
     }
 
+    /// Addresses tracked right now (at most `maximumClients`).
+    var trackedClients: Int { lock.withLock { buckets.count } }
+
     /// Records a failed attempt from `client`.
     ///
     /// - Parameter client: the client's address.
