@@ -131,16 +131,13 @@ extension SQLiteStore {
             conditions.append("push_id >= ? AND push_id < ?")
             values += [.text(prefix), .text(prefix + "\u{10FFFF}")]
         }
-        if let from = query.startedFromMs {
-            conditions.append("started_ms >= ?")
-            values.append(.integer(from))
-        }
-        if let before = query.startedBeforeMs {
-            conditions.append("started_ms < ?")
-            values.append(.integer(before))
-        }
         let byID = query.ordersByID
         var forward = true
+        // In time order a cursor and the range bound on the same side are one bound: only the
+        // tighter is written, so the index seek starts at it (never scans from the range's edge
+        // down to the cursor).
+        var lower: (sql: String, values: [SQLiteValue])? = query.startedFromMs.map { ("started_ms >= ?", [.integer($0)]) }
+        var upper: (sql: String, values: [SQLiteValue])? = query.startedBeforeMs.map { ("started_ms < ?", [.integer($0)]) }
         switch query.position {
         case .first:
             break
@@ -149,8 +146,10 @@ extension SQLiteStore {
                 conditions.append("push_id > ?")
                 values.append(.text(cursor.pushID))
             } else {
-                conditions.append("(started_ms, push_id) < (?, ?)")
-                values += [.integer(cursor.startedMs ?? Int.max), .text(cursor.pushID)]
+                let ms = cursor.startedMs ?? Int.max
+                if query.startedBeforeMs.map({ $0 > ms }) ?? true {
+                    upper = ("(started_ms, push_id) < (?, ?)", [.integer(ms), .text(cursor.pushID)])
+                }
             }
         case .before(let cursor):
             forward = false
@@ -158,9 +157,15 @@ extension SQLiteStore {
                 conditions.append("push_id < ?")
                 values.append(.text(cursor.pushID))
             } else {
-                conditions.append("(started_ms, push_id) > (?, ?)")
-                values += [.integer(cursor.startedMs ?? Int.max), .text(cursor.pushID)]
+                let ms = cursor.startedMs ?? Int.max
+                if query.startedFromMs.map({ $0 <= ms }) ?? true {
+                    lower = ("(started_ms, push_id) > (?, ?)", [.integer(ms), .text(cursor.pushID)])
+                }
             }
+        }
+        for bound in [lower, upper].compactMap({ $0 }) {
+            conditions.append(bound.sql)
+            values += bound.values
         }
         let order: String
         if byID {
