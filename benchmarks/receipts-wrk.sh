@@ -76,7 +76,9 @@ NGINX_PID=$!
 sleep 0.5
 
 # --- richpush serve ---
-"$BIN" serve --port 0 --db "$WORK/bench.sqlite" --admin-token bench --synchronous "$SYNC" --commit-linger "$LINGER" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+TOKEN=bench-token-$(date +%s)-0123456789
+# Every wrk connection comes from 127.0.0.1: no per-address cap (the default 64 would refuse -c 65+).
+"$BIN" serve --port 0 --db "$WORK/bench.sqlite" --admin-token "$TOKEN" --max-connections-per-ip 0 --synchronous "$SYNC" --commit-linger "$LINGER" >"$WORK/serve.out" 2>"$WORK/serve.err" &
 SERVER_PID=$!
 for _ in $(seq 100); do grep -q '^PORT ' "$WORK/serve.out" 2>/dev/null && break; sleep 0.05; done
 PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/serve.out")
@@ -133,6 +135,6 @@ RSS_KB=$(awk '/VmRSS/{print $2}' /proc/$SERVER_PID/status)
 HWM_KB=$(awk '/VmHWM/{print $2}' /proc/$SERVER_PID/status)
 DB_BYTES=$(du -cb "$WORK"/bench.sqlite* | tail -1 | cut -f1)
 echo "after $STORED stored receipts: RSS $((RSS_KB / 1024)) MB (peak $((HWM_KB / 1024)) MB), database $((DB_BYTES / 1000000)) MB"
-T0=$(date +%s.%N); curl -s -o /dev/null -H "Authorization: Bearer bench" "http://127.0.0.1:$PORT/v1/pushes"; T1=$(date +%s.%N); curl -s -o /dev/null -H "Authorization: Bearer bench" "http://127.0.0.1:$PORT/"; T2=$(date +%s.%N)
+T0=$(date +%s.%N); curl -s -o /dev/null -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/v1/pushes"; T1=$(date +%s.%N); curl -s -o /dev/null -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/"; T2=$(date +%s.%N)
 echo "over $STORED receipts: GET /v1/pushes $(python3 -c "print(f'{($T1-$T0)*1000:.0f}')") ms, GET / (dashboard) $(python3 -c "print(f'{($T2-$T1)*1000:.0f}')") ms"
 kill -TERM "$SERVER_PID"; wait "$SERVER_PID"; echo "graceful stop: exit $?"; SERVER_PID=""

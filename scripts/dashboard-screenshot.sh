@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# Renders the dashboard with realistic demo data and saves a screenshot (default docs/dashboard.png).
+# Renders the dashboard with realistic demo data and saves screenshots: the dashboard (default
+# docs/dashboard.png) and one push's page (docs/dashboard-push.png next to it).
 # Starts the tests' mock APNs (Tests/Support/mock_apns.py, throwaway CA and .p8 key) and
-# `richpush serve` pointed at it on a throwaway database; scripts/demo-receipts.py sends each
-# demo push with POST /v1/pushes (so the funnel shows sent -> accepted -> delivered -> opened)
-# and posts its receipts for ~30 s; then headless Chromium signs in through the login form and
-# takes the screenshot. RICHPUSH_BIN=path uses that richpush instead of a release build.
-# Needs Debian `chromium` (installed here if missing; the tests never need it). Loopback only.
+# `richpush serve` pointed at it on a throwaway database; posts receipts for 40 older campaign
+# pushes (so the table has pages), then scripts/demo-receipts.py sends each demo push with
+# POST /v1/pushes (so the funnel shows sent -> accepted -> delivered -> opened) and posts its
+# receipts for ~30 s; then headless Chromium signs in through the real login form (same origin,
+# as a user does: the server refuses logins from other origins) and takes the screenshots
+# (scripts/dashboard-screenshot.py over the DevTools pipe). RICHPUSH_BIN=path uses that richpush
+# instead of a release build. Needs Debian `chromium` (scripts/install-deps.sh). Loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-docs/dashboard.png}
-if ! command -v chromium >/dev/null 2>&1; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
-fi
+PUSH_OUT="${OUT%.png}-push.png"
 bash scripts/install-deps.sh
 BIN=${RICHPUSH_BIN:-}
 if [ -z "$BIN" ]; then
@@ -35,21 +35,22 @@ python3 Tests/Support/mock_apns.py --key "$WORK/AuthKey_$KEY_ID.p8" --key-id "$K
 APNS_PID=$!
 APNS_PORT=$(wait_port "$WORK/apns-out")
 [ -n "$APNS_PORT" ] || { echo "dashboard-screenshot: mock APNs did not start:" >&2; cat "$WORK/apns-err" >&2; exit 1; }
-TOKEN=screenshot-$(date +%s)
+TOKEN=screenshot-$(openssl rand -hex 16)
 "$BIN" serve --port 0 --db "$WORK/demo.sqlite" --admin-token "$TOKEN" \
   --apns-key "$WORK/AuthKey_$KEY_ID.p8" --apns-key-id "$KEY_ID" --apns-team-id "$TEAM_ID" --apns-topic "$TOPIC" \
   --apns-url "https://127.0.0.1:$APNS_PORT" --apns-ca-file "$WORK/ca.pem" >"$WORK/out" 2>"$WORK/err" &
 PID=$!
 PORT=$(wait_port "$WORK/out")
 [ -n "$PORT" ] || { echo "dashboard-screenshot: richpush serve did not start:" >&2; cat "$WORK/err" >&2; exit 1; }
+# Older campaigns (a few receipts each), so the table has more than one page.
+python3 - "http://127.0.0.1:$PORT/v1/receipts" <<'PY'
+import sys, urllib.request
+for i in range(40):
+    for d in range(3 + i % 5):
+        body = f"push_id=campaign-2026-11-{i:02d}&receipt_id=d{d}&outcome=media_attached&elapsed_ms={300 + 40 * d}".encode()
+        urllib.request.urlopen(urllib.request.Request(sys.argv[1], data=body), timeout=10).read()
+PY
 python3 scripts/demo-receipts.py --url "http://127.0.0.1:$PORT/v1/receipts" --seconds 30 --admin-token "$TOKEN"
-# The login form POSTs the token; the server answers 303 + cookie, Chromium follows to /.
-cat >"$WORK/login.html" <<HTML
-<!doctype html><form id="f" method="post" action="http://127.0.0.1:$PORT/login"><input name="token" value="$TOKEN"></form>
-<script>document.getElementById('f').submit()</script>
-HTML
 mkdir -p "$(dirname "$OUT")"
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1340 \
-  --run-all-compositor-stages-before-draw \
-  --virtual-time-budget=5000 --screenshot="$OUT" "file://$WORK/login.html" 2>/dev/null
-echo "dashboard-screenshot: wrote $OUT"
+python3 scripts/dashboard-screenshot.py --server "http://127.0.0.1:$PORT" --token "$TOKEN" \
+  --out "$OUT" --push spring-sale --push-out "$PUSH_OUT"

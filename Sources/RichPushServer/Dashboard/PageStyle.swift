@@ -13,9 +13,10 @@ enum PageStyle {
         .cards{display:grid;grid-template-columns:repeat(6,1fr);gap:14px;margin-bottom:18px}
         .card{background:#fff;border-radius:12px;padding:14px 16px;box-shadow:0 1px 3px rgba(20,30,60,.06);min-width:0}
         .card .k{color:#5b6478;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
-        .card .v{font-size:24px;font-weight:650;margin:4px 0 2px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+        .card .v{font-size:24px;font-weight:650;margin:4px 0 2px;line-height:1.2}
         .card .d{color:#7a8397;font-size:12px}
         .grid{display:grid;grid-template-columns:2fr 1fr;gap:16px;margin-bottom:16px}
+        .grid3{display:grid;grid-template-columns:1fr 1fr 1fr;gap:16px;margin-bottom:16px}
         .panel{background:#fff;border-radius:12px;padding:16px 18px;box-shadow:0 1px 3px rgba(20,30,60,.06);min-width:0}
         .panel h2{font-size:14.5px;margin:0 0 2px}.panel .sub{color:#7a8397;font-size:12px;margin-bottom:10px}
         .legend{display:flex;gap:14px;font-size:12px;color:#5b6478;margin-bottom:6px}

@@ -30,8 +30,8 @@ enum PushDetailPage {
         if let title = detail.title { facts.append(("alert title", title)) }
         if let first = detail.firstSentMs { facts.append(("first sent", HTML.time(first) + " UTC")) }
         if let last = detail.lastSentMs, last != detail.firstSentMs { facts.append(("last sent", HTML.time(last) + " UTC")) }
-        facts.append(("first receipt", p.firstSeen.map(DashboardPage.shortTime) ?? "—"))
-        facts.append(("last receipt", p.lastSeen.map(DashboardPage.shortTime) ?? "—"))
+        facts.append(("first receipt", p.delivered + p.opened > 0 ? longTime(p.firstSeen) : "—"))
+        facts.append(("last receipt", p.delivered + p.opened > 0 ? longTime(p.lastSeen) : "—"))
         facts.append(("extension time p50 / p95", timing))
         let factRows = facts.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
 
@@ -60,16 +60,23 @@ enum PushDetailPage {
             <div class="panel"><h2>Device tokens</h2><div class="sub">what each token's send came to (provider outcome)</div>
             <table><thead><tr><th>outcome</th><th class="num">tokens</th></tr></thead><tbody>\(tokenRows)</tbody></table></div>
             </section>
-            <section class="grid">
+            <section class="grid3">
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of this push's delivered receipts · p50 \(p.elapsedMs.p50.map { HTML.duration(ms: $0) } ?? "—") · p95 \(p.elapsedMs.p95.map { HTML.duration(ms: $0) } ?? "—")</div>
             \(SVGChart.timing(detail.timing, p50: p.elapsedMs.p50, p95: p.elapsedMs.p95))</div>
             <div class="panel"><h2>Why media was not attached</h2><div class="sub">\(HTML.number(detail.reasons.map(\.count).reduce(0, +))) delivered receipts with a reason</div>
-            \(SVGChart.reasons(detail.reasons))
-            <h2 style="margin-top:14px">Outcomes</h2>
+            \(SVGChart.reasons(detail.reasons))</div>
+            <div class="panel"><h2>Outcomes</h2><div class="sub">what the extension did with each delivered notification</div>
             <table><thead><tr><th>outcome</th><th class="num">receipts</th></tr></thead><tbody>\(outcomeRows)</tbody></table></div>
             </section>
             </main></body></html>
             """
+    }
+
+    /// `2026-11-30T03:27:32.120Z` → `2026-11-30 03:27:32 UTC`.
+    static func longTime(_ iso: String?) -> String {
+        guard let iso, iso.count >= 19 else { return "—" }
+        let chars = Array(iso)
+        return String(chars[0..<10]) + " " + String(chars[11..<19]) + " UTC"
     }
 
     /// The page for a push id that is not known (404) or not valid (400).

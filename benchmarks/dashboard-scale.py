@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Benchmark: what the admin pages cost at 1,000 push ids and at 1,000,000 (issue 10).
+
+Anyone can create push ids (a receipt names any push_id), so the dashboard and the push lists must
+cost the same however many there are. The script starts `richpush serve` (release build) on a
+fresh SQLite file, posts receipts until the store knows 1,000 push ids (the reference), measures,
+then posts until it knows 1,000,000 (wrk, unique push ids) and measures again with the same
+requests:
+
+  * GET /                        the dashboard (first page of 25, cards, charts)
+  * GET /?after=<cursor>         the dashboard's 20th page (keyset cursor)
+  * GET /?q=<prefix>             search by push-id prefix
+  * GET /?from=…&to=…            a date range
+  * GET /pushes/<id>             one push's page
+  * GET /v1/pushes?limit=100     the JSON list
+  * 4 dashboards at once + one GET /v1/pushes/<id> started with them: the single push's latency
+
+Each figure is the median of --runs runs; the goal is every page at 1 M within 3x its time at 1 k
+(ratios printed). RICHPUSH_BIN=path measures that binary instead of building one;
+RICHPUSH_BASELINE=path also measures an older binary on its own 1 M store for comparison.
+
+usage: python3 benchmarks/dashboard-scale.py [--ids 1000000] [--reference 1000] [--runs 15]
+"""
+import argparse
+import http.client
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_common import ROOT, build_release_richpush  # noqa: E402
+
+TOKEN = "bench-dashboard-token-0123456789abcdef"
+LUA = r"""
+-- POST /v1/receipts, each request a new push id: <run>-t<thread>-<n>
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) run = args[1] or "0"; counter = 0 end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+function request()
+  counter = counter + 1
+  local body = "push_id=id-" .. run .. "-t" .. tid .. "-" .. counter
+    .. "&receipt_id=r&outcome=media_attached&elapsed_ms=" .. (counter % 3000) .. "&media_bytes=89696"
+  return wrk.format(nil, "/v1/receipts", nil, body)
+end
+"""
+
+
+def ensure_wrk():
+    if shutil.which("wrk"):
+        return
+    print("dashboard-scale: installing wrk (benchmark only)", file=sys.stderr)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "wrk"], check=True,
+                   env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"), stdout=subprocess.DEVNULL)
+
+
+class Server:
+    def __init__(self, binary, work, legacy):
+        self.out = open(os.path.join(work, "serve.out"), "w+")
+        extra = [] if legacy else ["--max-connections-per-ip", "0"]
+        self.process = subprocess.Popen(
+            [binary, "serve", "--port", "0", "--db", os.path.join(work, "scale.sqlite"), "--admin-token", TOKEN,
+             "--synchronous", "normal"] + extra,
+            stdout=self.out, stderr=subprocess.DEVNULL)
+        for _ in range(400):
+            self.out.seek(0)
+            first = self.out.readline()
+            if first.startswith("PORT "):
+                self.port = int(first.split()[1])
+                return
+            time.sleep(0.05)
+        raise RuntimeError("richpush serve did not start")
+
+    def get(self, path):
+        """GET with the admin token; returns (seconds, status, body)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        t0 = time.perf_counter()
+        c.request("GET", path, headers={"Authorization": "Bearer " + TOKEN})
+        r = c.getresponse()
+        body = r.read()
+        dt = time.perf_counter() - t0
+        c.close()
+        return dt, r.status, body
+
+    def metric(self, name):
+        for line in self.get("/metrics")[2].decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[1])
+        return 0.0
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=60)
+
+
+def fill(server, work, target, run_id):
+    """Posts receipts with new push ids until the store has `target` pushes."""
+    lua = os.path.join(work, "ids.lua")
+    with open(lua, "w") as f:
+        f.write(LUA)
+    round_ = 0
+    while True:
+        have = server.metric("richpush_receipts_accepted_total")
+        if have >= target:
+            return int(have)
+        left = target - have
+        if left < 20000:
+            # The last ones one by one, so the count lands exactly on the target.
+            c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            for i in range(int(left)):
+                c.request("POST", "/v1/receipts", body=f"push_id=id-{run_id}-tail-{i}&receipt_id=r",
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+                c.getresponse().read()
+            c.close()
+            continue
+        seconds = max(2, min(20, int(left / 15000)))
+        subprocess.run(["wrk", "-t2", "-c32", f"-d{seconds}s", "-s", lua, f"http://127.0.0.1:{server.port}", "--",
+                        f"{run_id}{round_}"], check=True, stdout=subprocess.DEVNULL)
+        round_ += 1
+
+
+def measure(server, runs, legacy):
+    """Median seconds of each page, plus the single-push latency under 4 concurrent dashboards."""
+    first = json.loads(server.get("/v1/pushes?limit=1")[2])
+    some_id = first["pushes"][0]["push_id"]
+    pages = {"GET / (dashboard)": "/"}
+    if not legacy:
+        # The dashboard's 20th page: follow 19 cursors through the JSON list (25 a page).
+        cursor = None
+        for _ in range(19):
+            page = json.loads(server.get("/v1/pushes?limit=25" + (f"&after={cursor}" if cursor else ""))[2])
+            cursor = page["next"]
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        pages.update({
+            "GET /?after= (20th page)": f"/?after={cursor}",
+            "GET /?q= (prefix search)": "/?q=" + urllib.parse.quote(some_id[:12]),
+            "GET /?from=&to= (date range)": f"/?from={day}&to={day}",
+            "GET /pushes/ID (one push)": "/pushes/" + urllib.parse.quote(some_id, safe=""),
+        })
+    pages["GET /v1/pushes?limit=100"] = "/v1/pushes?limit=100"
+    out = {}
+    for name, path in pages.items():
+        times = []
+        for _ in range(runs):
+            dt, status, _ = server.get(path)
+            if status != 200:
+                raise RuntimeError(f"{path}: HTTP {status}")
+            times.append(dt)
+        out[name] = statistics.median(times)
+    # Four dashboards at once, and one single-push GET issued with them.
+    single = []
+    for _ in range(max(3, runs // 3)):
+        results = {}
+        threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, server.get("/")[0])) for i in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(0.002)
+        single.append(server.get("/v1/pushes/" + urllib.parse.quote(some_id, safe=""))[0])
+        for t in threads:
+            t.join()
+    out["GET /v1/pushes/ID during 4 dashboards"] = statistics.median(single)
+    return out
+
+
+def run(binary, ids, reference, runs, label, legacy=False):
+    work = tempfile.mkdtemp(prefix="richpush-scale.")
+    server = Server(binary, work, legacy)
+    try:
+        fill(server, work, reference, "a")
+        small = measure(server, runs, legacy)
+        t0 = time.time()
+        total = fill(server, work, ids, "b")
+        fill_seconds = time.time() - t0
+        large = measure(server, runs, legacy)
+        rss = 0
+        with open(f"/proc/{server.process.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1]) // 1024
+        size = sum(os.path.getsize(os.path.join(work, n)) for n in os.listdir(work) if n.startswith("scale.sqlite"))
+        print(f"\n{label}: {reference:,} push ids vs {total:,} push ids "
+              f"(filled in {fill_seconds:.0f} s; database {size / 1e6:.0f} MB, RSS {rss} MB)")
+        print(f"{'page':42} {f'{reference:,} ids':>12} {f'{total:,} ids':>14} {'ratio':>7}")
+        worst = 0.0
+        for name in small:
+            ratio = large[name] / small[name]
+            worst = max(worst, ratio)
+            print(f"{name:42} {small[name] * 1000:9.1f} ms {large[name] * 1000:11.1f} ms {ratio:6.2f}x")
+        print(f"worst ratio {worst:.2f}x (goal: every page within 3x)")
+        return worst
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--ids", type=int, default=1_000_000)
+    p.add_argument("--reference", type=int, default=1_000)
+    p.add_argument("--runs", type=int, default=15)
+    args = p.parse_args()
+    ensure_wrk()
+    binary = os.environ.get("RICHPUSH_BIN") or build_release_richpush()
+    print(f"richpush {binary}; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}; median of {args.runs} runs per page")
+    worst = run(binary, args.ids, args.reference, args.runs, "this build")
+    baseline = os.environ.get("RICHPUSH_BASELINE")
+    if baseline:
+        print("\n(baseline: a richpush without pages or search; only GET / and GET /v1/pushes are measured)")
+        try:
+            run(baseline, args.ids, args.reference, args.runs, "baseline " + baseline, legacy=True)
+        except RuntimeError as e:
+            print(f"baseline: {e}")
+    sys.exit(0 if worst <= 3 else 1)
+
+
+if __name__ == "__main__":
+    main()
