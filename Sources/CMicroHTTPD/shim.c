@@ -409,7 +409,7 @@ static void rp_completed(void *cls, struct MHD_Connection *connection, void **re
     *req_cls = NULL;
 }
 
-static void rp_server_free(struct rp_server *server) {
+static void rp_server_release(struct rp_server *server) {
     free(server->default_headers);
     pthread_mutex_destroy(&server->conns_lock);
     pthread_mutex_destroy(&server->sweep_lock);
@@ -463,7 +463,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
         flags |= MHD_USE_IPv6;
     } else {
         snprintf(error, error_len, "'%s' is not an IPv4 or IPv6 address (use e.g. 127.0.0.1, 0.0.0.0 or ::1)", h);
-        rp_server_free(server);
+        rp_server_release(server);
         return NULL;
     }
     if (threads < 1) threads = 1;
@@ -481,7 +481,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
         MHD_OPTION_END);
     if (server->daemon == NULL) {
         snprintf(error, error_len, "cannot listen on %s port %u (address in use, or not a local address?)", h, (unsigned)port);
-        rp_server_free(server);
+        rp_server_release(server);
         return NULL;
     }
     server->accepted = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
@@ -494,7 +494,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
             snprintf(error, error_len, "cannot start the slow-client sweeper thread");
             MHD_stop_daemon(server->daemon);
             if (server->accepted != NULL) MHD_destroy_response(server->accepted);
-            rp_server_free(server);
+            rp_server_release(server);
             return NULL;
         }
     }
@@ -505,6 +505,7 @@ uint16_t rp_server_port(const rp_server *server) { return server->port; }
 
 void rp_server_quiesce(rp_server *server) {
     // From now on every response carries "Connection: close", so kept-alive clients go away.
+    if (server->daemon == NULL) return;
     atomic_store(&server->draining, 1);
     MHD_socket fd = MHD_quiesce_daemon(server->daemon);
     if (fd != MHD_INVALID_SOCKET) close(fd);
@@ -516,18 +517,28 @@ long rp_server_closed_slow_headers(rp_server *server) { return atomic_load(&serv
 long rp_server_closed_slow_bodies(rp_server *server) { return atomic_load(&server->closed_slow_bodies); }
 
 void rp_server_stop(rp_server *server) {
-    if (server == NULL) return;
+    if (server == NULL || server->daemon == NULL) return;
     if (server->sweeper_started) {
         pthread_mutex_lock(&server->sweep_lock);
         server->sweep_stop = 1;
         pthread_cond_signal(&server->sweep_cond);
         pthread_mutex_unlock(&server->sweep_lock);
         pthread_join(server->sweeper, NULL);
+        server->sweeper_started = 0;
     }
     MHD_stop_daemon(server->daemon);
+    server->daemon = NULL;
     if (server->accepted != NULL) MHD_destroy_response(server->accepted);
-    rp_server_free(server);
+    server->accepted = NULL;
 }
+
+void rp_server_free(rp_server *server) {
+    if (server == NULL) return;
+    rp_server_stop(server);
+    rp_server_release(server);
+}
+
+long rp_request_open_connections(const rp_request *request) { return atomic_load(&request->server->open_connections); }
 
 const char *rp_request_method(const rp_request *request) { return request->method; }
 const char *rp_request_path(const rp_request *request) { return request->path; }

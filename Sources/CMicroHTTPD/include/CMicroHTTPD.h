@@ -92,8 +92,12 @@ long rp_server_closed_slow_headers(rp_server *server);
 /// Connections the shim closed because their body fell behind the minimum rate (since start).
 long rp_server_closed_slow_bodies(rp_server *server);
 
-/// Stops the server and frees it. Call after every dispatched request was answered.
+/// Stops the server: closes every connection and joins its threads. Call after every dispatched
+/// request was answered. The counters above stay readable until rp_server_free.
 void rp_server_stop(rp_server *server);
+
+/// Frees a stopped server.
+void rp_server_free(rp_server *server);
 
 const char *rp_request_method(const rp_request *request);
 /// The path, without the query string.
@@ -112,6 +116,8 @@ const char *rp_request_peer(const rp_request *request);
 const uint8_t *rp_request_body(const rp_request *request, size_t *length);
 /// 1 when the body was longer than the gate's bound (it was discarded).
 int rp_request_body_too_large(const rp_request *request);
+/// Connections open on the request's server right now (for a busy check in the gate).
+long rp_request_open_connections(const rp_request *request);
 /// Monotonic nanoseconds when the request's headers arrived.
 uint64_t rp_request_start_ns(const rp_request *request);
 /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).

@@ -32,6 +32,9 @@ public struct HTTPRequest: @unchecked Sendable {
         return (0..<count).compactMap { rp_request_header_at(raw, name, $0).map { String(cString: $0) } }
     }
 
+    /// Connections open on this request's server right now.
+    public var serverOpenConnections: Int { Int(rp_request_open_connections(raw)) }
+
     /// The TCP peer's address (IPv4 dotted or IPv6 text; a reverse proxy's when behind one).
     public var peer: String { String(cString: rp_request_peer(raw)) }
 

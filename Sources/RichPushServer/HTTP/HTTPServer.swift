@@ -25,8 +25,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private let context: Context
-    private var server: OpaquePointer?
+    /// The C server: started in `init`, stopped by `stop()`, freed in `deinit`; its counters are
+    /// atomics, readable without a lock from any thread (a server thread in the gate included,
+    /// while `stop()` waits for those threads).
+    private let server: OpaquePointer
     private let lock = NSLock()
+    private var stopped = false
     /// The bound TCP port.
     public let port: Int
     /// The limits the server runs with.
@@ -97,35 +101,33 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections; requests in flight continue.
     public func quiesce() {
-        lock.withLock { if let server { rp_server_quiesce(server) } }
+        lock.withLock { if !stopped { rp_server_quiesce(server) } }
     }
 
     /// Requests begun and not yet completed.
-    public var inFlight: Int {
-        lock.withLock { server.map { Int(rp_server_in_flight($0)) } ?? 0 }
-    }
+    public var inFlight: Int { Int(rp_server_in_flight(server)) }
 
     /// Connections open right now.
-    public var openConnections: Int {
-        lock.withLock { server.map { Int(rp_server_open_connections($0)) } ?? 0 }
-    }
+    public var openConnections: Int { Int(rp_server_open_connections(server)) }
 
     /// Connections closed since start because their headers missed the deadline, and because
     /// their body fell behind the minimum rate.
     public var closedSlowClients: (headers: Int, bodies: Int) {
-        lock.withLock {
-            guard let server else { return (0, 0) }
-            return (Int(rp_server_closed_slow_headers(server)), Int(rp_server_closed_slow_bodies(server)))
-        }
+        (Int(rp_server_closed_slow_headers(server)), Int(rp_server_closed_slow_bodies(server)))
     }
 
     /// Stops the server (closes every connection). Answer every dispatched request first.
     public func stop() {
-        lock.withLock {
-            if let server { rp_server_stop(server) }
-            server = nil
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
         }
+        // Outside the lock: stopping joins the server threads, which may be reading counters.
+        if first { rp_server_stop(server) }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        rp_server_free(server)
+    }
 }

@@ -121,7 +121,7 @@ public final class StatisticsServer: @unchecked Sendable {
         case .success(let length):
             declared = length
         }
-        if let http, http.openConnections >= configuration.limits.busyThreshold {
+        if request.serverOpenConnections >= configuration.limits.busyThreshold {
             metrics.requestRefused("busy")
             return .refuse(.error(
                 503, code: "server_busy",
