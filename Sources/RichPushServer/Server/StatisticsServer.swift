@@ -134,12 +134,12 @@ public final class StatisticsServer: @unchecked Sendable {
             return .refuse(.error(404, code: "not_found", message: "no route for \(String(request.path.prefix(200))); see README (POST /v1/receipts, GET /v1/pushes, GET /)"))
         }
         guard route.methods.contains(method) else { return .refuse(.methodNotAllowed(route.methods)) }
-        let client = clientOrigin(request)
 
         switch route.access {
         case .open:
             break
         case .admin:
+            let client = clientOrigin(request)
             let authorization = request.header("Authorization")
             if authorization != nil, let wait = throttle.retryAfter(client.address) {
                 return .refuse(throttled(wait, page: false))
@@ -162,6 +162,7 @@ public final class StatisticsServer: @unchecked Sendable {
             }
         case .session:
             if method == "POST" {
+                let client = clientOrigin(request)
                 if route == .login, let wait = throttle.retryAfter(client.address) { return .refuse(throttled(wait, page: true)) }
                 if let refusal = origins.refusal(origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"), client: client) {
                     metrics.requestRefused("cross_origin")

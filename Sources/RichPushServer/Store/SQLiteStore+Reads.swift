@@ -1,25 +1,25 @@
 import Foundation
 import RichPushCore
 
-/// The read side (`StatisticsStore`): each read runs in one read transaction on the read
-/// connection, and touches a bounded number of rows — one page of `push_index` through its
+/// The read side (`StatisticsStore`): each read runs in one read transaction on a connection
+/// of the reader pool, and touches a bounded number of rows — one page of `push_index` through its
 /// index, point lookups per push shown, and the summaries — whatever the store holds.
 extension SQLiteStore {
     /// One page of pushes (see `StatisticsStore.pushes(_:)`).
     public func pushes(_ query: PushQuery) throws -> PushPage {
-        try reading { try readPage(query) }
+        try reading { try readPage($0, query) }
     }
 
     /// One push's figures (see `StatisticsStore.push(_:)`).
     public func push(_ pushID: String) throws -> PushStatistics? {
-        try reading { try readPush(pushID)?.statistics }
+        try reading { try readPush($0, pushID)?.statistics }
     }
 
     /// The per-push page's data (see `StatisticsStore.pushDetail(_:)`).
     public func pushDetail(_ pushID: String) throws -> PushDetail? {
-        try reading {
-            guard let row = try readPush(pushID) else { return nil }
-            let outcomes = try reader.prepared(
+        try reading { db in
+            guard let row = try readPush(db, pushID) else { return nil }
+            let outcomes = try db.prepared(
                 "SELECT COALESCE(outcome, ''), COUNT(*) FROM push_tokens WHERE push_id = ? GROUP BY 1 ORDER BY 2 DESC, 1"
             )
             try outcomes.bind([.text(pushID)])
@@ -39,17 +39,17 @@ extension SQLiteStore {
     /// - Returns: the state (`inactive` or `bad`), APNs' reason, and for 410 since when (ms since 1970).
     /// - Throws: `RichPushError` `store`.
     public func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? {
-        readLock.lock()
-        defer { readLock.unlock() }
-        let query = try reader.prepared("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = ?")
-        try query.bind([.text(deviceToken)])
-        return try query.rows { (state: PushSendRecord.TokenState(rawValue: $0.text(0) ?? ""), reason: $0.text(1), sinceMs: $0.int(2)) }.first
+        try readers.withConnection { db in
+            let query = try db.prepared("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = ?")
+            try query.bind([.text(deviceToken)])
+            return try query.rows { (state: PushSendRecord.TokenState(rawValue: $0.text(0) ?? ""), reason: $0.text(1), sinceMs: $0.int(2)) }.first
+        }
     }
 
     /// The dashboard snapshot from the summaries (see `StatisticsStore.dashboard(_:)`).
     public func dashboard(_ query: DashboardQuery) throws -> DashboardSnapshot {
-        try reading {
-            let totalsQuery = try reader.prepared(
+        try reading { db in
+            let totalsQuery = try db.prepared(
                 """
                 SELECT receipts, delivered, opened, media_attached, with_outcome, with_reason, sent, accepted,
                   delivered_of_sent, pushes, first_receipt_ms, last_receipt_ms FROM totals WHERE id = 1
@@ -68,7 +68,7 @@ extension SQLiteStore {
                     bucketSeconds = plan.bucketSeconds
                     let widthMs = plan.bucketSeconds * 1000
                     timeline = (0..<plan.count).map { DashboardSnapshot.TimeBucket(startMs: plan.originMs + $0 * widthMs, delivered: 0, opened: 0) }
-                    let rows = try reader.prepared(
+                    let rows = try db.prepared(
                         "SELECT bucket_ms, delivered, opened FROM timeline WHERE width_ms = ? AND bucket_ms >= ? AND bucket_ms <= ? ORDER BY bucket_ms"
                     )
                     try rows.bind([.integer(plan.sourceWidthMs), .integer(plan.originMs), .integer(to)])
@@ -81,11 +81,11 @@ extension SQLiteStore {
                 }
             }
 
-            let reasons = try reader.prepared("SELECT reason, receipts FROM reason_totals ORDER BY receipts DESC, reason LIMIT 9")
+            let reasons = try db.prepared("SELECT reason, receipts FROM reason_totals ORDER BY receipts DESC, reason LIMIT 9")
                 .rows { (reason: $0.text(0) ?? "", count: $0.int(1) ?? 0) }
-            let distribution = try reader.prepared("SELECT elapsed_ms, receipts FROM elapsed_totals ORDER BY elapsed_ms")
+            let distribution = try db.prepared("SELECT elapsed_ms, receipts FROM elapsed_totals ORDER BY elapsed_ms")
                 .rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
-            let newest = try readPage(PushQuery(limit: 12))
+            let newest = try readPage(db, PushQuery(limit: 12))
             var snapshot = DashboardSnapshot(
                 totalReceipts: t[0] ?? 0, delivered: t[1] ?? 0, opened: t[2] ?? 0, mediaAttached: t[3] ?? 0, withOutcome: t[4] ?? 0,
                 sent: t[6] ?? 0, accepted: t[7] ?? 0, deliveredOfSentPushes: t[8] ?? 0, bucketSeconds: bucketSeconds, timeline: timeline,
@@ -111,18 +111,18 @@ extension SQLiteStore {
         var distribution: [(value: Int, count: Int)]
     }
 
-    /// Runs `body` in one read transaction on the read connection.
-    private func reading<T>(_ body: () throws -> T) throws -> T {
-        readLock.lock()
-        defer { readLock.unlock() }
-        try reader.execute("BEGIN")
-        defer { try? reader.execute("COMMIT") }
-        return try body()
+    /// Runs `body` in one read transaction on a read connection of its own.
+    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try readers.withConnection { db in
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            return try body(db)
+        }
     }
 
     /// A page of push ids from `push_index` (an index range scan of `limit` + 1 rows), then each
     /// push's figures by point lookups.
-    private func readPage(_ query: PushQuery) throws -> PushPage {
+    private func readPage(_ db: SQLiteConnection, _ query: PushQuery) throws -> PushPage {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
         if let prefix = query.prefix {
@@ -174,7 +174,7 @@ extension SQLiteStore {
             order = forward ? "started_ms DESC, push_id DESC" : "started_ms ASC, push_id ASC"
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let select = try reader.prepared("SELECT push_id, started_ms FROM push_index \(filter) ORDER BY \(order) LIMIT ?")
+        let select = try db.prepared("SELECT push_id, started_ms FROM push_index \(filter) ORDER BY \(order) LIMIT ?")
         try select.bind(values + [.integer(query.limit + 1)])
         var rows = try select.rows { (id: $0.text(0) ?? "", started: $0.int(1) ?? 0) }
         let more = rows.count > query.limit
@@ -193,18 +193,18 @@ extension SQLiteStore {
         var pushes: [PushStatistics] = []
         pushes.reserveCapacity(rows.count)
         for row in rows {
-            if let push = try readPush(row.id) { pushes.append(push.statistics) }
+            if let push = try readPush(db, row.id) { pushes.append(push.statistics) }
         }
         return PushPage(pushes: pushes, next: next, previous: previous)
     }
 
     /// One push's figures from its `push_counts`, `pushes` and `push_elapsed` rows (point lookups
     /// on the keys that lead with `push_id`); `nil` when none exist.
-    private func readPush(_ pushID: String) throws -> PushRow? {
+    private func readPush(_ db: SQLiteConnection, _ pushID: String) throws -> PushRow? {
         var delivered = 0, opened = 0, mediaBytes = 0
         var first: Int?, last: Int?
         var outcomes: [String: Int] = [:], reasons: [String: Int] = [:]
-        let counts = try reader.prepared(
+        let counts = try db.prepared(
             "SELECT event, outcome, reason, receipts, media_bytes, first_ms, last_ms FROM push_counts WHERE push_id = ?"
         )
         try counts.bind([.text(pushID)])
@@ -223,7 +223,7 @@ extension SQLiteStore {
             first = min(first ?? lo, lo)
             last = max(last ?? hi, hi)
         }
-        let sends = try reader.prepared("SELECT sent, accepted, first_sent_at_ms, last_sent_at_ms, title FROM pushes WHERE push_id = ?")
+        let sends = try db.prepared("SELECT sent, accepted, first_sent_at_ms, last_sent_at_ms, title FROM pushes WHERE push_id = ?")
         try sends.bind([.text(pushID)])
         let send = try sends.rows { ($0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.text(4)) }.first
         guard !countRows.isEmpty || send != nil else { return nil }
@@ -231,7 +231,7 @@ extension SQLiteStore {
             first = send?.2
             last = send?.3
         }
-        let elapsed = try reader.prepared("SELECT elapsed_ms, receipts FROM push_elapsed WHERE push_id = ? ORDER BY elapsed_ms")
+        let elapsed = try db.prepared("SELECT elapsed_ms, receipts FROM push_elapsed WHERE push_id = ? ORDER BY elapsed_ms")
         try elapsed.bind([.text(pushID)])
         let distribution = try elapsed.rows { (value: $0.int(0) ?? 0, count: $0.int(1) ?? 0) }
         let statistics = PushStatistics(

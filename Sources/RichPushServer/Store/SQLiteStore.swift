@@ -3,7 +3,8 @@ import Foundation
 import RichPushCore
 
 /// The embedded store: one SQLite file in WAL mode, prepared statements, one write connection
-/// and one read connection (WAL lets the dashboard read while the writer commits).
+/// and a small pool of read connections (WAL lets the dashboard read while the writer commits,
+/// and several reads run at once).
 ///
 /// Durability: `synchronous=FULL` by default: an acknowledged receipt survives a process kill
 /// (SIGKILL) *and* an OS crash or power loss. The store gets there with SQLite's own WAL +
@@ -60,9 +61,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     }
 
     let writer: SQLiteConnection
-    let reader: SQLiteConnection
+    let readers: SQLiteReaderPool
     private let writeLock = NSLock()
-    let readLock = NSLock()
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
     var prunedHour = -1
     private var closed = false
@@ -95,8 +95,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         try writer.execute("PRAGMA synchronous=NORMAL")
         try writer.execute("PRAGMA foreign_keys=ON")
         try Self.migrate(writer)
-        reader = try SQLiteConnection(path: path)
-        try reader.execute("PRAGMA query_only=ON")
+        readers = try SQLiteReaderPool(path: path)
         _ = try writer.prepared(Self.insertSQL)
     }
 
