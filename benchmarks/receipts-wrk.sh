@@ -6,6 +6,7 @@
 #
 # Usage: bash benchmarks/receipts-wrk.sh [--threads 2] [--connections 64] [--duration 10]
 #        [--synchronous full|normal] [--commit-linger MS] [--rounds 3] [--rss-receipts 1000000]
+#        RICHPUSH_BASELINE=/path/to/older/richpush also measures that build in the same rounds.
 # The machine may be shared: nginx and richpush are measured alternately, ROUNDS times each, and
 # the medians are compared.
 set -euo pipefail
@@ -83,19 +84,36 @@ SERVER_PID=$!
 for _ in $(seq 100); do grep -q '^PORT ' "$WORK/serve.out" 2>/dev/null && break; sleep 0.05; done
 PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/serve.out")
 
+# RICHPUSH_BASELINE=/path/to/older/richpush: that build too, on its own database, in the same
+# alternating rounds (its own flags only), so the two can be compared under the same load.
+BASE_PORT=""; BASE_PID=""
+if [ -n "${RICHPUSH_BASELINE:-}" ]; then
+  "$RICHPUSH_BASELINE" serve --port 0 --db "$WORK/base.sqlite" --admin-token "$TOKEN" --synchronous "$SYNC" >"$WORK/base.out" 2>"$WORK/base.err" &
+  BASE_PID=$!
+  for _ in $(seq 100); do grep -q '^PORT ' "$WORK/base.out" 2>/dev/null && break; sleep 0.05; done
+  BASE_PORT=$(awk '/^PORT /{print $2; exit}' "$WORK/base.out")
+  trap 'kill "$BASE_PID" 2>/dev/null || true; cleanup' EXIT
+fi
+
 rps() { awk '/Requests\/sec/{print $2}'; }
 run_wrk() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s benchmarks/receipts.lua "$1" -- "$2"; }
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, POST /v1/receipts form body (~170 B), loopback, $(nproc) cores, $ROUNDS alternating rounds"
 run_wrk "http://127.0.0.1:$NGINX_PORT" warm >/dev/null
 run_wrk "http://127.0.0.1:$PORT" warm >/dev/null
-NGINX_ALL=(); RICH_ALL=()
+NGINX_ALL=(); RICH_ALL=(); BASE_ALL=()
+[ -n "$BASE_PORT" ] && run_wrk "http://127.0.0.1:$BASE_PORT" warm >/dev/null
 for round in $(seq "$ROUNDS"); do
   NGINX_ALL+=("$(run_wrk "http://127.0.0.1:$NGINX_PORT" "n$round" | rps)")
   RICH_OUT=$(run_wrk "http://127.0.0.1:$PORT" "r$round")
   if echo "$RICH_OUT" | grep -q 'Non-2xx'; then echo "WARNING: richpush answered non-2xx: $(echo "$RICH_OUT" | grep Non-2xx)"; fi
   RICH_ALL+=("$(echo "$RICH_OUT" | rps)")
-  echo "  round $round: nginx ${NGINX_ALL[-1]} req/s, richpush ${RICH_ALL[-1]} req/s ($(echo "$RICH_OUT" | awk '/Latency/{print "latency avg " $2 ", max " $4}'))"
+  LINE="  round $round: nginx ${NGINX_ALL[-1]} req/s, richpush ${RICH_ALL[-1]} req/s ($(echo "$RICH_OUT" | awk '/Latency/{print "latency avg " $2 ", max " $4}'))"
+  if [ -n "$BASE_PORT" ]; then
+    BASE_ALL+=("$(run_wrk "http://127.0.0.1:$BASE_PORT" "b$round" | rps)")
+    LINE="$LINE, baseline ${BASE_ALL[-1]} req/s"
+  fi
+  echo "$LINE"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 NGINX_RPS=$(median "${NGINX_ALL[@]}")
@@ -103,6 +121,11 @@ RICH_RPS=$(median "${RICH_ALL[@]}")
 echo "nginx (204, no work):                        $NGINX_RPS req/s (median)"
 echo "richpush serve (202 after COMMIT, synchronous=$SYNC, linger ${LINGER} ms): $RICH_RPS req/s (median)"
 python3 -c "r=float('$RICH_RPS')/float('$NGINX_RPS'); print(f'ratio richpush/nginx: {r*100:.1f} % (goal >= 50 %)')"
+if [ -n "$BASE_PORT" ]; then
+  BASE_RPS=$(median "${BASE_ALL[@]}")
+  echo "baseline $RICHPUSH_BASELINE: $BASE_RPS req/s (median); this build / baseline: $(python3 -c "print(f'{float(\"$RICH_RPS\")/float(\"$BASE_RPS\"):.2f}')")"
+  kill "$BASE_PID" 2>/dev/null || true
+fi
 
 metric() { curl -s "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1==m{print $2}'; }
 echo "group commit: $(metric richpush_store_committed_receipts_total) receipts in $(metric richpush_store_commits_total) transactions"

@@ -21,8 +21,9 @@ extension SQLiteStore {
     /// - Parameters:
     ///   - receipts: the batch.
     ///   - isNew: for each receipt, whether it was stored (not a duplicate).
+    /// - Returns: the pushes now in `push_index` with their start, for `remember` after COMMIT.
     /// - Throws: `RichPushError` `store`.
-    func updateSummaries(_ receipts: [StoredReceipt], isNew: [Bool]) throws {
+    func updateSummaries(_ receipts: [StoredReceipt], isNew: [Bool]) throws -> [String: Int] {
         var firstByPush: [String: Int] = [:]
         var deliveredByPush: [String: Int] = [:]
         var count = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0, withReason = 0
@@ -61,13 +62,19 @@ extension SQLiteStore {
                 timeline[key] = value
             }
         }
-        guard count > 0 else { return }
+        guard count > 0 else { return [:] }
 
         var newPushes = 0
         var deliveredOfSent = 0
+        var indexed: [String: Int] = [:]
         let hasSend = try writer.prepared("SELECT 1 FROM pushes WHERE push_id = ?")
         for (pushID, started) in firstByPush {
-            if try indexPush(pushID, startedMs: started) { newPushes += 1 }
+            if let known = knownPushes[pushID], known <= started {
+                // Indexed with an earlier start: nothing to write.
+            } else {
+                if try indexPush(pushID, startedMs: started) { newPushes += 1 }
+                indexed[pushID] = min(started, knownPushes[pushID] ?? started)
+            }
             if let n = deliveredByPush[pushID] {
                 hasSend.reset()
                 try hasSend.bind([.text(pushID)])
@@ -123,6 +130,14 @@ extension SQLiteStore {
             try prune.run()
             prunedHour = hour
         }
+        return indexed
+    }
+
+    /// Records pushes a committed transaction put in `push_index` (under the write lock).
+    func remember(_ indexed: [String: Int]) {
+        guard !indexed.isEmpty else { return }
+        if knownPushes.count + indexed.count > Self.knownPushesLimit { knownPushes.removeAll(keepingCapacity: true) }
+        for (pushID, started) in indexed { knownPushes[pushID] = started }
     }
 
     /// Adds a send to the summaries (inside `recordSend`'s transaction, before `pushes` is written).
@@ -131,8 +146,9 @@ extension SQLiteStore {
     ///   - send: the send.
     ///   - sent: tokens APNs answered.
     ///   - accepted: tokens APNs accepted.
+    /// - Returns: the push and its start, for `remember` after COMMIT.
     /// - Throws: `RichPushError` `store`.
-    func updateSummaries(_ send: PushSendRecord, sent: Int, accepted: Int) throws {
+    func updateSummaries(_ send: PushSendRecord, sent: Int, accepted: Int) throws -> [String: Int] {
         let hasSend = try writer.prepared("SELECT 1 FROM pushes WHERE push_id = ?")
         try hasSend.bind([.text(send.pushID)])
         let firstSend = try hasSend.rows({ _ in true }).isEmpty
@@ -149,6 +165,7 @@ extension SQLiteStore {
         )
         try totals.bind([.integer(sent), .integer(accepted), .integer(deliveredBefore), .integer(newPush ? 1 : 0)])
         try totals.run()
+        return [send.pushID: min(send.sentAtMs, knownPushes[send.pushID] ?? send.sentAtMs)]
     }
 
     /// Adds a push to `push_index` or moves its start earlier.

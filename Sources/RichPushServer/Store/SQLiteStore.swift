@@ -65,6 +65,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private let writeLock = NSLock()
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
     var prunedHour = -1
+    /// Push ids known to be in `push_index`, with their start (ms): most batches name pushes
+    /// seen before, and skip its upsert. Written only under the write lock after a COMMIT;
+    /// bounded (`knownPushesLimit`), emptied when full or when a transaction fails.
+    var knownPushes: [String: Int] = [:]
+    /// The most push ids `knownPushes` holds.
+    static let knownPushesLimit = 20_000
     private var closed = false
     /// The database file.
     public let path: String
@@ -293,11 +299,13 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 try elapsedUpsert.bind([.text(key.pushID), .integer(key.ms), .integer(n)])
                 try elapsedUpsert.run()
             }
-            try updateSummaries(receipts, isNew: results)
+            let indexed = try updateSummaries(receipts, isNew: results)
             try writer.execute("COMMIT")
+            remember(indexed)
             return results
         } catch {
             try? writer.execute("ROLLBACK")
+            knownPushes.removeAll()
             throw error
         }
     }
@@ -311,7 +319,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         do {
             let accepted = send.tokens.filter { $0.status == 200 }.count
             let sent = send.tokens.filter { $0.status != nil }.count
-            try updateSummaries(send, sent: sent, accepted: accepted)
+            let indexed = try updateSummaries(send, sent: sent, accepted: accepted)
             let push = try writer.prepared(
                 """
                 INSERT INTO pushes (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
@@ -357,8 +365,10 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 }
             }
             try writer.execute("COMMIT")
+            remember(indexed)
         } catch {
             try? writer.execute("ROLLBACK")
+            knownPushes.removeAll()
             throw error
         }
         try syncCommitted()

@@ -178,6 +178,12 @@ struct PushListingStoreTests {
         #expect(snapshot.timeline.map(\.delivered).reduce(0, +) == snapshot.delivered)
         #expect(snapshot.timeline.map(\.opened).reduce(0, +) == snapshot.opened)
         #expect(snapshot.timeline.count <= 60)
+
+        // A receipt older than a known push's start (a device's late-flushed queue, a clock step)
+        // moves the push's start back, so it lists where it now belongs.
+        _ = try store.insert([receipt("p7", id: "early", at: Self.base - 3_600_000)])
+        #expect(try store.pushes(PushQuery(limit: 5, startedBeforeMs: Self.base - 3_000_000)).pushes.map(\.pushID) == ["p7"])
+        #expect(try store.dashboard(DashboardQuery()).totalPushes == pushes.count)
         try store.close()
     }
 
