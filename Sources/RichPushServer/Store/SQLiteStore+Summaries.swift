@@ -9,6 +9,14 @@ import RichPushCore
 /// update of the single `totals` row, one upsert per distinct reason, quantized `elapsed_ms` and
 /// timeline bucket (second, minute, hour, day). Once an hour, per-second timeline rows older than
 /// 48 h are dropped.
+/// What the writer remembers about a push it has indexed.
+struct KnownPush: Equatable {
+    /// When the push started, ms since 1970 (as in `push_index`).
+    var startedMs: Int
+    /// Whether `pushes` has a row for it (its delivered receipts count for the display rate).
+    var hasSend: Bool
+}
+
 extension SQLiteStore {
     /// A timeline row's key: stored width and bucket start, in ms.
     private struct TimelineKey: Hashable {
@@ -21,9 +29,9 @@ extension SQLiteStore {
     /// - Parameters:
     ///   - receipts: the batch.
     ///   - isNew: for each receipt, whether it was stored (not a duplicate).
-    /// - Returns: the pushes now in `push_index` with their start, for `remember` after COMMIT.
+    /// - Returns: what to remember about the batch's pushes after COMMIT (`remember`).
     /// - Throws: `RichPushError` `store`.
-    func updateSummaries(_ receipts: [StoredReceipt], isNew: [Bool]) throws -> [String: Int] {
+    func updateSummaries(_ receipts: [StoredReceipt], isNew: [Bool]) throws -> [String: KnownPush] {
         var firstByPush: [String: Int] = [:]
         var deliveredByPush: [String: Int] = [:]
         var count = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0, withReason = 0
@@ -66,20 +74,23 @@ extension SQLiteStore {
 
         var newPushes = 0
         var deliveredOfSent = 0
-        var indexed: [String: Int] = [:]
+        var indexed: [String: KnownPush] = [:]
         let hasSend = try writer.prepared("SELECT 1 FROM pushes WHERE push_id = ?")
         for (pushID, started) in firstByPush {
-            if let known = knownPushes[pushID], known <= started {
-                // Indexed with an earlier start: nothing to write.
-            } else {
+            var known = knownPushes[pushID]
+            if known == nil || started < known?.startedMs ?? started {
                 if try indexPush(pushID, startedMs: started) { newPushes += 1 }
-                indexed[pushID] = min(started, knownPushes[pushID] ?? started)
+                if var k = known {
+                    k.startedMs = started
+                    known = k
+                } else {
+                    hasSend.reset()
+                    try hasSend.bind([.text(pushID)])
+                    known = KnownPush(startedMs: started, hasSend: try !hasSend.rows({ _ in true }).isEmpty)
+                }
+                indexed[pushID] = known
             }
-            if let n = deliveredByPush[pushID] {
-                hasSend.reset()
-                try hasSend.bind([.text(pushID)])
-                if try !hasSend.rows({ _ in true }).isEmpty { deliveredOfSent += n }
-            }
+            if let n = deliveredByPush[pushID], known?.hasSend == true { deliveredOfSent += n }
         }
         let totals = try writer.prepared(
             """
@@ -134,7 +145,7 @@ extension SQLiteStore {
     }
 
     /// Records pushes a committed transaction put in `push_index` (under the write lock).
-    func remember(_ indexed: [String: Int]) {
+    func remember(_ indexed: [String: KnownPush]) {
         guard !indexed.isEmpty else { return }
         if knownPushes.count + indexed.count > Self.knownPushesLimit { knownPushes.removeAll(keepingCapacity: true) }
         for (pushID, started) in indexed { knownPushes[pushID] = started }
@@ -146,9 +157,9 @@ extension SQLiteStore {
     ///   - send: the send.
     ///   - sent: tokens APNs answered.
     ///   - accepted: tokens APNs accepted.
-    /// - Returns: the push and its start, for `remember` after COMMIT.
+    /// - Returns: what to remember about the push after COMMIT (`remember`).
     /// - Throws: `RichPushError` `store`.
-    func updateSummaries(_ send: PushSendRecord, sent: Int, accepted: Int) throws -> [String: Int] {
+    func updateSummaries(_ send: PushSendRecord, sent: Int, accepted: Int) throws -> [String: KnownPush] {
         let hasSend = try writer.prepared("SELECT 1 FROM pushes WHERE push_id = ?")
         try hasSend.bind([.text(send.pushID)])
         let firstSend = try hasSend.rows({ _ in true }).isEmpty
@@ -165,7 +176,8 @@ extension SQLiteStore {
         )
         try totals.bind([.integer(sent), .integer(accepted), .integer(deliveredBefore), .integer(newPush ? 1 : 0)])
         try totals.run()
-        return [send.pushID: min(send.sentAtMs, knownPushes[send.pushID] ?? send.sentAtMs)]
+        let started = min(send.sentAtMs, knownPushes[send.pushID]?.startedMs ?? send.sentAtMs)
+        return [send.pushID: KnownPush(startedMs: started, hasSend: true)]
     }
 
     /// Adds a push to `push_index` or moves its start earlier.

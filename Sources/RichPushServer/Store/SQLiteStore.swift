@@ -65,10 +65,11 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private let writeLock = NSLock()
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
     var prunedHour = -1
-    /// Push ids known to be in `push_index`, with their start (ms): most batches name pushes
-    /// seen before, and skip its upsert. Written only under the write lock after a COMMIT;
-    /// bounded (`knownPushesLimit`), emptied when full or when a transaction fails.
-    var knownPushes: [String: Int] = [:]
+    /// Push ids known to be in `push_index`, with their start (ms) and whether a send is
+    /// recorded for them: most batches name pushes seen before, and skip their upsert and lookup.
+    /// Written only under the write lock after a COMMIT; bounded (`knownPushesLimit`), emptied
+    /// when full or when a transaction fails. (One process writes a SQLite store.)
+    var knownPushes: [String: KnownPush] = [:]
     /// The most push ids `knownPushes` holds.
     static let knownPushesLimit = 20_000
     private var closed = false

@@ -37,13 +37,13 @@ struct SlowClientTests {
         let thread = DedicatedThread(name: "slow-headers")
         // 40 client addresses × 50 sockets: under the default 64 per address, so the server
         // really has to hold all of them.
+        let clock = ContinuousClock()
+        let openedAt = clock.now  // no socket is older than this
         let opened = try await thread.run {
             let n = sockets.open(count, port: port, sources: RawSockets.loopbackSources(40, third: 1))
             sockets.sendAll("GET /healthz HTTP/1.1\r\n")
             return n
         }
-        let clock = ContinuousClock()
-        let openedAt = clock.now
         #expect(opened == count)
 
         // While they dribble a header line every 300 ms, honest clients get through, and the
