@@ -10,7 +10,10 @@ import Foundation
 /// - a 2xx final status → else `http_status`;
 /// - `Content-Length` over 50 MB (the largest limit) before any byte, then over the sniffed kind's
 ///   limit; streamed bytes over the limit when there is no `Content-Length` → `too_large`, at once;
-/// - the first bytes decide the type (`MediaFormat.sniff`) → `not_media` / `unsupported_format`;
+/// - a body the server compressed (`Content-Encoding` other than `identity`, which every request
+///   asks for) → `not_media`, before any byte is decoded or counted;
+/// - the first bytes decide the type (`MediaFormat.sniff`) → `not_media` / `unsupported_format`
+///   (Apple's table, plus `attachableFormats` opted into);
 /// - the body goes to a fresh file with the right extension in a fresh per-notification folder;
 ///   on any failure the file and the folder are removed.
 public struct MediaFetcher: Sendable {
@@ -22,6 +25,8 @@ public struct MediaFetcher: Sendable {
     public var transport: any MediaTransport
     /// Hosts allowed over cleartext `http://` (ATS `NSExceptionDomains`), lower-cased.
     public var allowedHTTPHosts: Set<String>
+    /// The formats fetched to a file: Apple's table by default (`PipelineConfiguration.attachableFormats`).
+    public var attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)
 
     /// Makes a fetcher.
     /// - Parameters:
@@ -72,7 +77,7 @@ public struct MediaFetcher: Sendable {
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw FetchFailure(.timeout, "the deadline passed before the media arrived") }
-            let receiver = DownloadReceiver(folder: folder)
+            let receiver = DownloadReceiver(folder: folder, formats: attachableFormats)
             do {
                 try await transport.fetch(MediaRequest(url: url, timeout: remaining), receiver: receiver)
             } catch {
