@@ -22,7 +22,7 @@ final class VanishingFileService: RecordingService {
 }
 
 /// The real bridge, recording what it delivered and its run.
-class RecordingService: RichPushNotificationService {
+class RecordingService: RichPushServiceExtension {
     private let lock = NSLock()
     private var result: PipelineResult?
     private var run: PipelineRun?

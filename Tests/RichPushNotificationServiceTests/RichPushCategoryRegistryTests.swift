@@ -66,10 +66,10 @@ import UserNotificationsStandIn
         return try JSONSerialization.data(withJSONObject: object)
     }
 
-    static func service() -> RichPushNotificationService {
+    static func service() -> RichPushServiceExtension {
         var configuration = PipelineConfiguration()
         configuration.logger = .disabled
-        return RichPushNotificationService(configuration: configuration)
+        return RichPushServiceExtension(configuration: configuration)
     }
 
     /// No media: the pipeline delivers at once, yet iOS must find the buttons' category registered
@@ -167,7 +167,7 @@ import UserNotificationsStandIn
         configuration.deadline = deadline
         return await ExtensionHost(storeDirectory: store, budget: budget, expiryGrace: expiryGrace).run(
             PushRequest.make(payload: try payload(buttons: buttons, media: media)),
-            on: RichPushNotificationService(configuration: configuration))
+            on: RichPushServiceExtension(configuration: configuration))
     }
 
 }
