@@ -26,15 +26,19 @@ public struct MediaFetcher: Sendable {
     /// Hosts allowed over cleartext `http://` (ATS `NSExceptionDomains`), lower-cased.
     public var allowedHTTPHosts: Set<String>
     /// The formats fetched to a file: Apple's table by default (`PipelineConfiguration.attachableFormats`).
-    public var attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)
+    public var attachableFormats: Set<MediaFormat>
 
     /// Makes a fetcher.
     /// - Parameters:
     ///   - transport: the HTTP layer.
     ///   - allowedHTTPHosts: hosts allowed over `http://`.
-    public init(transport: any MediaTransport, allowedHTTPHosts: Set<String>) {
+    ///   - attachableFormats: the formats to fetch (default Apple's table).
+    public init(
+        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)
+    ) {
         self.transport = transport
         self.allowedHTTPHosts = Set(allowedHTTPHosts.map { $0.lowercased() })
+        self.attachableFormats = attachableFormats
     }
 
     /// Fetches `url` into a file inside `folder`.

@@ -86,6 +86,20 @@ public struct PipelineConfiguration: Sendable {
         Set(MediaFormat.appleAttachmentFormats).union(additionalAttachmentFormats.intersection(MediaFormat.optInAttachmentFormats))
     }
 
+    /// Every category a Notification Content Extension must list in its Info.plist
+    /// (`NSExtensionAttributes` → `UNNotificationExtensionCategory`, an array) to show the media
+    /// this configuration attaches: each media category, then its button slots; e.g. `image`,
+    /// `image.buttons.1` … `image.buttons.4`, `video`, …, `audio`, … with the defaults.
+    public var contentExtensionCategories: [String] {
+        MediaKind.allCases.compactMap { mediaCategoryIdentifiers[$0] }.reduce(into: [String]()) { list, base in
+            guard !list.contains(base) else { return }
+            list.append(base)
+            for slot in 0..<max(0, buttonCategorySlots) {
+                list.append(NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: slot + 1))
+            }
+        }
+    }
+
     /// Makes the default configuration (every key path convention on, no default body, 25 s
     /// deadline, no receipt).
     public init() {}

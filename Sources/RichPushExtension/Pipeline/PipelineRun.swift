@@ -165,8 +165,8 @@ public final class PipelineRun: Sendable {
         base.mediaURL = url
         let initial = base
         let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        var fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
-        fetcher.attachableFormats = configuration.attachableFormats
+        let fetcher = MediaFetcher(
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats)
         let deadline = self.deadline
         let validate = self.validate
         let rules = self.rules
@@ -215,8 +215,8 @@ public final class PipelineRun: Sendable {
     /// Several media URLs (issue 6): fetched concurrently within the deadline, attached in order.
     private func beginList(_ depth: DepthStage, base: PipelineResult) {
         let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        var fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
-        fetcher.attachableFormats = configuration.attachableFormats
+        let fetcher = MediaFetcher(
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats)
         let fetchTask = Task { [self] in
             let result = await depth.fetchAll(initial: base, fetcher: fetcher, folder: folder, deadline: deadline, rules: rules, validate: validate)
             if !decide(result, waitForReceipt: true) { try? FileManager.default.removeItem(at: folder) }
