@@ -145,6 +145,11 @@ import Testing
         #expect(settings.problems == [])
         #expect(settings.pipeline.receiptsURL?.host == "stats.example.com")
         #expect(settings.appGroupIdentifier == "group.com.example.app")
+        // Its own key paths come first and the defaults stay: pushes from `richpush send
+        // --push-id` / POST /v1/pushes (top-level push_id) and Firebase's fcm_options.image work.
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.push_id"] + PayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
+        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image"] + PayloadKeyPath.defaultMediaKeyPaths.map(\.description))
+        #expect(settings.pipeline.defaultBody == nil)
         let ns = try #require(plist["NSExtension"] as? [String: Any])
         #expect(ns["NSExtensionPointIdentifier"] as? String == "com.apple.usernotifications.service")
     }

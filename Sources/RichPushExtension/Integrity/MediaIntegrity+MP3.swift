@@ -1,6 +1,6 @@
 extension MediaIntegrity {
-    /// MP3 (ISO/IEC 11172-3, 13818-3 Layer III): any ID3v2 tag, then a frame header whose length
-    /// leads to the next frame's sync (or exactly to the end of the file, or to an ID3v1 tag).
+    /// MP3 (ISO/IEC 11172-3, 13818-3 Layer III): any ID3v2 tag, then frame after frame, each
+    /// header in sync where the previous frame ends, to the end of the file (or an ID3v1 / APE tag).
     static func checkMP3(_ r: MediaFileReader) throws(MediaIntegrityError) {
         var start = 0
         let head = try r.bytes(min(10, r.size), "the start of the file")
@@ -11,30 +11,38 @@ extension MediaIntegrity {
             guard start < r.size else { throw r.truncated("the ID3v2 tag (\(size) bytes), before any audio frame") }
         }
         // Encoders may pad between the tag and the first frame: look a little further for it.
-        let searchEnd = min(r.size - 4, start + 4096)
-        try r.seek(to: start)
         var offset = start
-        var window = try r.bytes(min(4, r.remaining), "the first audio frame header")
         while true {
-            if window.count == 4, let length = frameLength(window) {
-                guard offset + length <= r.size else {
-                    throw r.truncated("the first audio frame at byte \(offset) (\(length) bytes)")
-                }
-                let next = offset + length
-                if next == r.size { return }
-                try r.seek(to: next)
-                let following = try r.bytes(min(4, r.remaining), "the second audio frame header")
-                if following.count >= 3 && following[0] == 0x54 && following[1] == 0x41 && following[2] == 0x47 { return }  // "TAG" (ID3v1)
-                if following.count == 4, frameLength(following) != nil { return }
-                throw r.corrupt("the audio frame at byte \(offset) is not followed by another frame sync at byte \(next)")
-            }
-            guard offset < searchEnd else {
+            try r.seek(to: offset)
+            if r.remaining >= 4, frameLength(try r.bytes(4, "an audio frame header")) != nil { break }
+            guard offset < min(r.size - 4, start + 4096) else {
                 throw r.corrupt("no MPEG audio Layer III frame sync within 4 KB of byte \(start)")
             }
             offset += 1
-            try r.seek(to: offset)
-            window = try r.bytes(min(4, r.remaining), "an audio frame header")
         }
+        var frames = 0
+        while true {
+            try r.seek(to: offset)
+            let header = try r.bytes(min(4, r.remaining), "the audio frame header at byte \(offset)")
+            if frames > 0, isTrailingTag(header, r) { return }
+            guard header.count == 4 else { throw r.truncated("the audio frame header at byte \(offset)") }
+            guard let length = frameLength(header) else {
+                throw r.corrupt("the audio frame sync is lost at byte \(offset), after \(frames) frames")
+            }
+            guard offset + length <= r.size else {
+                throw r.truncated("audio frame \(frames + 1) at byte \(offset) (\(length) bytes)")
+            }
+            frames += 1
+            offset += length
+            if offset == r.size { return }
+        }
+    }
+
+    /// An ID3v1 tag (`TAG` and exactly 128 bytes) or an APE tag (`APETAGEX`) after the last frame.
+    private static func isTrailingTag(_ header: [UInt8], _ r: MediaFileReader) -> Bool {
+        let text = MediaFileReader.text(header)
+        let at = r.position - header.count
+        return (text.hasPrefix("TAG") && r.size - at == 128) || text == "APET" || text.hasPrefix("LYRI")
     }
 
     /// The length in bytes of the Layer III frame with this header, `nil` when it is not one.
