@@ -21,6 +21,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
     /// The extension's Info.plist values (RichPush → ReceiptsURL, AppGroupIdentifier).
     private let richPush = RichPushAppSupport(
         receiptsURL: URL(string: "https://stats.example.com/v1/receipts"), appGroupIdentifier: "group.com.example.app")
+    private var becameActive: (any NSObjectProtocol)?
 
     func application(
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
@@ -28,6 +29,16 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
         let center = UNUserNotificationCenter.current()
         // Set the delegate before launch finishes, or a tap that launched the app is missed.
         center.delegate = self
+
+        // Each time the app becomes active (with or without scenes): send the receipts the
+        // extension queued, reset the badge.
+        let richPush = richPush
+        becameActive = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+            Task {
+                await richPush.flushReceipts()
+                await richPush.resetBadge(in: UNUserNotificationCenter.current())
+            }
+        }
 
         Task { @MainActor in
             await RichPushAppSupport.registerCategories(in: UNUserNotificationCenter.current())
@@ -41,14 +52,6 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
             UIApplication.shared.registerForRemoteNotifications()
         }
         return true
-    }
-
-    func applicationDidBecomeActive(_ application: UIApplication) {
-        let richPush = richPush
-        Task {
-            await richPush.flushReceipts()
-            await richPush.resetBadge(in: UNUserNotificationCenter.current())
-        }
     }
 
     // MARK: Device token

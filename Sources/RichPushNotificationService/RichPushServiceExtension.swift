@@ -36,9 +36,10 @@ import RichPushExtension
 /// past the pipeline's `deadline`, and not at all after `serviceExtensionTimeWillExpire()`.
 ///
 /// - Important: Apple: about 30 s from `didReceive` to the content handler; the pipeline's own
-///   `deadline` (default 25 s) ends media work before that. Attachments must pass
-///   `UNNotificationAttachment` validation (image 10 MB, audio 5 MB, video 50 MB, supported types);
-///   a file it refuses is reported with its reason and the text is delivered without it.
+///   `deadline` (default 25 s) ends media work before that. Attachments must be of Apple's table
+///   within its limits (image 10 MB, audio 5 MB, video 50 MB) and pass RichPush's structure check
+///   and `UNNotificationAttachment`; a file refused is reported with its reason and the text is
+///   delivered without it.
 /// - Note: Like Apple's class, not `Sendable`, so the one-line subclass compiles in Swift 6 mode.
 ///   iOS calls an extension from several threads and the pipeline calls back on its own: the only
 ///   mutable state, the requests in flight, is behind one lock, and `willDeliver(_:for:result:)`,
@@ -274,7 +275,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
                         options: ThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)))
             } catch {
                 // Validated by the pipeline's hook already; the file changed since. Text only.
-                RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error)")
+                RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error.localizedDescription)")
                 try? FileManager.default.removeItem(at: file)
                 let rejection = rejection(for: error)
                 result.outcome = .textOnly
@@ -295,7 +296,10 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     // MARK: Attachment validation
 
     /// Checks a downloaded file before it is attached: it must pass `UNNotificationAttachment`'s
-    /// own validation, so a file iOS would refuse is reported with its reason (and in the receipt).
+    /// own checks (readable, a type of Apple's table from the hint, within its size limit), so a
+    /// file iOS would refuse is reported with its reason (and in the receipt). The pipeline has
+    /// already checked the file's structure (`MediaIntegrity`: iOS validates the content only
+    /// after the hand-over, when nothing can be reported).
     ///
     /// Runs on the pipeline's thread, within its deadline. Override to add checks (call `super`).
     /// - Parameter media: the downloaded file, its sniffed format and size.
@@ -312,18 +316,18 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
 
     /// Maps `UNNotificationAttachment`'s error to the reason reported in the result and the receipt.
     ///
-    /// `attachmentInvalidFileSize` → `too_large`; `attachmentCorrupt` → `not_media`; every other
+    /// `attachmentInvalidFileSize` → `too_large`; `attachmentCorrupt` → `corrupt_media`; every other
     /// refusal (unrecognized type, file missing or unreadable, data store) → `unsupported_format`.
     /// - Parameter error: what `UNNotificationAttachment(identifier:url:options:)` threw.
     /// - Returns: the validation error with the reason to report.
     public static func rejection(for error: any Error) -> MediaValidationError {
-        let message = "UNNotificationAttachment refused the file: \(error)"
+        let message = "UNNotificationAttachment refused the file: \(error.localizedDescription)"
         guard let code = (error as? UNError)?.code else {
             return MediaValidationError(reason: .unsupportedFormat, message: message)
         }
         switch code {
         case .attachmentInvalidFileSize: return MediaValidationError(reason: .tooLarge, message: message)
-        case .attachmentCorrupt: return MediaValidationError(reason: .notMedia, message: message)
+        case .attachmentCorrupt: return MediaValidationError(reason: .corruptMedia, message: message)
         default: return MediaValidationError(reason: .unsupportedFormat, message: message)
         }
     }

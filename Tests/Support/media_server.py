@@ -21,6 +21,8 @@ Routes (GET unless said):
   /夏の 写真/photo 1.jpg       photo.jpg, only if the path arrives UTF-8 percent-encoded exactly once
   /twin/a/image.jpg, /twin/b/image.jpg   two different JPEGs (photo.jpg, progressive.jpg)
   /truncated/NAME?bytes=N     the first N bytes of a fixture (a download cut short), Content-Length N
+  /long-scan?bytes=N          a JPEG of N bytes whose picture data runs to the end: photo.jpg's headers,
+                              random entropy-coded bytes (FF stuffed as FF 00), EOI (an integrity-check workload)
   /identity-only/NAME         a fixture, only when the request says Accept-Encoding: identity (else 406)
   /gzip-photo                 photo.jpg gzip-compressed, Content-Encoding: gzip, whatever was asked
   /gzip-bomb?mb=N             Content-Encoding: gzip whatever was asked: a JPEG magic then N MB of zeros
@@ -48,8 +50,24 @@ TYPES = {
 UNICODE_PATH = "/夏の 写真/photo 1.jpg"
 RECEIPTS = []
 RECEIPTS_LOCK = threading.Lock()
+LONG_SCANS = {}
 BOMBS = {}
 BOMB_LOCK = threading.Lock()
+
+
+def long_scan(total):
+    """photo.jpg up to its first scan's header, then random entropy-coded bytes, then EOI: `total` bytes."""
+    with BOMB_LOCK:
+        if total not in LONG_SCANS:
+            photo = media("photo.jpg")
+            sos = photo.index(b"\xff\xda")
+            header = photo[: sos + 2 + int.from_bytes(photo[sos + 2 : sos + 4], "big")]
+            body = os.urandom(max(0, total - len(header) - 2)).replace(b"\xff", b"\xff\x00")
+            body = body[: max(0, total - len(header) - 2)]
+            if body.endswith(b"\xff"):
+                body = body[:-1] + b"\x00"
+            LONG_SCANS[total] = header + body + b"\xff\xd9"
+        return LONG_SCANS[total]
 
 
 def gzip_bomb(megabytes):
@@ -196,6 +214,8 @@ class Handler(BaseHTTPRequestHandler):
             name = os.path.basename(path)
             data = media(name)[: int(query.get("bytes", ["0"])[0])]
             return self.send_body(200, data, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
+        if path == "/long-scan":
+            return self.send_body(200, long_scan(int(query.get("bytes", ["0"])[0])), "image/jpeg")
         if path.startswith("/identity-only/"):
             if self.headers.get("Accept-Encoding") != "identity":
                 got = (self.headers.get("Accept-Encoding") or "none").encode()
