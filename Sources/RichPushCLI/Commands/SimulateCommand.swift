@@ -10,8 +10,10 @@ enum SimulateCommand {
         discussion: """
             Reads PAYLOAD.json (the JSON object APNs hands to the extension; - reads it from
             standard input), builds the best-attempt text, fetches the media URL it names (https
-            only unless --allow-http-host), sniffs the type, writes the attachment under --out,
-            posts the receipt, and prints the delivered content. Exactly what an iOS Notification
+            only unless --allow-http-host, Accept-Encoding: identity), sniffs the type (Apple's
+            attachment table), checks the file's structure (a cut-short or broken file gives
+            reason corrupt_media), writes the attachment under --out, posts the receipt, and
+            prints the delivered content. Exactly what an iOS Notification
             Service Extension using RichPush would do.
 
             A payload that is not a JSON object, or whose aps is malformed, is delivered as iOS
