@@ -47,11 +47,6 @@ open class UNNotificationAttachment: NSObject, NSCopying {
         self.init(storedIdentifier: identifier.isEmpty ? UUID().uuidString : identifier, url: URL, type: format.uniformTypeIdentifier)
     }
 
-    /// The same attachment at a new location (the host's data store after the move).
-    package convenience init(movedFrom attachment: UNNotificationAttachment, to url: URL) {
-        self.init(storedIdentifier: attachment.identifier, url: url, type: attachment.type)
-    }
-
     /// Returns the receiver: an attachment is immutable.
     /// - Parameter zone: unused.
     /// - Returns: `self`.

@@ -3,8 +3,8 @@ import Foundation
 
 /// Stand-in for Apple's `UNNotificationSound`: the sound played with a notification.
 open class UNNotificationSound: NSObject, NSCopying {
-    /// The named file, or `nil` for the system's default sound (for the Linux host).
-    package let soundName: UNNotificationSoundName?
+    /// The named file, or `nil` for the system's default sound.
+    private let soundName: UNNotificationSoundName?
 
     init(soundName: UNNotificationSoundName?) {
         self.soundName = soundName
