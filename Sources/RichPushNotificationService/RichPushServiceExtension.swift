@@ -137,7 +137,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         let registrationDeadline = DispatchTime.now() + max(0, configuration.deadline)
         let context = RequestContext(
             request: request, defaultBody: configuration.defaultBody, registrationDeadline: registrationDeadline,
-            buttonSlots: configuration.buttonCategorySlots, contentHandler: contentHandler)
+            registrationWait: categoryRegistrationWait, buttonSlots: configuration.buttonCategorySlots, contentHandler: contentHandler)
         let key = ObjectIdentifier(context)
         inFlightLock.withLock { inFlight[key] = context }
         let payload = JSONValue(any: request.content.userInfo) ?? .null
@@ -151,9 +151,10 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
             deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
-        if let category = run.bestAttempt.details.category {
+        if let category = run.bestAttempt.details.category, !context.isRegistering(category.identifier) {
             // Payload buttons (issue 6): the text's category is registered while the media
-            // downloads, so even the best attempt at expiry is shown with its buttons.
+            // downloads, so even the best attempt at expiry is shown with its buttons. (A result
+            // delivered inside `start` may have started this registration already.)
             register(category, key: key, context: context)
         }
         // Until here a result the pipeline delivered is held (the registration was not known yet).
@@ -173,10 +174,11 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
     }
 
-    /// The longest a delivery waits for its payload category's registration: 2 s (our bound; Apple's
-    /// `getNotificationCategories` usually answers in milliseconds), and never past the pipeline's
-    /// `deadline` or `serviceExtensionTimeWillExpire()`.
-    public static let categoryRegistrationWait: Double = 2
+    /// The longest a delivery waits for its payload category's registration, in seconds: 2 by
+    /// default (our bound; Apple's `getNotificationCategories` usually answers in milliseconds),
+    /// and never past the pipeline's `deadline` or `serviceExtensionTimeWillExpire()`. Override to
+    /// change it.
+    open var categoryRegistrationWait: Double { 2 }
 
     /// Delivers every request still in flight now, each with its best attempt (text, no media).
     ///
@@ -210,7 +212,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
             return
         }
         let remaining = Double(Int64(context.registrationDeadline.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
-        let wait = min(Self.categoryRegistrationWait, max(0, remaining))
+        let wait = min(context.registrationWait, max(0, remaining))
         let this = CallbackReference(service: self)
         DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
             guard let held = context.release() else { return }
@@ -351,6 +353,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         let request: UNNotificationRequest
         let defaultBody: String?
         let registrationDeadline: DispatchTime
+        let registrationWait: Double
         let buttonSlots: Int
         private let lock = NSLock()
         private var contentHandler: ((UNNotificationContent) -> Void)?
@@ -366,12 +369,13 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         private var registered: [String: String] = [:]
 
         init(
-            request: UNNotificationRequest, defaultBody: String?, registrationDeadline: DispatchTime, buttonSlots: Int,
-            contentHandler: @escaping (UNNotificationContent) -> Void
+            request: UNNotificationRequest, defaultBody: String?, registrationDeadline: DispatchTime, registrationWait: Double,
+            buttonSlots: Int, contentHandler: @escaping (UNNotificationContent) -> Void
         ) {
             self.request = request
             self.defaultBody = defaultBody
             self.registrationDeadline = registrationDeadline
+            self.registrationWait = registrationWait
             self.buttonSlots = buttonSlots
             self.contentHandler = contentHandler
         }

@@ -6,10 +6,18 @@ import Testing
 /// Media is asked for uncompressed (`Accept-Encoding: identity`) by both transports, and a server
 /// that compresses anyway is refused at the head, before any decoded byte is counted or written:
 /// the size limits count the bytes received.
+///
+/// A media server of its own: making a bomb holds its Python process for a moment, which must not
+/// delay the other suites' timed requests; the helper processes run at a lower priority (`nice`).
 @Suite("Media without Content-Encoding")
 struct CompressedMediaTests {
+    /// The depth helper at a lower CPU priority than the test process.
+    static func helper(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess("nice", ["-n", "10", DepthSupport.helperBinary.path] + arguments).run(timeout: 60)
+    }
+
     static func fetch(_ path: String, _ transport: TransportKind) async throws -> Result<DownloadedMedia, FetchFailure> {
-        let server = try await MediaServer.get()
+        let server = try await MediaServer.get("compressed")
         let folder = try Fixtures.temporaryDirectory("richpush-compressed")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fetcher = MediaFetcher(transport: transport.make(), allowedHTTPHosts: ["127.0.0.1"])
@@ -44,10 +52,10 @@ struct CompressedMediaTests {
     /// A bomb: 0.5 MB that inflate to 512 MB. libcurl (the Linux transport) never decodes, so
     /// the helper process stays at its usual size (~32 MB here).
     @Test func aGzipBombCostsCurlNothing() async throws {
-        let server = try await MediaServer.get()
+        let server = try await MediaServer.get("compressed")
         let folder = try Fixtures.temporaryDirectory("richpush-bomb")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await DepthSupport.run(["fetch", "curl", server.url("/gzip-bomb?mb=512"), folder.path])
+        let run = try await Self.helper(["fetch", "curl", server.url("/gzip-bomb?mb=512"), folder.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("reason=not_media bytes=0"), "\(run.stdout)")
         let peak = try #require(Self.peak(run.stdout))
@@ -60,10 +68,10 @@ struct CompressedMediaTests {
     /// head, nothing decoded reaches a file or a limit. (A 64 MB bomb: the same refusal, without
     /// making the test machine decode a gigabyte.)
     @Test func aGzipBombIsRefusedThroughLinuxURLSession() async throws {
-        let server = try await MediaServer.get()
+        let server = try await MediaServer.get("compressed")
         let folder = try Fixtures.temporaryDirectory("richpush-bomb")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await DepthSupport.run(["fetch", "urlsession", server.url("/gzip-bomb?mb=64"), folder.path])
+        let run = try await Self.helper(["fetch", "urlsession", server.url("/gzip-bomb?mb=64"), folder.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("reason=not_media bytes=0"), "\(run.stdout)")
         #expect(run.stdout.contains("Content-Encoding: gzip"))

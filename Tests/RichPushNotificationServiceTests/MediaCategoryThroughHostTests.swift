@@ -40,7 +40,7 @@ import UserNotificationsStandIn
         configuration.attachmentsDirectory = folder
         configuration.deadline = 10
         return await ExtensionHost(storeDirectory: store, budget: 20).run(
-            PushRequest.make(payload: payload), on: RichPushServiceExtension(configuration: configuration))
+            PushRequest.make(payload: payload), on: PatientService(configuration: configuration))
     }
 
     @Test(arguments: [("photo.jpg", "image"), ("clip.mp4", "video"), ("chime.mp3", "audio"), ("chime.wav", "audio")])

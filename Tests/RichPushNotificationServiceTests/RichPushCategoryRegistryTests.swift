@@ -66,10 +66,10 @@ import UserNotificationsStandIn
         return try JSONSerialization.data(withJSONObject: object)
     }
 
-    static func service() -> RichPushServiceExtension {
+    static func service() -> PatientService {
         var configuration = PipelineConfiguration()
         configuration.logger = .disabled
-        return RichPushServiceExtension(configuration: configuration)
+        return PatientService(configuration: configuration)
     }
 
     /// No media: the pipeline delivers at once, yet iOS must find the buttons' category registered
@@ -104,8 +104,10 @@ import UserNotificationsStandIn
         for (report, ids) in zip(reports, sets) {
             #expect(report.handlerCalls == 1)
             #expect(!report.shownOriginal)
-            #expect(report.shown.registeredCategoryActions == ids)
-            #expect(registered.first { $0.identifier == report.shown.categoryIdentifier }?.actions.map(\.identifier) == ids)
+            #expect(report.shown.registeredCategoryActions == ids, "shown after \(report.elapsedMs) ms as \(report.shown.categoryIdentifier)")
+            #expect(
+                registered.first { $0.identifier == report.shown.categoryIdentifier }?.actions.map(\.identifier) == ids,
+                "registered: \(registered.map(\.identifier).sorted())")
         }
     }
 
@@ -170,7 +172,7 @@ import UserNotificationsStandIn
         configuration.deadline = deadline
         return await ExtensionHost(storeDirectory: store, budget: budget, expiryGrace: expiryGrace).run(
             PushRequest.make(payload: try payload(buttons: buttons, media: media)),
-            on: RichPushServiceExtension(configuration: configuration))
+            on: PatientService(configuration: configuration))
     }
 
 }
