@@ -5,7 +5,7 @@ SDK as this toolchain imports them into Swift.
 
 Usage: python3 scripts/apple-api-list.py IOS_TYPECHECK_WORK > Tests/Fixtures/apple/UserNotifications-iOS16.4.api
 
-IOS_TYPECHECK_WORK is the work directory of ../shared/tools/ios-typecheck/run.sh after one run: it
+IOS_TYPECHECK_WORK is the work directory of the team's ios-typecheck tool after one run: it
 holds the SDK extracted from theos/sdks (iPhoneOS16.5.sdk, whose headers are iOS 16.4's) and the
 resource directory with the toolchain's API notes. Nothing of the SDK is copied: the output is the
 declarations' Swift text (swift-symbolgraph-extract), reduced by Tests/Support/symbol_api.py, plus
