@@ -16,7 +16,8 @@ import RichPushCore
 /// - `GET /` (admin, Bearer or session cookie): the dashboard; `GET /login`, `POST /login` (a
 ///   12 h session in memory, the cookie holds its random id, never the token), `POST /logout`
 ///   (ends the session).
-/// - `GET /healthz`, `GET /metrics` (open).
+/// - `GET /healthz` (open): `200 {"status":"ok"}`, or `503 {"status":"unavailable","reason":…}`
+///   while the store's database is unreachable (PostgreSQL); `GET /metrics` (open).
 public final class StatisticsServer: @unchecked Sendable {
     /// The store behind the server.
     public let store: any ReceiptStore & StatisticsStore
@@ -98,6 +99,10 @@ public final class StatisticsServer: @unchecked Sendable {
             return receiveReceipt(request)
         case "/healthz":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            let health = (store as? any StoreHealthReporting)?.health() ?? .available
+            guard health.isAvailable else {
+                return answer(request, .json(503, ["status": "unavailable", "reason": health.reason ?? "the store is unavailable"]))
+            }
             return answer(request, .json(200, ["status": "ok"]))
         case "/metrics":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
