@@ -217,7 +217,8 @@ public final class PostgresTestCluster: @unchecked Sendable {
         )
     }
 
-    static func freePort() throws -> Int {
+    /// A TCP port on 127.0.0.1 that was free a moment ago (bound to 0, read, released).
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket() failed") }
         defer { close(fd) }

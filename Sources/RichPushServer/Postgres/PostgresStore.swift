@@ -269,20 +269,26 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         }
     }
 
-    /// Runs work on a pool connection, with the same retries as `write`.
-    private func pooled<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
+    /// Runs work on a pool connection, with the same retries as `write`; `readOnly` work is also
+    /// run once more when its connection was lost (a read is safe to repeat).
+    private func pooled<T>(readOnly: Bool = false, _ work: (PostgresConnection) throws -> T) throws -> T {
         try ensureOpen()
-        return try retrying { try pool.run(work) }
+        return try retrying(repeatAfterLostConnection: readOnly) { try pool.run(work) }
     }
 
-    private func retrying<T>(_ attempt: () throws -> T) throws -> T {
+    private func retrying<T>(repeatAfterLostConnection: Bool = false, _ attempt: () throws -> T) throws -> T {
         var retries = 0
+        var repeated = false
         while true {
             do {
                 return try attempt()
             } catch let error as PostgresError {
                 if error.isRetryable && retries < 3 {
                     retries += 1
+                    continue
+                }
+                if error.connectionLost && repeatAfterLostConnection && !repeated && availability.unavailableSince == nil {
+                    repeated = true
                     continue
                 }
                 throw publicError(error)
@@ -327,7 +333,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
 
     /// Runs reads in one `REPEATABLE READ READ ONLY` transaction (one snapshot) on a pool connection.
     private func read<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
-        try pooled { connection in
+        try pooled(readOnly: true) { connection in
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             do {
                 let value = try work(connection)
@@ -422,7 +428,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
     /// - Returns: the state (`inactive` or `bad`), APNs' reason, and for 410 since when (ms since 1970).
     /// - Throws: `RichPushError` `store` / `storeUnavailable`.
     public func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? {
-        try pooled { db in
+        try pooled(readOnly: true) { db in
             let result = try db.execute("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = $1", [deviceToken])
             guard result.count > 0 else { return nil }
             return (state: PushSendRecord.TokenState(rawValue: result.text(0, 0) ?? ""), reason: result.text(0, 1), sinceMs: result.int(0, 2))

@@ -1,0 +1,251 @@
+import Foundation
+import RichPushCore
+import RichPushTestSupport
+import Testing
+
+@testable import RichPushServer
+
+/// Several `richpush serve` processes on one PostgreSQL database (issue 9): the same answers
+/// from each, nothing acknowledged is lost when an instance is killed or the database stops,
+/// and N instances starting at once on an empty database make one schema.
+@Suite("several richpush serve on one PostgreSQL", .serialized)
+struct MultiInstanceTests {
+    /// Starts `count` instances on `url` at the same moment.
+    static func startInstances(_ count: Int, url: String, extraArguments: [String] = []) async throws -> [ServerProcess] {
+        try await withThrowingTaskGroup(of: ServerProcess.self) { group in
+            for _ in 0..<count { group.addTask { try await ServerProcess(dbArgument: url, extraArguments: extraArguments) } }
+            var out: [ServerProcess] = []
+            for try await server in group { out.append(server) }
+            return out
+        }
+    }
+
+    /// `push/receipt_id` of every delivered receipt with an id in the database.
+    static func storedKeys(_ database: PostgresTestDatabase) throws -> Set<String> {
+        Set(try database.execute("SELECT push_id || '/' || receipt_id FROM receipts WHERE receipt_id IS NOT NULL").compactMap { $0 })
+    }
+
+    /// A counter from an instance's `/metrics`.
+    static func metric(_ server: ServerProcess, _ name: String) async throws -> Int {
+        let text = try await server.client().request("GET", "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? -1
+    }
+
+    @Test("3 instances, 8 clients x 5,000 receipts with 10 % duplicates spread over them: exact counts from each instance")
+    func threeInstancesExactCounts() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let servers = try await Self.startInstances(3, url: database.url)
+        // 36,000 distinct receipts over 12 pushes and 4,000 repeats of earlier ones (often of
+        // another client's, so the two copies race through different instances): 40,000 posts.
+        var generator = SystemRandomNumberGenerator()
+        var posts = (0..<36_000).map { ScaleLoad.Post(push: "scale-\($0 % 12)", id: "r\($0)") }
+        for _ in 0..<4_000 { posts.append(posts[Int.random(in: 0..<36_000, using: &generator)]) }
+        posts.shuffle(using: &generator)
+        let all = posts
+        let load = ScaleLoad()
+        await load.run(clients: 8, postsPerClient: 5_000, ports: servers.map(\.port)) { k, i in all[i * 8 + k] }
+        #expect(load.statuses == [202: 40_000])
+        #expect(load.transportFailures == 0)
+
+        // Every instance reads the same figures from the shared tables.
+        var lists: [String] = []
+        for server in servers {
+            var delivered = 0
+            for p in 0..<12 {
+                let push = try await server.push("scale-\(p)")
+                #expect(push["delivered"] as? Int == 3_000, "instance \(server.port), scale-\(p)")
+                delivered += push["delivered"] as? Int ?? 0
+            }
+            #expect(delivered == 36_000)
+            lists.append(try await server.client().request("GET", "/v1/pushes", headers: server.admin).text)
+        }
+        #expect(Set(lists).count == 1)
+        // Each instance counted what it stored itself: together exactly the distinct ones, and
+        // every repeat was a duplicate wherever it landed.
+        var accepted = 0, duplicates = 0
+        for server in servers {
+            accepted += try await Self.metric(server, "richpush_receipts_accepted_total")
+            duplicates += try await Self.metric(server, "richpush_receipts_duplicate_total")
+        }
+        #expect(accepted == 36_000)
+        #expect(duplicates == 4_000)
+        #expect(try database.execute("SELECT count(*) FROM receipts") == ["36000"])
+        for server in servers { #expect(await server.terminate() == 0) }
+    }
+
+    @Test("kill -9 of one instance under load: every receipt that got a 202 from any instance is stored, the others keep serving")
+    func killOneInstance() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let servers = try await Self.startInstances(3, url: database.url)
+        let load = ScaleLoad()
+        let victim = servers[0]
+        let killed = KilledPorts()
+        let outcome: Bool = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await load.run(clients: 6, postsPerClient: 1_000_000, ports: servers.map(\.port), skip: { killed.ports }) { k, i in
+                    ScaleLoad.Post(push: "kill-\(k % 4)", id: "\(k)-\(i)")
+                }
+            }
+            _ = await ScaleLoad.wait(seconds: 30) { load.ackCount >= 3_000 }
+            try? await victim.kill9()
+            killed.add(victim.port)
+            let before = load.ackCount
+            // The two others keep acknowledging.
+            let keptServing = await ScaleLoad.wait(seconds: 30) { load.ackCount >= before + 2_000 }
+            load.stop()
+            await group.waitForAll()
+            return keptServing
+        }
+        #expect(outcome)
+        let acked = load.acked
+        #expect(acked.count >= 5_000)
+        let stored = try Self.storedKeys(database)
+        let missing = acked.subtracting(stored)
+        #expect(missing.count == 0, "acknowledged but not stored, e.g. \(missing.sorted().prefix(5))")
+        // The survivors agree with the database.
+        let total = try database.execute("SELECT COALESCE(SUM(receipts), 0) FROM push_counts WHERE event = 'delivered'").first ?? nil
+        var fromInstance = 0
+        for p in 0..<4 { fromInstance += try await servers[1].push("kill-\(p)")["delivered"] as? Int ?? 0 }
+        #expect(String(fromInstance) == total)
+        #expect(fromInstance == stored.count)
+        for server in servers.dropFirst() { #expect(await server.terminate() == 0) }
+    }
+
+    @Test("PostgreSQL stopped under load: 503s and /healthz 503 (no secrets), no 202 without a commit, recovery after restart")
+    func databaseStopsAndComesBack() async throws {
+        let cluster = try await PostgresTestCluster(label: "stop")
+        defer { cluster.destroy() }
+        let database = try cluster.makeDatabase()
+        let url = database.url.replacingOccurrences(of: "richpush@", with: "richpush:hunter2@")
+        let servers = try await Self.startInstances(2, url: url)
+        let load = ScaleLoad()
+        let (healthDown, healthBack, acksAfterRestart) = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await load.run(clients: 4, postsPerClient: 1_000_000, ports: servers.map(\.port)) { k, i in
+                    ScaleLoad.Post(push: "stop-\(k % 2)", id: "\(k)-\(i)")
+                }
+            }
+            _ = await ScaleLoad.wait(seconds: 30) { load.ackCount >= 1_000 }
+            try await cluster.stop()
+            // While it is down: receipts get 503, /healthz says so.
+            _ = await ScaleLoad.wait(seconds: 10) { (load.statuses[503] ?? 0) >= 50 }
+            var down: [HTTPTestClient.Response] = []
+            for server in servers { down.append(try await server.client().request("GET", "/healthz")) }
+            try await Task.sleep(for: .milliseconds(500))
+            try await cluster.start()
+            // Each instance reconnects by itself.
+            var back: [Bool] = []
+            for server in servers {
+                let client = server.client()
+                back.append(await ScaleLoad.wait(seconds: 20) { (try? await client.request("GET", "/healthz").status) == 200 })
+            }
+            let acksAtRestart = load.ackCount
+            _ = await ScaleLoad.wait(seconds: 20) { load.ackCount >= acksAtRestart + 1_000 }
+            let after = load.ackCount - acksAtRestart
+            load.stop()
+            try await group.waitForAll()
+            return (down, back, after)
+        }
+        #expect((load.statuses[503] ?? 0) > 0)
+        #expect(Set(load.statuses.keys).isSubset(of: [202, 503]))
+        for response in healthDown {
+            #expect(response.status == 503)
+            let body = response.text
+            #expect(body.contains("\"status\" : \"unavailable\""))
+            #expect(body.contains("database unreachable"))
+            for secret in ["hunter2", "127.0.0.1", String(cluster.port), "postgres://", "richpush@"] {
+                #expect(!body.contains(secret), "healthz leaks \(secret)")
+            }
+        }
+        #expect(healthBack == [true, true])
+        #expect(acksAfterRestart >= 1_000)
+        // No 202 without a commit: every acknowledged receipt is in the database.
+        let acked = load.acked
+        let stored = try Self.storedKeys(database)
+        let missing = acked.subtracting(stored)
+        #expect(missing.count == 0, "acknowledged but not stored, e.g. \(missing.sorted().prefix(5))")
+        for server in servers {
+            #expect(server.child.standardError.contains("is unreachable"))
+            #expect(server.child.standardError.contains("is reachable again"))
+            #expect(!server.child.standardError.contains("hunter2"))
+            #expect(await server.terminate() == 0)
+        }
+    }
+
+    @Test("3 instances started at once on an empty database: all start, one schema")
+    func concurrentFirstStart() async throws {
+        let cluster = try await PostgresTestCluster.shared()
+        for _ in 0..<3 {
+            let database = try cluster.makeDatabase()
+            let servers = try await Self.startInstances(3, url: database.url)
+            #expect(servers.count == 3)
+            for server in servers { #expect(!server.child.standardError.contains("error")) }
+            #expect(try database.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'") == ["2"])
+            let tables = try database.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+            #expect(tables == [String(PostgresSchema.tables.count)])
+            // Each serves.
+            for server in servers {
+                #expect(try await server.client().post("/v1/receipts", form: "push_id=first&receipt_id=\(server.port)").status == 202)
+            }
+            #expect(try await servers[0].push("first")["delivered"] as? Int == 3)
+            for server in servers { #expect(await server.terminate() == 0) }
+        }
+    }
+
+    @Test("POST /v1/pushes is recorded by whichever instance took it; every instance shows the funnel")
+    func sendsFromAnyInstance() async throws {
+        let token = MockAPNsProcess.token("aa")
+        let gone = MockAPNsProcess.token("bb")
+        let mock = try await MockAPNsProcess(script: [gone: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]]])
+        defer { mock.stop() }
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let sender = try await ServerProcess(dbArgument: database.url, extraArguments: mock.serveArguments())
+        let others = try await Self.startInstances(2, url: database.url)
+        let body = #"{"push_id":"multi-1","tokens":["\#(token)","\#(gone)"],"title":"Hello","body":"World"}"#
+        let sent = try await sender.client().postJSON("/v1/pushes", body, headers: sender.admin)
+        #expect(sent.status == 200, "\(sent.text)")
+        #expect(try await others[0].client().post("/v1/receipts", form: "push_id=multi-1&receipt_id=dev-a").status == 202)
+        #expect(try await others[1].client().post("/v1/receipts", form: "push_id=multi-1&receipt_id=dev-a").status == 202)
+        for server in [sender] + others {
+            let push = try await server.push("multi-1")
+            #expect(push["sent"] as? Int == 2)
+            #expect(push["accepted"] as? Int == 1)
+            #expect(push["delivered"] as? Int == 1)
+            #expect(push["display_rate"] as? Double == 1.0)
+        }
+        let state = try database.execute("SELECT state || ' ' || since_ms FROM device_tokens WHERE device_token = '\(gone)'")
+        #expect(state == ["inactive 1700000000000"])
+        for server in [sender] + others { #expect(await server.terminate() == 0) }
+    }
+
+    @Test("a database that cannot be reached at start: exit 1 naming host and port, never the password")
+    func unreachableAtStart() async throws {
+        let port = try PostgresTestCluster.freePort()
+        let result = try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            ["serve", "--port", "0", "--db", "postgresql://app:hunter2@127.0.0.1:\(port)/richpush", "--admin-token", ServerProcess.token]
+        ).run(timeout: 60)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:\(port)"))
+        #expect(result.stderr.contains("Connection refused"))
+        #expect(!result.stderr.contains("hunter2"))
+        #expect(!result.stdout.contains("PORT"))
+        // The same from the environment.
+        let fromEnvironment = try await ChildProcess(
+            Fixtures.richpushBinary.path, ["serve", "--port", "0", "--admin-token", ServerProcess.token],
+            environment: ["RICHPUSH_DB_URL": "postgres://app:hunter2@127.0.0.1:\(port)/richpush"]
+        ).run(timeout: 60)
+        #expect(fromEnvironment.status == 1)
+        #expect(fromEnvironment.stderr.contains("127.0.0.1:\(port)"))
+        #expect(!fromEnvironment.stderr.contains("hunter2"))
+    }
+}
+
+/// Ports of instances the test killed (read by the load's clients).
+final class KilledPorts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = Set<Int>()
+    var ports: Set<Int> { lock.withLock { set } }
+    func add(_ port: Int) { lock.withLock { _ = set.insert(port) } }
+}
