@@ -15,8 +15,9 @@ final class PostgresResult {
     /// The command tag, e.g. `INSERT 0 3`.
     var commandStatus: String { PQcmdStatus(handle).map { String(cString: $0) } ?? "" }
 
-    /// Column `column` of row `row` as text, `nil` when SQL NULL.
+    /// Column `column` of row `row` as text, `nil` when SQL NULL or out of range.
     func text(_ row: Int, _ column: Int) -> String? {
+        guard row >= 0, row < count, column >= 0, column < Int(PQnfields(handle)) else { return nil }
         let r = Int32(row), c = Int32(column)
         if PQgetisnull(handle, r, c) == 1 { return nil }
         return PQgetvalue(handle, r, c).map { String(cString: $0) }

@@ -262,7 +262,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
     /// Runs a write on the writer's connection (reconnected first when it was lost; see
     /// `PostgresAvailability.run`), again up to 3 times after a deadlock or serialization failure
     /// (the server rolled it back, so nothing is counted twice).
-    private func write<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
+    func write<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
         try ensureOpen()
         return try writeLock.withLock {
             try retrying { try availability.run(on: writer, work) }
