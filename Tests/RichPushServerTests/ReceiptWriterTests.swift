@@ -138,6 +138,58 @@ struct ReceiptWriterTests {
         #expect(results.allSatisfy { $0 == .failed("disk full") })
     }
 
+    /// A store that takes several batches at once (as PostgreSQL does), each slowly, and counts
+    /// how many overlapped.
+    final class ConcurrentStore: ConcurrentBatchStore, @unchecked Sendable {
+        let concurrentBatches = 3
+        private let lock = NSLock()
+        private var running = 0
+        private var peak = 0
+        private var stored: [String] = []
+        var storedIDs: [String] { lock.withLock { stored } }
+        var mostAtOnce: Int { lock.withLock { peak } }
+
+        func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
+            lock.withLock {
+                running += 1
+                peak = max(peak, running)
+            }
+            Thread.sleep(forTimeInterval: 0.003)
+            lock.withLock {
+                running -= 1
+                stored += receipts.compactMap(\.receipt.receiptID)
+            }
+            return receipts.map { _ in true }
+        }
+
+        func recordSend(_ send: PushSendRecord) throws {}
+        func close() throws {}
+    }
+
+    @Test("a store that takes several batches at once gets that many writers; each receipt is stored and answered once")
+    func concurrentWriters() async throws {
+        let store = ConcurrentStore()
+        let writer = ReceiptWriter(store: store)
+        #expect(writer.writers == 3)
+        let countdown = Countdown(3_000)
+        let answers = RecordingStore()
+        for i in 0..<3_000 {
+            let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "r\(i)"), userAgent: nil, receivedAtMs: 0)
+            #expect(writer.submit(receipt) { result in
+                answers.record(.ack("r\(i)", result))
+                countdown.done()
+            })
+            if i % 100 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        await countdown.wait()
+        try await stop(writer)
+        #expect(store.mostAtOnce >= 2)
+        #expect(store.storedIDs.count == 3_000)
+        #expect(Set(store.storedIDs).count == 3_000)
+        #expect(answers.events.count == 3_000)
+        #expect(answers.events.allSatisfy { if case .ack(_, .stored) = $0 { true } else { false } })
+    }
+
     @Test("submit after stop is refused and its completion never runs")
     func refusesAfterStop() async throws {
         let store = RecordingStore()

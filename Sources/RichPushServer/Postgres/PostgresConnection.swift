@@ -12,6 +12,8 @@ import RichPushCore
 final class PostgresConnection {
     /// Where it connects.
     let info: PostgresConnectionInfo
+    /// The counter slot this connection's writes add to (`PostgresSchema.slots`).
+    let slot: Int
     private var handle: OpaquePointer?
     /// SQL text → name of the statement prepared in this session.
     private var prepared: [String: String] = [:]
@@ -25,9 +27,11 @@ final class PostgresConnection {
     /// - Parameters:
     ///   - info: the parsed URL.
     ///   - sessionSetup: SQL run after every (re)connect.
+    ///   - slot: the counter slot for this connection's writes.
     /// - Throws: `PostgresError` (`connectionLost`) when the server cannot be reached or refuses.
-    init(info: PostgresConnectionInfo, sessionSetup: [String] = []) throws {
+    init(info: PostgresConnectionInfo, sessionSetup: [String] = [], slot: Int = 0) throws {
         self.info = info
+        self.slot = slot
         self.sessionSetup = sessionSetup
         try connect()
     }

@@ -1,9 +1,9 @@
 import Foundation
 import RichPushCore
 
-/// A few connections shared by the store's readers (statistics, dashboard, health probes) and
-/// `recordSend`; the receipt writer has a connection of its own, so reads never wait for a
-/// write and writes never wait for a read.
+/// A few connections shared by one kind of work: the store has one pool for the receipt writers
+/// (one connection per batch in flight) and one for readers (statistics, dashboard, health
+/// probes) and `recordSend`, so reads never wait for a write and writes never wait for a read.
 ///
 /// Checkout waits (up to `checkoutTimeout`) when every connection is busy.
 final class PostgresPool: @unchecked Sendable {
@@ -16,14 +16,19 @@ final class PostgresPool: @unchecked Sendable {
     /// The longest a caller waits for a free connection, in seconds.
     let checkoutTimeout: Double
 
-    /// Opens `size` connections.
+    /// Opens `size` connections; connection i adds to counter slot `(firstSlot + i) % PostgresSchema.slots`.
     ///
     /// - Throws: `PostgresError` when one cannot connect.
-    init(info: PostgresConnectionInfo, size: Int, sessionSetup: [String], availability: PostgresAvailability, checkoutTimeout: Double = 10) throws {
+    init(
+        info: PostgresConnectionInfo, size: Int, firstSlot: Int = 0, sessionSetup: [String], availability: PostgresAvailability,
+        checkoutTimeout: Double = 10
+    ) throws {
         self.size = max(1, size)
         self.availability = availability
         self.checkoutTimeout = checkoutTimeout
-        idle = try (0..<max(1, size)).map { _ in try PostgresConnection(info: info, sessionSetup: sessionSetup) }
+        idle = try (0..<max(1, size)).map {
+            try PostgresConnection(info: info, sessionSetup: sessionSetup, slot: (firstSlot + $0) % PostgresSchema.slots)
+        }
     }
 
     /// Runs `work` on a free connection (reconnected first if it was lost).
@@ -52,7 +57,7 @@ final class PostgresPool: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(checkoutTimeout)
         while idle.isEmpty && !closed {
             if !condition.wait(until: deadline) {
-                throw RichPushError(code: .store, message: "all \(size) PostgreSQL read connections stayed busy for \(Int(checkoutTimeout)) s; retry later")
+                throw RichPushError(code: .store, message: "all \(size) PostgreSQL connections stayed busy for \(Int(checkoutTimeout)) s; retry later")
             }
         }
         if closed { throw RichPushError(code: .store, message: "the PostgreSQL store is closed") }

@@ -4,7 +4,11 @@ import RichPushCore
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
 /// The tables and columns are the SQLite store's (schema version 2, the same number), in
-/// PostgreSQL types (`text`, `bigint`), with every primary and unique key that concerns a push
+/// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
+/// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
+/// so concurrent writers — of one instance or of several — do not queue on one hot row's lock
+/// (which would serialize their commits, one WAL flush after another); readers sum the slots
+/// (at most 16 rows per counter). Every primary and unique key that concerns a push is
 /// led by `push_id`, so `receipts`, `push_counts`, `push_elapsed`, `pushes` and `push_tokens`
 /// can be hash-partitioned (`PARTITION BY HASH (push_id)`) or distributed by Citus
 /// (`create_distributed_table('receipts', 'push_id')`) without changing a key; `device_tokens`
@@ -22,6 +26,9 @@ enum PostgresSchema {
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
+
+    /// Counter slots per key (`push_counts.slot`, `push_elapsed.slot`: 0…slots-1).
+    static let slots = 16
 
     /// The tables of this version (what a foreign database is checked against).
     static let tables = ["receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "richpush_meta", "richpush_migrations"]
@@ -50,13 +57,15 @@ enum PostgresSchema {
             media_bytes bigint NOT NULL,
             first_ms bigint NOT NULL,
             last_ms bigint NOT NULL,
-            PRIMARY KEY (push_id, event, outcome, reason)
+            slot smallint NOT NULL DEFAULT 0,
+            PRIMARY KEY (push_id, event, outcome, reason, slot)
         );
         CREATE TABLE push_elapsed (
             push_id text NOT NULL,
             elapsed_ms bigint NOT NULL,
             receipts bigint NOT NULL,
-            PRIMARY KEY (push_id, elapsed_ms)
+            slot smallint NOT NULL DEFAULT 0,
+            PRIMARY KEY (push_id, elapsed_ms, slot)
         );
         CREATE TABLE pushes (
             push_id text PRIMARY KEY,

@@ -19,19 +19,20 @@ import RichPushCore
 /// Duplicates arriving at two instances at the same moment are decided by the unique key: the
 /// second waits for the first's transaction and then counts nothing.
 ///
-/// Connections: one for the receipt writer, `connections - 1` (at least 1) in a pool for
-/// reads, `recordSend` and health probes. A lost connection is made again on its next use, at
+/// Connections: a pool of writers, one receipt batch in flight on each (`ReceiptWriter` runs as
+/// many writer threads: while one batch waits for its COMMIT's WAL flush the next is inserted,
+/// and PostgreSQL flushes once for commits that arrive together), and a pool of 1–2 for reads,
+/// `recordSend` and health probes. A lost connection is made again on its next use, at
 /// most every 0.5 s while the database is down (meanwhile every write fails at once, so receipts
 /// get `503`, never a `202` that was not committed); `health()` reports it for `/healthz`. A
 /// statement interrupted by a lost connection is not run again by the store (it may have
 /// committed): its receipts get `503`, and the device's retry is deduplicated by its key.
-public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthReporting, @unchecked Sendable {
+public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatchStore, StoreHealthReporting, @unchecked Sendable {
     /// The parsed URL (`redacted` for display).
     public let info: PostgresConnectionInfo
-    private let writer: PostgresConnection
+    private let writers: PostgresPool
     private let pool: PostgresPool
     private let availability: PostgresAvailability
-    private let writeLock = NSLock()
     private let probeLock = NSLock()
     private let stateLock = NSLock()
     private var closed = false
@@ -43,14 +44,15 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'"
     ]
 
-    /// The default number of connections per store (writer included).
+    /// The default number of connections per store: 2 for receipt batches, 2 for reads and sends.
     public static let defaultConnections = 4
 
     /// Connects, and creates or migrates the schema (under an advisory lock; see `PostgresSchema`).
     ///
     /// - Parameters:
     ///   - url: `postgres://user[:password]@host[:port]/dbname[?libpq parameters]`, passed to libpq as is.
-    ///   - connections: connections to open (2…64): one for the receipt writer, the rest for reads.
+    ///   - connections: connections to open (2…64): 1 for reads and sends below 4, else 2; the
+    ///     rest store receipt batches, one batch in flight on each.
     ///   - applicationName: shown in `pg_stat_activity`.
     ///   - log: where state changes go (the database lost, back again); standard error by default.
     /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
@@ -63,11 +65,15 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
         self.info = info
         availability = PostgresAvailability(info: info, log: log)
+        let total = max(2, min(connections, 64))
+        let readers = total >= 4 ? 2 : 1
         do {
-            writer = try PostgresConnection(info: info, sessionSetup: Self.sessionSetup)
-            try PostgresSchema.migrate(writer)
-            pool = try PostgresPool(
-                info: info, size: max(2, min(connections, 64)) - 1, sessionSetup: Self.sessionSetup, availability: availability)
+            // Writers start at a random counter slot, so instances rarely share one.
+            writers = try PostgresPool(
+                info: info, size: total - readers, firstSlot: Int.random(in: 0..<PostgresSchema.slots), sessionSetup: Self.sessionSetup,
+                availability: availability)
+            try writers.run { try PostgresSchema.migrate($0) }
+            pool = try PostgresPool(info: info, size: readers, sessionSetup: Self.sessionSetup, availability: availability)
         } catch let error as PostgresError {
             throw RichPushError(
                 code: error.connectionLost ? .storeUnavailable : .store,
@@ -84,13 +90,17 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// The number of connections (writer and pool).
-    public var connectionCount: Int { pool.size + 1 }
+    /// The number of connections (writers and readers).
+    public var connectionCount: Int { writers.size + pool.size }
+
+    /// Batches stored at once: one per writer connection (see `ConcurrentBatchStore`).
+    public var concurrentBatches: Int { writers.size }
 
     // MARK: ReceiptStore
 
     /// The SQL of one batch: receipts in, aggregates updated from the rows actually inserted,
-    /// the inserted keys returned. `$1…$10` are arrays of the receipts' columns in arrival order.
+    /// the inserted keys returned. `$1…$10` are arrays of the receipts' columns in arrival order,
+    /// `$11` the writer connection's counter slot.
     static func insertSQL(extraCTE: String = "") -> String {
         """
         WITH input AS (
@@ -103,18 +113,18 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
             ON CONFLICT (push_id, event, receipt_id) DO NOTHING
             RETURNING push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, received_at_ms
         ), counts AS (
-            INSERT INTO push_counts AS c (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms)
+            INSERT INTO push_counts AS c (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms, slot)
             SELECT push_id, event, COALESCE(outcome, ''), COALESCE(reason, ''), count(*), COALESCE(sum(media_bytes), 0),
-                   min(received_at_ms), max(received_at_ms)
+                   min(received_at_ms), max(received_at_ms), $11::smallint
             FROM inserted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-            ON CONFLICT (push_id, event, outcome, reason) DO UPDATE SET receipts = c.receipts + excluded.receipts,
+            ON CONFLICT (push_id, event, outcome, reason, slot) DO UPDATE SET receipts = c.receipts + excluded.receipts,
                 media_bytes = c.media_bytes + excluded.media_bytes, first_ms = LEAST(c.first_ms, excluded.first_ms),
                 last_ms = GREATEST(c.last_ms, excluded.last_ms)
         ), elapsed AS (
-            INSERT INTO push_elapsed AS e (push_id, elapsed_ms, receipts)
-            SELECT push_id, elapsed_ms, count(*) FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
+            INSERT INTO push_elapsed AS e (push_id, elapsed_ms, receipts, slot)
+            SELECT push_id, elapsed_ms, count(*), $11::smallint FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
             GROUP BY 1, 2 ORDER BY 1, 2
-            ON CONFLICT (push_id, elapsed_ms) DO UPDATE SET receipts = e.receipts + excluded.receipts
+            ON CONFLICT (push_id, elapsed_ms, slot) DO UPDATE SET receipts = e.receipts + excluded.receipts
         )\(extraCTE)
         SELECT push_id, event, receipt_id FROM inserted WHERE receipt_id IS NOT NULL
         """
@@ -122,8 +132,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
 
     private static let batchSQL = insertSQL()
 
-    /// The ten array parameters of `insertSQL` for a batch.
-    static func receiptParameters(_ receipts: [StoredReceipt]) -> [String?] {
+    /// The ten array parameters of `insertSQL` for a batch, and the slot.
+    static func receiptParameters(_ receipts: [StoredReceipt], slot: Int) -> [String?] {
         var columns = (0..<10).map { _ in PostgresArrayLiteral(reservingCapacity: receipts.count * 16) }
         for stored in receipts {
             let r = stored.receipt
@@ -138,7 +148,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
             columns[8].append(stored.userAgent)
             columns[9].append(stored.receivedAtMs)
         }
-        return columns.map(\.literal)
+        return columns.map(\.literal) + [String(slot)]
     }
 
     /// Which receipts were new, in order, from the keys the INSERT returned: a receipt without
@@ -162,8 +172,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
     /// and `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
         guard !receipts.isEmpty else { return [] }
-        let parameters = Self.receiptParameters(receipts)
-        let result = try write { try $0.execute(Self.batchSQL, parameters, prepare: true) }
+        let result = try write { try $0.execute(Self.batchSQL, Self.receiptParameters(receipts, slot: $0.slot), prepare: true) }
         return Self.newFlags(receipts, returned: result)
     }
 
@@ -176,12 +185,11 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         let sql = Self.insertSQL(
             extraCTE: """
                 , progress AS (
-                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($11, 'receipts', $12)
+                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($12, 'receipts', $13)
                     ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
                 )
                 """)
-        let parameters = Self.receiptParameters(receipts) + [source, String(lastRowID)]
-        let result = try write { try $0.execute(sql, parameters, prepare: true) }
+        let result = try write { try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot) + [source, String(lastRowID)], prepare: true) }
         return Self.newFlags(receipts, returned: result).filter { $0 }.count
     }
 
@@ -250,7 +258,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         }
         guard first else { return }
         pool.close()
-        writeLock.withLock { writer.disconnect() }
+        writers.close()
     }
 
     private func ensureOpen() throws {
@@ -259,14 +267,12 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         }
     }
 
-    /// Runs a write on the writer's connection (reconnected first when it was lost; see
+    /// Runs a write on a writer connection (reconnected first when it was lost; see
     /// `PostgresAvailability.run`), again up to 3 times after a deadlock or serialization failure
     /// (the server rolled it back, so nothing is counted twice).
     func write<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
         try ensureOpen()
-        return try writeLock.withLock {
-            try retrying { try availability.run(on: writer, work) }
-        }
+        return try retrying { try writers.run(work) }
     }
 
     /// Runs work on a pool connection, with the same retries as `write`; `readOnly` work is also
@@ -369,7 +375,9 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         let filter = pushID == nil ? "" : " WHERE push_id = $1"
         let binding: [String?] = pushID.map { [$0] } ?? []
 
-        let totals = try db.execute("SELECT push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms FROM push_counts" + filter, binding)
+        let totals = try db.execute(
+            "SELECT push_id, event, outcome, reason, SUM(receipts), SUM(media_bytes), MIN(first_ms), MAX(last_ms) FROM push_counts"
+                + filter + " GROUP BY push_id, event, outcome, reason", binding)
         for i in 0..<totals.count {
             let id = totals.text(i, 0) ?? "", event = totals.text(i, 1) ?? "", outcome = totals.text(i, 2) ?? "", reason = totals.text(i, 3) ?? ""
             let n = totals.int(i, 4) ?? 0, bytes = totals.int(i, 5) ?? 0, first = totals.int(i, 6) ?? 0, last = totals.int(i, 7) ?? 0
@@ -400,7 +408,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, StoreHealthRepo
         var distributions: [String: [(value: Int, count: Int)]] = [:]
         if !ordered.isEmpty {
             let elapsed = try db.execute(
-                "SELECT push_id, elapsed_ms, receipts FROM push_elapsed WHERE push_id = ANY($1::text[]) ORDER BY push_id, elapsed_ms",
+                "SELECT push_id, elapsed_ms, SUM(receipts) FROM push_elapsed WHERE push_id = ANY($1::text[]) GROUP BY push_id, elapsed_ms ORDER BY push_id, elapsed_ms",
                 [PostgresArrayLiteral.text(ordered.map(\.key))]
             )
             for i in 0..<elapsed.count {

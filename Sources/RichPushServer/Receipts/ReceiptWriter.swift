@@ -9,6 +9,11 @@ import RichPushCore
 /// `fdatasync` of the SQLite WAL with `synchronous=FULL`), the writer already inserts batch N+1,
 /// and one sync covers every batch committed before it started. A receipt is never acknowledged
 /// before the COMMIT that contains it has returned *and* a sync after that COMMIT has returned.
+///
+/// A store that takes several batches at once (`ConcurrentBatchStore`, PostgreSQL: one
+/// connection each, COMMIT durable on return) gets that many writer threads: while one batch
+/// waits for its COMMIT's WAL flush, the next is already being inserted, and the server flushes
+/// the WAL once for the commits that arrive together.
 public final class ReceiptWriter: @unchecked Sendable {
     /// What a completion learns about its receipt.
     public enum WriteResult: Sendable, Equatable {
@@ -38,12 +43,15 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// just answered plus those already waiting. `submit` signals when the count is reached.
     private var gatherTarget = 1
     private var stopping = false
-    private var writerFinished = false
+    /// Writer threads not yet finished.
+    private var runningWriters: Int
     private var syncerFinished = false
     private let syncCondition = NSCondition()
     private var committed: [Committed] = []
     /// The most receipts in one transaction (bounds a batch's memory and latency).
     public let maximumBatch: Int
+    /// Writer threads (batches in flight at once): the store's `concurrentBatches`, else 1.
+    public let writers: Int
     /// The longest the writer lingers for just-answered clients to send their next receipt, in
     /// seconds (0 = never wait). The wait is also bounded by the last COMMIT's duration and ends
     /// as soon as they are back, so a lone client never waits.
@@ -53,7 +61,8 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// Starts the writer and sync threads.
     ///
     /// - Parameters:
-    ///   - store: where batches go.
+    ///   - store: where batches go (a `ConcurrentBatchStore` gets one writer thread per batch it
+    ///     takes at once).
     ///   - maximumBatch: the most receipts per transaction (default 2,000).
     ///   - linger: the longest wait for just-answered clients before the next commit, in seconds
     ///     (default 0: commit at once).
@@ -65,11 +74,15 @@ public final class ReceiptWriter: @unchecked Sendable {
         self.maximumBatch = max(1, maximumBatch)
         self.linger = max(0, linger)
         self.onBatch = onBatch
-        let writer = Thread { [weak self] in self?.runWriter() }
-        writer.name = "richpush-receipt-writer"
+        writers = max(1, min((store as? any ConcurrentBatchStore)?.concurrentBatches ?? 1, 64))
+        runningWriters = writers
+        for index in 0..<writers {
+            let writer = Thread { [weak self] in self?.runWriter() }
+            writer.name = writers == 1 ? "richpush-receipt-writer" : "richpush-receipt-writer-\(index)"
+            writer.start()
+        }
         let syncer = Thread { [weak self] in self?.runSyncer() }
         syncer.name = "richpush-receipt-sync"
-        writer.start()
         syncer.start()
     }
 
@@ -90,12 +103,12 @@ public final class ReceiptWriter: @unchecked Sendable {
         return true
     }
 
-    /// Commits and syncs what is queued, answers it, stops both threads and waits for them.
+    /// Commits and syncs what is queued, answers it, stops the threads and waits for them.
     public func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while !writerFinished { condition.wait() }
+        while runningWriters > 0 { condition.wait() }
         condition.unlock()
         syncCondition.lock()
         while !syncerFinished { syncCondition.wait() }
@@ -114,7 +127,7 @@ public final class ReceiptWriter: @unchecked Sendable {
                 while queue.count < gatherTarget && !stopping && condition.wait(until: deadline) {}
             }
             if queue.isEmpty && stopping {
-                writerFinished = true
+                runningWriters -= 1
                 condition.broadcast()
                 condition.unlock()
                 syncCondition.lock()
@@ -186,11 +199,11 @@ public final class ReceiptWriter: @unchecked Sendable {
         }
     }
 
-    /// Whether the writer thread has finished (takes `condition`; call with `syncCondition` held
-    /// only in this order: sync, then writer lock, never the reverse while holding the writer lock).
+    /// Whether every writer thread has finished (takes `condition`; call with `syncCondition`
+    /// held only in this order: sync, then writer lock, never the reverse while holding the writer lock).
     private func writerFinishedLocked() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return writerFinished
+        return runningWriters == 0
     }
 }
