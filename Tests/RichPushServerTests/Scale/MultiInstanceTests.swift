@@ -219,6 +219,75 @@ struct MultiInstanceTests {
         for server in [sender] + others { #expect(await server.terminate() == 0) }
     }
 
+    @Test("deploy/nginx/richpush.conf in front of 2 instances: receipts spread over both, the dashboard sticks, a dead instance is skipped")
+    func nginxSample() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let servers = try await Self.startInstances(2, url: database.url)
+        let directory = try Fixtures.temporaryDirectory("nginx")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The shipped file, with our instances' ports and a free port to listen on.
+        var site = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/nginx/richpush.conf"), encoding: .utf8)
+        let upstreams = servers.map { "    server 127.0.0.1:\($0.port) max_fails=3 fail_timeout=10s;" }.joined(separator: "\n")
+        site = site.replacingOccurrences(
+            of: "    server 127.0.0.1:8081 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8082 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8083 max_fails=3 fail_timeout=10s;",
+            with: upstreams)
+        #expect(site.components(separatedBy: upstreams).count == 3, "both upstreams list the instances")
+        let port = try PostgresTestCluster.freePort()
+        site = site.replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
+        try site.write(to: directory.appendingPathComponent("richpush.conf"), atomically: true, encoding: .utf8)
+        let main = """
+            worker_processes 1;
+            pid \(directory.path)/nginx.pid;
+            error_log \(directory.path)/error.log warn;
+            events { worker_connections 1024; }
+            http {
+              access_log off;
+              client_body_temp_path \(directory.path)/body;
+              proxy_temp_path \(directory.path)/proxy;
+              fastcgi_temp_path \(directory.path)/fastcgi;
+              uwsgi_temp_path \(directory.path)/uwsgi;
+              scgi_temp_path \(directory.path)/scgi;
+              include \(directory.path)/richpush.conf;
+            }
+            """
+        try main.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        let nginx = ChildProcess("/usr/sbin/nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path, "-g", "daemon off;"])
+        try nginx.launch()
+        // SIGTERM, not SIGKILL: the master takes its workers down with it.
+        defer { if nginx.isRunning { kill(nginx.process.processIdentifier, SIGTERM) } }
+        let front = HTTPTestClient(port: port)
+        #expect(await ScaleLoad.wait(seconds: 20) { (try? await front.request("GET", "/healthz").status) == 200 }, "nginx: \(nginx.standardError)")
+
+        let load = ScaleLoad()
+        await load.run(clients: 4, postsPerClient: 150, ports: [port]) { k, i in ScaleLoad.Post(push: "lb", id: "\(k)-\(i)") }
+        #expect(load.statuses == [202: 600])
+        let perInstance = [try await Self.metric(servers[0], "richpush_receipts_accepted_total"), try await Self.metric(servers[1], "richpush_receipts_accepted_total")]
+        #expect(perInstance.reduce(0, +) == 600)
+        #expect(perInstance.allSatisfy { $0 > 0 }, "\(perInstance)")
+        let figures = try await front.request("GET", "/v1/pushes/lb", headers: servers[0].admin)
+        #expect(try figures.json()["delivered"] as? Int == 600)
+        // /metrics is kept to the local network.
+        #expect(try await front.request("GET", "/metrics").status == 200)
+
+        // The dashboard: log in through nginx, then every page comes from the same instance.
+        let login = try await front.post("/login", form: "token=\(ServerProcess.token)")
+        #expect(login.status == 303)
+        let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        for _ in 0..<10 {
+            #expect(try await front.request("GET", "/", headers: ["Cookie": cookie]).status == 200)
+        }
+
+        // One instance dies: nginx passes its share to the other; nothing is lost.
+        try await servers[1].kill9()
+        let after = ScaleLoad()
+        await after.run(clients: 2, postsPerClient: 100, ports: [port]) { k, i in ScaleLoad.Post(push: "lb", id: "after-\(k)-\(i)") }
+        #expect(after.statuses == [202: 200])
+        #expect(try await front.request("GET", "/v1/pushes/lb", headers: servers[0].admin).json()["delivered"] as? Int == 800)
+        #expect(await servers[0].terminate() == 0)
+        await nginx.terminate(grace: 10)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("nginx.pid").path), "nginx stopped cleanly")
+    }
+
     @Test("a database that cannot be reached at start: exit 1 naming host and port, never the password")
     func unreachableAtStart() async throws {
         let port = try PostgresTestCluster.freePort()

@@ -131,6 +131,29 @@ struct PostgresStoreTests {
         #expect(try database.execute("SELECT count(*) FROM richpush.receipts") == ["1"])
     }
 
+    @Test("deploy/postgres/partitioned-schema.sql: push tables hash-partitioned by push_id answer as SQLite does")
+    func hashPartitionedSchema() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let ddl = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/postgres/partitioned-schema.sql"), encoding: .utf8)
+        #expect(ddl.contains("pg_advisory_xact_lock(\(PostgresSchema.advisoryLockKey))"))
+        try database.execute(ddl)
+        let sqlite = try await StoreFixture.make(.sqlite)
+        let a = try sqlite.open()
+        let b = try PostgresStore(url: database.url, log: { _ in })
+        let (batches, sends) = StoreEquivalenceTests.workload()
+        for batch in batches { #expect(try a.insert(batch) == b.insert(batch)) }
+        for send in sends {
+            try a.recordSend(send)
+            try b.recordSend(send)
+        }
+        #expect(try StoreCopyTests.answers(a) == StoreCopyTests.answers(b))
+        // The rows really are spread over the partitions.
+        #expect(try database.execute("SELECT count(DISTINCT tableoid) FROM receipts") == ["8"])
+        #expect(try database.execute("SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relkind = 'r'") == ["40"])
+        try a.close()
+        try b.close()
+    }
+
     @Test("a database with a newer RichPush schema is refused, naming both versions")
     func newerSchema() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()
