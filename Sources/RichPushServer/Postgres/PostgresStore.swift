@@ -44,15 +44,20 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'"
     ]
 
-    /// The default number of connections per store: 2 for receipt batches, 2 for reads and sends.
-    public static let defaultConnections = 4
+    /// The default number of connections per store: 1 for receipt batches, 2 for reads and sends.
+    ///
+    /// One batch in flight per instance: on the benchmark machine a second writer connection cost
+    /// about 30 % more CPU per receipt (half-size batches, and two backends appending to the same
+    /// table and index pages) for no more throughput (BENCHMARKS.md). More writers pay off when
+    /// each COMMIT waits long (a distant database, a slow disk) and CPU is spare.
+    public static let defaultConnections = 3
 
     /// Connects, and creates or migrates the schema (under an advisory lock; see `PostgresSchema`).
     ///
     /// - Parameters:
     ///   - url: `postgres://user[:password]@host[:port]/dbname[?libpq parameters]`, passed to libpq as is.
-    ///   - connections: connections to open (2…64): 1 for reads and sends below 4, else 2; the
-    ///     rest store receipt batches, one batch in flight on each.
+    ///   - connections: connections to open (2…64): 2 for reads and sends (1 when 2), the rest
+    ///     store receipt batches, one batch in flight on each.
     ///   - applicationName: shown in `pg_stat_activity`.
     ///   - log: where state changes go (the database lost, back again); standard error by default.
     /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
@@ -66,7 +71,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         self.info = info
         availability = PostgresAvailability(info: info, log: log)
         let total = max(2, min(connections, 64))
-        let readers = total >= 4 ? 2 : 1
+        let readers = total >= 3 ? 2 : 1
         do {
             // Writers start at a random counter slot, so instances rarely share one.
             writers = try PostgresPool(

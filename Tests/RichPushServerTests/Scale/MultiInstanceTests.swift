@@ -10,10 +10,14 @@ import Testing
 /// and N instances starting at once on an empty database make one schema.
 @Suite("several richpush serve on one PostgreSQL", .serialized)
 struct MultiInstanceTests {
-    /// Starts `count` instances on `url` at the same moment.
-    static func startInstances(_ count: Int, url: String, extraArguments: [String] = []) async throws -> [ServerProcess] {
+    /// Starts `count` instances on `url` at the same moment (instance i gets `perInstance[i]`
+    /// after `extraArguments`).
+    static func startInstances(_ count: Int, url: String, extraArguments: [String] = [], perInstance: [[String]] = []) async throws -> [ServerProcess] {
         try await withThrowingTaskGroup(of: ServerProcess.self) { group in
-            for _ in 0..<count { group.addTask { try await ServerProcess(dbArgument: url, extraArguments: extraArguments) } }
+            for i in 0..<count {
+                let own = i < perInstance.count ? perInstance[i] : []
+                group.addTask { try await ServerProcess(dbArgument: url, extraArguments: extraArguments + own) }
+            }
             var out: [ServerProcess] = []
             for try await server in group { out.append(server) }
             return out
@@ -35,7 +39,9 @@ struct MultiInstanceTests {
     @Test("3 instances, 8 clients x 5,000 receipts with 10 % duplicates spread over them: exact counts from each instance")
     func threeInstancesExactCounts() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()
-        let servers = try await Self.startInstances(3, url: database.url)
+        // One batch in flight (the default), three at once, and the smallest pool.
+        let servers = try await Self.startInstances(
+            3, url: database.url, perInstance: [[], ["--db-connections", "5"], ["--db-connections", "2"]])
         // 36,000 distinct receipts over 12 pushes and 4,000 repeats of earlier ones (often of
         // another client's, so the two copies race through different instances): 40,000 posts.
         var generator = SystemRandomNumberGenerator()
@@ -47,6 +53,10 @@ struct MultiInstanceTests {
         await load.run(clients: 8, postsPerClient: 5_000, ports: servers.map(\.port)) { k, i in all[i * 8 + k] }
         #expect(load.statuses == [202: 40_000])
         #expect(load.transportFailures == 0)
+
+        #expect(servers.map { $0.child.standardOutput.contains("3 connections: 1 for receipt batches, 2 for reads") } == [true, false, false])
+        #expect(servers[1].child.standardOutput.contains("5 connections: 3 for receipt batches, 2 for reads and sends"))
+        #expect(servers[2].child.standardOutput.contains("2 connections: 1 for receipt batches, 1 for reads and sends"))
 
         // Every instance reads the same figures from the shared tables.
         var lists: [String] = []
