@@ -13,11 +13,11 @@
 # synchronous_commit=on stated explicitly, and removed afterwards.
 #
 # Usage: bash benchmarks/receipts-postgres.sh [--threads 2] [--connections 64] [--duration 10]
-#        [--rounds 3] [--db-connections 4] [--dir /var/tmp]
+#        [--rounds 3] [--db-connections 3] [--dir /var/tmp]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-THREADS=2; CONNECTIONS=64; DURATION=10; ROUNDS=3; DB_CONNECTIONS=4; BASE=/var/tmp
+THREADS=2; CONNECTIONS=64; DURATION=10; ROUNDS=3; DB_CONNECTIONS=3; BASE=/var/tmp
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) THREADS=$2; shift 2;;
@@ -191,4 +191,8 @@ for name in pg1 pgA pgB; do
   port_var="PORT_$name"
   echo "group commit ($name): $(metric "${!port_var}" richpush_store_committed_receipts_total) receipts in $(metric "${!port_var}" richpush_store_commits_total) transactions"
 done
-echo "stored in PostgreSQL: $(psql -At -h 127.0.0.1 -p "$PGPORT" -U richpush -d bench -c "SELECT count(*) FROM receipts") receipts; WAL written: $(psql -At -h 127.0.0.1 -p "$PGPORT" -U richpush -d bench -c "SELECT pg_size_pretty(pg_current_wal_lsn() - '0/0')")"
+psql -At -h 127.0.0.1 -p "$PGPORT" -U richpush -d bench -F ' ' -c "SELECT count(*), pg_total_relation_size('receipts'),
+    pg_total_relation_size('receipts') + pg_total_relation_size('push_counts') + pg_total_relation_size('push_elapsed'),
+    pg_current_wal_lsn() - '0/0' FROM receipts" | while read -r n receipts all wal; do
+  echo "stored in PostgreSQL: $n receipts; on disk $((receipts / n)) bytes per receipt (receipts table and its index; $((all / n)) with the counters); WAL written $((wal / n)) bytes per receipt"
+done
