@@ -13,11 +13,11 @@
 # synchronous_commit=on stated explicitly, and removed afterwards.
 #
 # Usage: bash benchmarks/receipts-postgres.sh [--threads 2] [--connections 64] [--duration 10]
-#        [--rounds 3] [--db-connections 3] [--dir /var/tmp]
+#        [--rounds 3] [--db-connections 4] [--dir /var/tmp]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-THREADS=2; CONNECTIONS=64; DURATION=10; ROUNDS=3; DB_CONNECTIONS=3; BASE=/var/tmp
+THREADS=2; CONNECTIONS=64; DURATION=10; ROUNDS=3; DB_CONNECTIONS=4; BASE=/var/tmp
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) THREADS=$2; shift 2;;

@@ -142,6 +142,14 @@ struct ReceiptWriterTests {
     /// how many overlapped.
     final class ConcurrentStore: ConcurrentBatchStore, @unchecked Sendable {
         let concurrentBatches = 3
+        let overlapAfter: Double
+        /// How long each insert takes, in seconds.
+        let insertTime: Double
+
+        init(overlapAfter: Double, insertTime: Double) {
+            self.overlapAfter = overlapAfter
+            self.insertTime = insertTime
+        }
         private let lock = NSLock()
         private var running = 0
         private var peak = 0
@@ -154,7 +162,7 @@ struct ReceiptWriterTests {
                 running += 1
                 peak = max(peak, running)
             }
-            Thread.sleep(forTimeInterval: 0.003)
+            Thread.sleep(forTimeInterval: insertTime)
             lock.withLock {
                 running -= 1
                 stored += receipts.compactMap(\.receipt.receiptID)
@@ -166,9 +174,9 @@ struct ReceiptWriterTests {
         func close() throws {}
     }
 
-    @Test("a store that takes several batches at once gets that many writers; each receipt is stored and answered once")
+    @Test("a store that takes several batches at once gets that many writers when batches are slow; each receipt is stored and answered once")
     func concurrentWriters() async throws {
-        let store = ConcurrentStore()
+        let store = ConcurrentStore(overlapAfter: 0.001, insertTime: 0.003)
         let writer = ReceiptWriter(store: store)
         #expect(writer.writers == 3)
         let countdown = Countdown(3_000)
@@ -188,6 +196,22 @@ struct ReceiptWriterTests {
         #expect(Set(store.storedIDs).count == 3_000)
         #expect(answers.events.count == 3_000)
         #expect(answers.events.allSatisfy { if case .ack(_, .stored) = $0 { true } else { false } })
+    }
+
+    @Test("quick batches keep one in flight (the second writer waits for overlapAfter)")
+    func quickBatchesDoNotOverlap() async throws {
+        let store = ConcurrentStore(overlapAfter: 5, insertTime: 0.001)
+        let writer = ReceiptWriter(store: store)
+        let countdown = Countdown(500)
+        for i in 0..<500 {
+            let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "q\(i)"), userAgent: nil, receivedAtMs: 0)
+            #expect(writer.submit(receipt) { _ in countdown.done() })
+            if i % 50 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        await countdown.wait()
+        try await stop(writer)
+        #expect(store.mostAtOnce == 1)
+        #expect(store.storedIDs.count == 500)
     }
 
     @Test("submit after stop is refused and its completion never runs")

@@ -52,7 +52,7 @@ enum ServeCommand {
             .value("host", "ADDRESS", help: "IPv4/IPv6 address to bind (default 127.0.0.1; 0.0.0.0 for all)."),
             .value("port", "PORT", help: "TCP port (default 8080; 0 picks a free port)."),
             .value("db", "PATH-or-URL", help: "SQLite file (default ./richpush.sqlite), or a PostgreSQL URL\npostgres://user@host:5432/dbname[?sslmode=require] for several\ninstances on one database. Env RICHPUSH_DB_URL."),
-            .value("db-connections", "N", help: "PostgreSQL connections per instance (2…64, default 3): 2 for\nreads and sends (1 when N is 2), the rest each store one batch of\nreceipts at a time (default 1; more batches in flight help when\nthe database is far away or its disk slow, and CPU is spare)."),
+            .value("db-connections", "N", help: "PostgreSQL connections per instance (2…64, default 4): 2 for\nreads and sends (1 when N is 2), the rest each store one batch of\nreceipts at a time (default 2); a further batch starts only while\none has waited 2 ms for its COMMIT (a slow disk, a far database)."),
             .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
             .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill).\nPostgreSQL always commits with synchronous_commit=on."),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),

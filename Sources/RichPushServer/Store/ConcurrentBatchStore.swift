@@ -6,4 +6,8 @@
 public protocol ConcurrentBatchStore: ReceiptStore {
     /// How many `insert(_:)` calls may run at once (1…64).
     var concurrentBatches: Int { get }
+
+    /// How long, in seconds, a batch must have been in flight before `ReceiptWriter` starts the
+    /// next one beside it; 0 = as soon as receipts wait.
+    var overlapAfter: Double { get }
 }
