@@ -105,15 +105,19 @@ public final class PostgresTestCluster: @unchecked Sendable {
         lock.withLock { running = false }
     }
 
-    /// Stops the cluster at once and removes its directory.
+    /// Stops the cluster at once and removes its directory, on a background thread (nothing
+    /// waits; safe in `defer`).
     public func destroy() {
         lock.withLock {
             if let admin { PQfinish(admin) }
             admin = nil
             running = false
         }
-        Self.shutDownNow(directory: directory)
         Registry.shared.remove(self)
+        let directory = self.directory
+        let thread = Thread { Self.shutDownNow(directory: directory) }
+        thread.name = "destroy-cluster"
+        thread.start()
     }
 
     /// The server log so far.
@@ -124,23 +128,32 @@ public final class PostgresTestCluster: @unchecked Sendable {
         "postgres://\(Self.user)@127.0.0.1:\(port)/\(name)"
     }
 
-    /// Creates an empty database for one test.
+    /// Creates an empty database for one test (on a thread of its own: `CREATE DATABASE` takes
+    /// tens of milliseconds).
     ///
     /// - Returns: the database (its URL; dropped by `drop()` or when released).
     /// - Throws: `TestSupportError` with the server's message.
-    public func makeDatabase() throws -> PostgresTestDatabase {
+    public func makeDatabase() async throws -> PostgresTestDatabase {
         let name = "rp_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try execute("CREATE DATABASE \(name)")
+        _ = try await BlockingWork.run("create-database") { try self.executeNow("CREATE DATABASE \(name)") }
         return PostgresTestDatabase(cluster: self, name: name)
     }
 
-    /// Runs SQL on the `postgres` maintenance database (one admin connection, kept open).
+    /// Runs SQL on the `postgres` maintenance database, or on `database` (on a thread of its own).
     ///
-    /// - Parameter sql: the statement(s).
+    /// - Parameters:
+    ///   - sql: the statement(s).
+    ///   - database: another database of the cluster (a connection of its own).
     /// - Returns: the first column of the result's rows (NULL as `nil`).
     /// - Throws: `TestSupportError` with the server's message.
     @discardableResult
-    public func execute(_ sql: String, database: String? = nil) throws -> [String?] {
+    public func execute(_ sql: String, database: String? = nil) async throws -> [String?] {
+        try await BlockingWork.run("cluster-sql") { try self.executeNow(sql, database: database) }
+    }
+
+    /// `execute(_:database:)` on the calling thread (one admin connection, kept open).
+    @discardableResult
+    func executeNow(_ sql: String, database: String? = nil) throws -> [String?] {
         try lock.withLock {
             if let database {
                 let connection = try connect(database)
@@ -280,21 +293,25 @@ public final class PostgresTestDatabase: @unchecked Sendable {
     /// `postgres://richpush@127.0.0.1:PORT/NAME`.
     public var url: String { cluster.url(database: name) }
 
-    /// Runs SQL in this database (a connection of its own).
+    /// Runs SQL in this database (a connection of its own, on a thread of its own).
     ///
     /// - Returns: the first column of each row.
     @discardableResult
-    public func execute(_ sql: String) throws -> [String?] {
-        try cluster.execute(sql, database: name)
+    public func execute(_ sql: String) async throws -> [String?] {
+        try await cluster.execute(sql, database: name)
     }
 
-    /// Drops the database (closing its connections).
+    /// Drops the database (closing its connections), on a background thread: nothing waits.
     public func drop() {
         let first = lock.withLock {
             defer { dropped = true }
             return !dropped
         }
-        if first { _ = try? cluster.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        guard first else { return }
+        let cluster = self.cluster, name = self.name
+        let thread = Thread { _ = try? cluster.executeNow("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        thread.name = "drop-database"
+        thread.start()
     }
 
     deinit { drop() }

@@ -25,8 +25,8 @@ struct MultiInstanceTests {
     }
 
     /// `push/receipt_id` of every delivered receipt with an id in the database.
-    static func storedKeys(_ database: PostgresTestDatabase) throws -> Set<String> {
-        Set(try database.execute("SELECT push_id || '/' || receipt_id FROM receipts WHERE receipt_id IS NOT NULL").compactMap { $0 })
+    static func storedKeys(_ database: PostgresTestDatabase) async throws -> Set<String> {
+        Set(try await database.execute("SELECT push_id || '/' || receipt_id FROM receipts WHERE receipt_id IS NOT NULL").compactMap { $0 })
     }
 
     /// A counter from an instance's `/metrics`.
@@ -80,7 +80,7 @@ struct MultiInstanceTests {
         }
         #expect(accepted == 36_000)
         #expect(duplicates == 4_000)
-        #expect(try database.execute("SELECT count(*) FROM receipts") == ["36000"])
+        #expect(try await database.execute("SELECT count(*) FROM receipts") == ["36000"])
         for server in servers { #expect(await server.terminate() == 0) }
     }
 
@@ -110,11 +110,11 @@ struct MultiInstanceTests {
         #expect(outcome)
         let acked = load.acked
         #expect(acked.count >= 5_000)
-        let stored = try Self.storedKeys(database)
+        let stored = try await Self.storedKeys(database)
         let missing = acked.subtracting(stored)
         #expect(missing.count == 0, "acknowledged but not stored, e.g. \(missing.sorted().prefix(5))")
         // The survivors agree with the database.
-        let total = try database.execute("SELECT COALESCE(SUM(receipts), 0) FROM push_counts WHERE event = 'delivered'").first ?? nil
+        let total = try await database.execute("SELECT COALESCE(SUM(receipts), 0) FROM push_counts WHERE event = 'delivered'").first ?? nil
         var fromInstance = 0
         for p in 0..<4 { fromInstance += try await servers[1].push("kill-\(p)")["delivered"] as? Int ?? 0 }
         #expect(String(fromInstance) == total)
@@ -126,7 +126,7 @@ struct MultiInstanceTests {
     func databaseStopsAndComesBack() async throws {
         let cluster = try await PostgresTestCluster(label: "stop")
         defer { cluster.destroy() }
-        let database = try cluster.makeDatabase()
+        let database = try await cluster.makeDatabase()
         let url = database.url.replacingOccurrences(of: "richpush@", with: "richpush:hunter2@")
         let servers = try await Self.startInstances(2, url: url)
         let load = ScaleLoad()
@@ -172,7 +172,7 @@ struct MultiInstanceTests {
         #expect(acksAfterRestart >= 1_000)
         // No 202 without a commit: every acknowledged receipt is in the database.
         let acked = load.acked
-        let stored = try Self.storedKeys(database)
+        let stored = try await Self.storedKeys(database)
         let missing = acked.subtracting(stored)
         #expect(missing.count == 0, "acknowledged but not stored, e.g. \(missing.sorted().prefix(5))")
         for server in servers {
@@ -187,12 +187,12 @@ struct MultiInstanceTests {
     func concurrentFirstStart() async throws {
         let cluster = try await PostgresTestCluster.shared()
         for _ in 0..<3 {
-            let database = try cluster.makeDatabase()
+            let database = try await cluster.makeDatabase()
             let servers = try await Self.startInstances(3, url: database.url)
             #expect(servers.count == 3)
             for server in servers { #expect(!server.child.standardError.contains("error")) }
-            #expect(try database.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'") == ["2"])
-            let tables = try database.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+            #expect(try await database.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'") == ["2"])
+            let tables = try await database.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
             #expect(tables == [String(PostgresSchema.tables.count)])
             // Each serves.
             for server in servers {
@@ -224,7 +224,7 @@ struct MultiInstanceTests {
             #expect(push["delivered"] as? Int == 1)
             #expect(push["display_rate"] as? Double == 1.0)
         }
-        let state = try database.execute("SELECT state || ' ' || since_ms FROM device_tokens WHERE device_token = '\(gone)'")
+        let state = try await database.execute("SELECT state || ' ' || since_ms FROM device_tokens WHERE device_token = '\(gone)'")
         #expect(state == ["inactive 1700000000000"])
         for server in [sender] + others { #expect(await server.terminate() == 0) }
     }

@@ -14,104 +14,114 @@ struct StoreCopyTests {
     static let storedReceipts = 2_571
 
     /// A SQLite store holding the equivalence workload (receipts, sends, token states).
-    static func filledSQLite() async throws -> (StoreFixture, any ReceiptStore & StatisticsStore) {
+    static func filledSQLite() async throws -> (StoreFixture, TestStore) {
         let fixture = try await StoreFixture.make(.sqlite)
-        let store = try fixture.open()
+        let store = try await fixture.open()
         let (batches, sends) = StoreEquivalenceTests.workload()
-        var stored = 0
-        for batch in batches { stored += try store.insert(batch).filter { $0 }.count }
-        for send in sends { try store.recordSend(send) }
+        let stored = try await store.run { store in
+            var stored = 0
+            for batch in batches { stored += try store.insert(batch).filter { $0 }.count }
+            for send in sends { try store.recordSend(send) }
+            return stored
+        }
         #expect(stored == storedReceipts)
         return (fixture, store)
     }
 
     /// Everything the API shows, as bytes.
-    static func answers(_ store: any ReceiptStore & StatisticsStore) throws -> [Data] {
+    static func answers(_ store: TestStore) async throws -> [Data] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        var out = [try encoder.encode(PushList(pushes: try store.pushes(limit: 1_000)))]
-        out.append(Data(DashboardPage.render(try store.dashboard(maximumBuckets: 60), generatedAtMs: 1_700_000_000_000).utf8))
+        var out = [try encoder.encode(PushList(pushes: try await store.pushes(limit: 1_000)))]
+        out.append(Data(DashboardPage.render(try await store.dashboard(maximumBuckets: 60), generatedAtMs: 1_700_000_000_000).utf8))
         return out
+    }
+
+    /// Opens a copy from `sqlite` to `url` and runs it, off the cooperative pool.
+    static func copy(
+        _ sqlite: String, to url: String, chunkSize: Int = 5_000, stopAfterChunks: Int? = nil
+    ) async throws -> (summary: [SQLiteToPostgresMigration.TableSummary], steps: [SQLiteToPostgresMigration.Progress]) {
+        try await BlockingWork.run("copy") {
+            let migration = try SQLiteToPostgresMigration(sqlitePath: sqlite, postgresURL: url, chunkSize: chunkSize)
+            defer { try? migration.close() }
+            var steps: [SQLiteToPostgresMigration.Progress] = []
+            let summary = try migration.run(stopAfterChunks: stopAfterChunks) { steps.append($0) }
+            return (summary, steps)
+        }
+    }
+
+    /// The PostgreSQL store on `url`, off the cooperative pool.
+    static func target(_ url: String) async throws -> TestStore {
+        try await TestStore.open { try PostgresStore(url: url, log: { _ in }) }
     }
 
     @Test("the copy answers exactly as the SQLite store did; a second run copies nothing and changes nothing")
     func copyAndRerun() async throws {
         let (sqlite, source) = try await Self.filledSQLite()
-        let expected = try Self.answers(source)
-        try source.close()
+        let expected = try await Self.answers(source)
         let database = try await PostgresTestCluster.shared().makeDatabase()
 
-        let first = try SQLiteToPostgresMigration(sqlitePath: sqlite.dbArgument, postgresURL: database.url, chunkSize: 700)
-        var steps: [SQLiteToPostgresMigration.Progress] = []
-        let summary = try first.run { steps.append($0) }
-        try first.close()
+        let (summary, steps) = try await Self.copy(sqlite.dbArgument, to: database.url, chunkSize: 700)
         #expect(summary.map(\.table) == ["receipts", "pushes", "send records", "token states"])
         #expect(summary[0].copied == Self.storedReceipts && summary[0].copiedBefore == 0)
-        #expect(summary[0].new == Int(try database.execute("SELECT count(*) FROM receipts").first.flatMap { $0 } ?? "") ?? -1)
+        #expect(try await database.execute("SELECT count(*) FROM receipts") == [String(summary[0].new)])
         #expect(summary[1].copied == 12 && summary[1].new == 12)
         #expect(steps.filter { $0.table == "receipts" }.map(\.done) == [0, 700, 1_400, 2_100, Self.storedReceipts])
         #expect(steps.filter { $0.table == "receipts" }.allSatisfy { $0.total == Self.storedReceipts })
 
-        let target = try PostgresStore(url: database.url, log: { _ in })
-        #expect(try Self.answers(target) == expected)
+        let target = try await Self.target(database.url)
+        #expect(try await Self.answers(target) == expected)
         for token in (0..<60).map({ "token-\($0)" }) {
-            let left = try sqlite.deviceTokenState(try sqlite.open(), token)
-            let right = try target.deviceTokenState(token)
-            #expect(left?.state == right?.state && left?.reason == right?.reason && left?.sinceMs == right?.sinceMs)
+            let left = try await source.deviceTokenState(token)
+            let right = try await target.deviceTokenState(token)
+            #expect(left == right, "\(token)")
         }
+        try await source.close()
 
-        let second = try SQLiteToPostgresMigration(sqlitePath: sqlite.dbArgument, postgresURL: database.url)
-        let again = try second.run()
-        try second.close()
+        let again = try await Self.copy(sqlite.dbArgument, to: database.url).summary
         #expect(again.map(\.copied) == [0, 0, 0, 0])
         #expect(again[0].copiedBefore == Self.storedReceipts)
-        #expect(try Self.answers(target) == expected)
-        try target.close()
+        #expect(try await Self.answers(target) == expected)
+        try await target.close()
     }
 
     @Test("an interrupted copy resumes where it stopped and ends with the same figures")
     func interruptedCopyResumes() async throws {
         let (sqlite, source) = try await Self.filledSQLite()
-        let expected = try Self.answers(source)
-        try source.close()
+        let expected = try await Self.answers(source)
+        try await source.close()
         let database = try await PostgresTestCluster.shared().makeDatabase()
-        let interrupted = try SQLiteToPostgresMigration(sqlitePath: sqlite.dbArgument, postgresURL: database.url, chunkSize: 500)
-        let partial = try interrupted.run(stopAfterChunks: 3)
-        try interrupted.close()
+        let partial = try await Self.copy(sqlite.dbArgument, to: database.url, chunkSize: 500, stopAfterChunks: 3).summary
         #expect(partial[0].copied == 1_500)
-        #expect(try database.execute("SELECT last_rowid FROM richpush_migrations WHERE item = 'receipts'") == ["1500"])
-        let resumed = try SQLiteToPostgresMigration(sqlitePath: sqlite.dbArgument, postgresURL: database.url, chunkSize: 500)
-        let rest = try resumed.run()
-        try resumed.close()
+        #expect(try await database.execute("SELECT last_rowid FROM richpush_migrations WHERE item = 'receipts'") == ["1500"])
+        let rest = try await Self.copy(sqlite.dbArgument, to: database.url, chunkSize: 500).summary
         #expect(rest[0].copiedBefore == 1_500 && rest[0].copied == Self.storedReceipts - 1_500)
-        let target = try PostgresStore(url: database.url, log: { _ in })
-        #expect(try Self.answers(target) == expected)
-        try target.close()
+        let target = try await Self.target(database.url)
+        #expect(try await Self.answers(target) == expected)
+        try await target.close()
     }
 
     @Test("copied into a database already in use: receipts there are not counted twice, the others are added")
     func mergesIntoLiveDatabase() async throws {
         let sqlite = try await StoreFixture.make(.sqlite)
-        let source = try sqlite.open()
+        let source = try await sqlite.open()
         let old = (0..<100).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_000_000 + $0) }
-        _ = try source.insert(old)
-        try source.recordSend(PushSendRecord(pushID: "shared", sentAtMs: 1_699_999_999_000, title: "Old", tokens: (0..<120).map { .init(deviceToken: "t\($0)", status: 200) }))
-        try source.close()
+        _ = try await source.insert(old)
+        try await source.recordSend(PushSendRecord(pushID: "shared", sentAtMs: 1_699_999_999_000, title: "Old", tokens: (0..<120).map { .init(deviceToken: "t\($0)", status: 200) }))
+        try await source.close()
         let database = try await PostgresTestCluster.shared().makeDatabase()
-        let live = try PostgresStore(url: database.url, log: { _ in })
+        let live = try await Self.target(database.url)
         // Instances on PostgreSQL already took r50…r149 (a device retried against them) and a second send.
-        _ = try live.insert((50..<150).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000 + $0) })
-        try live.recordSend(PushSendRecord(pushID: "shared", sentAtMs: 1_700_000_005_000, title: "New", tokens: (0..<30).map { .init(deviceToken: "u\($0)", status: 200) }))
-        let migration = try SQLiteToPostgresMigration(sqlitePath: sqlite.dbArgument, postgresURL: database.url)
-        let summary = try migration.run()
-        try migration.close()
+        _ = try await live.insert((50..<150).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000 + $0) })
+        try await live.recordSend(PushSendRecord(pushID: "shared", sentAtMs: 1_700_000_005_000, title: "New", tokens: (0..<30).map { .init(deviceToken: "u\($0)", status: 200) }))
+        let summary = try await Self.copy(sqlite.dbArgument, to: database.url).summary
         #expect(summary[0].copied == 100 && summary[0].new == 50)
-        let push = try #require(try live.push("shared"))
+        let push = try #require(try await live.push("shared"))
         #expect(push.delivered == 150)
         #expect(push.sent == 150 && push.accepted == 150)
         #expect(push.firstSeen == "2023-11-14T22:13:20.000Z")
-        #expect(try database.execute("SELECT title || ' ' || first_sent_at_ms || ' ' || last_sent_at_ms FROM pushes") == ["New 1699999999000 1700000005000"])
-        try live.close()
+        #expect(try await database.execute("SELECT title || ' ' || first_sent_at_ms || ' ' || last_sent_at_ms FROM pushes") == ["New 1699999999000 1700000005000"])
+        try await live.close()
     }
 
     @Test("a version-1 SQLite file (before POST /v1/pushes recorded outcomes) is copied")
@@ -122,12 +132,12 @@ struct StoreCopyTests {
         let made = try await ChildProcess("python3", ["-c", StoreMigrationTests.version1, path]).run(timeout: 30)
         #expect(made.status == 0, "\(made.stderr)")
         let database = try await PostgresTestCluster.shared().makeDatabase()
-        let migration = try SQLiteToPostgresMigration(sqlitePath: path, postgresURL: database.url)
-        let summary = try migration.run()
+        let summary = try await Self.copy(path, to: database.url).summary
         #expect(summary.map(\.copied) == [1, 1, 1, 0])
-        let old = try #require(try migration.target.push("old"))
+        let target = try await Self.target(database.url)
+        let old = try #require(try await target.push("old"))
         #expect(old.delivered == 1 && old.accepted == 2 && old.displayRate == 0.5)
-        try migration.close()
+        try await target.close()
         // The source was only read: still version 1.
         #expect(try StoreConcurrentOpenTests.schema(path).version == 1)
     }
@@ -135,17 +145,18 @@ struct StoreCopyTests {
     @Test("bad sources are refused clearly: a missing file, a file that is not RichPush's")
     func badSources() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()
-        let missing = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: "/nonexistent/richpush.sqlite", postgresURL: database.url) }
+        let url = database.url
+        let missing = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: "/nonexistent/richpush.sqlite", postgresURL: url) }
         #expect(missing.code == .io)
         #expect(missing.message.contains("no SQLite database at '/nonexistent/richpush.sqlite' (--from)"))
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let other = dir.appendingPathComponent("other.sqlite").path
         _ = try await ChildProcess("python3", ["-c", "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute('CREATE TABLE notes (id INTEGER)'); db.commit()", other]).run(timeout: 30)
-        let foreign = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: other, postgresURL: database.url) }
+        let foreign = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: other, postgresURL: url) }
         #expect(foreign.message.contains("is not a RichPush SQLite database"))
         // Nothing was created in PostgreSQL for a refused source.
-        #expect(try database.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+        #expect(try await database.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }
 
     // MARK: The command line
@@ -153,7 +164,7 @@ struct StoreCopyTests {
     @Test("richpush migrate: plain progress lines off a terminal, a summary, exit 0; again: nothing left")
     func commandLine() async throws {
         let (sqlite, source) = try await Self.filledSQLite()
-        try source.close()
+        try await source.close()
         let database = try await PostgresTestCluster.shared().makeDatabase()
         let binary = Fixtures.richpushBinary.path
         let first = try await ChildProcess(binary, ["migrate", "--from", "sqlite:" + sqlite.dbArgument, "--to", database.url, "--batch", "1000"]).run(timeout: 120)
@@ -172,7 +183,7 @@ struct StoreCopyTests {
     @Test("richpush migrate on a terminal draws a progress bar")
     func progressBarOnTerminal() async throws {
         let (sqlite, source) = try await Self.filledSQLite()
-        try source.close()
+        try await source.close()
         let database = try await PostgresTestCluster.shared().makeDatabase()
         // script(1) runs the command on a pseudo-terminal and copies what it drew.
         let command = "\(Fixtures.richpushBinary.path) migrate --from \(sqlite.dbArgument) --to \(database.url)"
@@ -201,7 +212,7 @@ struct StoreCopyTests {
         #expect(missing.stderr.contains("no SQLite database at '/nonexistent/x.sqlite'"))
 
         let (sqlite, source) = try await Self.filledSQLite()
-        try source.close()
+        try await source.close()
         let port = try PostgresTestCluster.freePort()
         let unreachable = try await ChildProcess(binary, ["migrate", "--from", sqlite.dbArgument, "--to", "postgres://u:secret@127.0.0.1:\(port)/db"]).run(timeout: 60)
         #expect(unreachable.status == 1)

@@ -40,7 +40,7 @@ final class StoreFixture: @unchecked Sendable {
             return StoreFixture(backend: backend, directory: try Fixtures.temporaryDirectory("store"), database: nil)
         case .postgres:
             let cluster = try await PostgresTestCluster.shared()
-            return StoreFixture(backend: backend, directory: nil, database: try cluster.makeDatabase())
+            return StoreFixture(backend: backend, directory: nil, database: try await cluster.makeDatabase())
         }
     }
 
@@ -50,20 +50,16 @@ final class StoreFixture: @unchecked Sendable {
         return directory?.appendingPathComponent("store.sqlite").path ?? ""
     }
 
-    /// Opens the store (again: every call opens a new store on the same data).
-    func open() throws -> any ReceiptStore & StatisticsStore {
-        switch backend {
-        case .sqlite: return try SQLiteStore(path: dbArgument)
-        case .postgres: return try PostgresStore(url: dbArgument, log: { _ in })
+    /// Opens the store (again: every call opens a new store on the same data), off the
+    /// cooperative pool.
+    func open() async throws -> TestStore {
+        let backend = self.backend, location = dbArgument
+        return try await TestStore.open {
+            switch backend {
+            case .sqlite: return try SQLiteStore(path: location)
+            case .postgres: return try PostgresStore(url: location, log: { _ in })
+            }
         }
-    }
-
-    /// What APNs said about a device token, from `store`.
-    func deviceTokenState(_ store: any ReceiptStore & StatisticsStore, _ token: String) throws
-        -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)?
-    {
-        guard let reader = store as? any DeviceTokenStateReading else { throw TestSupportError("\(type(of: store)) has no deviceTokenState") }
-        return try reader.deviceTokenState(token)
     }
 
     deinit {
