@@ -174,44 +174,44 @@ struct ReceiptWriterTests {
         func close() throws {}
     }
 
-    @Test("a store that takes several batches at once gets that many writers when batches are slow; each receipt is stored and answered once")
-    func concurrentWriters() async throws {
-        let store = ConcurrentStore(overlapAfter: 0.001, insertTime: 0.003)
-        let writer = ReceiptWriter(store: store)
-        #expect(writer.writers == 3)
-        let countdown = Countdown(3_000)
+    /// Submits `count` receipts at once and waits for every answer; returns the answers.
+    private func submitAll(_ count: Int, to writer: ReceiptWriter) async -> [ReceiptWriter.WriteResult] {
+        let countdown = Countdown(count)
         let answers = RecordingStore()
-        for i in 0..<3_000 {
+        for i in 0..<count {
             let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "r\(i)"), userAgent: nil, receivedAtMs: 0)
             #expect(writer.submit(receipt) { result in
                 answers.record(.ack("r\(i)", result))
                 countdown.done()
             })
-            if i % 100 == 0 { try await Task.sleep(for: .milliseconds(1)) }
         }
         await countdown.wait()
-        try await stop(writer)
-        #expect(store.mostAtOnce >= 2)
-        #expect(store.storedIDs.count == 3_000)
-        #expect(Set(store.storedIDs).count == 3_000)
-        #expect(answers.events.count == 3_000)
-        #expect(answers.events.allSatisfy { if case .ack(_, .stored) = $0 { true } else { false } })
+        return answers.events.compactMap { if case .ack(_, let result) = $0 { result } else { nil } }
     }
 
-    @Test("quick batches keep one in flight (the second writer waits for overlapAfter)")
+    @Test("a store that takes several batches at once gets that many writers when batches are slow; each receipt is stored and answered once")
+    func concurrentWriters() async throws {
+        let store = ConcurrentStore(overlapAfter: 0.001, insertTime: 0.05)
+        let writer = ReceiptWriter(store: store, maximumBatch: 100)
+        #expect(writer.writers == 3)
+        let answers = await submitAll(1_500, to: writer)
+        try await stop(writer)
+        #expect(store.mostAtOnce == 3)
+        #expect(store.storedIDs.count == 1_500)
+        #expect(Set(store.storedIDs).count == 1_500)
+        #expect(answers.count == 1_500)
+        #expect(answers.allSatisfy { $0 == .stored })
+    }
+
+    @Test("quick batches keep one in flight (a second writer waits for overlapAfter)")
     func quickBatchesDoNotOverlap() async throws {
         let store = ConcurrentStore(overlapAfter: 5, insertTime: 0.001)
-        let writer = ReceiptWriter(store: store)
-        let countdown = Countdown(500)
-        for i in 0..<500 {
-            let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "q\(i)"), userAgent: nil, receivedAtMs: 0)
-            #expect(writer.submit(receipt) { _ in countdown.done() })
-            if i % 50 == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        }
-        await countdown.wait()
+        let writer = ReceiptWriter(store: store, maximumBatch: 100)
+        let answers = await submitAll(500, to: writer)
         try await stop(writer)
         #expect(store.mostAtOnce == 1)
         #expect(store.storedIDs.count == 500)
+        #expect(answers.count == 500)
     }
 
     @Test("submit after stop is refused and its completion never runs")
