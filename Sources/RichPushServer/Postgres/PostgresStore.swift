@@ -20,9 +20,9 @@ import RichPushCore
 /// second waits for the first's transaction and then counts nothing.
 ///
 /// Connections: a pool of writers, one receipt batch in flight on each (`ReceiptWriter` runs as
-/// many writer threads: while one batch waits for its COMMIT's WAL flush the next is inserted,
-/// and PostgreSQL flushes once for commits that arrive together), and a pool of 1–2 for reads,
-/// `recordSend` and health probes. A lost connection is made again on its next use, at
+/// many writer threads, and starts a batch beside another only once that one has waited
+/// `overlapAfter` for its COMMIT's WAL flush; each writer adds to counter rows of its own slot,
+/// see `PostgresSchema`), and a pool of 1–2 for reads, `recordSend` and health probes. A lost connection is made again on its next use, at
 /// most every 0.5 s while the database is down (meanwhile every write fails at once, so receipts
 /// get `503`, never a `202` that was not committed); `health()` reports it for `/healthz`. A
 /// statement interrupted by a lost connection is not run again by the store (it may have
