@@ -106,7 +106,13 @@ public final class StatisticsServer: @unchecked Sendable {
             return answer(request, .json(200, ["status": "ok"]))
         case "/metrics":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
-            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(metrics.render().utf8)))
+            var text = metrics.render()
+            if let reporter = store as? any StoreHealthReporting {
+                // A store that can lose its database (PostgreSQL): 1 while it answers, for alerts.
+                let up = reporter.health().isAvailable ? 1 : 0
+                text += "# HELP richpush_store_up Whether the database answers (1) or not (0).\n# TYPE richpush_store_up gauge\nrichpush_store_up \(up)\n"
+            }
+            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8)))
         case "/", "/dashboard":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
             guard auth.isAuthorized(request) else { return answer(request, .html(401, LoginPage.render(error: nil))) }

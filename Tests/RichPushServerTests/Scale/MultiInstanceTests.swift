@@ -151,6 +151,7 @@ struct MultiInstanceTests {
             _ = await ScaleLoad.wait(seconds: 10) { (load.statuses[503] ?? 0) >= 50 }
             var down: [HTTPTestClient.Response] = []
             for server in servers { down.append(try await server.client().request("GET", "/healthz")) }
+            for server in servers { #expect(try await Self.metric(server, "richpush_store_up") == 0) }
             try await Task.sleep(for: .milliseconds(500))
             try await cluster.start()
             // Each instance reconnects by itself.
@@ -178,6 +179,7 @@ struct MultiInstanceTests {
             }
         }
         #expect(healthBack == [true, true])
+        for server in servers { #expect(try await Self.metric(server, "richpush_store_up") == 1) }
         #expect(acksAfterRestart >= 1_000)
         // No 202 without a commit: every acknowledged receipt is in the database.
         let acked = load.acked
