@@ -17,6 +17,9 @@ APT_PACKAGES=(
   libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
   libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)
   chromium               # server tests: a real headless browser attempts CSRF; dashboard screenshots (issue 10)
+  libpq-dev              # statistics server: PostgreSQL store (libpq) for several richpush serve (issue 9)
+  postgresql             # tests start throwaway clusters (initdb + pg_ctl from /usr/lib/postgresql/<ver>/bin)
+  nginx-light            # tests: deploy/nginx/richpush.conf in front of several richpush serve
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

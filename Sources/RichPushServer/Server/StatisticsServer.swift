@@ -17,7 +17,8 @@ import RichPushCore
 /// - `GET /` (admin, Bearer or session cookie): the dashboard (paging, push-id search, date
 ///   range); `GET /pushes/{push_id}`: one push's page; `GET /login`, `POST /login` (a 12 h session
 ///   in memory, the cookie holds its random id, never the token), `POST /logout`.
-/// - `GET /healthz`, `GET /metrics` (open).
+/// - `GET /healthz` (open): `200 {"status":"ok"}`, or `503 {"status":"unavailable","reason":…}`
+///   while the store's database is unreachable (PostgreSQL); `GET /metrics` (open).
 ///
 /// Every request is judged from its line and headers before its body is read (`admit`): framing
 /// (`Content-Length` / `Transfer-Encoding`), the busy threshold, the route and method, the admin
@@ -212,9 +213,19 @@ public final class StatisticsServer: @unchecked Sendable {
         case .receipts:
             return receiveReceipt(request)
         case .healthz:
+            let health = (store as? any StoreHealthReporting)?.health() ?? .available
+            guard health.isAvailable else {
+                return answer(request, .json(503, ["status": "unavailable", "reason": health.reason ?? "the store is unavailable"]))
+            }
             return answer(request, .json(200, ["status": "ok"]))
         case .metrics:
-            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(metrics.render().utf8)))
+            var text = metrics.render()
+            if let reporter = store as? any StoreHealthReporting {
+                // A store that can lose its database (PostgreSQL): 1 while it answers, for alerts.
+                let up = reporter.health().isAvailable ? 1 : 0
+                text += "# HELP richpush_store_up Whether the database answers (1) or not (0).\n# TYPE richpush_store_up gauge\nrichpush_store_up \(up)\n"
+            }
+            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8)))
         case .dashboard:
             return answer(request, admin(dashboard(request)))
         case .pushPage(let pushID):

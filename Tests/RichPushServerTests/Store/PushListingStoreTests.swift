@@ -5,27 +5,11 @@ import Testing
 
 @testable import RichPushServer
 
-/// A store under test and how to throw it away. The listing and summary tests run against every
-/// backend listed in `PushListingStoreTests.backends` (SQLite; PostgreSQL joins the list where
-/// its store is built).
-struct StoreUnderTest: Sendable, CustomStringConvertible {
-    let name: String
-    let make: @Sendable () throws -> (store: any ReceiptStore & StatisticsStore, cleanup: @Sendable () -> Void)
-    var description: String { name }
-}
-
 /// Keyset pages, push-id search, date ranges, the dashboard's summaries and the per-push detail,
 /// checked against what the receipts and sends say.
-@Suite("push listing and summaries")
+/// Run against both stores (SQLite and PostgreSQL); every store call off the cooperative pool.
+@Suite("push listing and summaries (SQLite and PostgreSQL)")
 struct PushListingStoreTests {
-    static let backends: [StoreUnderTest] = [
-        StoreUnderTest(name: "SQLite") {
-            let dir = try Fixtures.temporaryDirectory("listing")
-            let store = try SQLiteStore(path: dir.appendingPathComponent("l.sqlite").path, synchronous: .normal)
-            return (store, { try? FileManager.default.removeItem(at: dir) })
-        }
-    ]
-
     static let base = 1_700_000_000_000
 
     private func receipt(_ pushID: String, _ event: Receipt.Event = .delivered, id: String? = nil, at ms: Int, outcome: Outcome? = nil, reason: ReasonCode? = nil, elapsed: Int? = nil) -> StoredReceipt {
@@ -35,11 +19,11 @@ struct PushListingStoreTests {
     }
 
     /// Every page, following `next` from the first.
-    private func walk(_ store: any StatisticsStore, _ query: PushQuery) throws -> [[String]] {
+    private func walk(_ store: TestStore, _ query: PushQuery) async throws -> [[String]] {
         var pages: [[String]] = []
         var q = query
         while true {
-            let page = try store.pushes(q)
+            let page = try await store.pushes(q)
             pages.append(page.pushes.map(\.pushID))
             guard let next = page.next else { break }
             q.position = .after(next)
@@ -48,10 +32,10 @@ struct PushListingStoreTests {
         return pages
     }
 
-    @Test("newest first in pages of 50: every push exactly once, ties broken by id, back and forth, stable while receipts arrive", arguments: backends)
-    func keysetPages(_ backend: StoreUnderTest) throws {
-        let (store, cleanup) = try backend.make()
-        defer { cleanup() }
+    @Test("newest first in pages of 50: every push exactly once, ties broken by id, back and forth, stable while receipts arrive", arguments: StoreBackend.allCases)
+    func keysetPages(_ backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture.make(backend)
+        let store = try await fixture.open()
         // 230 pushes; every third shares its start with the previous one (ties).
         var receipts: [StoredReceipt] = []
         var expected: [(ms: Int, id: String)] = []
@@ -61,20 +45,20 @@ struct PushListingStoreTests {
             receipts.append(receipt(id, id: "r", at: ms))
             expected.append((ms, id))
         }
-        _ = try store.insert(receipts.shuffled())
+        _ = try await store.insert(receipts.shuffled())
         let order = expected.sorted { ($0.ms, $0.id) > ($1.ms, $1.id) }.map(\.id)
-        let pages = try walk(store, PushQuery(limit: 50))
+        let pages = try await walk(store, PushQuery(limit: 50))
         #expect(pages.map(\.count) == [50, 50, 50, 50, 30])
         #expect(pages.flatMap { $0 } == order)
 
         // From the page after push-099, back to the top with `previous`: full pages of the rows
         // just before each one, the top page holding what is left.
         let index = try #require(order.firstIndex(of: "push-099"))
-        var page = try store.pushes(PushQuery(limit: 50, position: .after(PushCursor(startedMs: Self.base + 33_000, pushID: "push-099"))))
+        var page = try await store.pushes(PushQuery(limit: 50, position: .after(PushCursor(startedMs: Self.base + 33_000, pushID: "push-099"))))
         #expect(page.pushes.first?.pushID == order[index + 1])
         var backwards: [[String]] = [page.pushes.map(\.pushID)]
         while let previous = page.previous {
-            page = try store.pushes(PushQuery(limit: 50, position: .before(previous)))
+            page = try await store.pushes(PushQuery(limit: 50, position: .before(previous)))
             backwards.insert(page.pushes.map(\.pushID), at: 0)
         }
         #expect(backwards.flatMap { $0 } == Array(order[0..<(index + 51)]))
@@ -84,49 +68,49 @@ struct PushListingStoreTests {
 
         // Receipts for old pushes and a brand-new push between page loads: the old pages keep
         // their order (the key is when a push started), the new push goes on top.
-        let second = try store.pushes(PushQuery(limit: 50, position: .after(try #require(try store.pushes(PushQuery(limit: 50)).next))))
-        _ = try store.insert([receipt("push-000", id: "late", at: Self.base + 999_000), receipt("push-999", at: Self.base + 999_000)])
-        let secondAgain = try store.pushes(PushQuery(limit: 50, position: .after(PushCursor(startedMs: Self.base + 60_000, pushID: order[49]))))
+        let second = try await store.pushes(PushQuery(limit: 50, position: .after(try #require(try await store.pushes(PushQuery(limit: 50)).next))))
+        _ = try await store.insert([receipt("push-000", id: "late", at: Self.base + 999_000), receipt("push-999", at: Self.base + 999_000)])
+        let secondAgain = try await store.pushes(PushQuery(limit: 50, position: .after(PushCursor(startedMs: Self.base + 60_000, pushID: order[49]))))
         #expect(secondAgain.pushes.map(\.pushID) == second.pushes.map(\.pushID))
-        #expect(try store.pushes(PushQuery(limit: 1)).pushes.map(\.pushID) == ["push-999"])
-        #expect(try store.push("push-000")?.delivered == 2)
-        try store.close()
+        #expect(try await store.pushes(PushQuery(limit: 1)).pushes.map(\.pushID) == ["push-999"])
+        #expect(try await store.push("push-000")?.delivered == 2)
+        try await store.close()
     }
 
-    @Test("search by push-id prefix pages in id order; a date range keeps the pushes that started in it", arguments: backends)
-    func prefixAndRange(_ backend: StoreUnderTest) throws {
-        let (store, cleanup) = try backend.make()
-        defer { cleanup() }
+    @Test("search by push-id prefix pages in id order; a date range keeps the pushes that started in it", arguments: StoreBackend.allCases)
+    func prefixAndRange(_ backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture.make(backend)
+        let store = try await fixture.open()
         var receipts: [StoredReceipt] = []
         for i in 0..<120 { receipts.append(receipt("camp-\(i)", at: Self.base + i * 60_000)) }
         for i in 0..<30 { receipts.append(receipt("other-\(i)", at: Self.base + i * 60_000)) }
         receipts.append(receipt("キャンペーン-1", at: Self.base))
-        _ = try store.insert(receipts)
-        try store.recordSend(PushSendRecord(pushID: "camp-sent-only", sentAtMs: Self.base + 500 * 60_000, tokens: [.init(deviceToken: "t", status: 200)]))
+        _ = try await store.insert(receipts)
+        try await store.recordSend(PushSendRecord(pushID: "camp-sent-only", sentAtMs: Self.base + 500 * 60_000, tokens: [.init(deviceToken: "t", status: 200)]))
 
-        let camp1 = try walk(store, PushQuery(limit: 7, prefix: "camp-1"))
+        let camp1 = try await walk(store, PushQuery(limit: 7, prefix: "camp-1"))
         let expected = (["camp-1"] + (10...19).map { "camp-\($0)" } + (100...119).map { "camp-\($0)" }).sorted()
         #expect(camp1.flatMap { $0 } == expected)
         #expect(camp1.dropLast().allSatisfy { $0.count == 7 })
-        #expect(try store.pushes(PushQuery(prefix: "camp-s")).pushes.map(\.pushID) == ["camp-sent-only"])
-        #expect(try store.pushes(PushQuery(prefix: "キャン")).pushes.map(\.pushID) == ["キャンペーン-1"])
-        #expect(try store.pushes(PushQuery(prefix: "nothing")).pushes.isEmpty)
+        #expect(try await store.pushes(PushQuery(prefix: "camp-s")).pushes.map(\.pushID) == ["camp-sent-only"])
+        #expect(try await store.pushes(PushQuery(prefix: "キャン")).pushes.map(\.pushID) == ["キャンペーン-1"])
+        #expect(try await store.pushes(PushQuery(prefix: "nothing")).pushes.isEmpty)
 
         // Started in [base + 10 min, base + 20 min): camp-10…19 and other-10…19.
-        let range = try walk(store, PushQuery(limit: 6, startedFromMs: Self.base + 10 * 60_000, startedBeforeMs: Self.base + 20 * 60_000))
+        let range = try await walk(store, PushQuery(limit: 6, startedFromMs: Self.base + 10 * 60_000, startedBeforeMs: Self.base + 20 * 60_000))
         let inRange = range.flatMap { $0 }
         #expect(inRange.count == 20)
         #expect(Set(inRange) == Set((10..<20).flatMap { ["camp-\($0)", "other-\($0)"] }))
         // Both filters together.
-        let both = try store.pushes(PushQuery(limit: 100, prefix: "other-1", startedFromMs: Self.base + 12 * 60_000, startedBeforeMs: Self.base + 15 * 60_000))
+        let both = try await store.pushes(PushQuery(limit: 100, prefix: "other-1", startedFromMs: Self.base + 12 * 60_000, startedBeforeMs: Self.base + 15 * 60_000))
         #expect(both.pushes.map(\.pushID) == ["other-12", "other-13", "other-14"])
-        try store.close()
+        try await store.close()
     }
 
-    @Test("the dashboard's totals, reasons, timing and timeline equal what the receipts and sends say, whatever order they came in", arguments: backends)
-    func summariesMatchTheData(_ backend: StoreUnderTest) throws {
-        let (store, cleanup) = try backend.make()
-        defer { cleanup() }
+    @Test("the dashboard's totals, reasons, timing and timeline equal what the receipts and sends say, whatever order they came in", arguments: StoreBackend.allCases)
+    func summariesMatchTheData(_ backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture.make(backend)
+        let store = try await fixture.open()
         var generator = SystemRandomNumberGenerator()
         var batches: [[StoredReceipt]] = []
         let outcomes: [Outcome?] = [.mediaAttached, .textOnly, nil]
@@ -146,20 +130,21 @@ struct PushListingStoreTests {
             batches.append(batch)
         }
         // Sends before, between and after receipts (the first send of p3 comes after its receipts).
-        try store.recordSend(PushSendRecord(pushID: "p1", sentAtMs: Self.base - 5_000, tokens: (0..<50).map { .init(deviceToken: "a\($0)", status: $0 < 45 ? 200 : 410) }))
+        try await store.recordSend(PushSendRecord(pushID: "p1", sentAtMs: Self.base - 5_000, tokens: (0..<50).map { .init(deviceToken: "a\($0)", status: $0 < 45 ? 200 : 410) }))
         for (i, batch) in batches.enumerated() {
-            _ = try store.insert(batch)
+            _ = try await store.insert(batch)
             if i == 10 {
-                try store.recordSend(PushSendRecord(pushID: "p3", sentAtMs: Self.base + 400_000, tokens: (0..<30).map { .init(deviceToken: "b\($0)", status: 200) }))
+                try await store.recordSend(PushSendRecord(pushID: "p3", sentAtMs: Self.base + 400_000, tokens: (0..<30).map { .init(deviceToken: "b\($0)", status: 200) }))
             }
         }
-        try store.recordSend(PushSendRecord(pushID: "p1", sentAtMs: Self.base + 900_000, tokens: (0..<10).map { .init(deviceToken: "c\($0)", status: 200) }))
-        try store.recordSend(PushSendRecord(pushID: "never-received", sentAtMs: Self.base + 1_000_000, tokens: [.init(deviceToken: "d", status: 200)]))
+        try await store.recordSend(PushSendRecord(pushID: "p1", sentAtMs: Self.base + 900_000, tokens: (0..<10).map { .init(deviceToken: "c\($0)", status: 200) }))
+        try await store.recordSend(PushSendRecord(pushID: "never-received", sentAtMs: Self.base + 1_000_000, tokens: [.init(deviceToken: "d", status: 200)]))
 
         // What the data says, from each push's own figures (every page).
-        let all = try walk(store, PushQuery(limit: 7)).flatMap { $0 }
-        let pushes = try all.map { try #require(try store.push($0)) }
-        let snapshot = try store.dashboard(DashboardQuery(maximumBuckets: 60))
+        let all = try await walk(store, PushQuery(limit: 7)).flatMap { $0 }
+        var pushes: [PushStatistics] = []
+        for id in all { pushes.append(try #require(try await store.push(id))) }
+        let snapshot = try await store.dashboard(DashboardQuery(maximumBuckets: 60))
         #expect(snapshot.totalPushes == pushes.count)
         #expect(snapshot.delivered == pushes.map(\.delivered).reduce(0, +))
         #expect(snapshot.opened == pushes.map(\.opened).reduce(0, +))
@@ -181,33 +166,33 @@ struct PushListingStoreTests {
 
         // A receipt older than a known push's start (a device's late-flushed queue, a clock step)
         // moves the push's start back, so it lists where it now belongs.
-        _ = try store.insert([receipt("p7", id: "early", at: Self.base - 3_600_000)])
-        #expect(try store.pushes(PushQuery(limit: 5, startedBeforeMs: Self.base - 3_000_000)).pushes.map(\.pushID) == ["p7"])
-        #expect(try store.dashboard(DashboardQuery()).totalPushes == pushes.count)
-        try store.close()
+        _ = try await store.insert([receipt("p7", id: "early", at: Self.base - 3_600_000)])
+        #expect(try await store.pushes(PushQuery(limit: 5, startedBeforeMs: Self.base - 3_000_000)).pushes.map(\.pushID) == ["p7"])
+        #expect(try await store.dashboard(DashboardQuery()).totalPushes == pushes.count)
+        try await store.close()
     }
 
-    @Test("the timeline picks its bar from the range: seconds for a minute, minutes for hours, days for months; a range narrows it", arguments: backends)
-    func timeline(_ backend: StoreUnderTest) throws {
-        let (store, cleanup) = try backend.make()
-        defer { cleanup() }
+    @Test("the timeline picks its bar from the range: seconds for a minute, minutes for hours, days for months; a range narrows it", arguments: StoreBackend.allCases)
+    func timeline(_ backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture.make(backend)
+        let store = try await fixture.open()
         let day = 86_400_000
         // 40 receipts in one minute, 3 days ago and now-ish; 10 opened.
         var receipts: [StoredReceipt] = []
         for i in 0..<40 { receipts.append(receipt("old", id: "o\(i)", at: Self.base + i * 1_500)) }
         for i in 0..<40 { receipts.append(receipt("new", i < 10 ? .opened : .delivered, id: "n\(i)", at: Self.base + 3 * day + i * 1_500)) }
-        _ = try store.insert(receipts)
-        let whole = try store.dashboard(DashboardQuery(maximumBuckets: 60))
+        _ = try await store.insert(receipts)
+        let whole = try await store.dashboard(DashboardQuery(maximumBuckets: 60))
         #expect(whole.bucketSeconds == 7_200)
         #expect(whole.timeline.map(\.delivered).reduce(0, +) == 70)
         #expect(whole.timeline.map(\.opened).reduce(0, +) == 10)
         // Just the last minute: 1 s … 2 s bars, from the per-second counts.
-        let recent = try store.dashboard(DashboardQuery(maximumBuckets: 60, fromMs: Self.base + 3 * day, toMs: Self.base + 3 * day + 60_000))
+        let recent = try await store.dashboard(DashboardQuery(maximumBuckets: 60, fromMs: Self.base + 3 * day, toMs: Self.base + 3 * day + 60_000))
         #expect(recent.bucketSeconds <= 2)
         #expect(recent.timeline.map(\.delivered).reduce(0, +) == 30)
         #expect(recent.timeline.map(\.opened).reduce(0, +) == 10)
         // The old minute: per-second counts are gone after 48 h, so 1-minute bars.
-        let old = try store.dashboard(DashboardQuery(maximumBuckets: 60, fromMs: Self.base, toMs: Self.base + 60_000))
+        let old = try await store.dashboard(DashboardQuery(maximumBuckets: 60, fromMs: Self.base, toMs: Self.base + 60_000))
         #expect(old.bucketSeconds == 60)
         #expect(old.timeline.map(\.delivered).reduce(0, +) == 40)
         // Bar widths and sources.
@@ -216,22 +201,22 @@ struct PushListingStoreTests {
         let year = TimelinePlan.plan(fromMs: 0, toMs: 365 * day, maximumBuckets: 60, newestMs: 365 * day)
         #expect(year.sourceWidthMs == day)
         #expect(year.count <= 60)
-        try store.close()
+        try await store.close()
     }
 
-    @Test("one push's detail: token outcomes, reasons, timing histogram, title and send times", arguments: backends)
-    func detail(_ backend: StoreUnderTest) throws {
-        let (store, cleanup) = try backend.make()
-        defer { cleanup() }
-        try store.recordSend(PushSendRecord(pushID: "d", sentAtMs: Self.base, title: "Winter sale", tokens: [
+    @Test("one push's detail: token outcomes, reasons, timing histogram, title and send times", arguments: StoreBackend.allCases)
+    func detail(_ backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture.make(backend)
+        let store = try await fixture.open()
+        try await store.recordSend(PushSendRecord(pushID: "d", sentAtMs: Self.base, title: "Winter sale", tokens: [
             .init(deviceToken: "t1", status: 200, outcome: "accepted"), .init(deviceToken: "t2", status: 200, outcome: "accepted"),
             .init(deviceToken: "t3", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive),
         ]))
-        _ = try store.insert([
+        _ = try await store.insert([
             receipt("d", id: "1", at: Self.base + 1_000, outcome: .mediaAttached, elapsed: 300),
             receipt("d", id: "2", at: Self.base + 2_000, outcome: .textOnly, reason: .timeout, elapsed: 25_000),
         ])
-        let detail = try #require(try store.pushDetail("d"))
+        let detail = try #require(try await store.pushDetail("d"))
         #expect(detail.title == "Winter sale")
         #expect(detail.firstSentMs == Self.base)
         #expect(detail.tokenOutcomes.map(\.outcome) == ["accepted", "token_inactive"])
@@ -239,8 +224,8 @@ struct PushListingStoreTests {
         #expect(detail.reasons.map(\.reason) == ["timeout"])
         #expect(detail.timing.map(\.count).reduce(0, +) == 2)
         #expect(detail.statistics.displayRate == 1.0)
-        #expect(try store.pushDetail("unknown") == nil)
-        try store.close()
+        #expect(try await store.pushDetail("unknown") == nil)
+        try await store.close()
     }
 
     @Test("a version-2 file gains the summaries on open, filled from what it holds")
@@ -269,5 +254,30 @@ struct PushListingStoreTests {
         #expect(try reopened.pushes(PushQuery()) == listBefore)
         #expect(try reopened.push("a")?.elapsedMs.p50 == 1_234)  // per push: exact
         try reopened.close()
+    }
+
+    @Test("a PostgreSQL database at version 2 gains the summaries on start, filled from what it holds")
+    func postgresMigrationFillsSummaries() async throws {
+        let fixture = try await StoreFixture.make(.postgres)
+        let database = try #require(fixture.database)
+        let store = try await fixture.open()
+        try await store.recordSend(PushSendRecord(pushID: "a", sentAtMs: Self.base, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
+        _ = try await store.insert((0..<3).map { receipt("a", id: "\($0)", at: Self.base + 1_000 + $0, outcome: .mediaAttached, elapsed: 1_234) })
+        _ = try await store.insert([receipt("b", id: "x", at: Self.base + 5_000, outcome: .textOnly, reason: .timeout, elapsed: 777), receipt("b", .opened, id: "x", at: Self.base + 9_000)])
+        let before = try await store.dashboard(DashboardQuery())
+        let listBefore = try await store.pushes(PushQuery())
+        try await store.close()
+        _ = try await database.execute(
+            "DROP TABLE push_index, totals, reason_totals, elapsed_totals, timeline; UPDATE richpush_meta SET value = '2' WHERE key = 'schema_version'")
+
+        let reopened = try await fixture.open()
+        #expect(try await database.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'") == [String(PostgresSchema.version)])
+        let after = try await reopened.dashboard(DashboardQuery())
+        #expect(after == before)
+        #expect(after.totalPushes == 2)
+        #expect(after.deliveredOfSentPushes == 3)
+        #expect(after.p50Ms == 1_230)
+        #expect(try await reopened.pushes(PushQuery()) == listBefore)
+        try await reopened.close()
     }
 }

@@ -1,0 +1,697 @@
+import Foundation
+import RichPushCore
+
+/// The store for running several `richpush serve` instances: PostgreSQL through libpq, behind
+/// the same protocols as `SQLiteStore` and with the same answers, byte for byte, at the API.
+///
+/// Writes: the group-commit writer (`ReceiptWriter`) hands each batch to `insert(_:)`, which
+/// sends it as ONE statement (text arrays unnested; one round trip): `INSERT … ON CONFLICT
+/// (push_id, event, receipt_id) DO NOTHING RETURNING …` for the receipts, and in the same
+/// statement — so the same transaction — the upserts of `push_counts` and `push_elapsed` from
+/// the rows it inserted. A statement outside `BEGIN` is its own transaction; libpq returns after
+/// its COMMIT (with `synchronous_commit=on`, which every session sets unless the server already
+/// syncs at least that hard, after the WAL flush), and only then are the receipts answered `202`.
+///
+/// Several instances write at once without deadlocks: every statement takes its row locks in
+/// one global order (receipts sorted by key, then `push_counts`, then `push_elapsed`, each
+/// sorted), and a deadlock or serialization failure would still be retried (up to 3 times; the
+/// server rolled the transaction back, so nothing counts twice).
+/// Duplicates arriving at two instances at the same moment are decided by the unique key: the
+/// second waits for the first's transaction and then counts nothing.
+///
+/// Connections: a pool of writers, one receipt batch in flight on each (`ReceiptWriter` runs as
+/// many writer threads, and starts a batch beside another only once that one has waited
+/// `overlapAfter` for its COMMIT's WAL flush; each writer adds to counter rows of its own slot,
+/// see `PostgresSchema`), and a pool of 1–2 for reads, `recordSend` and health probes. A lost connection is made again on its next use, at
+/// most every 0.5 s while the database is down (meanwhile every write fails at once, so receipts
+/// get `503`, never a `202` that was not committed); `health()` reports it for `/healthz`. A
+/// statement interrupted by a lost connection is not run again by the store (it may have
+/// committed): its receipts get `503`, and the device's retry is deduplicated by its key.
+public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatchStore, StoreHealthReporting, @unchecked Sendable {
+    /// The parsed URL (`redacted` for display).
+    public let info: PostgresConnectionInfo
+    private let writers: PostgresPool
+    private let pool: PostgresPool
+    private let availability: PostgresAvailability
+    private let probeLock = NSLock()
+    private let stateLock = NSLock()
+    private var closed = false
+    /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
+    private var prunedHour = -1
+
+    /// Statements every session runs after connecting: raise `synchronous_commit` to `on` when
+    /// the server's default is `off` (a `202` promises a flushed commit; a stronger setting,
+    /// `remote_write` or `remote_apply`, or `local` is kept), and run the prepared batch
+    /// statement on its generic plan from the first batch on (the plan does not depend on the
+    /// arrays' contents; planning every batch again cost about 15 % more PostgreSQL CPU per
+    /// receipt, measured).
+    static let sessionSetup = [
+        "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'",
+        "SET plan_cache_mode = force_generic_plan",
+    ]
+
+    /// The default number of connections per store: 2 for receipt batches (the second one only
+    /// used while a batch's COMMIT is slow; see `overlapAfter`), 2 for reads and sends.
+    public static let defaultConnections = 4
+
+    /// Connects, and creates or migrates the schema (under an advisory lock; see `PostgresSchema`).
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/dbname[?libpq parameters]`, passed to libpq as is.
+    ///   - connections: connections to open (2…64): 2 for reads and sends (1 when 2), the rest
+    ///     store receipt batches, one batch in flight on each.
+    ///   - applicationName: shown in `pg_stat_activity`.
+    ///   - log: where state changes go (the database lost, back again); standard error by default.
+    /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
+    ///   host and port when the server cannot be reached or refuses the login, `store` for a
+    ///   database with a newer or foreign schema.
+    public init(
+        url: String, connections: Int = PostgresStore.defaultConnections, applicationName: String = "richpush",
+        log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError
+    ) throws {
+        let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
+        self.info = info
+        availability = PostgresAvailability(info: info, log: log)
+        let total = max(2, min(connections, 64))
+        let readers = total >= 3 ? 2 : 1
+        do {
+            // Writers start at a random counter slot, so instances rarely share one.
+            writers = try PostgresPool(
+                info: info, size: total - readers, firstSlot: Int.random(in: 0..<PostgresSchema.slots), sessionSetup: Self.sessionSetup,
+                availability: availability)
+            try writers.run { try PostgresSchema.migrate($0) }
+            pool = try PostgresPool(info: info, size: readers, sessionSetup: Self.sessionSetup, availability: availability)
+        } catch let error as PostgresError {
+            throw RichPushError(
+                code: error.connectionLost ? .storeUnavailable : .store,
+                message: error.connectionLost
+                    ? "cannot connect to PostgreSQL at \(info.endpoint) (\(info.redacted)): \(error.message); check that the server runs and accepts connections there, and the --db URL or RICHPUSH_DB_URL (user, password, database name, sslmode)"
+                    : "PostgreSQL at \(info.endpoint) refused the RichPush schema: \(error.description)",
+                underlying: error
+            )
+        }
+    }
+
+    /// Writes one line to standard error (the default `log`).
+    public static let logToStandardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// The number of connections (writers and readers).
+    public var connectionCount: Int { writers.size + pool.size }
+
+    /// Batches stored at once: one per writer connection (see `ConcurrentBatchStore`).
+    public var concurrentBatches: Int { writers.size }
+
+    /// A second batch starts beside one in flight for 2 ms: longer than a batch takes on a
+    /// quick disk (about 1 ms for 30 receipts here, WAL flush included), so quick commits keep
+    /// one large batch in flight, and a slow WAL flush (2–6 ms measured on a busy disk) is
+    /// overlapped with the next batch instead of idling the instance.
+    public var overlapAfter: Double { 0.002 }
+
+    // MARK: ReceiptStore
+
+    /// The SQL of one batch: receipts in, aggregates and the summaries (`PostgresSchema` version
+    /// 3) updated from the rows actually inserted, the inserted keys returned. `$1…$10` are arrays of the receipts' columns in arrival order,
+    /// `$11` the writer connection's counter slot.
+    static func insertSQL(extraCTE: String = "") -> String {
+        """
+        WITH input AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::bigint[])
+                WITH ORDINALITY AS t(push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, ord)
+        ), inserted AS (
+            INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
+            SELECT push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms
+            FROM input ORDER BY push_id, event, receipt_id, ord
+            ON CONFLICT (push_id, event, receipt_id) DO NOTHING
+            RETURNING push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, received_at_ms
+        ), counts AS (
+            INSERT INTO push_counts AS c (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms, slot)
+            SELECT push_id, event, COALESCE(outcome, ''), COALESCE(reason, ''), count(*), COALESCE(sum(media_bytes), 0),
+                   min(received_at_ms), max(received_at_ms), $11::smallint
+            FROM inserted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+            ON CONFLICT (push_id, event, outcome, reason, slot) DO UPDATE SET receipts = c.receipts + excluded.receipts,
+                media_bytes = c.media_bytes + excluded.media_bytes, first_ms = LEAST(c.first_ms, excluded.first_ms),
+                last_ms = GREATEST(c.last_ms, excluded.last_ms)
+        ), elapsed AS (
+            INSERT INTO push_elapsed AS e (push_id, elapsed_ms, receipts, slot)
+            SELECT push_id, elapsed_ms, count(*), $11::smallint FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
+            GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (push_id, elapsed_ms, slot) DO UPDATE SET receipts = e.receipts + excluded.receipts
+        ), starts AS (
+            SELECT push_id, min(received_at_ms) AS started FROM inserted GROUP BY push_id
+        ), new_pushes AS (
+            INSERT INTO push_index (push_id, started_ms)
+            SELECT push_id, started FROM starts ORDER BY push_id
+            ON CONFLICT (push_id) DO NOTHING
+            RETURNING push_id
+        ), earlier AS (
+            UPDATE push_index AS x SET started_ms = s.started FROM starts AS s
+            WHERE x.push_id = s.push_id AND x.started_ms > s.started
+        ), batch_totals AS (
+            INSERT INTO totals AS t (slot, receipts, delivered, opened, media_attached, with_outcome, with_reason, pushes, first_receipt_ms, last_receipt_ms)
+            SELECT $11::smallint, count(*), count(*) FILTER (WHERE event = 'delivered'), count(*) FILTER (WHERE event = 'opened'),
+                   count(*) FILTER (WHERE event = 'delivered' AND outcome = 'media_attached'),
+                   count(*) FILTER (WHERE event = 'delivered' AND outcome IS NOT NULL),
+                   count(*) FILTER (WHERE event = 'delivered' AND reason IS NOT NULL),
+                   (SELECT count(*) FROM new_pushes), min(received_at_ms), max(received_at_ms)
+            FROM inserted HAVING count(*) > 0
+            ON CONFLICT (slot) DO UPDATE SET receipts = t.receipts + excluded.receipts, delivered = t.delivered + excluded.delivered,
+                opened = t.opened + excluded.opened, media_attached = t.media_attached + excluded.media_attached,
+                with_outcome = t.with_outcome + excluded.with_outcome, with_reason = t.with_reason + excluded.with_reason,
+                pushes = t.pushes + excluded.pushes,
+                first_receipt_ms = LEAST(t.first_receipt_ms, excluded.first_receipt_ms),
+                last_receipt_ms = GREATEST(t.last_receipt_ms, excluded.last_receipt_ms)
+        ), batch_reasons AS (
+            INSERT INTO reason_totals AS r (reason, slot, receipts)
+            SELECT reason, $11::smallint, count(*) FROM inserted WHERE event = 'delivered' AND reason IS NOT NULL
+            GROUP BY 1 ORDER BY 1
+            ON CONFLICT (reason, slot) DO UPDATE SET receipts = r.receipts + excluded.receipts
+        ), batch_elapsed AS (
+            INSERT INTO elapsed_totals AS q (elapsed_ms, slot, receipts)
+            SELECT \(ElapsedQuantizer.sql), $11::smallint, count(*) FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
+            GROUP BY 1 ORDER BY 1
+            ON CONFLICT (elapsed_ms, slot) DO UPDATE SET receipts = q.receipts + excluded.receipts
+        ), batch_timeline AS (
+            INSERT INTO timeline AS l (width_ms, bucket_ms, slot, delivered, opened)
+            SELECT w.width, i.received_at_ms / w.width * w.width, $11::smallint,
+                   count(*) FILTER (WHERE i.event = 'delivered'), count(*) FILTER (WHERE i.event = 'opened')
+            FROM inserted AS i CROSS JOIN (VALUES (1000::bigint), (60000::bigint), (3600000::bigint), (86400000::bigint)) AS w(width)
+            WHERE i.event IN ('delivered', 'opened')
+            GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (width_ms, bucket_ms, slot) DO UPDATE SET delivered = l.delivered + excluded.delivered, opened = l.opened + excluded.opened
+        )\(extraCTE)
+        SELECT push_id, event, receipt_id FROM inserted WHERE receipt_id IS NOT NULL
+        """
+    }
+
+    private static let batchSQL = insertSQL()
+
+    /// The ten array parameters of `insertSQL` for a batch, and the slot.
+    static func receiptParameters(_ receipts: [StoredReceipt], slot: Int) -> [String?] {
+        var columns = (0..<10).map { _ in PostgresArrayLiteral(reservingCapacity: receipts.count * 16) }
+        for stored in receipts {
+            let r = stored.receipt
+            columns[0].append(r.pushID)
+            columns[1].append(r.event.rawValue)
+            columns[2].append(r.receiptID)
+            columns[3].append(r.outcome?.rawValue)
+            columns[4].append(r.reason?.rawValue)
+            columns[5].append(r.elapsedMs)
+            columns[6].append(r.mediaBytes)
+            columns[7].append(r.mediaType)
+            columns[8].append(stored.userAgent)
+            columns[9].append(stored.receivedAtMs)
+        }
+        return columns.map(\.literal) + [String(slot)]
+    }
+
+    /// Which receipts were new, in order, from the keys the INSERT returned: a receipt without
+    /// `receipt_id` always is; of equal keys only the first arrival can be (the SQL inserts them
+    /// in arrival order).
+    static func newFlags(_ receipts: [StoredReceipt], returned result: PostgresResult) -> [Bool] {
+        struct Key: Hashable {
+            let pushID: String, event: String, receiptID: String
+        }
+        var inserted = Set<Key>(minimumCapacity: result.count)
+        for row in 0..<result.count {
+            inserted.insert(Key(pushID: result.text(row, 0) ?? "", event: result.text(row, 1) ?? "", receiptID: result.text(row, 2) ?? ""))
+        }
+        return receipts.map { stored in
+            guard let id = stored.receipt.receiptID else { return true }
+            return inserted.remove(Key(pushID: stored.receipt.pushID, event: stored.receipt.event.rawValue, receiptID: id)) != nil
+        }
+    }
+
+    /// Stores a batch in one transaction and returns after its COMMIT (see the type's discussion
+    /// and `ReceiptStore.insert(_:)`).
+    public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
+        guard !receipts.isEmpty else { return [] }
+        let result = try write { try $0.execute(Self.batchSQL, Self.receiptParameters(receipts, slot: $0.slot), prepare: true) }
+        pruneTimeline(newestMs: receipts.map(\.receivedAtMs).max() ?? 0)
+        return Self.newFlags(receipts, returned: result)
+    }
+
+    /// Once an hour per instance, drops per-second timeline rows older than 48 h (after the
+    /// batch, in a transaction of its own; a failure only leaves them for the next hour).
+    private func pruneTimeline(newestMs: Int) {
+        let hour = newestMs / 3_600_000
+        let due = stateLock.withLock {
+            guard hour != prunedHour else { return false }
+            prunedHour = hour
+            return true
+        }
+        guard due else { return }
+        _ = try? write {
+            try $0.execute("DELETE FROM timeline WHERE width_ms = 1000 AND bucket_ms < $1::bigint", [String(newestMs - TimelinePlan.secondsRetentionMs)])
+        }
+    }
+
+    /// Copies a batch read from a SQLite store (`richpush migrate`): stored exactly as `insert(_:)`
+    /// stores receipts, and in the same transaction the migration's progress for `source` moves to
+    /// `lastRowID`, so a re-run resumes after it and copies nothing twice.
+    ///
+    /// - Returns: how many receipts were new.
+    func insertMigrated(_ receipts: [StoredReceipt], source: String, lastRowID: Int) throws -> Int {
+        let sql = Self.insertSQL(
+            extraCTE: """
+                , progress AS (
+                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($12, 'receipts', $13)
+                    ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
+                )
+                """)
+        let result = try write { try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot) + [source, String(lastRowID)], prepare: true) }
+        return Self.newFlags(receipts, returned: result).filter { $0 }.count
+    }
+
+    /// Records one send (see `ReceiptStore.recordSend(_:)`) in one statement: the push's counts,
+    /// each token's outcome (the last result per token when a token repeats) and the device-token
+    /// states (marked when APNs judged the token; cleared by a later 200), as SQLite does in order.
+    public func recordSend(_ send: PushSendRecord) throws {
+        try pooled { try Self.recordSend(send, on: $0) }
+    }
+
+    /// The statement behind `recordSend(_:)` (also used by `richpush migrate` for whole pushes).
+    static func recordSend(_ send: PushSendRecord, on connection: PostgresConnection) throws {
+        var last: [String: PushSendRecord.TokenResult] = [:]
+        var decisive: [String: PushSendRecord.TokenResult] = [:]
+        for t in send.tokens {
+            last[t.deviceToken] = t
+            if t.state != nil || t.status == 200 { decisive[t.deviceToken] = t }
+        }
+        let tokens = last.keys.sorted()
+        let states = decisive.keys.sorted()
+        let accepted = send.tokens.filter { $0.status == 200 }.count
+        let sent = send.tokens.filter { $0.status != nil }.count
+        try connection.execute(
+            """
+            WITH push AS (
+                INSERT INTO pushes AS p (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES ($1, $2, $3, $4, $5, $5)
+                ON CONFLICT (push_id) DO UPDATE SET sent = p.sent + excluded.sent, accepted = p.accepted + excluded.accepted,
+                    title = COALESCE(excluded.title, p.title), last_sent_at_ms = excluded.last_sent_at_ms
+            ), sends AS (
+                INSERT INTO push_tokens AS t (push_id, device_token, status, reason, apns_id, sent_at_ms, outcome)
+                SELECT $1, device_token, status, reason, apns_id, $5, outcome
+                FROM unnest($6::text[], $7::integer[], $8::text[], $9::text[], $10::text[]) AS u(device_token, status, reason, apns_id, outcome)
+                ORDER BY device_token
+                ON CONFLICT (push_id, device_token) DO UPDATE SET status = excluded.status, reason = excluded.reason,
+                    apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms, outcome = excluded.outcome
+            ), states AS (
+                SELECT * FROM unnest($11::text[], $12::text[], $13::text[], $14::bigint[]) AS s(device_token, state, reason, since_ms)
+            ), marked AS (
+                INSERT INTO device_tokens AS d (device_token, state, reason, since_ms, updated_at_ms)
+                SELECT device_token, state, reason, since_ms, $5 FROM states WHERE state IS NOT NULL ORDER BY device_token
+                ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                    since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+            ), cleared AS (
+                DELETE FROM device_tokens WHERE device_token IN (SELECT device_token FROM states WHERE state IS NULL)
+            ), new_push AS (
+                INSERT INTO push_index (push_id, started_ms) VALUES ($1, $5) ON CONFLICT (push_id) DO NOTHING RETURNING push_id
+            ), earlier AS (
+                UPDATE push_index SET started_ms = $5 WHERE push_id = $1 AND started_ms > $5
+            ), send_totals AS (
+                INSERT INTO totals AS s (slot, sent, accepted, pushes) SELECT $15::smallint, $3, $4, (SELECT count(*) FROM new_push)
+                ON CONFLICT (slot) DO UPDATE SET sent = s.sent + excluded.sent, accepted = s.accepted + excluded.accepted,
+                    pushes = s.pushes + excluded.pushes
+            )
+            SELECT 1
+            """,
+            [
+                send.pushID, send.title, String(sent), String(accepted), String(send.sentAtMs),
+                PostgresArrayLiteral.text(tokens), PostgresArrayLiteral.integers(tokens.map { last[$0]?.status }),
+                PostgresArrayLiteral.text(tokens.map { last[$0]?.reason }), PostgresArrayLiteral.text(tokens.map { last[$0]?.apnsID }),
+                PostgresArrayLiteral.text(tokens.map { last[$0]?.outcome }),
+                PostgresArrayLiteral.text(states), PostgresArrayLiteral.text(states.map { decisive[$0]?.state?.rawValue }),
+                PostgresArrayLiteral.text(states.map { decisive[$0]?.reason }),
+                PostgresArrayLiteral.integers(states.map { decisive[$0]?.inactiveSinceMs }),
+                String(connection.slot),
+            ],
+            prepare: true
+        )
+    }
+
+    /// Disconnects every connection. Further calls fail.
+    public func close() throws {
+        let first = stateLock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        pool.close()
+        writers.close()
+    }
+
+    private func ensureOpen() throws {
+        if stateLock.withLock({ closed }) {
+            throw RichPushError(code: .store, message: "the PostgreSQL store \(info.redacted) is closed")
+        }
+    }
+
+    /// Runs a write on a writer connection (reconnected first when it was lost; see
+    /// `PostgresAvailability.run`), again up to 3 times after a deadlock or serialization failure
+    /// (the server rolled it back, so nothing is counted twice).
+    func write<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
+        try ensureOpen()
+        return try retrying { try writers.run(work) }
+    }
+
+    /// Runs work on a pool connection, with the same retries as `write`; `readOnly` work is also
+    /// run once more when its connection was lost (a read is safe to repeat).
+    private func pooled<T>(readOnly: Bool = false, _ work: (PostgresConnection) throws -> T) throws -> T {
+        try ensureOpen()
+        return try retrying(repeatAfterLostConnection: readOnly) { try pool.run(work) }
+    }
+
+    private func retrying<T>(repeatAfterLostConnection: Bool = false, _ attempt: () throws -> T) throws -> T {
+        var retries = 0
+        var repeated = false
+        while true {
+            do {
+                return try attempt()
+            } catch let error as PostgresError {
+                if error.isRetryable && retries < 3 {
+                    retries += 1
+                    continue
+                }
+                if error.connectionLost && repeatAfterLostConnection && !repeated && availability.unavailableSince == nil {
+                    repeated = true
+                    continue
+                }
+                throw publicError(error)
+            }
+        }
+    }
+
+    /// The error callers see: no host, port or URL (a `503` body goes to anonymous clients; the
+    /// log has the details).
+    private func publicError(_ error: PostgresError) -> RichPushError {
+        if error.connectionLost {
+            return RichPushError(code: .storeUnavailable, message: "the PostgreSQL database is unreachable; reconnecting", underlying: error)
+        }
+        return RichPushError(code: .store, message: "PostgreSQL: \(error.description)", underlying: error)
+    }
+
+    // MARK: Health
+
+    /// Unavailable while the database is known to be down; otherwise a `SELECT 1` at most once a
+    /// second (only when nothing else reached the database in that second), which is also what
+    /// reconnects an idle instance.
+    public func health() -> StoreHealth {
+        if stateLock.withLock({ closed }) { return StoreHealth(isAvailable: false, reason: "the store is closed") }
+        if Date().timeIntervalSince(availability.lastSuccess) >= 1, availability.unavailableSince.map({ Date().timeIntervalSince($0) >= availability.retryInterval }) ?? true,
+            probeLock.try()
+        {
+            defer { probeLock.unlock() }
+            // Twice: a first probe on a connection the server dropped meanwhile fails after
+            // reconnecting it; the second then tells whether the database answers.
+            for _ in 0..<2 {
+                if (try? pool.runIfIdle({ try $0.execute("SELECT 1") })) != nil { break }
+            }
+        }
+        guard let since = availability.unavailableSince else { return .available }
+        return StoreHealth(
+            isAvailable: false,
+            reason: "database unreachable since \(SQLiteStore.iso8601(Int(since.timeIntervalSince1970 * 1000))); receipts get 503 until it is back (reconnecting)"
+        )
+    }
+
+    // MARK: StatisticsStore
+
+    /// Runs reads in one `REPEATABLE READ READ ONLY` transaction (one snapshot) on a pool connection.
+    private func read<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
+        try pooled(readOnly: true) { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let value = try work(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// One page of pushes in one snapshot (see `StatisticsStore.pushes(_:)`): the same keyset
+    /// query as `SQLiteStore` on `push_index` (push ids in byte order, `COLLATE "C"`).
+    public func pushes(_ query: PushQuery) throws -> PushPage {
+        try read { try Self.readPage($0, query) }
+    }
+
+    /// One push's figures (see `StatisticsStore.push(_:)`).
+    public func push(_ pushID: String) throws -> PushStatistics? {
+        try read { try Self.readPushes($0, [pushID])[pushID]?.statistics }
+    }
+
+    /// The per-push page's data (see `StatisticsStore.pushDetail(_:)`).
+    public func pushDetail(_ pushID: String) throws -> PushDetail? {
+        try read { db in
+            guard let row = try Self.readPushes(db, [pushID])[pushID] else { return nil }
+            let outcomes = try db.execute(
+                "SELECT COALESCE(outcome, '') AS o, count(*) FROM push_tokens WHERE push_id = $1 GROUP BY 1 ORDER BY 2 DESC, COALESCE(outcome, '') COLLATE \"C\"", [pushID])
+            let tokenOutcomes = outcomes.rows { (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", count: outcomes.int($0, 1) ?? 0) }
+            let reasons = row.statistics.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (reason: $0.key, count: $0.value) }
+            return PushDetail(
+                statistics: row.statistics, title: row.title, firstSentMs: row.firstSentMs, lastSentMs: row.lastSentMs,
+                tokenOutcomes: tokenOutcomes, reasons: reasons, timing: SQLiteStore.histogram(row.distribution))
+        }
+    }
+
+    /// What APNs last said about a device token (`device_tokens`), `nil` when nothing is recorded
+    /// (never sent, or accepted since); as `SQLiteStore.deviceTokenState(_:)`.
+    ///
+    /// - Parameter deviceToken: the hex token as it was sent.
+    /// - Returns: the state (`inactive` or `bad`), APNs' reason, and for 410 since when (ms since 1970).
+    /// - Throws: `RichPushError` `store` / `storeUnavailable`.
+    public func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? {
+        try pooled(readOnly: true) { db in
+            let result = try db.execute("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = $1", [deviceToken])
+            guard result.count > 0 else { return nil }
+            return (state: PushSendRecord.TokenState(rawValue: result.text(0, 0) ?? ""), reason: result.text(0, 1), sinceMs: result.int(0, 2))
+        }
+    }
+
+    /// The dashboard snapshot from the summaries in one snapshot (see `StatisticsStore.dashboard(_:)`);
+    /// the same arithmetic as `SQLiteStore`. The display rate's numerator (delivered receipts of
+    /// pushes with a send) is summed over the pushes sent through the server, which only the
+    /// admin creates; everything else reads summaries of bounded size.
+    public func dashboard(_ query: DashboardQuery) throws -> DashboardSnapshot {
+        try read { db in
+            let t = try db.execute(
+                """
+                SELECT COALESCE(SUM(receipts), 0), COALESCE(SUM(delivered), 0), COALESCE(SUM(opened), 0), COALESCE(SUM(media_attached), 0),
+                       COALESCE(SUM(with_outcome), 0), COALESCE(SUM(with_reason), 0), COALESCE(SUM(sent), 0), COALESCE(SUM(accepted), 0),
+                       COALESCE(SUM(pushes), 0), MIN(first_receipt_ms), MAX(last_receipt_ms)
+                FROM totals
+                """)
+            let first = t.int(0, 9), last = t.int(0, 10)
+            let deliveredOfSent = try db.execute(
+                "SELECT COALESCE(SUM(c.receipts), 0) FROM pushes p JOIN push_counts c ON c.push_id = p.push_id WHERE c.event = 'delivered'"
+            ).int(0, 0) ?? 0
+
+            var bucketSeconds = 60
+            var timeline: [DashboardSnapshot.TimeBucket] = []
+            if let first, let last {
+                let from = max(first, query.fromMs ?? first)
+                let to = min(last, (query.toMs ?? Int.max) - 1)
+                if from <= to {
+                    let plan = TimelinePlan.plan(fromMs: from, toMs: to, maximumBuckets: query.maximumBuckets, newestMs: last)
+                    bucketSeconds = plan.bucketSeconds
+                    let widthMs = plan.bucketSeconds * 1000
+                    timeline = (0..<plan.count).map { DashboardSnapshot.TimeBucket(startMs: plan.originMs + $0 * widthMs, delivered: 0, opened: 0) }
+                    let rows = try db.execute(
+                        """
+                        SELECT bucket_ms, SUM(delivered), SUM(opened) FROM timeline
+                        WHERE width_ms = $1::bigint AND bucket_ms >= $2::bigint AND bucket_ms <= $3::bigint GROUP BY bucket_ms ORDER BY bucket_ms
+                        """,
+                        [String(plan.sourceWidthMs), String(plan.originMs), String(to)])
+                    for i in 0..<rows.count {
+                        let index = ((rows.int(i, 0) ?? 0) - plan.originMs) / widthMs
+                        guard timeline.indices.contains(index) else { continue }
+                        timeline[index].delivered += rows.int(i, 1) ?? 0
+                        timeline[index].opened += rows.int(i, 2) ?? 0
+                    }
+                }
+            }
+            let reasonRows = try db.execute(
+                "SELECT reason, SUM(receipts) FROM reason_totals GROUP BY reason ORDER BY 2 DESC, reason COLLATE \"C\" LIMIT 9")
+            let reasons = reasonRows.rows { (reason: reasonRows.text($0, 0) ?? "", count: reasonRows.int($0, 1) ?? 0) }
+            let distributionRows = try db.execute("SELECT elapsed_ms, SUM(receipts) FROM elapsed_totals GROUP BY elapsed_ms ORDER BY elapsed_ms")
+            let distribution = distributionRows.rows { (value: distributionRows.int($0, 0) ?? 0, count: distributionRows.int($0, 1) ?? 0) }
+            let newest = try Self.readPage(db, PushQuery(limit: 12))
+            var snapshot = DashboardSnapshot(
+                totalReceipts: t.int(0, 0) ?? 0, delivered: t.int(0, 1) ?? 0, opened: t.int(0, 2) ?? 0, mediaAttached: t.int(0, 3) ?? 0,
+                withOutcome: t.int(0, 4) ?? 0, sent: t.int(0, 6) ?? 0, accepted: t.int(0, 7) ?? 0, deliveredOfSentPushes: deliveredOfSent,
+                bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: SQLiteStore.histogram(distribution),
+                p50Ms: PushStatistics.percentile(distribution, 50), p95Ms: PushStatistics.percentile(distribution, 95),
+                pushes: newest.pushes, totalPushes: t.int(0, 8) ?? 0
+            )
+            snapshot.withReason = t.int(0, 5) ?? 0
+            snapshot.firstReceiptMs = first
+            snapshot.lastReceiptMs = last
+            return snapshot
+        }
+    }
+
+    // MARK: Reads
+
+    /// What one push's rows say.
+    private struct PushRow {
+        var statistics: PushStatistics
+        var title: String?
+        var firstSentMs: Int?
+        var lastSentMs: Int?
+        var distribution: [(value: Int, count: Int)]
+    }
+
+    /// A page of push ids from `push_index` (an index range scan of `limit` + 1 rows, as
+    /// `SQLiteStore`: the tighter of a cursor and the range bound on its side), then the figures
+    /// of those pushes.
+    private static func readPage(_ db: PostgresConnection, _ query: PushQuery) throws -> PushPage {
+        var conditions: [String] = []
+        var values: [String?] = []
+        func parameter(_ value: String, _ type: String) -> String {
+            values.append(value)
+            return "$\(values.count)::\(type)"
+        }
+        if let prefix = query.prefix {
+            conditions.append("push_id >= \(parameter(prefix, "text")) AND push_id < \(parameter(prefix + "\u{10FFFF}", "text"))")
+        }
+        let byID = query.ordersByID
+        var forward = true
+        // The bounds on start time: the range's, unless a cursor on the same side is tighter
+        // (decided first, so only parameters that are used get numbers).
+        enum Bound {
+            case range(Int)
+            case cursor(PushCursor)
+        }
+        var lower = query.startedFromMs.map(Bound.range)
+        var upper = query.startedBeforeMs.map(Bound.range)
+        switch query.position {
+        case .first:
+            break
+        case .after(let cursor):
+            if byID {
+                conditions.append("push_id > \(parameter(cursor.pushID, "text"))")
+            } else if query.startedBeforeMs.map({ $0 > cursor.startedMs ?? Int.max }) ?? true {
+                upper = .cursor(cursor)
+            }
+        case .before(let cursor):
+            forward = false
+            if byID {
+                conditions.append("push_id < \(parameter(cursor.pushID, "text"))")
+            } else if query.startedFromMs.map({ $0 <= cursor.startedMs ?? Int.max }) ?? true {
+                lower = .cursor(cursor)
+            }
+        }
+        switch lower {
+        case .range(let ms)?: conditions.append("started_ms >= \(parameter(String(ms), "bigint"))")
+        case .cursor(let c)?:
+            conditions.append("(started_ms, push_id) > (\(parameter(String(c.startedMs ?? Int.max), "bigint")), \(parameter(c.pushID, "text")))")
+        case nil: break
+        }
+        switch upper {
+        case .range(let ms)?: conditions.append("started_ms < \(parameter(String(ms), "bigint"))")
+        case .cursor(let c)?:
+            conditions.append("(started_ms, push_id) < (\(parameter(String(c.startedMs ?? Int.max), "bigint")), \(parameter(c.pushID, "text")))")
+        case nil: break
+        }
+        let order: String
+        if byID {
+            order = forward ? "push_id ASC" : "push_id DESC"
+        } else {
+            order = forward ? "started_ms DESC, push_id DESC" : "started_ms ASC, push_id ASC"
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let limit = parameter(String(query.limit + 1), "bigint")
+        let result = try db.execute("SELECT push_id, started_ms FROM push_index\(filter) ORDER BY \(order) LIMIT \(limit)", values)
+        var rows = result.rows { (id: result.text($0, 0) ?? "", started: result.int($0, 1) ?? 0) }
+        let more = rows.count > query.limit
+        if more { rows.removeLast() }
+        if !forward { rows.reverse() }
+        func cursor(_ row: (id: String, started: Int)) -> PushCursor { PushCursor(startedMs: byID ? nil : row.started, pushID: row.id) }
+        let next: PushCursor?
+        let previous: PushCursor?
+        if forward {
+            next = more ? rows.last.map(cursor) : nil
+            if case .first = query.position { previous = nil } else { previous = rows.first.map(cursor) }
+        } else {
+            next = rows.last.map(cursor)
+            previous = more ? rows.first.map(cursor) : nil
+        }
+        let figures = try readPushes(db, rows.map(\.id))
+        return PushPage(pushes: rows.compactMap { figures[$0.id]?.statistics }, next: next, previous: previous)
+    }
+
+    /// The figures of some pushes from their `push_counts`, `pushes` and `push_elapsed` rows
+    /// (three queries on keys led by `push_id`, slots summed) — the same arithmetic as
+    /// `SQLiteStore`; pushes with no rows are left out.
+    private static func readPushes(_ db: PostgresConnection, _ ids: [String]) throws -> [String: PushRow] {
+        guard !ids.isEmpty else { return [:] }
+        struct Row {
+            var delivered = 0, opened = 0, mediaBytes = 0
+            var first: Int?, last: Int?
+            var outcomes: [String: Int] = [:], reasons: [String: Int] = [:]
+            var counted = false
+        }
+        let list = PostgresArrayLiteral.text(ids)
+        var rows: [String: Row] = [:]
+        let counts = try db.execute(
+            """
+            SELECT push_id, event, outcome, reason, SUM(receipts), SUM(media_bytes), MIN(first_ms), MAX(last_ms) FROM push_counts
+            WHERE push_id = ANY($1::text[]) GROUP BY push_id, event, outcome, reason
+            """, [list])
+        for i in 0..<counts.count {
+            let id = counts.text(i, 0) ?? "", event = counts.text(i, 1) ?? "", outcome = counts.text(i, 2) ?? "", reason = counts.text(i, 3) ?? ""
+            let n = counts.int(i, 4) ?? 0, bytes = counts.int(i, 5) ?? 0, first = counts.int(i, 6) ?? 0, last = counts.int(i, 7) ?? 0
+            var row = rows[id] ?? Row()
+            row.counted = true
+            if event == Receipt.Event.delivered.rawValue {
+                row.delivered += n
+                row.mediaBytes += bytes
+                if !outcome.isEmpty { row.outcomes[outcome, default: 0] += n }
+                if !reason.isEmpty { row.reasons[reason, default: 0] += n }
+            } else if event == Receipt.Event.opened.rawValue {
+                row.opened += n
+            }
+            row.first = min(row.first ?? first, first)
+            row.last = max(row.last ?? last, last)
+            rows[id] = row
+        }
+        let sendRows = try db.execute(
+            "SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms, title FROM pushes WHERE push_id = ANY($1::text[])", [list])
+        var sends: [String: (sent: Int?, accepted: Int?, first: Int?, last: Int?, title: String?)] = [:]
+        for i in 0..<sendRows.count {
+            sends[sendRows.text(i, 0) ?? ""] = (sendRows.int(i, 1), sendRows.int(i, 2), sendRows.int(i, 3), sendRows.int(i, 4), sendRows.text(i, 5))
+        }
+        let elapsed = try db.execute(
+            "SELECT push_id, elapsed_ms, SUM(receipts) FROM push_elapsed WHERE push_id = ANY($1::text[]) GROUP BY push_id, elapsed_ms ORDER BY push_id, elapsed_ms",
+            [list])
+        var distributions: [String: [(value: Int, count: Int)]] = [:]
+        for i in 0..<elapsed.count {
+            distributions[elapsed.text(i, 0) ?? "", default: []].append((value: elapsed.int(i, 1) ?? 0, count: elapsed.int(i, 2) ?? 0))
+        }
+        var out: [String: PushRow] = [:]
+        for id in ids {
+            let send = sends[id]
+            guard rows[id] != nil || send != nil else { continue }
+            var row = rows[id] ?? Row()
+            if !row.counted {
+                row.first = send?.first
+                row.last = send?.last
+            }
+            let distribution = distributions[id] ?? []
+            let statistics = PushStatistics(
+                pushID: id, sent: send?.sent, accepted: send?.accepted, delivered: row.delivered, opened: row.opened,
+                outcomes: row.outcomes, reasons: row.reasons, mediaBytes: row.mediaBytes,
+                elapsedMs: .init(
+                    count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
+                    p95: PushStatistics.percentile(distribution, 95)),
+                // The SQLite store's formatting, so both stores answer the same bytes.
+                firstSeen: row.first.map(SQLiteStore.iso8601), lastSeen: row.last.map(SQLiteStore.iso8601)
+            )
+            out[id] = PushRow(statistics: statistics, title: send?.title, firstSentMs: send?.first, lastSentMs: send?.last, distribution: distribution)
+        }
+        return out
+    }
+}
