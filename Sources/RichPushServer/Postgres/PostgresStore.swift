@@ -38,6 +38,14 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     private var closed = false
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
     private var prunedHour = -1
+    /// Push ids this instance knows to be in `push_index`, with their start (ms): their receipts'
+    /// batches skip the index. Rows are never removed, so the knowledge never goes stale (at
+    /// worst, another instance lowered a start: this one then writes nothing new). Bounded
+    /// (`knownPushesLimit`), emptied when full.
+    private var knownPushes: [String: Int] = [:]
+    private let knownLock = NSLock()
+    /// The most push ids `knownPushes` holds.
+    static let knownPushesLimit = 20_000
 
     /// Statements every session runs after connecting: raise `synchronous_commit` to `on` when
     /// the server's default is `off` (a `202` promises a flushed commit; a stronger setting,
@@ -113,7 +121,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
 
     /// The SQL of one batch: receipts in, aggregates and the summaries (`PostgresSchema` version
     /// 3) updated from the rows actually inserted, the inserted keys returned. `$1…$10` are arrays of the receipts' columns in arrival order,
-    /// `$11` the writer connection's counter slot.
+    /// `$11` the writer connection's counter slot, `$12` the push ids whose `push_index` row may
+    /// need adding or an earlier start (the others this instance knows are indexed already).
     static func insertSQL(extraCTE: String = "") -> String {
         """
         WITH input AS (
@@ -139,7 +148,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             GROUP BY 1, 2 ORDER BY 1, 2
             ON CONFLICT (push_id, elapsed_ms, slot) DO UPDATE SET receipts = e.receipts + excluded.receipts
         ), starts AS (
-            SELECT push_id, min(received_at_ms) AS started FROM inserted GROUP BY push_id
+            SELECT push_id, min(received_at_ms) AS started FROM inserted WHERE push_id = ANY($12::text[]) GROUP BY push_id
         ), new_pushes AS (
             INSERT INTO push_index (push_id, started_ms)
             SELECT push_id, started FROM starts ORDER BY push_id
@@ -187,8 +196,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
 
     private static let batchSQL = insertSQL()
 
-    /// The ten array parameters of `insertSQL` for a batch, and the slot.
-    static func receiptParameters(_ receipts: [StoredReceipt], slot: Int) -> [String?] {
+    /// The ten array parameters of `insertSQL` for a batch, the slot, and the push ids to index.
+    static func receiptParameters(_ receipts: [StoredReceipt], slot: Int, index: [String]) -> [String?] {
         var columns = (0..<10).map { _ in PostgresArrayLiteral(reservingCapacity: receipts.count * 16) }
         for stored in receipts {
             let r = stored.receipt
@@ -203,7 +212,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             columns[8].append(stored.userAgent)
             columns[9].append(stored.receivedAtMs)
         }
-        return columns.map(\.literal) + [String(slot)]
+        return columns.map(\.literal) + [String(slot), PostgresArrayLiteral.text(index)]
     }
 
     /// Which receipts were new, in order, from the keys the INSERT returned: a receipt without
@@ -227,7 +236,14 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     /// and `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
         guard !receipts.isEmpty else { return [] }
-        let result = try write { try $0.execute(Self.batchSQL, Self.receiptParameters(receipts, slot: $0.slot), prepare: true) }
+        var starts: [String: Int] = [:]
+        for stored in receipts { starts[stored.receipt.pushID] = min(starts[stored.receipt.pushID] ?? stored.receivedAtMs, stored.receivedAtMs) }
+        let index = knownLock.withLock { starts.filter { entry in knownPushes[entry.key].map { entry.value < $0 } ?? true } }
+        let result = try write { try $0.execute(Self.batchSQL, Self.receiptParameters(receipts, slot: $0.slot, index: index.keys.sorted()), prepare: true) }
+        knownLock.withLock {
+            if knownPushes.count + index.count > Self.knownPushesLimit { knownPushes.removeAll(keepingCapacity: true) }
+            for (pushID, started) in index { knownPushes[pushID] = min(started, knownPushes[pushID] ?? started) }
+        }
         pruneTimeline(newestMs: receipts.map(\.receivedAtMs).max() ?? 0)
         return Self.newFlags(receipts, returned: result)
     }
@@ -256,11 +272,12 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         let sql = Self.insertSQL(
             extraCTE: """
                 , progress AS (
-                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($12, 'receipts', $13)
+                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($13, 'receipts', $14)
                     ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
                 )
                 """)
-        let result = try write { try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot) + [source, String(lastRowID)], prepare: true) }
+        let pushIDs = Set(receipts.map(\.receipt.pushID)).sorted()
+        let result = try write { try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot, index: pushIDs) + [source, String(lastRowID)], prepare: true) }
         return Self.newFlags(receipts, returned: result).filter { $0 }.count
     }
 
