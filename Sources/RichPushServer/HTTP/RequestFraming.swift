@@ -33,6 +33,8 @@ enum RequestFraming {
             }
             return .success(nil)
         }
+        // The common case, one plain number, without splitting or trimming.
+        if contentLengths.count == 1, case .value(let n)? = parse(contentLengths[0]) { return .success(n) }
         var length: UInt64?
         for value in contentLengths {
             for item in value.split(separator: ",", omittingEmptySubsequences: false) {

@@ -21,6 +21,8 @@ public enum IdentifierRule {
     /// - Parameter value: the id.
     /// - Returns: the offending scalar, its 1-based position in scalars, and what kind it is.
     public static func firstViolation(in value: String) -> (scalar: Unicode.Scalar, position: Int, kind: String)? {
+        // Printable ASCII (what nearly every id is) needs no Unicode property lookups.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
         for (index, scalar) in value.unicodeScalars.enumerated() {
             if let kind = kind(of: scalar) { return (scalar, index + 1, kind) }
         }

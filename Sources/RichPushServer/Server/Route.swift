@@ -52,12 +52,16 @@ enum Route: Equatable {
     /// The methods the route takes (`HEAD` is answered as `GET`).
     var methods: [String] {
         switch self {
-        case .receipts, .logout: return ["POST"]
-        case .healthz, .metrics, .dashboard, .pushPage, .push: return ["GET"]
-        case .login, .pushes: return ["GET", "POST"]
+        case .receipts, .logout: return Self.post
+        case .healthz, .metrics, .dashboard, .pushPage, .push: return Self.get
+        case .login, .pushes: return Self.getPost
         case .notFound: return []
         }
     }
+
+    private static let post = ["POST"]
+    private static let get = ["GET"]
+    private static let getPost = ["GET", "POST"]
 
     /// Who may use the route.
     var access: Access {
