@@ -20,13 +20,19 @@ request alternates between them, so both see the same load on a shared machine. 
 the median of --runs runs; the goal is every page at 1 M within 3x its time at 1 k (ratios printed). RICHPUSH_BIN=path measures that binary instead of building one;
 RICHPUSH_BASELINE=path also measures an older binary on its own 1 M store for comparison.
 
-usage: python3 benchmarks/dashboard-scale.py [--ids 1000000] [--reference 1000] [--runs 15]
+With --postgres both servers run on a throwaway PostgreSQL cluster (Debian's postgresql: initdb
+and pg_ctl, as the postgres user when run as root; synchronous_commit=off so the fill is quick).
+
+usage: python3 benchmarks/dashboard-scale.py [--ids 1000000] [--reference 1000] [--runs 15] [--postgres]
 """
 import argparse
+import glob
 import http.client
 import json
 import os
+import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -65,13 +71,49 @@ def ensure_wrk():
                    env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"), stdout=subprocess.DEVNULL)
 
 
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster (initdb + pg_ctl, as the postgres user when run as root) on a
+    free loopback port, with one database per server."""
+
+    def __init__(self):
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: [int(x) for x in re.findall(r"\d+", p)])
+        if not bins:
+            sys.exit("dashboard-scale: --postgres needs Debian's postgresql (initdb under /usr/lib/postgresql/*/bin)")
+        self.bin = bins[-1]
+        self.dir = tempfile.mkdtemp(prefix="richpush-scale-pg.", dir="/var/tmp")
+        self.runas = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.runas:
+            shutil.chown(self.dir, "postgres")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        subprocess.run(self.runas + [f"{self.bin}/initdb", "-D", f"{self.dir}/pg", "-U", "richpush", "--auth=trust", "-E", "UTF8",
+                                     "--locale=C"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(self.runas + [f"{self.bin}/pg_ctl", "-D", f"{self.dir}/pg", "-l", f"{self.dir}/pg.log", "-w", "-o",
+                                     f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c synchronous_commit=off",
+                                     "start"], check=True, stdout=subprocess.DEVNULL)
+        self.count = 0
+
+    def database(self):
+        self.count += 1
+        name = f"scale{self.count}"
+        subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "richpush", "-d", "postgres", "-c",
+                        f"CREATE DATABASE {name}"], check=True)
+        return f"postgres://richpush@127.0.0.1:{self.port}/{name}"
+
+    def stop(self):
+        subprocess.run(self.runas + [f"{self.bin}/pg_ctl", "-D", f"{self.dir}/pg", "-m", "fast", "-w", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
 class Server:
-    def __init__(self, binary, work, legacy):
+    def __init__(self, binary, work, legacy, db_url=None):
         self.out = open(os.path.join(work, "serve.out"), "w+")
         extra = [] if legacy else ["--max-connections-per-ip", "0"]
+        store = ["--db", db_url] if db_url else ["--db", os.path.join(work, "scale.sqlite"), "--synchronous", "normal"]
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--db", os.path.join(work, "scale.sqlite"), "--admin-token", TOKEN,
-             "--synchronous", "normal"] + extra,
+            [binary, "serve", "--port", "0", "--admin-token", TOKEN] + store + extra,
             stdout=self.out, stderr=subprocess.DEVNULL)
         for _ in range(400):
             self.out.seek(0)
@@ -190,11 +232,11 @@ def measure_alternating(small, large, runs, legacy):
     return out
 
 
-def run(binary, ids, reference, runs, label, legacy=False):
+def run(binary, ids, reference, runs, label, legacy=False, cluster=None):
     work_small = tempfile.mkdtemp(prefix="richpush-scale.")
     work_large = tempfile.mkdtemp(prefix="richpush-scale.")
-    small = Server(binary, work_small, legacy)
-    large = Server(binary, work_large, legacy)
+    small = Server(binary, work_small, legacy, cluster.database() if cluster else None)
+    large = Server(binary, work_large, legacy, cluster.database() if cluster else None)
     try:
         fill(small, work_small, reference, "a")
         t0 = time.time()
@@ -207,8 +249,9 @@ def run(binary, ids, reference, runs, label, legacy=False):
                 if line.startswith("VmRSS:"):
                     rss = int(line.split()[1]) // 1024
         size = sum(os.path.getsize(os.path.join(work_large, n)) for n in os.listdir(work_large) if n.startswith("scale.sqlite"))
+        where = f"PostgreSQL database" if cluster else f"database {size / 1e6:.0f} MB"
         print(f"\n{label}: {reference:,} push ids vs {total:,} push ids, two servers measured alternately "
-              f"(filled in {fill_seconds:.0f} s; database {size / 1e6:.0f} MB, RSS {rss} MB)")
+              f"(filled in {fill_seconds:.0f} s; {where}, RSS {rss} MB)")
         print(f"{'page':42} {f'{reference:,} ids':>12} {f'{total:,} ids':>14} {'ratio':>7}")
         worst = 0.0
         for name, (a, b) in figures.items():
@@ -230,10 +273,18 @@ def main():
     p.add_argument("--reference", type=int, default=1_000)
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--baseline-runs", type=int, default=3, help="runs per page for RICHPUSH_BASELINE (slow pages)")
+    p.add_argument("--postgres", action="store_true", help="both servers on a throwaway PostgreSQL cluster (initdb) instead of SQLite")
     args = p.parse_args()
     ensure_wrk()
     binary = os.environ.get("RICHPUSH_BIN") or build_release_richpush()
     print(f"richpush {binary}; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}; median of {args.runs} runs per page")
+    if args.postgres:
+        cluster = PostgresCluster()
+        try:
+            worst = run(binary, args.ids, args.reference, args.runs, "this build, PostgreSQL (synchronous_commit=off to fill)", cluster=cluster)
+        finally:
+            cluster.stop()
+        sys.exit(0 if worst <= 3 else 1)
     worst = run(binary, args.ids, args.reference, args.runs, "this build")
     baseline = os.environ.get("RICHPUSH_BASELINE")
     if baseline:

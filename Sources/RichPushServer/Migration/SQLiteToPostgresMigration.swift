@@ -195,7 +195,8 @@ public final class SQLiteToPostgresMigration {
                     INSERT INTO push_index (push_id, started_ms) SELECT push_id, started FROM starts ORDER BY push_id
                     ON CONFLICT (push_id) DO NOTHING RETURNING push_id
                 ), earlier AS (
-                    UPDATE push_index AS x SET started_ms = s.started FROM starts AS s WHERE x.push_id = s.push_id AND x.started_ms > s.started
+                    UPDATE push_index AS x SET started_ms = s.started FROM starts AS s
+                    WHERE x.push_id = ANY($1::text[]) AND x.push_id = s.push_id AND x.started_ms > s.started
                 ), copied_totals AS (
                     INSERT INTO totals AS t (slot, sent, accepted, pushes)
                     SELECT $10::smallint, (SELECT COALESCE(SUM(v), 0) FROM unnest($3::bigint[]) AS v),

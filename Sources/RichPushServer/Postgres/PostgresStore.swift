@@ -156,7 +156,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             RETURNING push_id
         ), earlier AS (
             UPDATE push_index AS x SET started_ms = s.started FROM starts AS s
-            WHERE x.push_id = s.push_id AND x.started_ms > s.started
+            WHERE x.push_id = ANY($12::text[]) AND x.push_id = s.push_id AND x.started_ms > s.started
         ), batch_totals AS (
             INSERT INTO totals AS t (slot, receipts, delivered, opened, media_attached, with_outcome, with_reason, pushes, first_receipt_ms, last_receipt_ms)
             SELECT $11::smallint, count(*), count(*) FILTER (WHERE event = 'delivered'), count(*) FILTER (WHERE event = 'opened'),
