@@ -368,13 +368,7 @@ public final class APNsClient: Sendable {
             result.apnsID = response.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
             let body = response.body.isEmpty ? .null : ((try? JSONValue.parse(response.body)) ?? .null)
             result.reason = body["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
-            result.timestamp = body["timestamp"].flatMap { value -> Date? in
-                switch value {
-                case .int(let ms): return Date(timeIntervalSince1970: Double(ms) / 1000)
-                case .double(let ms): return Date(timeIntervalSince1970: ms / 1000)
-                default: return nil
-                }
-            }
+            result.timestamp = body["timestamp"]?.doubleValue.flatMap { ms in ms.isFinite ? Date(timeIntervalSince1970: ms / 1000) : nil }
             switch APNsResponseHandling.classify(status: response.status, reason: result.reason, topic: notification.topic, environment: environment) {
             case .accepted:
                 result.outcome = .accepted

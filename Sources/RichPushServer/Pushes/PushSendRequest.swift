@@ -104,16 +104,16 @@ public struct PushSendRequest: Sendable {
         var requested: String?
         if let value = root["push_id"] {
             switch value {
-            case .string(let s) where !s.isEmpty: requested = s
-            case .int(let i): requested = String(i)
+            case .string(let s) where !s.isEmpty: requested = s.value
+            case .number(let n) where n.isIntegerLiteral: requested = n.text
             default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string")
             }
         }
         var inPayload: (path: PayloadKeyPath, id: String)?
         for path in PayloadKeyPath.defaultPushIDKeyPaths {
             switch path.lookup(in: payload) {
-            case .string(let s)? where !s.isEmpty: inPayload = (path, s)
-            case .int(let i)?: inPayload = (path, String(i))
+            case .string(let s)? where !s.isEmpty: inPayload = (path, s.value)
+            case .number(let n)? where n.isIntegerLiteral: inPayload = (path, n.text)
             default: continue
             }
             break
