@@ -2,7 +2,7 @@ import Foundation
 import RichPushCore
 
 /// The result for one device token: what APNs said and what RichPush did about it.
-public struct APNsResult: Sendable {
+public struct APNsResult: PushTokenResult {
     /// The device token (hex).
     public var deviceToken: String
     /// What became of the notification.
@@ -19,6 +19,15 @@ public struct APNsResult: Sendable {
     public var attempts: Int
     /// What to do, for errors (sandbox vs production hint, what to fix).
     public var message: String?
+    /// The start of a body that was not APNs' JSON (a proxy's error page), shown once per batch.
+    public var unexpectedBody: String?
+
+    /// `reason`'s string.
+    public var reasonCode: String? { reason?.rawValue }
+    /// The `apns-id`.
+    public var providerMessageID: String? { apnsID }
+    /// For 410: APNs' `timestamp`.
+    public var inactiveSince: Date? { outcome == .tokenInactive ? timestamp : nil }
 
     /// The result as one JSON object: token, apns-id, status, reason, outcome, attempts, message.
     public var jsonValue: JSONValue {
