@@ -175,6 +175,11 @@ public final class APNsClient: Sendable {
                         : "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
                 )
             },
+            isStopAnswer: { [environment] answer in
+                let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
+                if case .stopBatch = APNsResponseHandling.classify(status: answer.status, reason: reason, topic: notification.topic, environment: environment) { return true }
+                return false
+            },
             pause: pause
         )
         return await batch.run(tokens, onResult: onResult)

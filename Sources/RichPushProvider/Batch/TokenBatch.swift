@@ -41,6 +41,9 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
     let notSent: @Sendable (_ token: String, _ why: String) -> Result
     /// The error that stops the batch, for a configuration-error result.
     let stopError: @Sendable (Result) -> RichPushError
+    /// Whether a first answer is one that stops the batch (a configuration error): no new chunk
+    /// starts while its token is finished, so a wrong key costs at most the chunks in flight.
+    let isStopAnswer: @Sendable (HTTPResponse) -> Bool
     /// New chunks wait while a `Retry-After` holds.
     let pause: BatchPause
 
@@ -76,9 +79,11 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
             // already out retry with backoff) until a response arrives or the batch gives up.
             var connectionFailuresInARow = 0
             var tokensWithoutAnswer = 0
+            // A first answer said the configuration is wrong; its token is still being finished.
+            var stopExpected = false
 
             func canStart() -> Bool {
-                !sourceDone && stoppedBy == nil && chunksRunning < chunksInFlight && continued < maximumContinued
+                !sourceDone && stoppedBy == nil && !stopExpected && chunksRunning < chunksInFlight && continued < maximumContinued
                     && connectionFailuresInARow < Self.tokensWithoutAnswerBeforeGivingUp
             }
             func startChunks() async {
@@ -131,6 +136,7 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
                 case .single(let index, let result):
                     continued -= 1
                     finish(index, result)
+                    if continued == 0 { stopExpected = false }
                 case .chunk(let first, let attempts):
                     chunksRunning -= 1
                     for (offset, attempt) in attempts.enumerated() {
@@ -146,7 +152,9 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
                             case .failure(let error as RichPushError) where error.code == .connectionFailed:
                                 connectionFailuresInARow += 1
                             case .failure: break
-                            case .success: connectionFailuresInARow = 0
+                            case .success(let answer):
+                                connectionFailuresInARow = 0
+                                if isStopAnswer(answer) { stopExpected = true }
                             }
                             continued += 1
                             let deliver = self.deliver

@@ -185,6 +185,11 @@ public final class FCMClient: Sendable {
                         : "FCM answered \(result.status.map(String.init) ?? "-") \(result.errorCode ?? ""): \(result.message ?? "")"
                 )
             },
+            isStopAnswer: { [project = account.projectID] answer in
+                let error = FCMResponseHandling.ErrorBody((try? JSONValue.parse(answer.body)) ?? .null)
+                if case .stopBatch = FCMResponseHandling.classify(status: answer.status, error: error, project: project) { return true }
+                return false
+            },
             pause: pause
         )
         return await batch.run(source, onResult: onResult)
