@@ -22,8 +22,9 @@ struct rp_server {
     atomic_long in_flight;
     atomic_int draining;
     uint16_t port;
-    // One path with a larger body bound (POST /v1/pushes carries up to 10,000 device tokens).
-    char large_path[64];
+    // Paths with a larger body bound (POST /v1/pushes carries up to 10,000 device tokens):
+    // '|'-separated patterns, '*' standing for one path segment.
+    char large_path[128];
     _Atomic size_t large_max;
     /// One empty 202 response shared by every accepted receipt (libmicrohttpd counts its
     /// references; ours is dropped in rp_server_stop).
@@ -52,6 +53,34 @@ struct rp_request {
 
 static void rp_request_deliver(rp_request *r, struct MHD_Response *response, int shared, unsigned status);
 
+/// Whether `path` matches one of the '|'-separated `patterns`; '*' matches one non-empty path
+/// segment (no '/'), e.g. "/v1/pushes|/v1/pushes/*/sends".
+static int rp_path_matches(const char *patterns, const char *path) {
+    const char *p = patterns;
+    while (*p != '\0') {
+        const char *end = strchr(p, '|');
+        if (end == NULL) end = p + strlen(p);
+        const char *q = p, *s = path;
+        int ok = 1;
+        while (q < end) {
+            if (*q == '*') {
+                if (*s == '\0' || *s == '/') { ok = 0; break; }
+                while (*s != '\0' && *s != '/') s++;
+                q++;
+            } else if (*s == *q) {
+                s++;
+                q++;
+            } else {
+                ok = 0;
+                break;
+            }
+        }
+        if (ok && *s == '\0') return 1;
+        p = *end == '|' ? end + 1 : end;
+    }
+    return 0;
+}
+
 uint64_t rp_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -75,7 +104,7 @@ static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Co
     r->start_ns = rp_monotonic_ns();
     r->max_body = server->max_body;
     size_t large = atomic_load_explicit(&server->large_max, memory_order_acquire);
-    if (large > 0 && r->path != NULL && strcmp(r->path, server->large_path) == 0) r->max_body = large;
+    if (large > 0 && r->path != NULL && rp_path_matches(server->large_path, r->path)) r->max_body = large;
     if (r->method == NULL || r->path == NULL) {
         free(r->method);
         free(r->path);

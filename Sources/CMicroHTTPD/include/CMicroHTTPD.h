@@ -38,8 +38,9 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, si
 /// The bound TCP port.
 uint16_t rp_server_port(const rp_server *server);
 
-/// Gives requests to exactly `path` (< 64 bytes) a larger body bound of `max_body` bytes (e.g.
-/// POST /v1/pushes with many device tokens). Call once, right after rp_server_start.
+/// Gives requests to the paths matching `path` (< 128 bytes: '|'-separated patterns, '*' for one
+/// path segment, e.g. "/v1/pushes|/v1/pushes/*/sends") a larger body bound of `max_body` bytes
+/// (POST /v1/pushes with many device tokens). Call once, right after rp_server_start.
 void rp_server_set_large_body(rp_server *server, const char *path, size_t max_body);
 
 /// Stops accepting new connections (the listening socket is closed); requests in flight go on,

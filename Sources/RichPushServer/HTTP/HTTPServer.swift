@@ -65,11 +65,12 @@ public final class HTTPServer: @unchecked Sendable {
         self.port = Int(rp_server_port(started))
     }
 
-    /// Gives requests to exactly `path` a larger body bound than the server's (e.g.
+    /// Gives requests to the paths matching `path` a larger body bound than the server's (e.g.
     /// `POST /v1/pushes`, whose device-token list is far over a receipt's 8 KB).
     ///
     /// - Parameters:
-    ///   - path: the request path (shorter than 64 bytes).
+    ///   - path: path patterns separated by `|`, `*` standing for one path segment, e.g.
+    ///     `/v1/pushes|/v1/pushes/*/sends` (shorter than 128 bytes).
     ///   - maximumBody: the bound for that path, in bytes.
     public func allowLargeBody(path: String, maximumBody: Int) {
         lock.withLock { if let server { rp_server_set_large_body(server, path, maximumBody) } }

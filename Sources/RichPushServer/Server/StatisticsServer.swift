@@ -8,11 +8,17 @@ import RichPushCore
 /// - `POST /v1/receipts` (open): form or JSON receipt → `202` after COMMIT, `400` naming the
 ///   field, `415` for another body type (multipart, XML, JSON sent as a form), `413` over 8 KB,
 ///   `503` when the store failed.
-/// - `POST /v1/pushes` (admin): lint, send through APNs to the given tokens, record `sent` /
-///   `accepted` and each token's outcome; 200 with per-token results, 400 naming the field or
-///   with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when APNs refused the server's
-///   key/team/topic, 503 without APNs settings.
+/// - `POST /v1/pushes` (admin): lint, send through APNs or FCM to the given tokens and to the
+///   devices of the given `user_ids`, skipping tokens known inactive or bad; record `sent` /
+///   `accepted` / `skipped` and each token's outcome; 200 with per-token results, 400 naming the
+///   field or with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when a provider refused
+///   the server's key/team/topic/service account, 503 without settings for the provider needed.
+/// - `POST /v1/pushes/{push_id}/sends` (admin, Bearer only): record the sends of a push another
+///   system sent (counts or per-token outcomes), idempotent per `batch_id`; 200, 409 for a
+///   `batch_id` recorded with other figures.
 /// - `GET /v1/pushes`, `GET /v1/pushes/{push_id}` (admin): JSON figures.
+/// - `POST /v1/devices` (open to apps; a `user_id` needs the admin Bearer token or a valid
+///   `user_hash`), `DELETE /v1/devices/{token}` (open: whoever holds the token): the token lifecycle.
 /// - `GET /` (admin, Bearer or session cookie): the dashboard; `GET /login`, `POST /login` (a
 ///   12 h session in memory, the cookie holds its random id, never the token), `POST /logout`
 ///   (ends the session).
@@ -26,12 +32,17 @@ public final class StatisticsServer: @unchecked Sendable {
     private let auth: AdminAuthenticator
     private let writer: ReceiptWriter
     private let sender: PushSender?
+    /// Device registrations and recorded sends are written here, off the server's threads.
+    private let storeWrites = DispatchQueue(label: "richpush.server.store-writes")
     private var http: HTTPServer?
     private let stopLock = NSLock()
     private var stopped = false
 
     /// The bound port.
     public var port: Int { http?.port ?? 0 }
+
+    /// The Firebase project FCM sends go to, when FCM is configured.
+    public var fcmProjectID: String? { sender?.fcmProjectID }
 
     /// Starts the writer thread and the HTTP server.
     ///
@@ -44,7 +55,11 @@ public final class StatisticsServer: @unchecked Sendable {
         self.configuration = configuration
         self.store = store
         self.auth = AdminAuthenticator(token: configuration.adminToken)
-        self.sender = try configuration.apns.map { try PushSender(settings: $0, store: store) }
+        if configuration.apns != nil || configuration.fcm != nil {
+            self.sender = try PushSender(settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, store: store)
+        } else {
+            self.sender = nil
+        }
         let metrics = self.metrics
         self.writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
             metrics.batchCommitted(size: $0)
@@ -60,7 +75,7 @@ public final class StatisticsServer: @unchecked Sendable {
             sender?.shutdown()
             throw error
         }
-        http?.allowLargeBody(path: "/v1/pushes", maximumBody: PushSendRequest.maximumBodyBytes)
+        http?.allowLargeBody(path: "/v1/pushes|/v1/pushes/*/sends", maximumBody: PushSendRequest.maximumBodyBytes)
     }
 
     /// Graceful shutdown: stop accepting, wait for requests in flight (up to the grace period),
@@ -119,7 +134,20 @@ public final class StatisticsServer: @unchecked Sendable {
             guard auth.isAuthorized(request) else { return answer(request, unauthorized()) }
             if method == "POST" { return sendPush(request) }
             return answer(request, listPushes(request))
+        case "/v1/devices":
+            guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
+            return reply(request, devices.register(request))
         default:
+            if path.hasPrefix("/v1/pushes/"), path.hasSuffix("/sends"), path.count > "/v1/pushes//sends".count {
+                guard method == "POST" else { return answer(request, .methodNotAllowed(["POST"])) }
+                guard auth.isAuthorized(authorization: request.header("Authorization"), cookie: nil) else { return answer(request, unauthorized()) }
+                let pushID = String(path.dropFirst("/v1/pushes/".count).dropLast("/sends".count))
+                return reply(request, RecordedSendEndpoint(store: store).handle(request, pushID: pushID))
+            }
+            if path.hasPrefix("/v1/devices/") {
+                guard method == "DELETE" else { return answer(request, .methodNotAllowed(["DELETE"])) }
+                return reply(request, devices.unregister(String(path.dropFirst("/v1/devices/".count))))
+            }
             if path.hasPrefix("/v1/pushes/") {
                 guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
                 guard auth.isAuthorized(request) else { return answer(request, unauthorized()) }
@@ -132,6 +160,22 @@ public final class StatisticsServer: @unchecked Sendable {
     private func answer(_ request: HTTPRequest, _ response: HTTPResponse) -> Bool {
         request.respond(response)
         return true
+    }
+
+    /// Answers now, or runs the store work on `storeWrites` and answers from there (the
+    /// connection waits, suspended: no server thread waits on SQLite's fsync).
+    private func reply(_ request: HTTPRequest, _ reply: EndpointReply) -> Bool {
+        switch reply {
+        case .now(let response):
+            return answer(request, response)
+        case .later(let work):
+            storeWrites.async { request.respond(work()) }
+            return false
+        }
+    }
+
+    private var devices: DeviceEndpoint {
+        DeviceEndpoint(store: store, auth: auth, secret: configuration.deviceSecret, maximumBody: configuration.maximumBody)
     }
 
     private func unauthorized() -> HTTPResponse {
@@ -194,8 +238,8 @@ public final class StatisticsServer: @unchecked Sendable {
                 request,
                 .error(
                     503, code: "apns_not_configured",
-                    message: "POST /v1/pushes needs APNs settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
-                        + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)"
+                    message: "POST /v1/pushes needs APNs or FCM settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
+                        + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM), or --fcm-service-account FILE"
                 )
             )
         }
@@ -210,7 +254,7 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         let push: PushSendRequest
         do {
-            push = try PushSendRequest(body: request.body, defaultTopic: sender.settings.topic)
+            push = try PushSendRequest(body: request.body, defaultTopic: sender.settings?.topic)
         } catch let error as PushRequestError {
             return answer(request, error.response)
         } catch {
