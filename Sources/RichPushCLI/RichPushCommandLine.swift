@@ -12,6 +12,7 @@ public enum RichPushCommandLine {
         EncryptCommand.spec,
         ServeCommand.spec,
         StatsCommand.spec,
+        RecordSendCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

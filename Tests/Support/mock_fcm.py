@@ -22,7 +22,10 @@
    "html": true (a text/html body instead of FCM JSON)}, used in order, the last one repeating.
   POST /control/revoke                      forgets every issued access token (the next send gets 401).
   GET /stats                                {"token_fetches", "sends", "accepted", "per_token",
-                                             "last_message", "last_body_b64", "max_concurrent"}.
+                                             "last_message", "last_body_b64", "max_concurrent",
+                                             "last_delivered": what an iOS device gets for the last
+                                             accepted message: apns.payload plus the keys FCM adds,
+                                             "gcm.message_id" and "google.c.a.e"}.
 
 Usage: mock_fcm.py --key RSA.pem --client-email E --project P [--script FILE]   (prints "PORT n")
 """
@@ -79,7 +82,8 @@ class Handler(BaseHTTPRequestHandler):
             with s["lock"]:
                 return self.reply(200, {"token_fetches": s["fetches"], "sends": s["sends"], "accepted": s["accepted"],
                                         "per_token": s["per_token"], "last_message": s["last"],
-                                        "last_body_b64": s["last_body"], "max_concurrent": s["max_concurrent"]})
+                                        "last_body_b64": s["last_body"], "max_concurrent": s["max_concurrent"],
+                                        "last_delivered": s["delivered"]})
         self.reply(404, fcm_error(404, None, "no such path"))
 
     def do_POST(self):
@@ -185,7 +189,12 @@ class Handler(BaseHTTPRequestHandler):
         with s["lock"]:
             s["accepted"] += 1
             n = s["sends"]
-        return self.reply(200, {"name": f"projects/{s['project']}/messages/{int(time.time() * 1000)}{n}"})
+            message_id = f"{int(time.time() * 1000)}{n}"
+            delivered = dict(apns.get("payload", {}))
+            delivered["gcm.message_id"] = message_id
+            delivered["google.c.a.e"] = "1"
+            s["delivered"] = delivered
+        return self.reply(200, {"name": f"projects/{s['project']}/messages/{message_id}"})
 
 
 def main():
@@ -208,7 +217,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.state = {"public_key": public_key, "email": args.client_email, "project": args.project,
                     "fetches": 0, "sends": 0, "accepted": 0, "last": None, "last_body": None, "tokens": set(),
-                    "per_token": {}, "script": script, "lock": threading.Lock(), "in_flight": 0, "max_concurrent": 0}
+                    "per_token": {}, "delivered": None, "script": script, "lock": threading.Lock(), "in_flight": 0, "max_concurrent": 0}
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()

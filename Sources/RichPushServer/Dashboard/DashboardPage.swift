@@ -26,8 +26,8 @@ enum DashboardPage {
         cards += card(
             "Display rate", displayRate,
             s.accepted > 0
-                ? "\(HTML.number(s.deliveredOfSentPushes)) delivered / \(HTML.number(s.accepted)) accepted (pushes sent via POST /v1/pushes)"
-                : "needs sent counts: send with POST /v1/pushes")
+                ? "\(HTML.number(s.deliveredOfSentPushes)) delivered / \(HTML.number(s.accepted)) accepted (pushes with sends: POST /v1/pushes or recorded)"
+                : "needs sent counts: send with POST /v1/pushes, or record them with POST /v1/pushes/{id}/sends")
 
         var rows = ""
         for p in s.pushes {
@@ -37,8 +37,10 @@ enum DashboardPage {
             let shownID = HTML.truncated(p.pushID, 40)
             let fullID = shownID == p.pushID ? "" : " title=\"\(HTML.escape(p.pushID))\""
             rows += "<tr><td class=\"mono\"\(fullID)>\(HTML.escape(shownID))</td>"
+            rows += "<td>\(sourceLabel(p.sources))</td>"
             rows += "<td class=\"num\">\(p.sent.map(HTML.number) ?? "—")</td>"
             rows += "<td class=\"num\">\(p.accepted.map(HTML.number) ?? "—")</td>"
+            rows += "<td class=\"num\">\(p.skipped.map(HTML.number) ?? "—")</td>"
             rows += "<td class=\"num\">\(HTML.number(p.delivered))</td>"
             rows += "<td class=\"num\">\(HTML.number(p.opened))</td>"
             rows += "<td class=\"num\">\(p.displayRate.map(HTML.percent) ?? "—")</td>"
@@ -49,7 +51,7 @@ enum DashboardPage {
             rows += "<td>\(HTML.escape(shortTime(p.lastSeen)))</td></tr>"
         }
         if rows.isEmpty {
-            rows = "<tr><td colspan=\"11\" class=\"empty\">No receipts yet. Post one: <code>curl -d push_id=2018001 http://HOST/v1/receipts</code></td></tr>"
+            rows = "<tr><td colspan=\"13\" class=\"empty\">No receipts yet. Post one: <code>curl -d push_id=2018001 http://HOST/v1/receipts</code></td></tr>"
         }
 
         return """
@@ -79,6 +81,8 @@ enum DashboardPage {
             th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}
             .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
             .empty{color:#7a8397;text-align:center;padding:24px}
+            .src{display:inline-block;font-size:11.5px;padding:1px 7px;border-radius:9px;background:#e7ecfb;color:#2f4ab8;white-space:nowrap}
+            .src.ext{background:#eef6ec;color:#2f7a2a}.muted{color:#9aa2b3;font-size:12px}
             </style></head><body>
             <header><h1><span>RichPush</span> · statistics</h1>
             <div class="meta"><span>updated \(HTML.escape(SVGChart.label(generatedAtMs, 1))) UTC</span>
@@ -101,7 +105,7 @@ enum DashboardPage {
             \(SVGChart.timing(s.timing, p50: s.p50Ms, p95: s.p95Ms))</div>
             </section>
             <section class="panel"><h2>Pushes</h2><div class="sub">most recently seen first · \(pushCount(s)) · JSON at <code>GET /v1/pushes</code> (<code>?limit=1000</code>)</div>
-            <table><thead><tr><th>push_id</th><th class="num">sent</th><th class="num">accepted</th><th class="num">delivered</th><th class="num">opened</th><th class="num">display rate</th><th class="num">media attached</th><th>top reason</th><th class="num">media bytes</th><th class="num">p50 / p95</th><th>last seen</th></tr></thead>
+            <table><thead><tr><th>push_id</th><th title="where sent and accepted come from">source</th><th class="num">sent</th><th class="num">accepted</th><th class="num" title="tokens left out: known inactive or bad">skipped</th><th class="num">delivered</th><th class="num">opened</th><th class="num">display rate</th><th class="num">media attached</th><th>top reason</th><th class="num">media bytes</th><th class="num">p50 / p95</th><th>last seen</th></tr></thead>
             <tbody>\(rows)</tbody></table></section>
             </main></body></html>
             """
@@ -114,6 +118,19 @@ enum DashboardPage {
         let noun = total == 1 ? "push" : "pushes"
         guard s.pushes.count < total else { return "\(HTML.number(total)) \(noun)" }
         return "\(HTML.number(s.pushes.count)) most recent of \(HTML.number(total)) \(noun) · all in GET /v1/pushes"
+    }
+
+    /// Where a push's sent/accepted figures come from: `APNs`, `FCM` (sent by RichPush), a
+    /// recorder's name marked `recorded`, or `receipts only`.
+    static func sourceLabel(_ sources: [String]) -> String {
+        guard !sources.isEmpty else { return "<span class=\"muted\">receipts only</span>" }
+        return sources.map { source in
+            switch source {
+            case "apns": return "<span class=\"src\">APNs</span>"
+            case "fcm": return "<span class=\"src\">FCM</span>"
+            default: return "<span class=\"src ext\" title=\"recorded with POST /v1/pushes/{id}/sends\">\(HTML.escape(source)) · recorded</span>"
+            }
+        }.joined(separator: " ")
     }
 
     private static func card(_ key: String, _ value: String, _ detail: String) -> String {
