@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+import RichPushProvider
 import RichPushServer
 
 #if canImport(FoundationNetworking)
@@ -165,12 +166,14 @@ enum RecordSendCommand {
                 }
             }
         }
-        return try items.map { line, value in
+        return try items.compactMap { line, value in
             guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
                 throw RichPushError(code: .invalidPayload, message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
             }
+            // A token that is not one (richpush send reports it token_bad, never sent) is left out.
+            guard FCMClient.isPlausibleRegistrationToken(token) else { return nil }
             var result: [String: JSONValue] = ["token": .string(token), "outcome": .string(outcome)]
-            if let status = value["status"], status != .null { result["status"] = status }
+            if let status = value["status"] { result["status"] = status }
             if let reason = value["reason"], reason != .null { result["reason"] = reason }
             if let id = value["message_id"] ?? value["apns-id"] ?? value["apns_id"], id != .null { result["message_id"] = id }
             if outcome == "token_inactive", let since = value["inactive_since"] ?? value["timestamp"], since != .null { result["inactive_since"] = since }

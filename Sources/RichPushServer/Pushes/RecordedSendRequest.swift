@@ -160,8 +160,12 @@ public struct RecordedSendRequest: Sendable {
         var result = PushSendRecord.TokenResult(
             deviceToken: token, status: status, reason: reason, apnsID: messageID, outcome: outcome, state: state,
             inactiveSinceMs: since ?? (state == .inactive ? nowMs : nil))
-        // Without a status, the outcome says whether the provider answered.
-        result.answered = !["not_sent", "skipped", "configuration_error"].contains(outcome) && (status != nil || outcome != "retries_exhausted")
+        // "status": null says no answer came; without a "status" at all, the outcome says it.
+        if object["status"] != nil {
+            result.answered = status != nil
+        } else {
+            result.answered = !["not_sent", "skipped", "configuration_error", "retries_exhausted"].contains(outcome)
+        }
         return result
     }
 
