@@ -71,10 +71,12 @@ import Testing
         let pair = try JSONValue.parse(Data(#""\ud83d\ude00""#.utf8))
         #expect(pair.stringValue == "😀")
         #expect(pair.compactText() == "\"😀\"")
-        // An uppercase escape is the same code unit (written back in lowercase hex).
-        let upper = try JSONValue.parse(Data(#""\uD800""#.utf8))
-        #expect(upper == .string(JSONString(utf16CodeUnits: [0xD800])))
-        #expect(upper.compactText() == #""\ud800""#)
+        // An uppercase escape is the same code unit, and is written back as it was spelled.
+        let upper = try JSONValue.parse(Data(#""\uD800 \u00e9\/""#.utf8))
+        #expect(upper == .string(JSONString(utf16CodeUnits: [0xD800, 0x20, 0xE9, 0x2F])))
+        #expect(upper.compactText() == #""\uD800 \u00e9\/""#)
+        // Built in code, it is written with lower-case hex.
+        #expect(JSONValue.string(JSONString(utf16CodeUnits: [0xDBFF, 0x41])).compactText() == #""\udbffA""#)
         // Control characters are escaped, nothing else is.
         #expect(JSONValue.string("a\"b\\c\n\u{1}/\u{2028}").compactText() == "\"a\\\"b\\\\c\\n\\u0001/\u{2028}\"")
     }

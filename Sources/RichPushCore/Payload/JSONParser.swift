@@ -216,7 +216,10 @@ struct JSONParser {
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
                 i += 1
-                if unpaired { return JSONString(utf16CodeUnits: Self.utf16(fromWTF8: utf8)) }
+                if unpaired {
+                    let spelling = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<(i - 1)]), as: UTF8.self)
+                    return JSONString(utf16CodeUnits: Self.utf16(fromWTF8: utf8), spelling: spelling)
+                }
                 return JSONString(String(decoding: utf8, as: UTF8.self))
             }
             if c < 0x20 {

@@ -13,12 +13,16 @@ public struct JSONString: Sendable, Hashable, Comparable, CustomStringConvertibl
     public let value: String
     /// The exact UTF-16 code units, only when the string holds an unpaired surrogate.
     private let unpairedUTF16: [UInt16]?
+    /// The JSON text between the quotes as the parser read it, for a string with an unpaired
+    /// surrogate: written back as it came (`\uD800` stays upper case).
+    let spelling: String?
 
     /// Wraps a Swift string (which never holds an unpaired surrogate).
     /// - Parameter value: the text.
     public init(_ value: String) {
         self.value = value
         unpairedUTF16 = nil
+        spelling = nil
     }
 
     public init(stringLiteral value: String) {
@@ -30,6 +34,11 @@ public struct JSONString: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// - Parameter codeUnits: UTF-16 code units; a high surrogate followed by a low one is one
     ///   scalar, any other surrogate is kept as it is.
     public init<C: Collection>(utf16CodeUnits codeUnits: C) where C.Element == UInt16 {
+        self.init(utf16CodeUnits: codeUnits, spelling: nil)
+    }
+
+    /// Makes a string from UTF-16 code units and, from the parser, the escaped text it was read from.
+    init<C: Collection>(utf16CodeUnits codeUnits: C, spelling: String?) where C.Element == UInt16 {
         var text = ""
         var unpaired = false
         for result in Self.scalars(codeUnits) {
@@ -42,6 +51,7 @@ public struct JSONString: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
         value = text
         unpairedUTF16 = unpaired ? Array(codeUnits) : nil
+        self.spelling = unpaired ? spelling : nil
     }
 
     /// Whether the string holds an unpaired surrogate (shown as U+FFFD in `value`).

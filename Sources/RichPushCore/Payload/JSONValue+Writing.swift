@@ -5,7 +5,8 @@ extension JSONValue {
     ///
     /// Numbers are written as their text (`18446744073709551615`, `1e400`, `0.1000`); strings as
     /// their UTF-8, escaping only what JSON requires (`"`, `\`, control characters) and an
-    /// unpaired surrogate as `\udXXX`; slashes are not escaped. Parsing the output gives an equal
+    /// unpaired surrogate as `\udXXX` (a parsed string holding one is written exactly as it was
+    /// read); slashes are not escaped. Parsing the output gives an equal
     /// value.
     /// - Parameter sortedKeys: sort object keys by their UTF-8 bytes (stable output for tests,
     ///   diffs and signatures); otherwise in dictionary order.
@@ -67,6 +68,12 @@ extension JSONValue {
             return
         }
         out.append(UInt8(ascii: "\""))
+        if let spelling = string.spelling {
+            // As the parser read it: the escapes keep their spelling (`\uD800` stays upper case).
+            out.append(contentsOf: spelling.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for piece in JSONString.scalars(string.utf16CodeUnits) {
             switch piece {
             case .scalar(let scalar):
