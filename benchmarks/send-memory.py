@@ -4,7 +4,8 @@
 The tokens are streamed (issue 11): memory must stay flat, not grow with the file. Each run sends
 one notification to every token of a file over one HTTP/2 connection to h2o (Debian `h2o`, C, a
 3-line mruby handler answering 200 with the request's apns-id; fast enough for 10 M requests) and
-prints the kernel's max RSS of the richpush process (os.wait4), the time and the rate. stdout (one
+prints the kernel's max RSS of the richpush process (os.wait4), the time, the rate and the CPU
+time (user + system) per token, which is steadier than the rate on a shared machine. stdout (one
 JSON line per token) goes to /dev/null; the summary line on stderr is checked (every token
 accepted). The 10 k run is the reference: the figure that matters is RSS(N) / RSS(10 k).
 
@@ -75,7 +76,7 @@ def write_tokens(path, n):
 
 
 def measured(argv, stdin_path=None):
-    """Runs argv (stdout to /dev/null); returns (status, stderr, max RSS KiB, seconds)."""
+    """Runs argv (stdout to /dev/null); returns (status, stderr, max RSS KiB, seconds, CPU seconds)."""
     with tempfile.TemporaryFile() as err, open(os.devnull, "w") as null:
         stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         t0 = time.monotonic()
@@ -85,7 +86,8 @@ def measured(argv, stdin_path=None):
         if stdin_path:
             stdin.close()
         err.seek(0)
-        return os.waitstatus_to_exitcode(status), err.read().decode(errors="replace"), usage.ru_maxrss, seconds
+        return (os.waitstatus_to_exitcode(status), err.read().decode(errors="replace"), usage.ru_maxrss, seconds,
+                usage.ru_utime + usage.ru_stime)
 
 
 def main():
@@ -115,14 +117,15 @@ def main():
             if baseline and n <= max_baseline:
                 runs.append(("baseline", baseline, ["--tokens", tokens], None))
             for label, binary, extra, stdin in runs:
-                status, err, rss, seconds = measured([binary] + base + extra, stdin)
+                status, err, rss, seconds, cpu = measured([binary] + base + extra, stdin)
                 summary = next((l for l in err.splitlines() if "tokens, sent" in l), err.strip()[-300:])
                 ok = status == 0 and f"{n} tokens, sent {n}, accepted {n}" in summary
                 if label == "richpush" and reference is None:
                     reference = rss
                 rows.append((label, n, rss, seconds, ok, summary))
                 print(f"{label:16} {n:>10,} tokens  max RSS {rss / 1024:7.1f} MiB  ({rss / reference:4.2f}x the 10 k run)"
-                      f"  {seconds:7.1f} s  {n / seconds:9,.0f}/s  {'ok' if ok else 'NOT ALL ACCEPTED: ' + summary}", flush=True)
+                      f"  {seconds:7.1f} s  {n / seconds:9,.0f}/s  {cpu * 1e6 / n:5.1f} µs CPU each"
+                      f"  {'ok' if ok else 'NOT ALL ACCEPTED: ' + summary}", flush=True)
             os.remove(tokens)
         print(f"({os.cpu_count()} cores, load {open('/proc/loadavg').read().split()[0]}; h2o 1 thread; {streams} streams on one connection)")
     finally:

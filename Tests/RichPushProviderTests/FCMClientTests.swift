@@ -157,6 +157,21 @@ import Testing
         #expect(batch.results.count == 21)
     }
 
+    @Test func anUnknownProjectStopsTheBatchNamingProjectID() async throws {
+        let mock = try await MockFCMProcess()
+        defer { mock.stop() }
+        var json = try JSONValue.parse(try Data(contentsOf: mock.serviceAccountFile))
+        json = json.setting(.string("no-such-project"), at: "project_id")
+        let transport = try CurlHTTP2Transport()
+        defer { transport.shutdown() }
+        let client = try FCMClient(account: try FCMServiceAccount(json: json.jsonData()), endpoint: mock.endpoint, transport: transport, batchWindow: 1)
+        let batch = try await client.send(FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue()), to: (1...10).map { "t\($0)" })
+        #expect(batch.results[0].outcome == .configurationError)
+        #expect(batch.results[0].status == 404)
+        #expect(batch.stoppedBy?.message.contains("project_id") == true)
+        #expect(batch.results.filter { $0.outcome == .notSent }.count >= 5)
+    }
+
     @Test func anHTMLErrorPageIsReadUpToTheCapAndShownOnce() async throws {
         let mock = try await MockFCMProcess(script: ["p1": [["status": 502, "html": true]], "p2": [["status": 502, "html": true]]])
         defer { mock.stop() }

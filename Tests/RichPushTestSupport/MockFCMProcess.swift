@@ -22,8 +22,7 @@ public final class MockFCMProcess: @unchecked Sendable {
     public init(script: [String: [[String: Any]]] = [:]) async throws {
         directory = try Fixtures.temporaryDirectory("mock-fcm")
         let key = directory.appendingPathComponent("sa.pem")
-        let made = try await ChildProcess("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path]).run(timeout: 60)
-        guard made.status == 0 else { throw TestSupportError("openssl genpkey: \(made.stderr)") }
+        try Data(try await Self.sharedKey.value.utf8).write(to: key)
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
         child = ChildProcess("python3", [
@@ -39,6 +38,17 @@ public final class MockFCMProcess: @unchecked Sendable {
             "token_uri": .string("http://127.0.0.1:\(port)/token"),
         ])
         try json.jsonData().write(to: serviceAccountFile)
+    }
+
+    /// One RSA-2048 service-account key per test process (openssl genpkey takes a while; every
+    /// mock gets its own copy of the file).
+    private static let sharedKey = Task<String, any Error> {
+        let directory = try Fixtures.temporaryDirectory("mock-fcm-key")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("sa.pem")
+        let made = try await ChildProcess("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path]).run(timeout: 60)
+        guard made.status == 0 else { throw TestSupportError("openssl genpkey: \(made.stderr)") }
+        return try String(contentsOf: key, encoding: .utf8)
     }
 
     /// `http://127.0.0.1:PORT`: the FCM base URL (`--fcm-url`).
