@@ -41,6 +41,13 @@ public struct FCMServiceAccount: Sendable {
     ///   Generate new private key).
     /// - Throws: `RichPushError` with code `io` (unreadable), `invalid_json` or `configuration`.
     public init(contentsOf path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): no such file; download it from Firebase console → Project settings → Service accounts → Generate new private key")
+        }
+        guard !isDirectory.boolValue else {
+            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): it is a directory; give the JSON file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
