@@ -6,7 +6,7 @@
 # (Tests/Support/mock_apns.py: HTTP/2, TLS with a throwaway CA, the JWT verified) and FCM
 # (Tests/Support/mock_fcm.py: the OAuth2 token exchange and messages:send).
 #
-#   1. Two iPhones register their device tokens (POST /v1/devices), one bound to user u-1001.
+#   1. Two iPhones register their device tokens (POST /v1/devices), one bound to a user id.
 #   2. Article 000's image push (push id 2018001-<run>) goes out with POST /v1/pushes through
 #      APNs to three tokens, one of which APNs answers 410 Unregistered.
 #   3. The two phones run the real notification service extension (`richpush simulate`, the
@@ -70,6 +70,7 @@ json_field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; 
 run_id="$(date +%m%d-%H%M%S)"
 device() { printf '%s' "$run_id-$1" | sha256sum | cut -c1-64; }   # a 64-hex device token per run
 phone_a="$(device phone-a)"; phone_b="$(device phone-b)"; old_phone="$(device old-phone)"
+user="u-$run_id"   # a user of this run (a database kept from earlier runs has others)
 KEY_ID=DEMO123456; TEAM_ID=DEMOTEAM01; TOPIC=com.example.richpush.demo
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/AuthKey_$KEY_ID.p8"
 echo "{\"$old_phone\": [{\"status\": 410, \"reason\": \"Unregistered\", \"timestamp\": $(( $(date +%s) * 1000 - 86400000 ))}]}" > "$work/apns-script.json"
@@ -135,21 +136,21 @@ simulate_on() { # PHONE PAYLOAD LINES: prints the first LINES lines of what the 
 }
 
 echo
-echo "== 1. two iPhones register their device tokens (POST /v1/devices; the backend binds one to user u-1001)"
+echo "== 1. two iPhones register their device tokens (POST /v1/devices; the backend binds one to user $user)"
 registered='"  %s… %s, platform %s, user %s" % (d["token"][:8], "registered" if d["created"] else "registered again", d["platform"], d["user_id"] or "none")'
 curl -sS -H 'Content-Type: application/json' -d "{\"token\":\"$phone_a\",\"platform\":\"ios\",\"app_version\":\"2.4.1\"}" "$base/v1/devices" \
   | json_field "$registered"
 curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
-  -d "{\"token\":\"$phone_b\",\"platform\":\"ios\",\"user_id\":\"u-1001\",\"app_version\":\"2.4.1\"}" "$base/v1/devices" | json_field "$registered"
+  -d "{\"token\":\"$phone_b\",\"platform\":\"ios\",\"user_id\":\"$user\",\"app_version\":\"2.4.1\"}" "$base/v1/devices" | json_field "$registered"
 
 push_apns="2018001-$run_id"
 echo
-echo "== 2. article 000's image push, push id $push_apns, through APNs to both phones and an old token (POST /v1/pushes)"
+echo "== 2. article 000's image push, push id $push_apns, through APNs to phone A, an old token, and user $user (phone B) (POST /v1/pushes)"
 sed -E -e "s#https://[^\"]+#https://img.example.com/photo.jpg#" -e "s#\"2018001\"#\"$push_apns\"#" \
   Tests/Fixtures/payloads/seed000-image-and-stats.json > "$work/payload-apns.json"
-python3 - "$work/payload-apns.json" "$phone_a" "$old_phone" > "$work/push-apns.json" <<'PY'
+python3 - "$work/payload-apns.json" "$phone_a" "$old_phone" "$user" > "$work/push-apns.json" <<'PY'
 import json, sys
-print(json.dumps({"tokens": [sys.argv[2], sys.argv[3]], "user_ids": ["u-1001"], "payload": json.load(open(sys.argv[1]))}))
+print(json.dumps({"tokens": [sys.argv[2], sys.argv[3]], "user_ids": [sys.argv[4]], "payload": json.load(open(sys.argv[1]))}))
 PY
 curl -sS "${admin[@]}" -H 'Content-Type: application/json' --data-binary @"$work/push-apns.json" "$base/v1/pushes" \
   | json_field '"  sent %d, accepted %d, skipped %d\n" % (d["sent"], d["accepted"], d["skipped"]) + "\n".join("  %s… %s%s" % (r["token"][:8], r["outcome"], " " + r["reason"] if r["reason"] else "") for r in d["results"])'
