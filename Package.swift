@@ -45,6 +45,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // libpq (Debian: libpq-dev): the PostgreSQL store behind several `richpush serve` (issue 9).
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
 
         // MARK: Shared model (Foundation only)
         .target(name: "RichPushCore"),
@@ -87,7 +94,7 @@ let package = Package(
         // MARK: Statistics side (POST /v1/pushes sends through RichPushProvider's APNs client)
         .target(
             name: "RichPushServer",
-            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "RichPushProvider"]
+            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider"]
         ),
 
         // MARK: Command line
@@ -106,7 +113,8 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "RichPushTestSupport",
-            dependencies: ["RichPushCore"],
+            // CLibPQ: the throwaway PostgreSQL cluster makes a fresh database per test.
+            dependencies: ["RichPushCore", "CLibPQ"],
             path: "Tests/RichPushTestSupport"
         ),
         .testTarget(name: "RichPushCoreTests", dependencies: ["RichPushCore", "RichPushTestSupport"]),

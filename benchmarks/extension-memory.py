@@ -7,6 +7,10 @@
    (the body is streamed to disk; the articles' in-memory approach grows ~18 MB).
 2. The pipeline's own elapsedMs for photo.jpg against `curl -w %{time_total}` fetching the same
    URL, median of 20 runs each. Goal: overhead <= 5 ms.
+3. RichPush's integrity check (MediaIntegrity) on a 9.5 MB JPEG whose picture data runs to the
+   end (/long-scan: every byte scanned for markers) against the same size where the scan stops
+   early (/sized: photo.jpg then zeros), elapsedMs, median of N runs each. Goal: the scan adds
+   under 100 ms for 9.5 MB (ratio printed), and max RSS stays flat (< 2 MB over the reference).
 
 Usage: python3 benchmarks/extension-memory.py [--runs N]    (from the repository root or anywhere)
 Max RSS is read per child with os.wait4 (ru_maxrss, KiB on Linux).
@@ -87,6 +91,19 @@ def main():
         print("curl time_total     (median): %.1f ms (reference)" % curl_median)
         print("overhead: %+.1f ms, ratio %.2f" % (overhead, pipeline_ms / curl_median if curl_median else float("nan")))
         print("goal: overhead <= 5 ms -> %s" % ("MET" if overhead <= 5 else "NOT MET"))
+
+        print()
+        print("== Integrity check of a 9.5 MB JPEG: /long-scan (every byte scanned) vs /sized (scan ends at EOI), median of %d runs" % runs)
+        simulate("/long-scan?bytes=9500000", 9_500_000)  # the server makes it once
+        short = [simulate("/sized?bytes=9500000", 9_500_000) for _ in range(runs)]
+        long = [simulate("/long-scan?bytes=9500000", 9_500_000) for _ in range(runs)]
+        short_ms = statistics.median(r[1] for r in short)
+        long_ms = statistics.median(r[1] for r in long)
+        long_rss = statistics.median(r[0] for r in long)
+        print("elapsedMs /sized     (reference): %.1f ms" % short_ms)
+        print("elapsedMs /long-scan            : %.1f ms (%+.1f ms, ratio %.2f)" % (long_ms, long_ms - short_ms, long_ms / short_ms if short_ms else float("nan")))
+        print("max RSS /long-scan: %d KiB (%+d KiB vs the 88 KB reference)" % (long_rss, long_rss - reference))
+        print("goal: scan adds < 100 ms and RSS growth < 2048 KiB -> %s" % ("MET" if long_ms - short_ms < 100 and long_rss - reference < 2048 else "NOT MET"))
     finally:
         server.terminate()
         server.wait()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bridge-in-the-host benchmark: the peak memory `richpush simulate` reports in "host".
 
-`richpush simulate` runs the real RichPushNotificationService in the Linux ExtensionHost, which
+`richpush simulate` runs the real RichPushServiceExtension in the Linux ExtensionHost, which
 reports the process's peak resident memory (VmHWM) as `host.peakMemoryBytes` against the ~24 MB
 iOS extension limit. This script checks that figure and puts it in context:
 

@@ -16,6 +16,9 @@ APT_PACKAGES=(
   h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
   libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
   libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)
+  libpq-dev              # statistics server: PostgreSQL store (libpq) for several richpush serve (issue 9)
+  postgresql             # tests start throwaway clusters (initdb + pg_ctl from /usr/lib/postgresql/<ver>/bin)
+  nginx-light            # tests: deploy/nginx/richpush.conf in front of several richpush serve
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

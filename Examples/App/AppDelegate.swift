@@ -3,13 +3,14 @@
 // 1. ask permission to show alerts, sounds and badges;
 // 2. register for remote notifications and print the device token as hex (what your provider,
 //    e.g. `richpush send`, needs);
-// 3. register the "image" category, which the Notification Content Extension shows;
-// 4. when the user taps a notification, report event=opened to the receipts URL, so the stats
-//    server can count sent → delivered → opened for each push_id.
+// 3. register the app's categories (image, video, audio) next to those already registered;
+// 4. each time the app becomes active: send the receipts the extension queued, reset the badge;
+// 5. when the user taps a notification, queue and send event=opened with the push's stable
+//    receipt_id, so the stats server counts sent → delivered → opened for each push_id.
 //
-// The target needs the Push Notifications capability (aps-environment entitlement) and links the
-// RichPush package's `RichPushCore` library (for PayloadKeyPath and Receipt).
-import RichPushCore
+// The target needs the Push Notifications capability (aps-environment entitlement), the same
+// App Group as the extension, and links the RichPush package's `RichPushExtension` library.
+import RichPushExtension
 import UIKit
 import UserNotifications
 
@@ -17,8 +18,10 @@ import UserNotifications
 // copy the parts below into it instead.
 @main
 final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
-    /// The same receipts URL as the extension's Info.plist `RichPush.ReceiptsURL`.
-    private let receipts = OpenedReceiptReporter(receiptsURL: URL(string: "https://stats.example.com/v1/receipts"))
+    /// The extension's Info.plist values (RichPush → ReceiptsURL, AppGroupIdentifier).
+    private let richPush = RichPushAppSupport(
+        receiptsURL: URL(string: "https://stats.example.com/v1/receipts"), appGroupIdentifier: "group.com.example.app")
+    private var becameActive: (any NSObjectProtocol)?
 
     func application(
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
@@ -27,13 +30,18 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
         // Set the delegate before launch finishes, or a tap that launched the app is missed.
         center.delegate = self
 
-        // The "image" category: RichPushNotificationService sets it when it attaches media, and
-        // the Notification Content Extension (UNNotificationExtensionCategory = image) shows it.
-        let open = UNNotificationAction(identifier: "open", title: "Open", options: [.foreground])
-        let image = UNNotificationCategory(identifier: "image", actions: [open], intentIdentifiers: [], options: [])
-        center.setNotificationCategories([image])
+        // Each time the app becomes active (with or without scenes): send the receipts the
+        // extension queued, reset the badge.
+        let richPush = richPush
+        becameActive = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+            Task {
+                await richPush.flushReceipts()
+                await richPush.resetBadge(in: UNUserNotificationCenter.current())
+            }
+        }
 
         Task { @MainActor in
+            await RichPushAppSupport.registerCategories(in: UNUserNotificationCenter.current())
             do {
                 let granted = try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound, .badge])
                 print("RichPush: notifications \(granted ? "allowed" : "not allowed")")
@@ -62,7 +70,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
 
     // MARK: UNUserNotificationCenterDelegate
     // `nonisolated`: UserNotifications calls these off the main actor with non-Sendable values
-    // (Swift 6 mode); they only read the Sendable `receipts`.
+    // (Swift 6 mode); they only read the Sendable `richPush`.
 
     /// Shows notifications while the app is in the foreground too (banner, sound, badge).
     nonisolated func userNotificationCenter(
@@ -74,6 +82,6 @@ final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationC
     /// The user tapped the notification (or one of its actions): report `event=opened`.
     nonisolated func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
         guard response.actionIdentifier != UNNotificationDismissActionIdentifier else { return }
-        await receipts.reportOpened(userInfo: response.notification.request.content.userInfo)
+        await richPush.reportOpened(userInfo: response.notification.request.content.userInfo)
     }
 }

@@ -13,6 +13,7 @@ public enum RichPushCommandLine {
         ServeCommand.spec,
         StatsCommand.spec,
         RecordSendCommand.spec,
+        MigrateCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

@@ -161,7 +161,7 @@ public struct ExtensionHost: Sendable {
             badge: content.badge?.intValue, sound: content.sound?.payloadName,
             userInfo: JSONValue(any: content.userInfo), attachments: attachments,
             // iOS looks the category up when it shows the notification: record what it finds.
-            registeredCategoryActions: UNUserNotificationCenter.current().categoriesAtDisplay()
+            registeredCategoryActions: UNUserNotificationCenter.current().registeredCategories()
                 .first { $0.identifier == content.categoryIdentifier }?.actions.map(\.identifier)
         )
     }

@@ -4,7 +4,7 @@
 import RichPushNotificationService
 
 /// A whole extension, as in Examples/NotificationServiceExtension.
-final class ProbeNotificationService: RichPushNotificationService {}
+final class ProbeNotificationService: RichPushServiceExtension {}
 
 let service = ProbeNotificationService()
 print("\(type(of: service)): \(RichPushSettings.knownKeys.count) settings keys, deadline \(service.configuration.deadline) s")

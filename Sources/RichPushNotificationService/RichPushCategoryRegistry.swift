@@ -10,13 +10,14 @@ import RichPushExtension
 /// Turns payload-described buttons (`NotificationCategoryDescription`, issue 6) into a
 /// `UNNotificationCategory` and registers it next to the app's own categories.
 ///
-/// Categories whose identifier starts with `richpush.b.` are RichPush's (made from a payload's
-/// buttons); every other registered category is treated as the app's and never replaced or
-/// removed. At most `maximumRichPushCategories` of RichPush's are kept (Apple documents no limit;
-/// ours keeps the registered set small). A payload that names `aps.category` gets that identifier;
-/// if the app already registers it, the app's category wins.
+/// Categories whose identifier starts with `richpush.b.` or ends in `.buttons.<n>` (a button slot
+/// of a media category, `image.buttons.2`) are RichPush's (made from a payload's buttons); every
+/// other registered category is treated as the app's and never replaced or removed. At most
+/// `maximumRichPushCategories` `richpush.b.` ones are kept (Apple documents no limit; ours keeps
+/// the registered set small); button slots are bounded by their number. A payload that names
+/// `aps.category` gets that identifier; if the app already registers it, the app's category wins.
 public enum RichPushCategoryRegistry {
-    /// At most 16 RichPush-made categories stay registered (our bound).
+    /// At most 16 `richpush.b.` categories stay registered (our bound).
     public static let maximumRichPushCategories = 16
 
     /// The action for one button: `UNTextInputNotificationAction` when it has a text input, with
@@ -71,7 +72,7 @@ public enum RichPushCategoryRegistry {
         _ existing: Set<UNNotificationCategory>, adding: NotificationCategoryDescription, limit: Int = maximumRichPushCategories
     ) -> Set<UNNotificationCategory> {
         let ordered = existing.sorted { $0.identifier < $1.identifier }
-        let appIDs = Set(ordered.map(\.identifier).filter { !$0.hasPrefix(NotificationCategoryDescription.derivedPrefix) })
+        let appIDs = Set(ordered.map(\.identifier).filter { !NotificationCategoryDescription.isMadeByRichPush($0) })
         let placeholders = ordered.map { NotificationCategoryDescription(identifier: $0.identifier, buttons: []) }
         let keep = NotificationCategoryDescription.merge(existing: placeholders, appCategoryIdentifiers: appIDs, adding: adding, limit: limit)
         var result: Set<UNNotificationCategory> = []
@@ -87,20 +88,63 @@ public enum RichPushCategoryRegistry {
 
     /// Registers the payload's category with the notification center, merged with what is
     /// registered (call it as soon as the category is known, before delivery); returns once the
-    /// new set is registered.
+    /// new set is registered, with the identifier it was registered under.
     ///
-    /// Registrations in this process run one at a time (read, merge, write), so overlapping
-    /// requests with different buttons each keep their category.
+    /// A button slot (`image.buttons.<n>`, see `PipelineConfiguration.buttonCategorySlots`) moves
+    /// to the first slot, from the preferred one on, that is free or already holds the same buttons,
+    /// so two sets of buttons never share one; when all `slots` hold other buttons, the preferred
+    /// slot is replaced. Registrations in this process run one at a time (read, merge, write), so
+    /// overlapping requests with different buttons each keep their category.
     ///
     /// - Parameters:
     ///   - description: the category from the pipeline.
+    ///   - slots: how many button slots each media category has (`buttonCategorySlots`).
     ///   - center: the notification center (default `.current()`).
-    public static func register(_ description: NotificationCategoryDescription, center: UNUserNotificationCenter = .current()) async {
+    /// - Returns: the identifier registered: `description.identifier`, or the slot it moved to.
+    @discardableResult
+    public static func register(
+        _ description: NotificationCategoryDescription, slots: Int = 4, center: UNUserNotificationCenter = .current()
+    ) async -> String {
         let target = CenterReference(center: center)
-        await serial.run {
+        return await serial.run {
             let existing = await registeredCategories(of: target)
-            target.center.setNotificationCategories(merged(existing, adding: description))
+            var adding = description
+            adding.identifier = slotIdentifier(for: description, in: existing, slots: slots)
+            target.center.setNotificationCategories(merged(existing, adding: adding))
+            return adding.identifier
         }
+    }
+
+    /// Where a button slot category goes: the first slot from the preferred one that is free or
+    /// holds the same buttons; the preferred one when all are taken. Other identifiers stay.
+    static func slotIdentifier(
+        for description: NotificationCategoryDescription, in existing: Set<UNNotificationCategory>, slots: Int
+    ) -> String {
+        guard let (base, preferred) = NotificationCategoryDescription.buttonSlot(of: description.identifier),
+            !description.identifier.hasPrefix(NotificationCategoryDescription.derivedPrefix), slots > 0, preferred <= slots
+        else { return description.identifier }
+        for offset in 0..<slots {
+            let identifier = NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: (preferred - 1 + offset) % slots + 1)
+            guard let current = existing.first(where: { $0.identifier == identifier }) else { return identifier }
+            if holds(current, description.buttons) { return identifier }
+        }
+        return description.identifier
+    }
+
+    /// Whether a registered category's actions are these buttons (identifier, title, options,
+    /// text input; icons cannot be read back and are not compared).
+    static func holds(_ category: UNNotificationCategory, _ buttons: [NotificationButton]) -> Bool {
+        guard category.actions.count == buttons.count else { return false }
+        for (action, button) in zip(category.actions, buttons) {
+            let wanted = makeAction(button)
+            guard action.identifier == wanted.identifier, action.title == wanted.title, action.options == wanted.options else { return false }
+            let input = action as? UNTextInputNotificationAction
+            let wantedInput = wanted as? UNTextInputNotificationAction
+            guard input?.textInputButtonTitle == wantedInput?.textInputButtonTitle,
+                input?.textInputPlaceholder == wantedInput?.textInputPlaceholder
+            else { return false }
+        }
+        return true
     }
 
     /// The registered categories, through the completion-handler API (Apple's is not annotated
@@ -141,18 +185,19 @@ private final class SerialChain: @unchecked Sendable {
     private let lock = NSLock()
     private var tail: Task<Void, Never>?
 
-    /// Runs `operation` after every operation submitted before it; returns when it has finished.
+    /// Runs `operation` after every operation submitted before it; returns its value when it has finished.
     /// - Parameter operation: the work.
-    func run(_ operation: @escaping @Sendable () async -> Void) async {
-        let task: Task<Void, Never> = lock.withLock {
+    /// - Returns: what `operation` returned.
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
+        let task: Task<T, Never> = lock.withLock {
             let previous = tail
             let next = Task {
                 await previous?.value
-                await operation()
+                return await operation()
             }
-            tail = next
+            tail = Task { _ = await next.value }
             return next
         }
-        await task.value
+        return await task.value
     }
 }

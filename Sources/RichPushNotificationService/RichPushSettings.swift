@@ -10,14 +10,20 @@ import RichPushExtension
 /// ```xml
 /// <key>RichPush</key>
 /// <dict>
-///     <key>ReceiptsURL</key>             <string>https://stats.example.com/v1/receipts</string>
-///     <key>MediaKeyPaths</key>           <array><string>aps.alert.image</string><string>image-url</string></array>
-///     <key>PushIDKeyPaths</key>          <array><string>aps.alert.push_id</string></array>
-///     <key>DefaultBody</key>             <string>すぐに確認</string>
-///     <key>MediaCategoryIdentifier</key> <string>image</string>
-///     <key>Deadline</key>                <real>25</real>
-///     <key>AllowedHTTPHosts</key>        <array><string>media.example.com</string></array>
-///     <key>AppGroupIdentifier</key>      <string>group.com.example.app</string>
+///     <key>ReceiptsURL</key>                <string>https://stats.example.com/v1/receipts</string>
+///     <key>MediaKeyPaths</key>              <array><string>data.picture</string></array>   <!-- tried before the defaults -->
+///     <key>MediaKeyPathsReplace</key>       <false/>                                       <!-- true: only yours -->
+///     <key>PushIDKeyPaths</key>             <array><string>data.id</string></array>        <!-- tried before the defaults -->
+///     <key>PushIDKeyPathsReplace</key>      <false/>
+///     <key>DefaultBody</key>                <string>すぐに確認</string>                   <!-- none unless set -->
+///     <key>MediaCategoryIdentifiers</key>   <dict><key>image</key><string>image</string>
+///                                                 <key>video</key><string>video</string>
+///                                                 <key>audio</key><string>audio</string></dict>
+///     <key>ButtonCategorySlots</key>        <integer>4</integer>
+///     <key>AdditionalAttachmentTypes</key>  <array><string>com.apple.quicktime-movie</string></array>
+///     <key>Deadline</key>                   <real>25</real>
+///     <key>AllowedHTTPHosts</key>           <array><string>media.example.com</string></array>
+///     <key>AppGroupIdentifier</key>         <string>group.com.example.app</string>
 /// </dict>
 /// ```
 public struct RichPushSettings: Sendable {
@@ -26,12 +32,16 @@ public struct RichPushSettings: Sendable {
 
     /// Every key the dictionary may hold.
     public static let knownKeys: [String] = [
-        "ReceiptsURL", "MediaKeyPaths", "PushIDKeyPaths", "DefaultBody", "MediaCategoryIdentifier", "Deadline",
+        "ReceiptsURL", "MediaKeyPaths", "MediaKeyPathsReplace", "PushIDKeyPaths", "PushIDKeyPathsReplace", "DefaultBody",
+        "MediaCategoryIdentifiers", "MediaCategoryIdentifier", "ButtonCategorySlots", "AdditionalAttachmentTypes", "Deadline",
         "AllowedHTTPHosts", "AppGroupIdentifier",
     ]
 
     /// The longest `Deadline` accepted, in seconds: below Apple's ~30 s budget, leaving time to deliver.
     public static let maximumDeadline = 29.0
+    /// The most `ButtonCategorySlots` accepted (our bound: a content extension lists each slot of
+    /// each media category in its `UNNotificationExtensionCategory`).
+    public static let maximumButtonCategorySlots = 16
 
     /// The pipeline configuration the settings describe.
     public var pipeline: PipelineConfiguration
@@ -69,20 +79,48 @@ public struct RichPushSettings: Sendable {
                 problems.append("RichPush.ReceiptsURL must be an http(s) URL string such as https://stats.example.com/v1/receipts; no receipts will be sent")
             }
         }
-        if let paths = keyPaths(d, "MediaKeyPaths") { pipeline.mediaKeyPaths = paths }
-        if let paths = keyPaths(d, "PushIDKeyPaths") { pipeline.pushIDKeyPaths = paths }
+        pipeline.mediaKeyPaths = keyPaths(d, "MediaKeyPaths", defaults: pipeline.mediaKeyPaths)
+        pipeline.pushIDKeyPaths = keyPaths(d, "PushIDKeyPaths", defaults: pipeline.pushIDKeyPaths)
         if let value = d["DefaultBody"] {
             if let s = value as? String {
                 pipeline.defaultBody = s.isEmpty ? nil : s
             } else {
-                problems.append("RichPush.DefaultBody must be a string (empty to turn the rule off); using \"\(pipeline.defaultBody ?? "")\"")
+                problems.append("RichPush.DefaultBody must be a string such as \"すぐに確認\" (empty for none); no default body")
             }
         }
         if let value = d["MediaCategoryIdentifier"] {
             if let s = value as? String {
-                pipeline.mediaCategoryIdentifier = s.isEmpty ? nil : s
+                pipeline.mediaCategoryIdentifiers = s.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: MediaKind.allCases.map { ($0, s) })
             } else {
-                problems.append("RichPush.MediaCategoryIdentifier must be a string (empty to turn the rule off); using \"\(pipeline.mediaCategoryIdentifier ?? "")\"")
+                problems.append("RichPush.MediaCategoryIdentifier must be a string (one category for every kind; empty for none); using image, video, audio")
+            }
+        }
+        if let value = d["MediaCategoryIdentifiers"] {
+            if let map = value as? [String: Any], map.keys.allSatisfy({ MediaKind(rawValue: $0) != nil }), map.values.allSatisfy({ $0 is String }) {
+                for (key, category) in map {
+                    guard let kind = MediaKind(rawValue: key), let category = category as? String else { continue }
+                    pipeline.mediaCategoryIdentifiers[kind] = category.isEmpty ? nil : category
+                }
+            } else {
+                problems.append("RichPush.MediaCategoryIdentifiers must be a dictionary from image, video, audio to category identifiers (empty for none); using image, video, audio")
+            }
+        }
+        if let value = d["ButtonCategorySlots"] {
+            if let n = Self.number(value), n == n.rounded(), n >= 0, n <= Double(Self.maximumButtonCategorySlots) {
+                pipeline.buttonCategorySlots = Int(n)
+            } else {
+                problems.append("RichPush.ButtonCategorySlots must be an integer from 0 to \(Self.maximumButtonCategorySlots); using \(pipeline.buttonCategorySlots)")
+            }
+        }
+        if let value = d["AdditionalAttachmentTypes"] {
+            let optIn = MediaFormat.optInAttachmentFormats
+            let identifiers = value as? [String] ?? []
+            let formats = identifiers.compactMap(MediaFormat.forUniformTypeIdentifier).filter(optIn.contains)
+            if value is [String], formats.count == identifiers.count {
+                pipeline.additionalAttachmentFormats = Set(formats)
+            } else {
+                problems.append(
+                    "RichPush.AdditionalAttachmentTypes must be an array of these UTType identifiers outside Apple's table: \(optIn.map(\.uniformTypeIdentifier).joined(separator: ", ")); only Apple's table is attached")
             }
         }
         if let value = d["Deadline"] {
@@ -108,15 +146,44 @@ public struct RichPushSettings: Sendable {
         }
     }
 
-    private mutating func keyPaths(_ d: [String: Any], _ key: String) -> [PayloadKeyPath]? {
-        guard let value = d[key] else { return nil }
+    /// A key path list: the dictionary's paths first, then the defaults it does not repeat, or
+    /// only its paths when `<key>Replace` is true.
+    private mutating func keyPaths(_ d: [String: Any], _ key: String, defaults: [PayloadKeyPath]) -> [PayloadKeyPath] {
+        var replace = false
+        if let flag = d[key + "Replace"] {
+            if let b = Self.boolean(flag) {
+                replace = b
+            } else {
+                problems.append("RichPush.\(key)Replace must be a Boolean (<true/> to use only \(key)); adding to the defaults")
+            }
+        }
+        guard let value = d[key] else {
+            if replace { problems.append("RichPush.\(key)Replace is true but \(key) is missing; using the defaults") }
+            return defaults
+        }
         guard let array = value as? [Any], let strings = array as? [String], !strings.isEmpty,
             strings.allSatisfy({ !PayloadKeyPath($0).components.isEmpty })
         else {
             problems.append("RichPush.\(key) must be a non-empty array of dotted key paths such as \"aps.alert.image\"; using the defaults")
-            return nil
+            return defaults
         }
-        return strings.map { PayloadKeyPath($0) }
+        let paths = strings.map { PayloadKeyPath($0) }
+        if replace { return paths }
+        return paths + defaults.filter { !paths.contains($0) }
+    }
+
+    /// A Boolean from a plist value: `<true/>`/`<false/>` only.
+    private static func boolean(_ value: Any) -> Bool? {
+        if let b = value as? Bool, type(of: value) == Bool.self { return b }
+        if let n = value as? NSNumber {
+            #if canImport(Darwin)
+            if CFGetTypeID(n) == CFBooleanGetTypeID() { return n.boolValue }
+            #else
+            if n === NSNumber(value: true) { return true }
+            if n === NSNumber(value: false) { return false }
+            #endif
+        }
+        return nil
     }
 
     /// A number of seconds from a plist value: `<real>`/`<integer>`, never `<true/>`/`<false/>`.

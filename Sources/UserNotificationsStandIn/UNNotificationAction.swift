@@ -3,23 +3,31 @@ import Foundation
 
 /// Stand-in for Apple's `UNNotificationAction`: a button shown with a notification's category.
 open class UNNotificationAction: NSObject, NSCopying {
+    private let storedIdentifier: String
+    private let storedTitle: String
+    private let storedOptions: UNNotificationActionOptions
+
     /// The identifier passed to the app when the user picks this action.
-    public let identifier: String
+    open var identifier: String { storedIdentifier }
     /// The button's title.
-    public let title: String
+    open var title: String { storedTitle }
     /// How the action behaves.
-    public let options: UNNotificationActionOptions
+    open var options: UNNotificationActionOptions { storedOptions }
+
+    init(storedIdentifier: String, title: String, options: UNNotificationActionOptions) {
+        self.storedIdentifier = storedIdentifier
+        self.storedTitle = title
+        self.storedOptions = options
+        super.init()
+    }
 
     /// Makes an action.
     /// - Parameters:
     ///   - identifier: a unique identifier.
     ///   - title: the button's title.
     ///   - options: how the action behaves.
-    public init(identifier: String, title: String, options: UNNotificationActionOptions = []) {
-        self.identifier = identifier
-        self.title = title
-        self.options = options
-        super.init()
+    public convenience init(identifier: String, title: String, options: UNNotificationActionOptions = []) {
+        self.init(storedIdentifier: identifier, title: title, options: options)
     }
 
     /// Returns the receiver: an action is immutable.
@@ -27,7 +35,7 @@ open class UNNotificationAction: NSObject, NSCopying {
     /// - Returns: `self`.
     open func copy(with zone: NSZone? = nil) -> Any { self }
 
-    /// Actions are equal when their identifier, title and options are.
+    /// Actions are equal when their class, identifier, title and options are.
     /// - Parameter object: the other object.
     /// - Returns: whether they are equal.
     open override func isEqual(_ object: Any?) -> Bool {

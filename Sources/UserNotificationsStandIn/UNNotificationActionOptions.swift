@@ -2,7 +2,7 @@
 import Foundation
 
 /// Stand-in for Apple's `UNNotificationActionOptions`: how an action behaves.
-public struct UNNotificationActionOptions: OptionSet, Sendable, Hashable {
+public struct UNNotificationActionOptions: OptionSet, Sendable {
     /// The bits.
     public let rawValue: UInt
     /// Makes options from bits.
@@ -10,10 +10,10 @@ public struct UNNotificationActionOptions: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// The device must be unlocked.
-    public static let authenticationRequired = UNNotificationActionOptions(rawValue: 1 << 0)
+    public static var authenticationRequired: UNNotificationActionOptions { UNNotificationActionOptions(rawValue: 1 << 0) }
     /// Shown as destructive (red).
-    public static let destructive = UNNotificationActionOptions(rawValue: 1 << 1)
+    public static var destructive: UNNotificationActionOptions { UNNotificationActionOptions(rawValue: 1 << 1) }
     /// Launches the app in the foreground.
-    public static let foreground = UNNotificationActionOptions(rawValue: 1 << 2)
+    public static var foreground: UNNotificationActionOptions { UNNotificationActionOptions(rawValue: 1 << 2) }
 }
 #endif

@@ -1,49 +1,50 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushCore
+internal import RichPushCore
 
 /// Stand-in for Apple's `UNNotificationAttachment`: a media file shown with a notification.
 ///
-/// The initializer validates the file as iOS does and throws the same `UNError` codes, so a file
-/// that passes here is one iOS accepts:
+/// The initializer checks what iOS checks when an extension creates an attachment, and throws the
+/// same `UNError` codes; like iOS it does not read the file's bytes (the system validates the
+/// content only after the extension hands the notification over, which is why RichPush checks
+/// the bytes itself first, see `MediaIntegrity`):
 /// - not a `file:` URL, or no readable regular file there → `attachmentInvalidURL`;
-/// - the bytes (sniffed with `MediaFormat.sniff`) are not an attachable type, the type hint is not
-///   an attachable UTType, or there is neither a hint nor a known file name extension →
-///   `attachmentUnrecognizedType`;
-/// - the hint or extension names another kind of media than the bytes → `attachmentCorrupt`;
+/// - the type, from the `UNNotificationAttachmentOptionsTypeHintKey` hint when given, else from
+///   the file name extension, is not in Apple's table (`MediaFormat.appleAttachmentFormats`)
+///   → `attachmentUnrecognizedType`;
 /// - larger than the type's limit → `attachmentInvalidFileSize` (Apple: image 10 MB, audio 5 MB,
 ///   video 50 MB; `MediaKind.maximumBytes`).
 open class UNNotificationAttachment: NSObject, NSCopying {
-    /// The identifier given at creation (a fresh UUID string when that was empty).
-    public let identifier: String
-    /// The file's URL (after delivery, iOS's data store; see `ExtensionHost`).
-    public let url: URL
-    /// The UTType identifier, e.g. `public.jpeg`.
-    public let type: String
+    private let storedIdentifier: String
+    private let storedURL: URL
+    private let storedType: String
 
-    /// Makes an attachment from a local file, validating it as iOS does.
+    /// The identifier given at creation (a fresh UUID string when that was empty).
+    open var identifier: String { storedIdentifier }
+    /// The file's URL (after delivery, the system's data store; see `ExtensionHost`).
+    open var url: URL { storedURL }
+    /// The UTType identifier, e.g. `public.jpeg`.
+    open var type: String { storedType }
+
+    init(storedIdentifier: String, url: URL, type: String) {
+        self.storedIdentifier = storedIdentifier
+        self.storedURL = url
+        self.storedType = type
+        super.init()
+    }
+
+    /// Makes an attachment from a local file, checking it as iOS does.
     ///
     /// - Parameters:
     ///   - identifier: a unique identifier; empty for a generated one.
     ///   - URL: a file URL to a readable media file.
-    ///   - options: `UNNotificationAttachmentOptionsTypeHintKey` (a UTType identifier) and the
-    ///     thumbnail keys.
-    /// - Throws: `UNError` with `attachmentInvalidURL`, `attachmentUnrecognizedType`,
-    ///   `attachmentCorrupt` or `attachmentInvalidFileSize`.
-    public init(identifier: String, url URL: URL, options: [AnyHashable: Any]? = nil) throws {
+    ///   - options: `UNNotificationAttachmentOptionsTypeHintKey` (a UTType identifier string that
+    ///     replaces the file name extension) and the thumbnail keys.
+    /// - Throws: `UNError` with `attachmentInvalidURL`, `attachmentUnrecognizedType` or
+    ///   `attachmentInvalidFileSize`.
+    public convenience init(identifier: String, url URL: URL, options: [AnyHashable: Any]? = nil) throws {
         let format = try Self.validate(url: URL, options: options ?? [:])
-        self.identifier = identifier.isEmpty ? UUID().uuidString : identifier
-        self.url = URL
-        self.type = format.uniformTypeIdentifier
-        super.init()
-    }
-
-    /// The same attachment at a new location (the host's data store after the move).
-    package init(movedFrom attachment: UNNotificationAttachment, to url: URL) {
-        identifier = attachment.identifier
-        self.url = url
-        type = attachment.type
-        super.init()
+        self.init(storedIdentifier: identifier.isEmpty ? UUID().uuidString : identifier, url: URL, type: format.uniformTypeIdentifier)
     }
 
     /// Returns the receiver: an attachment is immutable.
@@ -51,68 +52,54 @@ open class UNNotificationAttachment: NSObject, NSCopying {
     /// - Returns: `self`.
     open func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// The file name extensions iOS maps to the UTTypes of Apple's table (the system's type
+    /// database, `UTType(filenameExtension:)`); other extensions name types iOS does not attach.
+    static let extensionTypes: [String: MediaFormat] = [
+        "jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png, "gif": .gif,
+        "aif": .aiff, "aiff": .aiff, "wav": .wav, "wave": .wav, "mp3": .mp3, "m4a": .mpeg4Audio,
+        "mpg": .mpeg, "mpeg": .mpeg, "mpe": .mpeg, "m2v": .mpeg2Video, "mp4": .mpeg4, "avi": .avi,
+    ]
+
+    private static func error(_ code: UNError.Code, _ message: String) -> UNError {
+        UNError(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
     private static func validate(url: URL, options: [AnyHashable: Any]) throws -> MediaFormat {
         guard url.isFileURL else {
-            throw UNError(.attachmentInvalidURL, message: "Invalid attachment file URL: \(url.absoluteString) is not a file URL")
+            throw error(.attachmentInvalidURL, "Invalid attachment file URL: \(url.absoluteString) is not a file URL")
         }
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            FileManager.default.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path)
+            FileManager.default.isReadableFile(atPath: path)
         else {
-            throw UNError(.attachmentInvalidURL, message: "Invalid attachment file URL: no readable file at \(path)")
+            throw error(.attachmentInvalidURL, "Invalid attachment file URL: no readable file at \(path)")
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: MediaFormat.sniffLength)) ?? Data()
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-
-        guard let sniffed = MediaFormat.sniff(head), let kind = sniffed.kind else {
-            let what = MediaFormat.sniff(head).map { "\($0.name), which iOS does not attach" } ?? "not a media file"
-            throw UNError(.attachmentUnrecognizedType, message: "Unrecognized attachment file type: \(path) is \(what)")
-        }
-        let declared: MediaFormat
+        let format: MediaFormat
         if let hint = options[UNNotificationAttachmentOptionsTypeHintKey] {
-            guard let hint = hint as? String, let format = MediaFormat.forUniformTypeIdentifier(hint), format.isAttachable else {
-                throw UNError(
+            guard let identifier = hint as? String, let hinted = MediaFormat.forUniformTypeIdentifier(identifier), hinted.isAttachable
+            else {
+                throw error(
                     .attachmentUnrecognizedType,
-                    message: "Unrecognized attachment file type: type hint \(hint) is not an attachable UTType identifier (e.g. public.jpeg)"
-                )
+                    "Unrecognized attachment file type: type hint \(hint) is not a UTType identifier of Apple's table (e.g. public.jpeg)")
             }
-            declared = format
+            format = hinted
         } else {
-            let ext = url.pathExtension.lowercased()
-            guard let format = Self.format(forExtension: ext) else {
-                throw UNError(
+            guard let byExtension = extensionTypes[url.pathExtension.lowercased()] else {
+                throw error(
                     .attachmentUnrecognizedType,
-                    message: "Unrecognized attachment file type: no type hint and no known extension on \(url.lastPathComponent)"
-                )
+                    "Unrecognized attachment file type: no type hint, and the extension of \(url.lastPathComponent) names no type of Apple's table")
             }
-            declared = format
+            format = byExtension
         }
-        guard declared.kind == kind else {
-            throw UNError(
-                .attachmentCorrupt,
-                message: "Attachment file is corrupt: declared \(declared.name) but the bytes are \(sniffed.name)"
-            )
-        }
-        guard size <= kind.maximumBytes else {
-            throw UNError(
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        let limit = format.kind?.maximumBytes ?? 0
+        guard size <= limit else {
+            throw error(
                 .attachmentInvalidFileSize,
-                message: "Invalid attachment file size: \(size) bytes is over the \(kind.rawValue) limit of \(kind.maximumBytes) bytes"
-            )
+                "Invalid attachment file size: \(size) bytes is over the \(format.name) limit of \(limit) bytes")
         }
-        return sniffed
-    }
-
-    private static func format(forExtension ext: String) -> MediaFormat? {
-        switch ext {
-        case "jpeg", "jpe": return .jpeg
-        case "m4v": return .mpeg4
-        case "aif", "aifc": return .aiff
-        case "mpeg", "mpe", "m1v", "m2v": return .mpeg
-        case "qt": return .quickTime
-        default: return MediaFormat.attachable.first { $0.fileExtension == ext }
-        }
+        return format
     }
 }
 #endif

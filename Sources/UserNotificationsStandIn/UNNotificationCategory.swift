@@ -4,14 +4,27 @@ import Foundation
 /// Stand-in for Apple's `UNNotificationCategory`: a kind of notification (`aps.category`) with
 /// its actions; a Notification Content Extension is chosen by it (`UNNotificationExtensionCategory`).
 open class UNNotificationCategory: NSObject, NSCopying {
+    private let storedIdentifier: String
+    private let storedActions: [UNNotificationAction]
+    private let storedIntentIdentifiers: [String]
+    private let storedOptions: UNNotificationCategoryOptions
+
     /// The identifier, matched against `aps.category`.
-    public let identifier: String
+    open var identifier: String { storedIdentifier }
     /// The actions, in display order.
-    public let actions: [UNNotificationAction]
+    open var actions: [UNNotificationAction] { storedActions }
     /// SiriKit intent identifiers.
-    public let intentIdentifiers: [String]
+    open var intentIdentifiers: [String] { storedIntentIdentifiers }
     /// How the category's notifications behave.
-    public let options: UNNotificationCategoryOptions
+    open var options: UNNotificationCategoryOptions { storedOptions }
+
+    init(storedIdentifier: String, actions: [UNNotificationAction], intentIdentifiers: [String], options: UNNotificationCategoryOptions) {
+        self.storedIdentifier = storedIdentifier
+        self.storedActions = actions
+        self.storedIntentIdentifiers = intentIdentifiers
+        self.storedOptions = options
+        super.init()
+    }
 
     /// Makes a category.
     /// - Parameters:
@@ -19,15 +32,11 @@ open class UNNotificationCategory: NSObject, NSCopying {
     ///   - actions: the actions (the first two show when space is short).
     ///   - intentIdentifiers: SiriKit intent identifiers.
     ///   - options: how the notifications behave.
-    public init(
+    public convenience init(
         identifier: String, actions: [UNNotificationAction], intentIdentifiers: [String],
         options: UNNotificationCategoryOptions = []
     ) {
-        self.identifier = identifier
-        self.actions = actions
-        self.intentIdentifiers = intentIdentifiers
-        self.options = options
-        super.init()
+        self.init(storedIdentifier: identifier, actions: actions, intentIdentifiers: intentIdentifiers, options: options)
     }
 
     /// Returns the receiver: a category is immutable.

@@ -4,7 +4,8 @@ import Foundation
 /// Stand-in for Apple's `UNNotificationServiceExtension` on platforms without UserNotifications.
 ///
 /// Same name and signatures as Apple's class (UserNotifications, iOS 10+), so that code written
-/// for iOS — `RichPushNotificationService` above all — compiles and runs here unchanged. The
+/// for iOS — `RichPushServiceExtension` above all — compiles and runs here unchanged; like every
+/// declaration of this module it is in Apple's headers (`StandInAPITests`). The
 /// "system" side (calling `didReceive`, the ~30 s budget, `serviceExtensionTimeWillExpire()`,
 /// moving attachments away) is played by `ExtensionHost` in `RichPushExtensionHost`.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// Stand-in for Apple's `UNNotificationSound`: the sound played with a notification.
 open class UNNotificationSound: NSObject, NSCopying {
     /// The named file, or `nil` for the system's default sound.
-    package let soundName: UNNotificationSoundName?
+    private let soundName: UNNotificationSoundName?
 
     init(soundName: UNNotificationSoundName?) {
         self.soundName = soundName
@@ -20,7 +20,7 @@ open class UNNotificationSound: NSObject, NSCopying {
     /// The system's default sound (`aps.sound` = `"default"`).
     open class var `default`: UNNotificationSound { UNNotificationSound(soundName: nil) }
 
-    /// The name as it appears in a payload: `default` or the file name.
+    /// The name as it appears in a payload: `default` or the file name (for the Linux host).
     package var payloadName: String { soundName?.rawValue ?? "default" }
 
     /// Returns the receiver: a sound is immutable.

@@ -2,7 +2,7 @@
 import Foundation
 
 /// Stand-in for Apple's `UNNotificationSoundName`: the file name of a sound in the app bundle.
-public struct UNNotificationSoundName: RawRepresentable, Hashable, Sendable {
+public struct UNNotificationSoundName: Hashable, Equatable, RawRepresentable, Sendable {
     /// The file name, e.g. `chime.caf`.
     public let rawValue: String
 

@@ -3,10 +3,21 @@ import Foundation
 
 /// Stand-in for Apple's `UNTextInputNotificationAction`: an action that asks for text.
 open class UNTextInputNotificationAction: UNNotificationAction {
+    private let storedButtonTitle: String
+    private let storedPlaceholder: String
+
     /// The title of the send button.
-    public let textInputButtonTitle: String
+    open var textInputButtonTitle: String { storedButtonTitle }
     /// The placeholder in the text field.
-    public let textInputPlaceholder: String
+    open var textInputPlaceholder: String { storedPlaceholder }
+
+    init(
+        storedIdentifier: String, title: String, options: UNNotificationActionOptions, buttonTitle: String, placeholder: String
+    ) {
+        storedButtonTitle = buttonTitle
+        storedPlaceholder = placeholder
+        super.init(storedIdentifier: storedIdentifier, title: title, options: options)
+    }
 
     /// Makes a text input action.
     /// - Parameters:
@@ -15,13 +26,13 @@ open class UNTextInputNotificationAction: UNNotificationAction {
     ///   - options: how the action behaves.
     ///   - textInputButtonTitle: the send button's title.
     ///   - textInputPlaceholder: the text field's placeholder.
-    public init(
+    public convenience init(
         identifier: String, title: String, options: UNNotificationActionOptions = [], textInputButtonTitle: String,
         textInputPlaceholder: String
     ) {
-        self.textInputButtonTitle = textInputButtonTitle
-        self.textInputPlaceholder = textInputPlaceholder
-        super.init(identifier: identifier, title: title, options: options)
+        self.init(
+            storedIdentifier: identifier, title: title, options: options, buttonTitle: textInputButtonTitle,
+            placeholder: textInputPlaceholder)
     }
 
     /// Equal when the action fields and both texts are.

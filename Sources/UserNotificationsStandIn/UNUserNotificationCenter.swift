@@ -3,9 +3,12 @@ import Foundation
 
 /// Stand-in for Apple's `UNUserNotificationCenter`: here only the registered categories, in memory.
 ///
-/// `@unchecked Sendable`: every stored value is behind one lock.
-open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
-    private static let shared = UNUserNotificationCenter()
+/// Not `Sendable`, as Apple's is not (iOS 16 SDK); Apple documents the center as safe to use from
+/// any thread, and this one keeps its state behind one lock.
+open class UNUserNotificationCenter: NSObject {
+    /// `nonisolated(unsafe)`: the class is not `Sendable` (as Apple's), but every stored value
+    /// of the one instance is behind its lock.
+    nonisolated(unsafe) private static let shared = UNUserNotificationCenter()
     private let lock = NSLock()
     private var categories: Set<UNNotificationCategory> = []
 
@@ -20,15 +23,15 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Registers the app's categories, replacing those registered before.
     /// - Parameter categories: every category the app supports.
     open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-        lock.lock()
-        self.categories = categories
-        lock.unlock()
+        lock.withLock { self.categories = categories }
     }
 
     /// Fetches the registered categories.
     /// - Parameter completionHandler: called (on another thread) with the categories.
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
-        DispatchQueue.global().async { completionHandler(self.registeredCategories()) }
+        let categories = registeredCategories()
+        let box = CategoriesBox(categories: categories)
+        DispatchQueue.global().async { completionHandler(box.categories) }
     }
 
     /// The registered categories.
@@ -37,17 +40,17 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         registeredCategories()
     }
 
-    /// The registered categories, read at once (stand-in only, no Apple counterpart): what iOS
-    /// looks up when it shows a notification, for hosts that model that moment.
-    /// - Returns: every registered category; empty when none were registered.
-    public func categoriesAtDisplay() -> Set<UNNotificationCategory> {
-        registeredCategories()
+    /// The registered categories, read at once: what iOS looks up when it shows a notification
+    /// (for the Linux host, which plays that moment; not Apple API, so not public).
+    package func registeredCategories() -> Set<UNNotificationCategory> {
+        lock.withLock { categories }
     }
+}
 
-    private func registeredCategories() -> Set<UNNotificationCategory> {
-        lock.lock()
-        defer { lock.unlock() }
-        return categories
-    }
+/// The categories handed to the completion handler on another queue.
+///
+/// `@unchecked Sendable`: an immutable set of immutable categories, read once by the handler.
+private struct CategoriesBox: @unchecked Sendable {
+    let categories: Set<UNNotificationCategory>
 }
 #endif

@@ -155,7 +155,8 @@ struct SimulateCommandTests {
         #expect(json["outcome"] as? String == "media_attached")
         #expect(content["body"] as? String == "Tap to see")
         #expect(content["categoryIdentifier"] as? String == "photo")
-        let off = try await richpush(["simulate", payload.path, "--no-default-body", "--json"])
+        // No default body unless one is given.
+        let off = try await richpush(["simulate", payload.path, "--json"])
         let offContent = try #require(try object(off.stdout)["content"] as? [String: Any])
         #expect(offContent["body"] as? String == "")
     }
@@ -213,7 +214,7 @@ struct SimulateCommandTests {
     func help() async throws {
         let run = try await richpush(["simulate", "--help"])
         #expect(run.status == 0)
-        for option in ["--deadline", "--budget", "--receipts-url", "--allow-http-host", "--out", "--json", "--media-key", "--default-body", "--no-default-body", "--media-category", "--transport"] {
+        for option in ["--deadline", "--budget", "--receipts-url", "--allow-http-host", "--out", "--json", "--media-key", "--default-body", "--media-category", "--no-media-category", "--transport"] {
             #expect(run.stdout.contains(option), "\(option)")
         }
         let top = try await richpush(["--help"])

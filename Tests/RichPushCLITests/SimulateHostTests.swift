@@ -3,7 +3,7 @@ import Foundation
 import RichPushTestSupport
 import Testing
 
-/// `richpush simulate` runs the real RichPushNotificationService in the host and reports it.
+/// `richpush simulate` runs the real RichPushServiceExtension in the host and reports it.
 @Suite struct SimulateHostTests {
     private func payloadFile(imageURL: String, in dir: URL) throws -> URL {
         var json = try JSONSerialization.jsonObject(with: try Fixtures.payload("seed000-image-and-stats.json")) as? [String: Any] ?? [:]

@@ -6,6 +6,8 @@
 //                                         prints "ok N" or "mismatch URL"
 //   receipt-submit DIR URL PUSH_ID        queue and send one receipt; prints status and HTTP status
 //   receipt-flush DIR                     flush the queue; prints sent/kept/dropped counts
+//   fetch curl|urlsession URL DIR         fetch one media URL (http to 127.0.0.1 allowed) into DIR;
+//                                         prints "reason=… bytes=… peak=<VmHWM bytes>" and the message
 import Foundation
 import RichPushExtension
 
@@ -53,6 +55,22 @@ do {
     case "receipt-flush" where args.count == 2:
         let report = try await ReceiptDelivery(directory: URL(fileURLWithPath: args[1])).flushPendingReceipts(timeout: 3)
         print("sent=\(report.sent.count) kept=\(report.kept.count) dropped=\(report.dropped.count) remaining=\(report.remaining)")
+    case "fetch" where args.count == 4:
+        guard let url = URL(string: args[2]) else { fail("bad URL") }
+        let transport: any MediaTransport = args[1] == "urlsession" ? URLSessionMediaTransport() : NotificationPipeline.defaultTransport
+        let fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: ["127.0.0.1"])
+        let folder = URL(fileURLWithPath: args[3]).appendingPathComponent(UUID().uuidString)
+        var line: String
+        do {
+            let media = try await fetcher.fetch(url, into: folder, deadline: .now + .seconds(20))
+            line = "reason=none bytes=\(media.bytes)"
+        } catch {
+            line = "reason=\(error.reason.rawValue) bytes=0"
+            print(error.message)
+        }
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        print("\(line) peak=\((peak ?? 0) * 1024)")
     default:
         fail("unknown command or wrong arguments: \(args)")
     }

@@ -87,7 +87,7 @@ struct DeliveryTests {
         let run = NotificationPipeline(configuration: configuration).start(payload: payload) { _ in }
         #expect(run.bestAttempt.outcome == .textOnly)
         #expect(run.bestAttempt.content.title == "Sale")
-        #expect(run.bestAttempt.content.body == PipelineConfiguration.articleDefaultBody)
+        #expect(run.bestAttempt.content.body == "")
         #expect(run.bestAttempt.content.threadIdentifier == "t1")
         #expect(run.bestAttempt.receipt.status == .pending)
         run.expire()

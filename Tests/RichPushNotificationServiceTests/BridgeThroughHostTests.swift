@@ -7,7 +7,7 @@ import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
 
-/// `RichPushNotificationService` run by the host as iOS runs it, against a real local media server.
+/// `RichPushServiceExtension` run by the host as iOS runs it, against a real local media server.
 @Suite(.serialized) struct BridgeThroughHostTests {
     private struct Setup {
         let server: MediaServer
@@ -61,7 +61,7 @@ import UserNotificationsStandIn
         var setup = try await Setup()
         defer { setup.cleanUp() }
         setup.configuration.receiptsURL = URL(string: setup.server.url("/receipts"))
-        let service = RichPushNotificationService(configuration: setup.configuration)
+        let service = RichPushServiceExtension(configuration: setup.configuration)
         let report = await ExtensionHost(storeDirectory: setup.store, budget: 30).run(try setup.article000(imagePath: "/media/photo.jpg"), on: service)
 
         #expect(report.handlerCalls == 1)
@@ -86,7 +86,7 @@ import UserNotificationsStandIn
     @Test func aStalledMediaServerGivesTheBestAttemptTextAtExpiryWithNoAttachment() async throws {
         let setup = try await Setup(deadline: 25)
         defer { setup.cleanUp() }
-        let service = RichPushNotificationService(configuration: setup.configuration)
+        let service = RichPushServiceExtension(configuration: setup.configuration)
         let report = await ExtensionHost(storeDirectory: setup.store, budget: 1, expiryGrace: 1)
             .run(try setup.article000(imagePath: "/hang"), on: service)
 
@@ -155,7 +155,7 @@ import UserNotificationsStandIn
     @Test func overlappingRequestsOnOneInstanceEachGetTheirOwnContentExactlyOnce() async throws {
         let setup = try await Setup(deadline: 25)
         defer { setup.cleanUp() }
-        let service = RichPushNotificationService(configuration: setup.configuration)
+        let service = RichPushServiceExtension(configuration: setup.configuration)
         let reports = await ExtensionHost(storeDirectory: setup.store, budget: 2, expiryGrace: 1).run(
             [
                 HostedRequest(try setup.article000(imagePath: "/hang", title: "A stalls"), startAfter: 0),

@@ -7,7 +7,7 @@ import Testing
 import UserNotificationsStandIn
 
 /// The one-line extension of Examples/NotificationServiceExtension, exactly as an app writes it.
-final class NotificationService: RichPushNotificationService {}
+final class NotificationService: RichPushServiceExtension {}
 
 /// An app's whole extension is one line, and it runs on its Info.plist defaults.
 @Suite struct OneLineExtensionTests {
@@ -24,8 +24,9 @@ final class NotificationService: RichPushNotificationService {}
         #expect(!report.expiryCalled)
         #expect(report.faults.isEmpty)
         #expect(report.shown.attachments.isEmpty)
-        // Article 000's rule: an empty body becomes "すぐに確認".
-        #expect(report.shown.body == PipelineConfiguration.articleDefaultBody)
+        // No default body unless the Info.plist sets one (article 000's "すぐに確認" is an example).
+        #expect(report.shown.body == "")
+        #expect(service.configuration.defaultBody == nil)
         #expect(report.shown.title == request.content.title)
     }
 

@@ -13,6 +13,11 @@ import Testing
         #expect(settings.pipeline.deadline == 25)
         #expect(settings.pipeline.receiptsURL == nil)
         #expect(settings.appGroupIdentifier == nil)
+        // No default body unless configured; a category per media kind; four button slots.
+        #expect(settings.pipeline.defaultBody == nil)
+        #expect(settings.pipeline.mediaCategoryIdentifiers == [.image: "image", .video: "video", .audio: "audio"])
+        #expect(settings.pipeline.buttonCategorySlots == 4)
+        #expect(settings.pipeline.additionalAttachmentFormats.isEmpty)
     }
 
     @Test func everyKeyIsRead() {
@@ -22,7 +27,9 @@ import Testing
                 "MediaKeyPaths": ["data.image", "image-url"],
                 "PushIDKeyPaths": ["data.id"],
                 "DefaultBody": "Tap to see it",
-                "MediaCategoryIdentifier": "photo",
+                "MediaCategoryIdentifiers": ["image": "photo", "audio": ""],
+                "ButtonCategorySlots": 2,
+                "AdditionalAttachmentTypes": ["com.apple.quicktime-movie"],
                 "Deadline": NSNumber(value: 20.5),
                 "AllowedHTTPHosts": ["Media.Example.com"],
                 "AppGroupIdentifier": "group.com.example.app",
@@ -30,20 +37,43 @@ import Testing
         ])
         #expect(settings.problems.isEmpty)
         #expect(settings.pipeline.receiptsURL?.absoluteString == "https://stats.example.com/v1/receipts")
-        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image", "image-url"])
-        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id"])
+        // Key paths add to the defaults, tried first; a default they repeat keeps their place.
+        #expect(
+            settings.pipeline.mediaKeyPaths.map(\.description)
+                == ["data.image", "image-url", "aps.alert.image", "attachment-url", "url", "media-url", "fcm_options.image"])
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id", "aps.alert.push_id", "push_id", "message_id", "gcm.message_id"])
         #expect(settings.pipeline.defaultBody == "Tap to see it")
-        #expect(settings.pipeline.mediaCategoryIdentifier == "photo")
+        #expect(settings.pipeline.mediaCategoryIdentifiers == [.image: "photo", .video: "video"])
+        #expect(settings.pipeline.buttonCategorySlots == 2)
+        #expect(settings.pipeline.additionalAttachmentFormats == [.quickTime])
         #expect(settings.pipeline.deadline == 20.5)
         #expect(settings.pipeline.allowedHTTPHosts == ["media.example.com"])
         #expect(settings.appGroupIdentifier == "group.com.example.app")
     }
 
-    @Test func emptyStringsTurnTheContentRulesOff() {
+    @Test func replaceUsesOnlyTheGivenKeyPaths() {
+        let settings = RichPushSettings.read(infoDictionary: [
+            "RichPush": [
+                "MediaKeyPaths": ["data.image"], "MediaKeyPathsReplace": true,
+                "PushIDKeyPaths": ["data.id"], "PushIDKeyPathsReplace": false,
+            ] as [String: Any]
+        ])
+        #expect(settings.problems.isEmpty)
+        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image"])
+        #expect(settings.pipeline.pushIDKeyPaths.first?.description == "data.id")
+        #expect(settings.pipeline.pushIDKeyPaths.count == 1 + PayloadKeyPath.defaultPushIDKeyPaths.count)
+        let noPaths = RichPushSettings.read(infoDictionary: ["RichPush": ["PushIDKeyPathsReplace": true, "MediaKeyPathsReplace": "yes"]])
+        #expect(noPaths.pipeline.pushIDKeyPaths == PayloadKeyPath.defaultPushIDKeyPaths)
+        #expect(noPaths.problems.count == 2)
+    }
+
+    @Test func emptyStringsTurnTheContentRulesOffAndOneCategoryServesEveryKind() {
         let settings = RichPushSettings.read(infoDictionary: ["RichPush": ["DefaultBody": "", "MediaCategoryIdentifier": ""]])
         #expect(settings.problems.isEmpty)
         #expect(settings.pipeline.defaultBody == nil)
-        #expect(settings.pipeline.mediaCategoryIdentifier == nil)
+        #expect(settings.pipeline.mediaCategoryIdentifiers.isEmpty)
+        let one = RichPushSettings.read(infoDictionary: ["RichPush": ["MediaCategoryIdentifier": "media"]])
+        #expect(one.pipeline.mediaCategoryIdentifiers == [.image: "media", .video: "media", .audio: "media"])
     }
 
     @Test func badValuesAreReportedAndTheDefaultsKept() {
@@ -57,16 +87,25 @@ import Testing
                 "AllowedHTTPHosts": [1, 2],
                 "AppGroupIdentifier": "com.example.app",
                 "ReceiptURL": "typo",
+                "MediaCategoryIdentifiers": ["picture": "p"],
+                "ButtonCategorySlots": 17,
+                "AdditionalAttachmentTypes": ["org.webmproject.webp"],
             ] as [String: Any]
         ])
         #expect(settings.pipeline.receiptsURL == nil)
         #expect(settings.pipeline.mediaKeyPaths == PayloadKeyPath.defaultMediaKeyPaths)
         #expect(settings.pipeline.pushIDKeyPaths == PayloadKeyPath.defaultPushIDKeyPaths)
-        #expect(settings.pipeline.defaultBody == PipelineConfiguration.articleDefaultBody)
+        #expect(settings.pipeline.defaultBody == nil)
         #expect(settings.pipeline.deadline == 25)
         #expect(settings.pipeline.allowedHTTPHosts.isEmpty)
         #expect(settings.appGroupIdentifier == nil)
-        let keys = ["ReceiptsURL", "MediaKeyPaths", "PushIDKeyPaths", "DefaultBody", "Deadline", "AllowedHTTPHosts", "AppGroupIdentifier", "ReceiptURL"]
+        #expect(settings.pipeline.mediaCategoryIdentifiers == PipelineConfiguration.defaultMediaCategoryIdentifiers)
+        #expect(settings.pipeline.buttonCategorySlots == 4)
+        #expect(settings.pipeline.additionalAttachmentFormats.isEmpty)
+        let keys = [
+            "ReceiptsURL", "MediaKeyPaths", "PushIDKeyPaths", "DefaultBody", "Deadline", "AllowedHTTPHosts", "AppGroupIdentifier", "ReceiptURL",
+            "MediaCategoryIdentifiers", "ButtonCategorySlots", "AdditionalAttachmentTypes",
+        ]
         for key in keys {
             #expect(settings.problems.contains { $0.hasPrefix("RichPush.\(key) ") }, "no problem reported for \(key)")
         }
@@ -95,7 +134,7 @@ import Testing
         let settings = RichPushSettings.read(infoDictionary: plist)
         #expect(settings.pipeline.deadline == 12.5)
         #expect(settings.pipeline.allowedHTTPHosts == ["media.example.com"])
-        #expect(settings.pipeline.defaultBody == PipelineConfiguration.articleDefaultBody)
+        #expect(settings.pipeline.defaultBody == nil)
         #expect(settings.problems.count == 1)
     }
 
@@ -106,6 +145,11 @@ import Testing
         #expect(settings.problems == [])
         #expect(settings.pipeline.receiptsURL?.host == "stats.example.com")
         #expect(settings.appGroupIdentifier == "group.com.example.app")
+        // Its own key paths come first and the defaults stay: pushes from `richpush send
+        // --push-id` / POST /v1/pushes (top-level push_id) and Firebase's fcm_options.image work.
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.push_id"] + PayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
+        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image"] + PayloadKeyPath.defaultMediaKeyPaths.map(\.description))
+        #expect(settings.pipeline.defaultBody == nil)
         let ns = try #require(plist["NSExtension"] as? [String: Any])
         #expect(ns["NSExtensionPointIdentifier"] as? String == "com.apple.usernotifications.service")
     }

@@ -50,11 +50,14 @@ import UserNotificationsStandIn
         #expect(code { _ = try UNNotificationAttachment(identifier: "i", url: Fixtures.mediaDirectory, options: nil) } == .attachmentInvalidURL)
     }
 
-    @Test func anHTMLPageNamedJpgIsAnUnrecognizedType() throws {
+    /// iOS checks the file's type from its name (or the hint), not its bytes: an HTML page named
+    /// `.jpg` gets through here, which is why RichPush checks the bytes itself first
+    /// (`MediaIntegrity`, `StandInValidationTests`).
+    @Test func likeIOSItDoesNotReadTheBytes() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try copy("notfound.html", to: "image.jpg", in: dir)
-        #expect(code { _ = try UNNotificationAttachment(identifier: "i", url: url, options: nil) } == .attachmentUnrecognizedType)
+        #expect(try UNNotificationAttachment(identifier: "i", url: url, options: nil).type == "public.jpeg")
     }
 
     @Test(arguments: ["photo.webp", "photo.heic", "icon.svg", "tiny.bmp"])
@@ -81,12 +84,53 @@ import UserNotificationsStandIn
             } == .attachmentUnrecognizedType)
     }
 
-    @Test func audioBytesHintedAsAnImageAreCorrupt() {
+    @Test func theTypeHintDecidesTheTypeNotTheExtension() throws {
+        let hinted = try UNNotificationAttachment(
+            identifier: "i", url: Fixtures.media("chime.mp3"), options: [UNNotificationAttachmentOptionsTypeHintKey: "public.jpeg"])
+        #expect(hinted.type == "public.jpeg")
+        // A hint outside Apple's table is refused even when the extension is fine.
         #expect(
             code {
                 _ = try UNNotificationAttachment(
-                    identifier: "i", url: Fixtures.media("chime.mp3"), options: [UNNotificationAttachmentOptionsTypeHintKey: "public.jpeg"])
-            } == .attachmentCorrupt)
+                    identifier: "i", url: Fixtures.media("clip.mp4"), options: [UNNotificationAttachmentOptionsTypeHintKey: "com.apple.quicktime-movie"])
+            } == .attachmentUnrecognizedType)
+    }
+
+    /// Apple's table has MPEG-4, MPEG, MPEG-2 video and AVI, and neither QuickTime nor MPEG-2
+    /// transport streams.
+    @Test(arguments: [("clip.mov", nil), ("clip.ts", nil), ("clip.m2v", "public.mpeg-2-video"), ("clip.mpg", "public.mpeg"), ("clip.avi", "public.avi"), ("clip.mp4", "public.mpeg-4"), ("song.m4a", "public.mpeg-4-audio"), ("song.aif", "public.aiff-audio"), ("song.wav", "com.microsoft.waveform-audio")])
+    func videoAndAudioFollowApplesTableByExtension(name: String, type: String?) throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent(name)
+        try Data([0, 0, 1, 0xBA]).write(to: url)
+        if let type {
+            #expect(try UNNotificationAttachment(identifier: "v", url: url, options: nil).type == type)
+        } else {
+            #expect(code { _ = try UNNotificationAttachment(identifier: "v", url: url, options: nil) } == .attachmentUnrecognizedType)
+        }
+    }
+
+    @Test func unErrorHasApplesTwelveCodesAndBridgesToNSError() {
+        let codes: [UNError.Code: Int] = [
+            .notificationsNotAllowed: 1, .attachmentInvalidURL: 100, .attachmentUnrecognizedType: 101, .attachmentInvalidFileSize: 102,
+            .attachmentNotInDataStore: 103, .attachmentMoveIntoDataStoreFailed: 104, .attachmentCorrupt: 105,
+            .notificationInvalidNoDate: 1400, .notificationInvalidNoContent: 1401, .contentProvidingObjectNotAllowed: 1500,
+            .contentProvidingInvalid: 1501, .badgeInputInvalid: 1600,
+        ]
+        for (code, raw) in codes { #expect(code.rawValue == raw) }
+        #expect(UNError.attachmentCorrupt == .attachmentCorrupt)
+        #expect(UNError.badgeInputInvalid.rawValue == 1600)
+        do {
+            _ = try UNNotificationAttachment(identifier: "i", url: URL(fileURLWithPath: "/nonexistent.jpg"), options: nil)
+            Issue.record("a missing file was accepted")
+        } catch {
+            let ns = error as NSError
+            #expect(ns.domain == UNErrorDomain)
+            #expect(ns.code == 100)
+            #expect(error.localizedDescription.contains("/nonexistent.jpg"))
+            #expect((error as? UNError)?.errorCode == 100)
+        }
     }
 
     @Test func anImageOverTenMegabytesHasAnInvalidFileSize() throws {

@@ -7,7 +7,7 @@ import Testing
 import UserNotificationsStandIn
 
 /// The bridge as `richpush simulate` runs it, recording what it delivered.
-private final class UnreadableRecordingService: RichPushNotificationService {
+private final class UnreadableRecordingService: RichPushServiceExtension {
     private let lock = NSLock()
     private var delivered: [PipelineResult] = []
 

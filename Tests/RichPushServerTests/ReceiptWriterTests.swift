@@ -145,6 +145,88 @@ struct ReceiptWriterTests {
         #expect(results.allSatisfy { $0 == .failed("disk full") })
     }
 
+    /// A store that takes several batches at once (as PostgreSQL does), each slowly, and counts
+    /// how many overlapped.
+    final class ConcurrentStore: ConcurrentBatchStore, @unchecked Sendable {
+        let concurrentBatches = 3
+        let overlapAfter: Double
+        /// How long each insert takes, in seconds.
+        let insertTime: Double
+
+        init(overlapAfter: Double, insertTime: Double) {
+            self.overlapAfter = overlapAfter
+            self.insertTime = insertTime
+        }
+        private let lock = NSLock()
+        private var running = 0
+        private var peak = 0
+        private var stored: [String] = []
+        var storedIDs: [String] { lock.withLock { stored } }
+        var mostAtOnce: Int { lock.withLock { peak } }
+
+        func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
+            lock.withLock {
+                running += 1
+                peak = max(peak, running)
+            }
+            Thread.sleep(forTimeInterval: insertTime)
+            lock.withLock {
+                running -= 1
+                stored += receipts.compactMap(\.receipt.receiptID)
+            }
+            return receipts.map { _ in true }
+        }
+
+        // The writer only inserts receipts: the send and device parts are not used here.
+        func recordSend(_ send: PushSendRecord) throws -> SendRecording { throw RecordingStore.unused }
+        func registerDevice(_ registration: DeviceRegistration) throws -> Bool { throw RecordingStore.unused }
+        func unregisterDevice(_ token: String, atMs: Int) throws -> Bool { throw RecordingStore.unused }
+        func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] { throw RecordingStore.unused }
+        func device(_ token: String) throws -> DeviceRegistration? { throw RecordingStore.unused }
+        func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] { throw RecordingStore.unused }
+        func close() throws {}
+    }
+
+    /// Submits `count` receipts at once and waits for every answer; returns the answers.
+    private func submitAll(_ count: Int, to writer: ReceiptWriter) async -> [ReceiptWriter.WriteResult] {
+        let countdown = Countdown(count)
+        let answers = RecordingStore()
+        for i in 0..<count {
+            let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "r\(i)"), userAgent: nil, receivedAtMs: 0)
+            #expect(writer.submit(receipt) { result in
+                answers.record(.ack("r\(i)", result))
+                countdown.done()
+            })
+        }
+        await countdown.wait()
+        return answers.events.compactMap { if case .ack(_, let result) = $0 { result } else { nil } }
+    }
+
+    @Test("a store that takes several batches at once gets that many writers when batches are slow; each receipt is stored and answered once")
+    func concurrentWriters() async throws {
+        let store = ConcurrentStore(overlapAfter: 0.001, insertTime: 0.05)
+        let writer = ReceiptWriter(store: store, maximumBatch: 100)
+        #expect(writer.writers == 3)
+        let answers = await submitAll(1_500, to: writer)
+        try await stop(writer)
+        #expect(store.mostAtOnce == 3)
+        #expect(store.storedIDs.count == 1_500)
+        #expect(Set(store.storedIDs).count == 1_500)
+        #expect(answers.count == 1_500)
+        #expect(answers.allSatisfy { $0 == .stored })
+    }
+
+    @Test("quick batches keep one in flight (a second writer waits for overlapAfter)")
+    func quickBatchesDoNotOverlap() async throws {
+        let store = ConcurrentStore(overlapAfter: 5, insertTime: 0.001)
+        let writer = ReceiptWriter(store: store, maximumBatch: 100)
+        let answers = await submitAll(500, to: writer)
+        try await stop(writer)
+        #expect(store.mostAtOnce == 1)
+        #expect(store.storedIDs.count == 500)
+        #expect(answers.count == 500)
+    }
+
     @Test("submit after stop is refused and its completion never runs")
     func refusesAfterStop() async throws {
         let store = RecordingStore()

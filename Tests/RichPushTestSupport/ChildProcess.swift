@@ -20,7 +20,8 @@ public final class ChildProcess: @unchecked Sendable {
     private let exit = ExitLatch()
     private let lock = NSLock()
     private var launched = false
-    private static let spawnLock = NSLock()
+    /// Held around every spawn of the test process (see `launch()`, `DaemonSpawn`).
+    static let spawnLock = NSLock()
 
     /// Prepares a process.
     /// - Parameters:

@@ -20,6 +20,13 @@ Routes (GET unless said):
   /redirect-to-host?host=H    302 to http://H:PORT/media/photo.jpg
   /夏の 写真/photo 1.jpg       photo.jpg, only if the path arrives UTF-8 percent-encoded exactly once
   /twin/a/image.jpg, /twin/b/image.jpg   two different JPEGs (photo.jpg, progressive.jpg)
+  /truncated/NAME?bytes=N     the first N bytes of a fixture (a download cut short), Content-Length N
+  /long-scan?bytes=N          a JPEG of N bytes whose picture data runs to the end: photo.jpg's headers,
+                              random entropy-coded bytes (FF stuffed as FF 00), EOI (an integrity-check workload)
+  /identity-only/NAME         a fixture, only when the request says Accept-Encoding: identity (else 406)
+  /gzip-photo                 photo.jpg gzip-compressed, Content-Encoding: gzip, whatever was asked
+  /gzip-bomb?mb=N             Content-Encoding: gzip whatever was asked: a JPEG magic then N MB of zeros
+                              (default 1100: 1.1 MB that inflate to 1.1 GB); a client that decodes must not hold it
   POST /receipts              records the form body, answers 200 {"ok": true}
   POST /receipts-500          answers 500
   POST /receipts-hang         never answers
@@ -43,6 +50,39 @@ TYPES = {
 UNICODE_PATH = "/夏の 写真/photo 1.jpg"
 RECEIPTS = []
 RECEIPTS_LOCK = threading.Lock()
+LONG_SCANS = {}
+BOMBS = {}
+BOMB_LOCK = threading.Lock()
+
+
+def long_scan(total):
+    """photo.jpg up to its first scan's header, then random entropy-coded bytes, then EOI: `total` bytes."""
+    with BOMB_LOCK:
+        if total not in LONG_SCANS:
+            photo = media("photo.jpg")
+            sos = photo.index(b"\xff\xda")
+            header = photo[: sos + 2 + int.from_bytes(photo[sos + 2 : sos + 4], "big")]
+            body = os.urandom(max(0, total - len(header) - 2)).replace(b"\xff", b"\xff\x00")
+            body = body[: max(0, total - len(header) - 2)]
+            if body.endswith(b"\xff"):
+                body = body[:-1] + b"\x00"
+            LONG_SCANS[total] = header + body + b"\xff\xd9"
+        return LONG_SCANS[total]
+
+
+def gzip_bomb(megabytes):
+    """A JPEG magic then `megabytes` MB of zeros, gzip-compressed ~1000:1 (made once per size; ~1 s for 1.1 GB)."""
+    with BOMB_LOCK:
+        if megabytes not in BOMBS:
+            import zlib
+            c = zlib.compressobj(6, zlib.DEFLATED, 31)
+            zeros = b"\0" * (1 << 20)
+            parts = [c.compress(b"\xff\xd8\xff\xe0")]
+            for _ in range(megabytes):
+                parts.append(c.compress(zeros))
+            parts.append(c.flush())
+            BOMBS[megabytes] = b"".join(parts)
+        return BOMBS[megabytes]
 
 
 def media(name):
@@ -170,6 +210,29 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(200, media("photo.jpg"), "image/jpeg")
         if path == "/twin/b/image.jpg":
             return self.send_body(200, media("progressive.jpg"), "image/jpeg")
+        if path.startswith("/truncated/"):
+            name = os.path.basename(path)
+            data = media(name)[: int(query.get("bytes", ["0"])[0])]
+            return self.send_body(200, data, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
+        if path == "/long-scan":
+            return self.send_body(200, long_scan(int(query.get("bytes", ["0"])[0])), "image/jpeg")
+        if path.startswith("/identity-only/"):
+            if self.headers.get("Accept-Encoding") != "identity":
+                got = (self.headers.get("Accept-Encoding") or "none").encode()
+                return self.send_body(406, b'{"error":"Accept-Encoding must be identity, got ' + got + b'"}', "application/json")
+            name = os.path.basename(path)
+            return self.send_body(200, media(name), TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
+        if path in ("/gzip-photo", "/gzip-bomb"):
+            import gzip
+            megabytes = min(2000, max(1, int(query.get("mb", ["1100"])[0])))
+            body = gzip.compress(media("photo.jpg")) if path == "/gzip-photo" else gzip_bomb(megabytes)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if path == "/receipts/log":
             with RECEIPTS_LOCK:
                 body = json.dumps(RECEIPTS).encode()

@@ -6,7 +6,7 @@ enum EncryptCommand {
     static let spec = CommandSpec(
         name: "encrypt",
         summary: "Encrypt a payload's private part into an AES-256-GCM \"enc\" envelope",
-        usage: "richpush encrypt --key FILE --kid ID PLAINTEXT.json [--payload BASE.json]",
+        usage: "richpush encrypt --key FILE --kid ID PLAINTEXT.json [--payload BASE.json] [--encrypt-push-id]",
         discussion: """
             PLAINTEXT.json is a JSON object the device decrypts before any media work. The
             extension reads "title", "subtitle" and "body" into the alert, and every other key
@@ -17,6 +17,13 @@ enum EncryptCommand {
             12-byte IV, the ciphertext, the 16-byte tag), or with --payload the BASE payload with
             the envelope under "enc". Keep a generic alert in BASE (e.g. "New message"): it is
             what the user sees if the device cannot decrypt.
+
+            A "push_id" in PLAINTEXT.json stays in the clear by default, so a device that cannot
+            decrypt still sends its receipt (outcome text_only, reason decrypt_failed): with
+            --payload it is written at the payload's top level (a BASE push id that differs is
+            an error); without, it is left out of the envelope and a note says to put it next to
+            "enc". --encrypt-push-id keeps it inside the ciphertext instead (hidden from APNs,
+            but a failed decryption then sends no receipt).
 
             Key file: {"k-2": "<base64 of 32 bytes>"}, the same file `simulate --keys` reads;
             make a key with `openssl rand -base64 32`.
@@ -32,6 +39,7 @@ enum EncryptCommand {
             .value("key", "FILE", help: "The key file: a JSON object mapping key ids to base64 AES-256 keys (32 bytes)."),
             .value("kid", "ID", help: "The key id to encrypt with (must be in the key file); the device looks it up."),
             .value("payload", "BASE.json", help: "Print this APNs payload with the envelope under \"enc\" instead of the bare envelope."),
+            .flag("encrypt-push-id", help: "Keep PLAINTEXT.json's push_id inside the ciphertext (default: in the clear)."),
         ],
         run: run
     )
@@ -50,7 +58,16 @@ enum EncryptCommand {
         guard let key = keys.key(for: kid) else {
             throw RichPushError(code: .configuration, message: "key id '\(kid)' is not in \(keyPath); it has: \(keys.keyIDs.joined(separator: ", "))")
         }
-        let plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json")
+        var plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json")
+        // The push id in the clear: a device that cannot decrypt still reports the push.
+        var clearPushID: JSONValue?
+        if !arguments.flag("encrypt-push-id"), let pushID = plaintext["push_id"] {
+            guard pushID.stringValue.map({ !$0.isEmpty }) == true || pushID.intValue != nil else {
+                throw RichPushError(code: .invalidPayload, message: "PLAINTEXT.json file \(plaintextPath): push_id must be a non-empty string or an integer")
+            }
+            clearPushID = pushID
+            plaintext["push_id"] = nil
+        }
         // AES-GCM ciphertext is as long as the plaintext, and base64 makes it 4/3 longer: a
         // plaintext over APNs' limit can never fit in a payload.
         let limit = PayloadLinter.maximumPayloadBytes
@@ -65,8 +82,20 @@ enum EncryptCommand {
         var output = envelope.json
         if let basePath = arguments.value("payload") {
             var base = try readObject(basePath, what: "--payload")
+            if let clearPushID {
+                let existing = PayloadKeyPath.defaultPushIDKeyPaths.lazy.compactMap { $0.lookup(in: .object(base)) }.first
+                if let existing, existing != clearPushID {
+                    throw RichPushError(
+                        code: .invalidPayload,
+                        message: "--payload file \(basePath) has push id \(existing.compactText()) but PLAINTEXT.json has push_id \(clearPushID.compactText()): make them the same, or drop one")
+                }
+                if existing == nil { base["push_id"] = clearPushID }
+            }
             base[EncryptedEnvelope.payloadKey] = envelope.json
             output = .object(base)
+        } else if let clearPushID {
+            FileHandle.standardError.write(
+                Data("richpush encrypt: note: push_id \(clearPushID.compactText()) is not in the envelope (a device that cannot decrypt still sends its receipt): put \"push_id\": \(clearPushID.compactText()) in the payload next to \"enc\", or use --payload (--encrypt-push-id keeps it inside)\n".utf8))
         }
         let outputData = output.jsonData(sortedKeys: true)
         if arguments.value("payload") != nil, outputData.count > limit {

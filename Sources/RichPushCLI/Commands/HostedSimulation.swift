@@ -5,7 +5,7 @@ import RichPushExtensionHost
 import RichPushNotificationService
 import UserNotificationsStandIn
 
-/// `richpush simulate` on Linux: the real `RichPushNotificationService`, run by `ExtensionHost`
+/// `richpush simulate` on Linux: the real `RichPushServiceExtension`, run by `ExtensionHost`
 /// as iOS runs an extension (budget, `serviceExtensionTimeWillExpire()`, attachments moved).
 enum HostedSimulation {
     /// What the simulation saw: the pipeline's delivered result (content as shown) and the host's report.

@@ -28,6 +28,11 @@ final class ProgressBar: @unchecked Sendable {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
+    /// Ends the line as it is.
+    func finish() {
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+
     /// Draws the final state and ends the line.
     func finish(done: Int) {
         lock.lock()

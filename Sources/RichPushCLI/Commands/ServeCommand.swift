@@ -7,7 +7,7 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
-        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH] [--admin-token TOKEN]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]] [--device-secret SECRET]",
+        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://…] [--admin-token TOKEN]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]] [--device-secret SECRET]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -37,6 +37,14 @@ enum ServeCommand {
             binding a "user_id" needs the admin token (Authorization: Bearer, from your backend)
             or "user_hash" = hex HMAC-SHA256 of the user id under --device-secret.
 
+            The store: a SQLite file (default ./richpush.sqlite; one instance per file), or
+            PostgreSQL for several instances behind a load balancer: --db postgres://user@host:5432/db
+            (or RICHPUSH_DB_URL; the URL goes to libpq as is, so ?sslmode=require etc. work, and
+            PGPASSWORD / ~/.pgpass supply the password). The schema is created on first start
+            (safe when several instances start at once). Unreachable at start: exit 1 naming
+            host and port; lost while running: receipts get 503 and /healthz answers 503 until
+            it is back, and the instance reconnects by itself. See README "Running at scale".
+
             APNs settings, as for `richpush send` (environment used when the flag is absent):
             RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID (default: from AuthKey_<KEYID>.p8),
             RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
@@ -54,9 +62,10 @@ enum ServeCommand {
         options: [
             .value("host", "ADDRESS", help: "IPv4/IPv6 address to bind (default 127.0.0.1; 0.0.0.0 for all)."),
             .value("port", "PORT", help: "TCP port (default 8080; 0 picks a free port)."),
-            .value("db", "PATH-or-URL", help: "SQLite file (default ./richpush.sqlite). A postgres:// URL\nis reserved for the PostgreSQL store (not built yet)."),
+            .value("db", "PATH-or-URL", help: "SQLite file (default ./richpush.sqlite), or a PostgreSQL URL\npostgres://user@host:5432/dbname[?sslmode=require] for several\ninstances on one database. Env RICHPUSH_DB_URL."),
+            .value("db-connections", "N", help: "PostgreSQL connections per instance (2…64, default 4): 2 for\nreads and sends (1 when N is 2), the rest each store one batch of\nreceipts at a time (default 2); a further batch starts only while\none has waited 2 ms for its COMMIT (a slow disk, a far database)."),
             .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
-            .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill)."),
+            .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill).\nPostgreSQL always commits with synchronous_commit=on."),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),
             .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for just-answered clients\nto send again before a group commit, so one commit covers them\n(default 0 = at once; never longer than the last commit)."),
             .value("apns-key", "FILE", help: "APNs auth key AuthKey_XXXXXXXXXX.p8 for POST /v1/pushes. Env RICHPUSH_APNS_KEY."),
@@ -129,8 +138,16 @@ enum ServeCommand {
             }
             deviceSecret = Data(secret.utf8)
         }
-        let location = StoreLocation.parse(args.value("db"))
-        let store = try location.open(synchronous: synchronous)
+        let location = StoreLocation.resolve(option: args.value("db"), environment: ProcessInfo.processInfo.environment)
+        let connections = try args.integer("db-connections", in: 2...64)
+        if case .postgres = location {
+            if args.value("synchronous") != nil {
+                throw UsageError(command: "serve", message: "--synchronous applies to a SQLite --db; PostgreSQL commits with synchronous_commit=on (a 202 follows the WAL flush)")
+            }
+        } else if connections != nil {
+            throw UsageError(command: "serve", message: "--db-connections applies to a PostgreSQL --db (postgres://…); a SQLite file has one writer and one reader")
+        }
+        let store = try location.open(synchronous: synchronous, connections: connections ?? PostgresStore.defaultConnections)
 
         var configuration = ServerConfiguration(adminToken: token)
         configuration.host = args.value("host") ?? "127.0.0.1"
@@ -150,7 +167,11 @@ enum ServeCommand {
 
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         var banner = "PORT \(server.port)\n"
-        banner += "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(store.path), synchronous=\(synchronous))\n"
+        if let postgres = store as? PostgresStore {
+            banner += "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(postgres.info.redacted), synchronous_commit=on, \(postgres.connectionCount) connections: \(postgres.concurrentBatches) for receipt batches, \(postgres.connectionCount - postgres.concurrentBatches) for reads and sends)\n"
+        } else {
+            banner += "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(location.displayName), synchronous=\(synchronous))\n"
+        }
         banner += "  receipts:  POST http://\(displayHost):\(server.port)/v1/receipts\n"
         banner += "  dashboard: http://\(displayHost):\(server.port)/\n"
         if let apns {

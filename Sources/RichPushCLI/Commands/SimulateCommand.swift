@@ -10,8 +10,10 @@ enum SimulateCommand {
         discussion: """
             Reads PAYLOAD.json (the JSON object APNs hands to the extension; - reads it from
             standard input), builds the best-attempt text, fetches the media URL it names (https
-            only unless --allow-http-host), sniffs the type, writes the attachment under --out,
-            posts the receipt, and prints the delivered content. Exactly what an iOS Notification
+            only unless --allow-http-host, Accept-Encoding: identity), sniffs the type (Apple's
+            attachment table), checks the file's structure (a cut-short or broken file gives
+            reason corrupt_media), writes the attachment under --out, posts the receipt, and
+            prints the delivered content. Exactly what an iOS Notification
             Service Extension using RichPush would do.
 
             A payload that is not a JSON object, or whose aps is malformed, is delivered as iOS
@@ -21,7 +23,7 @@ enum SimulateCommand {
             Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
             Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
 
-            On Linux the real RichPushNotificationService (the class an app's extension subclasses)
+            On Linux the real RichPushServiceExtension (the class an app's extension subclasses)
             runs in a host that plays iOS: it calls didReceive, calls serviceExtensionTimeWillExpire()
             at --budget, shows the original content if the handler is never called, and moves the
             shown attachment into --out; --json adds "host": {expiryCalled, handlerCalls,
@@ -49,9 +51,8 @@ enum SimulateCommand {
             .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt (and host, on Linux)."),
             .value("media-key", "PATH", repeatable: true, help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
-            .value("default-body", "TEXT", help: "Body shown when the payload's body is empty\n(default \"\(PipelineConfiguration.articleDefaultBody)\", the text of the\nexample payload in the source article)."),
-            .flag("no-default-body", help: "Leave an empty body empty."),
-            .value("media-category", "ID", help: "Category set when media is attached and the payload names\nnone (default \"image\")."),
+            .value("default-body", "TEXT", help: "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(PipelineConfiguration.articleDefaultBody)\" (\"check it now\")."),
+            .value("media-category", "[KIND=]ID", repeatable: true, help: "Category set when media is attached and the payload names\nnone: ID for every kind, or KIND=ID for image, video or audio\n(default image=image, video=video, audio=audio)."),
             .flag("no-media-category", help: "Never set a category."),
             .value("transport", "NAME", help: "HTTP layer: curl (default on Linux) or urlsession."),
             .value("keys", "FILE", help: "Key file for encrypted payloads (\"enc\"): {\"KID\": \"<base64 of 32 bytes>\"}.\nWithout it an encrypted payload shows the server's alert (decrypt_failed)."),
@@ -88,16 +89,25 @@ enum SimulateCommand {
         if !mediaKeys.isEmpty { configuration.mediaKeyPaths = mediaKeys.map { PayloadKeyPath($0) } }
         let pushKeys = args.values("push-id-key")
         if !pushKeys.isEmpty { configuration.pushIDKeyPaths = pushKeys.map { PayloadKeyPath($0) } }
-        if args.flag("no-default-body"), args.value("default-body") != nil {
-            throw UsageError(command: command, message: "give either --default-body or --no-default-body, not both")
-        }
-        if args.flag("no-default-body") { configuration.defaultBody = nil }
-        if let body = args.value("default-body") { configuration.defaultBody = body }
-        if args.flag("no-media-category"), args.value("media-category") != nil {
+        if let body = args.value("default-body") { configuration.defaultBody = body.isEmpty ? nil : body }
+        if args.flag("no-media-category"), !args.values("media-category").isEmpty {
             throw UsageError(command: command, message: "give either --media-category or --no-media-category, not both")
         }
-        if args.flag("no-media-category") { configuration.mediaCategoryIdentifier = nil }
-        if let category = args.value("media-category") { configuration.mediaCategoryIdentifier = category }
+        if args.flag("no-media-category") { configuration.mediaCategoryIdentifiers = [:] }
+        for value in args.values("media-category") {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 {
+                guard let kind = MediaKind(rawValue: parts[0]), !parts[1].isEmpty else {
+                    throw UsageError(command: command, message: "'--media-category \(value)': KIND must be image, video or audio and ID not empty, e.g. --media-category video=movie")
+                }
+                configuration.mediaCategoryIdentifiers[kind] = parts[1]
+            } else {
+                guard !value.isEmpty else {
+                    throw UsageError(command: command, message: "'--media-category' needs an identifier; --no-media-category sets none")
+                }
+                for kind in MediaKind.allCases { configuration.mediaCategoryIdentifiers[kind] = value }
+            }
+        }
         let transport: any MediaTransport
         switch args.value("transport")?.lowercased() {
         case nil: transport = NotificationPipeline.defaultTransport
@@ -130,7 +140,7 @@ enum SimulateCommand {
         }
 
         #if !canImport(UserNotifications)
-        // The real RichPushNotificationService in the Linux host: the pipeline writes into
+        // The real RichPushServiceExtension in the Linux host: the pipeline writes into
         // the extension's own folder; the host moves shown attachments into --out, as iOS moves them.
         let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
         configuration.attachmentsDirectory = extensionFolder

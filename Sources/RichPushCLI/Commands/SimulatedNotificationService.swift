@@ -5,7 +5,7 @@ import RichPushNotificationService
 import UserNotificationsStandIn
 
 /// The real bridge with the command line's transport, recording what it delivered.
-final class SimulatedNotificationService: RichPushNotificationService {
+final class SimulatedNotificationService: RichPushServiceExtension {
     private let transport: any MediaTransport
     private let lock = NSLock()
     private var deliveredResult: PipelineResult?

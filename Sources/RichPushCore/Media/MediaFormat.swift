@@ -1,23 +1,27 @@
 /// A media file format recognised from its first bytes (magic numbers).
 ///
 /// The URL's extension and the `Content-Type` header are hints only: servers lie (a `.png` URL
-/// with JPEG bytes, `application/octet-stream` carrying a PNG), and iOS validates the bytes.
+/// with JPEG bytes, `application/octet-stream` carrying a PNG). RichPush names the file after the
+/// format its bytes show and hands iOS that UTType as the type hint, so what iOS reads from the
+/// hint is what the file holds.
 public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
     /// The UTType identifier, e.g. `public.jpeg`.
     public let uniformTypeIdentifier: String
     /// The file name extension to write, without the dot, e.g. `jpg`.
     public let fileExtension: String
-    /// The attachment kind, or `nil` for known media that iOS does not attach.
+    /// The attachment kind (image, audio or video, each with Apple's size limit) of formats a
+    /// notification could carry: Apple's table and the formats outside it that a configuration
+    /// may opt into (`optInAttachmentFormats`); `nil` for media iOS never attaches (WebP, HEIC, SVG…).
     public let kind: MediaKind?
     /// A short human name, e.g. `JPEG`.
     public let name: String
 
-    /// True when iOS accepts this format as a notification attachment.
-    public var isAttachable: Bool { kind != nil }
+    /// True when the format is in Apple's table of attachment types (`appleAttachmentFormats`).
+    public var isAttachable: Bool { Self.appleAttachmentFormats.contains(self) }
 
     public var description: String { name }
 
-    // MARK: Attachable (Apple: UNNotificationAttachment supported file types)
+    // MARK: Apple's table (UNNotificationAttachment, "Supported File Types")
     public static let jpeg = MediaFormat(uniformTypeIdentifier: "public.jpeg", fileExtension: "jpg", kind: .image, name: "JPEG")
     public static let png = MediaFormat(uniformTypeIdentifier: "public.png", fileExtension: "png", kind: .image, name: "PNG")
     public static let gif = MediaFormat(uniformTypeIdentifier: "com.compuserve.gif", fileExtension: "gif", kind: .image, name: "GIF")
@@ -26,10 +30,15 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
     public static let wav = MediaFormat(uniformTypeIdentifier: "com.microsoft.waveform-audio", fileExtension: "wav", kind: .audio, name: "WAV")
     public static let aiff = MediaFormat(uniformTypeIdentifier: "public.aiff-audio", fileExtension: "aiff", kind: .audio, name: "AIFF")
     public static let mpeg4 = MediaFormat(uniformTypeIdentifier: "public.mpeg-4", fileExtension: "mp4", kind: .video, name: "MPEG-4 video")
-    public static let quickTime = MediaFormat(uniformTypeIdentifier: "com.apple.quicktime-movie", fileExtension: "mov", kind: .video, name: "QuickTime movie")
     public static let mpeg = MediaFormat(uniformTypeIdentifier: "public.mpeg", fileExtension: "mpg", kind: .video, name: "MPEG video")
-    public static let mpeg2TransportStream = MediaFormat(uniformTypeIdentifier: "public.mpeg-2-transport-stream", fileExtension: "ts", kind: .video, name: "MPEG-2 transport stream")
+    public static let mpeg2Video = MediaFormat(uniformTypeIdentifier: "public.mpeg-2-video", fileExtension: "m2v", kind: .video, name: "MPEG-2 video")
     public static let avi = MediaFormat(uniformTypeIdentifier: "public.avi", fileExtension: "avi", kind: .video, name: "AVI")
+
+    // MARK: Video outside Apple's table, attached only when a configuration opts in
+    /// QuickTime movies (`.mov`): not in Apple's table; iOS may or may not attach one.
+    public static let quickTime = MediaFormat(uniformTypeIdentifier: "com.apple.quicktime-movie", fileExtension: "mov", kind: .video, name: "QuickTime movie")
+    /// MPEG-2 transport streams (`.ts`): not in Apple's table; iOS may or may not attach one.
+    public static let mpeg2TransportStream = MediaFormat(uniformTypeIdentifier: "public.mpeg-2-transport-stream", fileExtension: "ts", kind: .video, name: "MPEG-2 transport stream")
 
     // MARK: Known media that iOS does not attach
     public static let webP = MediaFormat(uniformTypeIdentifier: "org.webmproject.webp", fileExtension: "webp", kind: nil, name: "WebP")
@@ -40,19 +49,31 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
     public static let tiff = MediaFormat(uniformTypeIdentifier: "public.tiff", fileExtension: "tiff", kind: nil, name: "TIFF")
     public static let bmp = MediaFormat(uniformTypeIdentifier: "com.microsoft.bmp", fileExtension: "bmp", kind: nil, name: "BMP")
 
-    /// Every attachable format.
-    public static let attachable: [MediaFormat] = [
-        .jpeg, .png, .gif, .mp3, .mpeg4Audio, .wav, .aiff, .mpeg4, .quickTime, .mpeg, .mpeg2TransportStream, .avi,
+    /// Apple's table of attachment types, exactly: images JPEG, GIF, PNG (≤ 10 MB); audio AIFF,
+    /// WAV, MP3, MPEG-4 audio (≤ 5 MB); video MPEG, MPEG-2 video, MPEG-4, AVI (≤ 50 MB).
+    ///
+    /// - Important: Apple, `UNNotificationAttachment` "Supported File Types" (the UTTypes
+    ///   `kUTTypeJPEG`, `kUTTypeGIF`, `kUTTypePNG`, `kUTTypeAudioInterchangeFileFormat`,
+    ///   `kUTTypeWaveformAudio`, `kUTTypeMP3`, `kUTTypeMPEG4Audio`, `kUTTypeMPEG`,
+    ///   `kUTTypeMPEG2Video`, `kUTTypeMPEG4`, `kUTTypeAVIMovie`).
+    public static let appleAttachmentFormats: [MediaFormat] = [
+        .jpeg, .gif, .png, .aiff, .wav, .mp3, .mpeg4Audio, .mpeg, .mpeg2Video, .mpeg4, .avi,
     ]
+
+    /// Formats outside Apple's table that a configuration may opt into (QuickTime, MPEG-2
+    /// transport streams): RichPush checks them like the others, but iOS decides.
+    public static let optInAttachmentFormats: [MediaFormat] = [.quickTime, .mpeg2TransportStream]
+
+    /// Every format RichPush knows, attachable or not.
+    public static let known: [MediaFormat] =
+        appleAttachmentFormats + optInAttachmentFormats + [.webP, .heic, .avif, .svg, .hlsPlaylist, .tiff, .bmp]
 
     /// The format with this UTType identifier, among those RichPush knows.
     ///
     /// - Parameter identifier: e.g. `public.jpeg`.
     /// - Returns: the format, or `nil` when unknown.
     public static func forUniformTypeIdentifier(_ identifier: String) -> MediaFormat? {
-        (attachable + [.webP, .heic, .avif, .svg, .hlsPlaylist, .tiff, .bmp]).first {
-            $0.uniformTypeIdentifier == identifier
-        }
+        known.first { $0.uniformTypeIdentifier == identifier }
     }
 
     /// How many leading bytes `sniff` needs to decide (it works with fewer, less surely).
@@ -86,7 +107,8 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
         if at(0, "ID3") { return .mp3 }
         // MPEG audio frame sync: 11 set bits, then version != reserved and layer III.
         if b.count >= 2, b[0] == 0xFF, b[1] & 0xE0 == 0xE0, b[1] & 0x18 != 0x08, b[1] & 0x06 == 0x02 { return .mp3 }
-        if starts([0x00, 0x00, 0x01, 0xBA]) || starts([0x00, 0x00, 0x01, 0xB3]) { return .mpeg }
+        if starts([0x00, 0x00, 0x01, 0xBA]) { return .mpeg }
+        if starts([0x00, 0x00, 0x01, 0xB3]) { return hasMPEG2SequenceExtension(b) ? .mpeg2Video : .mpeg }
         if b.count > 188, b[0] == 0x47, b[188] == 0x47 { return .mpeg2TransportStream }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if at(0, "BM"), b.count >= 14 { return .bmp }
@@ -102,6 +124,16 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
         case "avif", "avis": return .avif
         default: return .mpeg4
         }
+    }
+
+    /// A video elementary stream is MPEG-2 when a sequence extension (start code `00 00 01 B5`,
+    /// extension id 1) follows its sequence header; MPEG-1 streams have none (ISO/IEC 13818-2 §6.2.2.3).
+    private static func hasMPEG2SequenceExtension(_ b: [UInt8]) -> Bool {
+        guard b.count >= 8 else { return false }
+        for i in 4..<(b.count - 4) where b[i] == 0x00 && b[i + 1] == 0x00 && b[i + 2] == 0x01 && b[i + 3] == 0xB5 {
+            return b[i + 4] >> 4 == 1
+        }
+        return false
     }
 
     /// SVG and HLS are text: skip a BOM and leading whitespace, then look at the start.

@@ -10,6 +10,9 @@ public struct NotificationCategoryDescription: Sendable, Equatable, Codable {
     public static let maximumButtons = 4
     /// The prefix of derived identifiers (categories RichPush made from payload buttons).
     public static let derivedPrefix = "richpush.b."
+    /// What joins a media category and a slot number in a button category's identifier:
+    /// `image.buttons.2` (see `PipelineConfiguration.buttonCategorySlots`).
+    public static let buttonSlotInfix = ".buttons."
 
     /// The category identifier (`content.categoryIdentifier`).
     public var identifier: String
@@ -56,22 +59,73 @@ public struct NotificationCategoryDescription: Sendable, Equatable, Codable {
         if let category, !category.isEmpty {
             identifier = category
         } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let canonical = (try? encoder.encode(buttons)) ?? Data()
-            identifier = derivedPrefix + String(SHA256Hash.hash(canonical).map { String(format: "%02x", $0) }.joined().prefix(16))
+            identifier = derivedPrefix + String(digest(of: buttons).map { String(format: "%02x", $0) }.joined().prefix(16))
         }
         return NotificationCategoryDescription(identifier: identifier, buttons: buttons)
     }
 
+    /// SHA-256 of the buttons' canonical JSON (sorted keys): equal buttons, equal digest.
+    static func digest(of buttons: [NotificationButton]) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return [UInt8](SHA256Hash.hash((try? encoder.encode(buttons)) ?? Data()))
+    }
+
+    /// The button category identifier for a media category and a slot: `image.buttons.2`.
+    ///
+    /// - Parameters:
+    ///   - base: the media category, e.g. `image`.
+    ///   - slot: 1…`PipelineConfiguration.buttonCategorySlots`.
+    /// - Returns: the identifier.
+    public static func buttonSlotIdentifier(base: String, slot: Int) -> String {
+        base + buttonSlotInfix + String(slot)
+    }
+
+    /// The slot a set of buttons prefers: 1 + (the first 8 bytes of its digest) mod `slots`, so
+    /// the same buttons always ask for the same slot.
+    ///
+    /// - Parameters:
+    ///   - buttons: the buttons.
+    ///   - slots: how many slots there are (at least 1).
+    /// - Returns: 1…`slots`.
+    public static func preferredButtonSlot(for buttons: [NotificationButton], slots: Int) -> Int {
+        let value = digest(of: buttons).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return 1 + Int(value % UInt64(max(1, slots)))
+    }
+
+    /// Splits a button category identifier into its media category and slot.
+    ///
+    /// - Parameter identifier: e.g. `image.buttons.2`.
+    /// - Returns: `("image", 2)`, or `nil` when the identifier has no `.buttons.<n>` ending.
+    public static func buttonSlot(of identifier: String) -> (base: String, slot: Int)? {
+        guard let range = identifier.range(of: buttonSlotInfix, options: .backwards) else { return nil }
+        let base = String(identifier[..<range.lowerBound])
+        let number = identifier[range.upperBound...]
+        guard !base.isEmpty, !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber),
+            number.first != "0", let slot = Int(number)
+        else { return nil }
+        return (base, slot)
+    }
+
+    /// Whether RichPush made this category from payload buttons (`richpush.b.<hash>` or a button
+    /// slot such as `image.buttons.2`), rather than the app.
+    ///
+    /// - Parameter identifier: a category identifier.
+    /// - Returns: `true` for RichPush's categories.
+    public static func isMadeByRichPush(_ identifier: String) -> Bool {
+        identifier.hasPrefix(derivedPrefix) || buttonSlot(of: identifier) != nil
+    }
+
     /// Merges a payload's category into the categories already registered, keeping the app's own
-    /// untouched and at most `limit` RichPush-made ones (the least recently added dropped first).
+    /// untouched, every button slot (`image.buttons.2`: bounded by kinds × slots, and a displayed
+    /// notification may still use one), and at most `limit` `richpush.b.<hash>` ones (the least
+    /// recently added dropped first).
     ///
     /// - Parameters:
     ///   - existing: the registered categories, oldest first (as last returned by this function).
     ///   - appCategoryIdentifiers: the identifiers the app registers itself; never replaced.
     ///   - adding: the payload's category.
-    ///   - limit: how many RichPush-made categories to keep (default 16, our bound).
+    ///   - limit: how many `richpush.b.<hash>` categories to keep (default 16, our bound).
     /// - Returns: the categories to register: the app's, then RichPush's with `adding` last.
     public static func merge(
         existing: [NotificationCategoryDescription], appCategoryIdentifiers: Set<String>,
@@ -80,6 +134,9 @@ public struct NotificationCategoryDescription: Sendable, Equatable, Codable {
         let app = existing.filter { appCategoryIdentifiers.contains($0.identifier) }
         var ours = existing.filter { !appCategoryIdentifiers.contains($0.identifier) && $0.identifier != adding.identifier }
         if !appCategoryIdentifiers.contains(adding.identifier) { ours.append(adding) }
-        return app + ours.suffix(max(0, limit))
+        let isSlot = { (d: NotificationCategoryDescription) in !d.identifier.hasPrefix(derivedPrefix) && buttonSlot(of: d.identifier) != nil }
+        let slots = ours.filter(isSlot)
+        let capped = ours.filter { !isSlot($0) }
+        return app + slots + capped.suffix(max(0, limit))
     }
 }

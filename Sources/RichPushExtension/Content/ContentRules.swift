@@ -1,7 +1,7 @@
 /// The content rules: text first (before any network work), then what media adds.
 struct ContentRules: Sendable {
     let defaultBody: String?
-    let mediaCategoryIdentifier: String?
+    let mediaCategoryIdentifiers: [MediaKind: String]
 
     /// The best attempt: the payload's text with the default body when the body is empty.
     func bestAttempt(from payload: NotificationPayload) -> NotificationContent {
@@ -12,7 +12,7 @@ struct ContentRules: Sendable {
         return content
     }
 
-    /// Adds the attachment, and the media category when the payload names none.
+    /// Adds the attachment, and its kind's media category when the payload names none.
     func attaching(_ media: DownloadedMedia, to content: NotificationContent) -> NotificationContent {
         var content = content
         content.attachments = [NotificationContent.Attachment(
@@ -21,8 +21,8 @@ struct ContentRules: Sendable {
             type: media.format.uniformTypeIdentifier,
             bytes: media.bytes
         )]
-        if let mediaCategoryIdentifier, content.categoryIdentifier.isEmpty {
-            content.categoryIdentifier = mediaCategoryIdentifier
+        if content.categoryIdentifier.isEmpty, let kind = media.format.kind, let category = mediaCategoryIdentifiers[kind] {
+            content.categoryIdentifier = category
         }
         return content
     }

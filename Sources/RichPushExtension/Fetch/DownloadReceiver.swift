@@ -22,6 +22,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     }
 
     private let folder: URL
+    private let formats: Set<MediaFormat>
     private(set) var verdict: Verdict = .open
     private(set) var statusCode: Int?
     private var contentLength: Int?
@@ -34,9 +35,12 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     private var file: URL?
     private(set) var bytes = 0
 
-    /// - Parameter folder: the per-notification folder (created on the first write).
-    init(folder: URL) {
+    /// - Parameters:
+    ///   - folder: the per-notification folder (created on the first write).
+    ///   - formats: the formats to accept (Apple's table, and any opted into).
+    init(folder: URL, formats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)) {
         self.folder = folder
+        self.formats = formats
     }
 
     func receive(head: MediaResponseHead) -> Bool {
@@ -54,6 +58,16 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         default:
             verdict = .failed(FetchFailure(.httpStatus, "the media server answered HTTP \(head.statusCode)", httpStatus: head.statusCode))
             return false
+        }
+        if let encoding = head.headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(),
+            !encoding.isEmpty, encoding != "identity"
+        {
+            // The request asked for identity: limits count the bytes received, and a compressed
+            // body can expand a thousandfold (a 1 MB gzip to 1 GB) in a decoding client.
+            return fail(
+                .notMedia,
+                "the server sent the media with Content-Encoding: \(encoding) although the request asked for identity; serve the file uncompressed"
+            )
         }
         contentLength = head.contentLength
         contentType = head.headers["content-type"]
@@ -109,7 +123,12 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
             let what = prefix.isEmpty ? "an empty body" : "not a media file"
             return fail(.notMedia, "the response is \(what) (content type \(contentTypeHint))")
         }
-        guard let kind = sniffed.kind else {
+        guard let kind = sniffed.kind, formats.contains(sniffed) else {
+            if MediaFormat.optInAttachmentFormats.contains(sniffed) {
+                return fail(
+                    .unsupportedFormat,
+                    "\(sniffed.name) (\(sniffed.uniformTypeIdentifier)) is not in Apple's table of attachment types (additionalAttachmentFormats opts in)")
+            }
             return fail(.unsupportedFormat, "\(sniffed.name) (\(sniffed.uniformTypeIdentifier)) is not an attachment type iOS accepts")
         }
         format = sniffed

@@ -27,4 +27,10 @@ extension ReasonCode {
     /// Not in the architecture's list; a RichPush extension reports it instead of misreporting a
     /// network failure. Statistics keep unknown codes as they are.
     public static let storage = ReasonCode(rawValue: "storage")
+
+    /// The file's bytes name an attachable format but it is cut short or broken (`MediaIntegrity`):
+    /// iOS would drop it after the extension handed it over.
+    ///
+    /// Not in the architecture's list (it was `not_media` before); statistics keep unknown codes.
+    public static let corruptMedia = ReasonCode(rawValue: "corrupt_media")
 }

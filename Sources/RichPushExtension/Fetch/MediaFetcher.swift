@@ -10,7 +10,10 @@ import Foundation
 /// - a 2xx final status → else `http_status`;
 /// - `Content-Length` over 50 MB (the largest limit) before any byte, then over the sniffed kind's
 ///   limit; streamed bytes over the limit when there is no `Content-Length` → `too_large`, at once;
-/// - the first bytes decide the type (`MediaFormat.sniff`) → `not_media` / `unsupported_format`;
+/// - a body the server compressed (`Content-Encoding` other than `identity`, which every request
+///   asks for) → `not_media`, before any byte is decoded or counted;
+/// - the first bytes decide the type (`MediaFormat.sniff`) → `not_media` / `unsupported_format`
+///   (Apple's table, plus `attachableFormats` opted into);
 /// - the body goes to a fresh file with the right extension in a fresh per-notification folder;
 ///   on any failure the file and the folder are removed.
 public struct MediaFetcher: Sendable {
@@ -22,14 +25,20 @@ public struct MediaFetcher: Sendable {
     public var transport: any MediaTransport
     /// Hosts allowed over cleartext `http://` (ATS `NSExceptionDomains`), lower-cased.
     public var allowedHTTPHosts: Set<String>
+    /// The formats fetched to a file: Apple's table by default (`PipelineConfiguration.attachableFormats`).
+    public var attachableFormats: Set<MediaFormat>
 
     /// Makes a fetcher.
     /// - Parameters:
     ///   - transport: the HTTP layer.
     ///   - allowedHTTPHosts: hosts allowed over `http://`.
-    public init(transport: any MediaTransport, allowedHTTPHosts: Set<String>) {
+    ///   - attachableFormats: the formats to fetch (default Apple's table).
+    public init(
+        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)
+    ) {
         self.transport = transport
         self.allowedHTTPHosts = Set(allowedHTTPHosts.map { $0.lowercased() })
+        self.attachableFormats = attachableFormats
     }
 
     /// Fetches `url` into a file inside `folder`.
@@ -72,7 +81,7 @@ public struct MediaFetcher: Sendable {
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw FetchFailure(.timeout, "the deadline passed before the media arrived") }
-            let receiver = DownloadReceiver(folder: folder)
+            let receiver = DownloadReceiver(folder: folder, formats: attachableFormats)
             do {
                 try await transport.fetch(MediaRequest(url: url, timeout: remaining), receiver: receiver)
             } catch {

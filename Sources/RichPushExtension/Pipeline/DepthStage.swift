@@ -16,6 +16,8 @@ final class DepthStage: Sendable {
     /// The media URLs named, in order.
     let mediaURLs: [String]
     let category: NotificationCategoryDescription?
+    /// Whether the payload names its own `aps.category` (then the buttons keep that identifier).
+    let payloadNamesCategory: Bool
     let thumbnail: ThumbnailOptions?
     let badge: Int?
     let notes: [String]
@@ -28,6 +30,7 @@ final class DepthStage: Sendable {
         let p = decryption.payload
         mediaURLs = MediaURLList.urls(in: p, keyPaths: configuration.mediaKeyPaths)
         var notes: [String] = []
+        payloadNamesCategory = !(p["aps"]?["category"]?.stringValue ?? "").isEmpty
         do {
             category = try NotificationCategoryDescription.parse(payload: p, category: p["aps"]?["category"]?.stringValue)
         } catch {
@@ -122,6 +125,7 @@ final class DepthStage: Sendable {
                     do throws(FetchFailure) {
                         let media = try await self.fetch(url, fetcher: fetcher, into: sub, deadline: own)
                         do {
+                            try MediaIntegrity.verify(media)
                             try await validate?(media)
                         } catch {
                             try? FileManager.default.removeItem(at: sub)
@@ -177,7 +181,9 @@ final class DepthStage: Sendable {
             let handle = try FileHandle(forReadingFrom: temporary)
             let prefix = try handle.read(upToCount: MediaFormat.sniffLength) ?? Data()
             try handle.close()
-            guard let format = MediaFormat.sniff(prefix), let kind = format.kind, bytes <= kind.maximumBytes else {
+            guard let format = MediaFormat.sniff(prefix), let kind = format.kind, configuration.attachableFormats.contains(format),
+                bytes <= kind.maximumBytes
+            else {
                 try? FileManager.default.removeItem(at: temporary)
                 return nil
             }
@@ -202,7 +208,8 @@ final class DepthStage: Sendable {
         details.mediaAttached = result.content.attachments.count
         details.cacheHits = m.cacheHits
         details.fetchMs = m.fetchMs
-        details.category = category
+        details.category = category.map { buttonCategory($0, for: result.content) }
+        if let category = details.category, result.outcome != .original { result.content.categoryIdentifier = category.identifier }
         details.thumbnail = thumbnail
         details.badge = badge
         details.notes = notes
@@ -212,6 +219,20 @@ final class DepthStage: Sendable {
             result.reason = .decryptFailed
             result.message = "the encrypted payload could not be decrypted (\(error.code)); the server's alert is shown"
         }
+    }
+
+    /// The buttons' category for what is delivered: with media attached (and no `aps.category`),
+    /// the button slot of the media's category (`image.buttons.2`), so the content extension that
+    /// shows the media still gets the notification; without media, `richpush.b.<hash>`.
+    func buttonCategory(_ category: NotificationCategoryDescription, for content: NotificationContent) -> NotificationCategoryDescription {
+        guard !payloadNamesCategory, configuration.buttonCategorySlots > 0,
+            let type = content.attachments.first?.type, let kind = MediaFormat.forUniformTypeIdentifier(type)?.kind,
+            let base = configuration.mediaCategoryIdentifiers[kind], !base.isEmpty
+        else { return category }
+        var slotted = category
+        let slot = NotificationCategoryDescription.preferredButtonSlot(for: category.buttons, slots: configuration.buttonCategorySlots)
+        slotted.identifier = NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: slot)
+        return slotted
     }
 
     /// Sends the receipt through the on-disk queue (stable `receipt_id`, once per push) when a

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// For each notification it reads the payload, builds the best-attempt text content before any
 /// network work, finds and normalises the media URL, fetches it to a file under every rule of
-/// `MediaFetcher` within `PipelineConfiguration.deadline`, sniffs its type, attaches it, posts
-/// the receipt, and delivers the content exactly once.
+/// `MediaFetcher` within `PipelineConfiguration.deadline`, sniffs its type (Apple's table),
+/// checks its structure (`MediaIntegrity`), runs the validation hook, attaches it, posts the
+/// receipt, and delivers the content exactly once.
 ///
 /// ```swift
 /// let pipeline = NotificationPipeline(configuration: PipelineConfiguration())
@@ -45,8 +46,8 @@ public final class NotificationPipeline: Sendable {
     /// - Parameters:
     ///   - payload: the notification's `userInfo` as JSON (normally an object with `aps`; see
     ///     `unreadablePayloadKey` for a payload that was not a JSON object).
-    ///   - validate: an optional hook run on the downloaded file before the outcome is final (the
-    ///     iOS bridge creates its `UNNotificationAttachment` here). Throw `MediaValidationError` to
+    ///   - validate: an optional hook run on the downloaded file before the outcome is final, after
+    ///     `MediaIntegrity` has passed it (the iOS bridge creates its `UNNotificationAttachment` here). Throw `MediaValidationError` to
     ///     refuse the file with a reason; any other error counts as `unsupported_format`. It runs
     ///     inside the deadline: if the deadline or `expire()` comes first, its work is discarded.
     ///   - deliver: receives the result; called exactly once, from any thread.

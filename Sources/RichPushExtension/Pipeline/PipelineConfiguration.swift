@@ -10,16 +10,35 @@ public struct PipelineConfiguration: Sendable {
     ///
     /// Default `PayloadKeyPath.defaultPushIDKeyPaths`.
     public var pushIDKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultPushIDKeyPaths
-    /// Rule: the body shown when the payload's body is empty; `nil` turns the rule off.
+    /// Rule: the body shown when the payload's body is empty; `nil` (the default) leaves it empty.
     ///
-    /// Default `"すぐに確認"` ("check it now"), article 000's text for an empty body.
-    public var defaultBody: String? = PipelineConfiguration.articleDefaultBody
-    /// Rule: the category identifier set when media is attached and the payload names no
-    /// category (so a Content Extension for it shows the picture); `nil` turns the rule off.
+    /// Article 000 shows `"すぐに確認"` ("check it now", `PipelineConfiguration.articleDefaultBody`)
+    /// for an empty body: set it to that, or your own text, to do the same.
+    public var defaultBody: String?
+    /// Rule: the category identifier set, per kind of the (first) attached media, when the payload
+    /// names no `aps.category`, so a Notification Content Extension listing it
+    /// (`UNNotificationExtensionCategory`) shows the media; a kind missing here gets none.
     ///
-    /// Default `"image"`, as article 000 does. A category the payload names is kept: it is the
-    /// provider's choice and its actions must not disappear.
-    public var mediaCategoryIdentifier: String? = "image"
+    /// Default `image`, `video`, `audio` (article 000 uses `image`). A category the payload names
+    /// is kept: it is the provider's choice and its actions must not disappear.
+    public var mediaCategoryIdentifiers: [MediaKind: String] = PipelineConfiguration.defaultMediaCategoryIdentifiers
+    /// How many button categories each media category has (default 4; 0 turns them off).
+    ///
+    /// A payload with `buttons` and no `aps.category` gets category `richpush.b.<hash>` while it
+    /// has no media; once media is attached it gets `<media category>.buttons.<n>`, n in
+    /// 1…`buttonCategorySlots` (e.g. `image.buttons.2`), so a content extension that lists those
+    /// identifiers still shows the media with the payload's buttons. The same buttons keep the same
+    /// n (a hash of the buttons; `RichPushCategoryRegistry` moves to a free slot when another set of
+    /// buttons holds it). With 0, media pushes with buttons keep `richpush.b.<hash>`.
+    public var buttonCategorySlots: Int = 4
+    /// Formats outside Apple's table to attach anyway (default none): only those in
+    /// `MediaFormat.optInAttachmentFormats` (QuickTime `.mov`, MPEG-2 transport streams).
+    ///
+    /// - Important: Apple's table (`UNNotificationAttachment`, "Supported File Types") lists
+    ///   neither. RichPush fetches and checks them like the others, but iOS decides: it may refuse
+    ///   the file, or drop it after the extension handed it over (RichPush would then have
+    ///   reported `media_attached`). The Linux stand-in follows Apple's table and refuses them.
+    public var additionalAttachmentFormats: Set<MediaFormat> = []
     /// The pipeline's own stop for media work, in seconds from `start` (default 25).
     ///
     /// - Important: Apple gives a service extension about 30 s before it calls
@@ -54,9 +73,34 @@ public struct PipelineConfiguration: Sendable {
     /// Where the one log line per notification goes (default: os_log / standard error).
     public var logger: NotificationLogger = .standard
 
-    /// Article 000's text for an empty body: "すぐに確認" ("check it now").
+    /// Article 000's text for an empty body: "すぐに確認" ("check it now"); an example for
+    /// `defaultBody`, not the default.
     public static let articleDefaultBody = "すぐに確認"
 
-    /// Makes the default configuration (every convention on, 25 s deadline, no receipt).
+    /// The default media categories: `image`, `video` and `audio`, one per kind.
+    public static let defaultMediaCategoryIdentifiers: [MediaKind: String] = [.image: "image", .video: "video", .audio: "audio"]
+
+    /// The formats the pipeline attaches: Apple's table plus `additionalAttachmentFormats` (only
+    /// those of `MediaFormat.optInAttachmentFormats`).
+    public var attachableFormats: Set<MediaFormat> {
+        Set(MediaFormat.appleAttachmentFormats).union(additionalAttachmentFormats.intersection(MediaFormat.optInAttachmentFormats))
+    }
+
+    /// Every category a Notification Content Extension must list in its Info.plist
+    /// (`NSExtensionAttributes` → `UNNotificationExtensionCategory`, an array) to show the media
+    /// this configuration attaches: each media category, then its button slots; e.g. `image`,
+    /// `image.buttons.1` … `image.buttons.4`, `video`, …, `audio`, … with the defaults.
+    public var contentExtensionCategories: [String] {
+        MediaKind.allCases.compactMap { mediaCategoryIdentifiers[$0] }.reduce(into: [String]()) { list, base in
+            guard !list.contains(base) else { return }
+            list.append(base)
+            for slot in 0..<max(0, buttonCategorySlots) {
+                list.append(NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: slot + 1))
+            }
+        }
+    }
+
+    /// Makes the default configuration (every key path convention on, no default body, 25 s
+    /// deadline, no receipt).
     public init() {}
 }

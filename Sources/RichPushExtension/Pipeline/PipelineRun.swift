@@ -50,7 +50,7 @@ public final class PipelineRun: Sendable {
         deadline = started + .milliseconds(Int(max(0, configuration.deadline) * 1000))
         self.input = input
         self.validate = validate
-        rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifier: configuration.mediaCategoryIdentifier)
+        rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifiers: configuration.mediaCategoryIdentifiers)
         state = Locked(State(deliver: deliver))
 
         var json: JSONValue?
@@ -165,7 +165,8 @@ public final class PipelineRun: Sendable {
         base.mediaURL = url
         let initial = base
         let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        let fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
+        let fetcher = MediaFetcher(
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats)
         let deadline = self.deadline
         let validate = self.validate
         let rules = self.rules
@@ -184,6 +185,7 @@ public final class PipelineRun: Sendable {
             switch fetched {
             case .success(let media):
                 do {
+                    try MediaIntegrity.verify(media)
                     try await validate?(media)
                     result.outcome = .mediaAttached
                     result.reason = nil
@@ -213,7 +215,8 @@ public final class PipelineRun: Sendable {
     /// Several media URLs (issue 6): fetched concurrently within the deadline, attached in order.
     private func beginList(_ depth: DepthStage, base: PipelineResult) {
         let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        let fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
+        let fetcher = MediaFetcher(
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats)
         let fetchTask = Task { [self] in
             let result = await depth.fetchAll(initial: base, fetcher: fetcher, folder: folder, deadline: deadline, rules: rules, validate: validate)
             if !decide(result, waitForReceipt: true) { try? FileManager.default.removeItem(at: folder) }

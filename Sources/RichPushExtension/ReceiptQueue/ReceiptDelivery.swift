@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The extension calls `submit(_:to:timeout:)` for each notification (it also flushes older
 /// receipts that are due); the app calls `flushPendingReceipts(timeout:)`, e.g. when it becomes
-/// active, with the same App Group directory.
+/// active, with the same App Group directory, and `submit` with an `opened` receipt when the user
+/// taps a notification: each event of a push is sent once, all with the push's stable `receipt_id`.
 public struct ReceiptDelivery: Sendable {
     /// What happened to the receipt of one notification.
     public struct Status: Sendable, Hashable, CustomStringConvertible, RawRepresentable {
@@ -46,6 +47,10 @@ public struct ReceiptDelivery: Sendable {
     /// Queues a notification's receipt (with its stable `receipt_id`) and sends it with every
     /// other due receipt, within `timeout`.
     ///
+    /// Once per push and event on this installation: the extension's `delivered` and the app's
+    /// `opened` for the same push are each sent once, with the same `receipt_id` (the server counts
+    /// each (push_id, event, receipt_id) once).
+    ///
     /// - Parameters:
     ///   - receipt: the receipt; its `receiptID` is replaced by the stable one for its push id.
     ///   - url: the receipts URL.
@@ -55,14 +60,16 @@ public struct ReceiptDelivery: Sendable {
     /// - Throws: `RichPushError` `io` when the state directory cannot be written (the caller then
     ///   sends directly, losing only the retry).
     public func submit(_ receipt: Receipt, to url: URL, timeout: Double, now: Date = Date()) async throws -> (status: Status, httpStatus: Int?) {
-        guard try SeenPushStore(directory: directory).markSeen(receipt.pushID, now: now) else {
+        // `delivered` keeps the bare push id as its key (entries written before events had keys).
+        let seenKey = receipt.event == .delivered ? receipt.pushID : "\(receipt.event.rawValue):\(receipt.pushID)"
+        guard try SeenPushStore(directory: directory).markSeen(seenKey, now: now) else {
             return (.duplicate, nil)
         }
         var stamped = receipt
         stamped.receiptID = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
         try queue.enqueue(PendingReceipt(receipt: stamped, url: url.absoluteString, queuedAt: now.timeIntervalSince1970), now: now)
         let report = try await flushPendingReceipts(timeout: timeout)
-        let id = stamped.receiptID ?? ""
+        let id = ReceiptQueue.entryName(stamped)
         if let status = report.sent[id] { return (.sent, status) }
         if let status = report.dropped[id] { return (.failed, status) }
         if let status = report.kept[id] { return (.failed, status) }
@@ -95,7 +102,7 @@ public struct ReceiptDelivery: Sendable {
         for (entry, status) in results {
             let decision = policy.decision(for: status)
             try queue.finish(entry, decision: decision, policy: policy, now: Date())
-            let id = entry.receipt.receiptID ?? entry.receipt.pushID
+            let id = ReceiptQueue.entryName(entry.receipt)
             switch decision {
             case .delivered: report.sent[id] = status ?? 200
             case .retry: report.kept[id] = status

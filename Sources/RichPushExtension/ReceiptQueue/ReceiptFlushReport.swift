@@ -1,4 +1,5 @@
-/// What one flush of the receipt queue did.
+/// What one flush of the receipt queue did, keyed by `ReceiptQueue.entryName` (the receipt id,
+/// with `-opened` for an `opened` receipt).
 public struct ReceiptFlushReport: Sendable, Equatable {
     /// Receipt ids accepted by the server (2xx) and removed, with the status.
     public var sent: [String: Int] = [:]

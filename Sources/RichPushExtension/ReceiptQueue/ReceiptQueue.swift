@@ -3,8 +3,8 @@ import Foundation
 /// The on-disk queue of receipts not yet accepted by the receipts server, shared by extension
 /// processes and the app (App Group container; here `--state DIR`).
 ///
-/// One JSON file per receipt in `receipts/`, named by its `receipt_id` (so queueing the same push
-/// twice keeps one entry), changed only under `flock` on `receipts.lock` and written by atomic
+/// One JSON file per receipt in `receipts/`, named by its `receipt_id` and event (`entryName`, so
+/// queueing the same push's same event twice keeps one entry), changed only under `flock` on `receipts.lock` and written by atomic
 /// rename. Bounded: entries older than `maximumAge` are dropped, and beyond `maximumEntries` the
 /// oldest are dropped first. A sender *claims* due entries (moves their `notBefore` past its own
 /// timeout) before sending outside the lock, so two processes flushing at once never send the
@@ -111,9 +111,20 @@ public struct ReceiptQueue: Sendable {
     // MARK: - Under the lock
 
     private func fileURL(_ receipt: Receipt) -> URL {
-        let id = receipt.receiptID ?? receipt.pushID
+        let id = Self.entryName(receipt)
         let safe = !id.isEmpty && id.count <= 128 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         return folder.appendingPathComponent("\(safe ? id : SHA256Hash.hex(id)).json")
+    }
+
+    /// The name of a receipt's queue entry (and its key in `ReceiptFlushReport`): its `receipt_id`
+    /// (the push id without one) for `delivered`, with `-<event>` appended for other events, so a
+    /// push's `delivered` and `opened` are two entries.
+    ///
+    /// - Parameter receipt: the receipt.
+    /// - Returns: e.g. `3f2a…` or `3f2a…-opened`.
+    public static func entryName(_ receipt: Receipt) -> String {
+        let id = receipt.receiptID ?? receipt.pushID
+        return receipt.event == .delivered ? id : "\(id)-\(receipt.event.rawValue)"
     }
 
     private func readAll() -> [(file: URL, entry: PendingReceipt)] {

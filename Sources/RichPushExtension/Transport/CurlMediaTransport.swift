@@ -84,7 +84,14 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     func performGet(url: URL, timeoutMs: Int, userAgent: String) {
-        perform(url: url, timeoutMs: timeoutMs, userAgent: userAgent) { _ in CURLE_OK }
+        // Raw bytes: the size limits and the sniffing apply to the bytes received. libcurl decodes
+        // nothing unless CURLOPT_ACCEPT_ENCODING is set (it is not); the header tells the server.
+        var list: UnsafeMutablePointer<curl_slist>?
+        list = curl_slist_append(list, "Accept-Encoding: identity")
+        defer { curl_slist_free_all(list) }
+        perform(url: url, timeoutMs: timeoutMs, userAgent: userAgent) { h in
+            richpush_curl_setopt_slist(h, CURLOPT_HTTPHEADER, list)
+        }
     }
 
     func performPost(url: URL, body: Data, contentType: String, timeoutMs: Int, userAgent: String) {

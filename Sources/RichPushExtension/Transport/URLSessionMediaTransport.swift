@@ -18,7 +18,10 @@ public struct URLSessionMediaTransport: MediaTransport {
     public func fetch(_ request: MediaRequest, receiver: any MediaResponseReceiver) async throws {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
-        // Raw bytes: the size limits and the sniffing apply to the file, not to a decoded body.
+        // Raw bytes: the size limits and the sniffing apply to the bytes received, not to a decoded
+        // body. URLSession would decode a compressed answer anyway (a 1 MB gzip became 1.14 GB in
+        // memory on Linux's URLSession), so `DownloadReceiver` refuses any Content-Encoding other
+        // than identity at the head, before a decoded byte is read.
         urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         try await perform(urlRequest, timeout: request.timeout, receiver: receiver)
     }
@@ -28,6 +31,8 @@ public struct URLSessionMediaTransport: MediaTransport {
         urlRequest.httpMethod = "POST"
         urlRequest.httpBody = body
         urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        // The answer is discarded: nothing to gain from letting the server compress it.
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let sink = DiscardingReceiver()
         try await perform(urlRequest, timeout: timeout, receiver: sink)
         return sink.statusCode ?? 0

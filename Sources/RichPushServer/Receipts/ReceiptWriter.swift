@@ -9,6 +9,12 @@ import RichPushCore
 /// `fdatasync` of the SQLite WAL with `synchronous=FULL`), the writer already inserts batch N+1,
 /// and one sync covers every batch committed before it started. A receipt is never acknowledged
 /// before the COMMIT that contains it has returned *and* a sync after that COMMIT has returned.
+///
+/// A store that takes several batches at once (`ConcurrentBatchStore`, PostgreSQL: one
+/// connection each, COMMIT durable on return) gets that many writer threads. One batch is in
+/// flight while commits are quick (large batches, the least work per receipt); when one has
+/// been in flight for the store's `overlapAfter` (a slow WAL flush, a distant database), the
+/// next starts beside it, as SQLite's sync thread overlaps the sync with the next insert.
 public final class ReceiptWriter: @unchecked Sendable {
     /// What a completion learns about its receipt.
     public enum WriteResult: Sendable, Equatable {
@@ -38,12 +44,20 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// just answered plus those already waiting. `submit` signals when the count is reached.
     private var gatherTarget = 1
     private var stopping = false
-    private var writerFinished = false
+    /// Writer threads not yet finished.
+    private var runningWriters: Int
     private var syncerFinished = false
     private let syncCondition = NSCondition()
     private var committed: [Committed] = []
     /// The most receipts in one transaction (bounds a batch's memory and latency).
     public let maximumBatch: Int
+    /// Writer threads (batches in flight at most): the store's `concurrentBatches`, else 1.
+    public let writers: Int
+    /// With several writers, how long a batch must have been in flight, in seconds, before the
+    /// next one starts beside it (the store's `overlapAfter`).
+    public let overlapAfter: Double
+    /// When each batch in flight started (uptime ns), guarded by `condition`.
+    private var inFlightStarts: [UInt64] = []
     /// The longest the writer lingers for just-answered clients to send their next receipt, in
     /// seconds (0 = never wait). The wait is also bounded by the last COMMIT's duration and ends
     /// as soon as they are back, so a lone client never waits.
@@ -53,7 +67,8 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// Starts the writer and sync threads.
     ///
     /// - Parameters:
-    ///   - store: where batches go.
+    ///   - store: where batches go (a `ConcurrentBatchStore` gets one writer thread per batch it
+    ///     takes at once).
     ///   - maximumBatch: the most receipts per transaction (default 2,000).
     ///   - linger: the longest wait for just-answered clients before the next commit, in seconds
     ///     (default 0: commit at once).
@@ -65,11 +80,16 @@ public final class ReceiptWriter: @unchecked Sendable {
         self.maximumBatch = max(1, maximumBatch)
         self.linger = max(0, linger)
         self.onBatch = onBatch
-        let writer = Thread { [weak self] in self?.runWriter() }
-        writer.name = "richpush-receipt-writer"
+        writers = max(1, min((store as? any ConcurrentBatchStore)?.concurrentBatches ?? 1, 64))
+        overlapAfter = max(0, (store as? any ConcurrentBatchStore)?.overlapAfter ?? 0)
+        runningWriters = writers
+        for index in 0..<writers {
+            let writer = Thread { [weak self] in self?.runWriter() }
+            writer.name = writers == 1 ? "richpush-receipt-writer" : "richpush-receipt-writer-\(index)"
+            writer.start()
+        }
         let syncer = Thread { [weak self] in self?.runSyncer() }
         syncer.name = "richpush-receipt-sync"
-        writer.start()
         syncer.start()
     }
 
@@ -90,12 +110,12 @@ public final class ReceiptWriter: @unchecked Sendable {
         return true
     }
 
-    /// Commits and syncs what is queued, answers it, stops both threads and waits for them.
+    /// Commits and syncs what is queued, answers it, stops the threads and waits for them.
     public func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while !writerFinished { condition.wait() }
+        while runningWriters > 0 { condition.wait() }
         condition.unlock()
         syncCondition.lock()
         while !syncerFinished { syncCondition.wait() }
@@ -107,14 +127,16 @@ public final class ReceiptWriter: @unchecked Sendable {
         var lastCommit = 0.0
         while true {
             condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
+            repeat {
+                while queue.isEmpty && !stopping { condition.wait() }
+            } while writers > 1 && !mayStartBeside()
             let wait = min(linger, lastCommit)
             if wait > 0 && !stopping && queue.count < gatherTarget {
                 let deadline = Date(timeIntervalSinceNow: wait)
                 while queue.count < gatherTarget && !stopping && condition.wait(until: deadline) {}
             }
             if queue.isEmpty && stopping {
-                writerFinished = true
+                runningWriters -= 1
                 condition.broadcast()
                 condition.unlock()
                 syncCondition.lock()
@@ -128,9 +150,10 @@ public final class ReceiptWriter: @unchecked Sendable {
                 batch.append(contentsOf: queue.prefix(maximumBatch))
                 queue.removeFirst(maximumBatch)
             }
+            let started = DispatchTime.now().uptimeNanoseconds
+            inFlightStarts.append(started)
             condition.unlock()
 
-            let started = DispatchTime.now().uptimeNanoseconds
             let outcomes: [WriteResult]
             do {
                 let results = try store.insertDeferringSync(batch.map(\.receipt))
@@ -140,6 +163,11 @@ public final class ReceiptWriter: @unchecked Sendable {
                 outcomes = batch.map { _ in .failed(message) }
             }
             lastCommit = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            condition.withLock {
+                if let index = inFlightStarts.firstIndex(of: started) { inFlightStarts.remove(at: index) }
+                // A writer waiting for this batch to take long may now take the queue at once.
+                if writers > 1 { condition.broadcast() }
+            }
             syncCondition.lock()
             committed.append(Committed(batch: batch, outcomes: outcomes))
             if committed.count == 1 { syncCondition.signal() }
@@ -186,11 +214,27 @@ public final class ReceiptWriter: @unchecked Sendable {
         }
     }
 
-    /// Whether the writer thread has finished (takes `condition`; call with `syncCondition` held
-    /// only in this order: sync, then writer lock, never the reverse while holding the writer lock).
+    /// With several writers (called with `condition` held and work queued): `true` at once when
+    /// no batch is in flight or when stopping; otherwise waits until the oldest batch in flight
+    /// has taken `overlapAfter` (its COMMIT is slow: start the next one beside it) or until no
+    /// batch is in flight any more, and returns `true` if work is still queued then (`false`:
+    /// another writer took it; wait for more). Quick commits thus keep one batch in flight,
+    /// large and cheap per receipt; slow ones overlap.
+    private func mayStartBeside() -> Bool {
+        while !stopping, !queue.isEmpty, let oldest = inFlightStarts.min() {
+            let due = oldest + UInt64(overlapAfter * 1e9)
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now >= due { return true }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(due - now) / 1e9))
+        }
+        return stopping || !queue.isEmpty
+    }
+
+    /// Whether every writer thread has finished (takes `condition`; call with `syncCondition`
+    /// held only in this order: sync, then writer lock, never the reverse while holding the writer lock).
     private func writerFinishedLocked() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return writerFinished
+        return runningWriters == 0
     }
 }

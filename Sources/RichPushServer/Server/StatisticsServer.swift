@@ -22,7 +22,8 @@ import RichPushCore
 /// - `GET /` (admin, Bearer or session cookie): the dashboard; `GET /login`, `POST /login` (a
 ///   12 h session in memory, the cookie holds its random id, never the token), `POST /logout`
 ///   (ends the session).
-/// - `GET /healthz`, `GET /metrics` (open).
+/// - `GET /healthz` (open): `200 {"status":"ok"}`, or `503 {"status":"unavailable","reason":…}`
+///   while the store's database is unreachable (PostgreSQL); `GET /metrics` (open).
 public final class StatisticsServer: @unchecked Sendable {
     /// The store behind the server.
     public let store: any ReceiptStore & StatisticsStore
@@ -113,10 +114,20 @@ public final class StatisticsServer: @unchecked Sendable {
             return receiveReceipt(request)
         case "/healthz":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
+            let health = (store as? any StoreHealthReporting)?.health() ?? .available
+            guard health.isAvailable else {
+                return answer(request, .json(503, ["status": "unavailable", "reason": health.reason ?? "the store is unavailable"]))
+            }
             return answer(request, .json(200, ["status": "ok"]))
         case "/metrics":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
-            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(metrics.render().utf8)))
+            var text = metrics.render()
+            if let reporter = store as? any StoreHealthReporting {
+                // A store that can lose its database (PostgreSQL): 1 while it answers, for alerts.
+                let up = reporter.health().isAvailable ? 1 : 0
+                text += "# HELP richpush_store_up Whether the database answers (1) or not (0).\n# TYPE richpush_store_up gauge\nrichpush_store_up \(up)\n"
+            }
+            return answer(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8)))
         case "/", "/dashboard":
             guard method == "GET" else { return answer(request, .methodNotAllowed(["GET"])) }
             guard auth.isAuthorized(request) else { return answer(request, .html(401, LoginPage.render(error: nil))) }

@@ -1,11 +1,13 @@
 import Foundation
 import RichPushCore
 
-/// Where receipts and sends are written. SQLite today (`SQLiteStore`); PostgreSQL can follow
-/// behind the same protocol without touching the HTTP layer.
+/// Where receipts and sends are written: `SQLiteStore` (one file, one instance) or
+/// `PostgresStore` (several instances on one database), behind the same protocol.
 ///
 /// Writes come from one writer (`ReceiptWriter`), so implementations may assume calls to
-/// `insert(_:)` do not overlap; reads (`StatisticsStore`) may run concurrently with writes.
+/// `insert(_:)` do not overlap — unless they are a `ConcurrentBatchStore`, which gets that many
+/// at once; reads (`StatisticsStore`) may run concurrently with writes. Every store also keeps
+/// device registrations and the token lifecycle (`DeviceStore`).
 public protocol ReceiptStore: DeviceStore {
     /// Stores a batch of receipts in ONE transaction and returns after it is committed.
     ///

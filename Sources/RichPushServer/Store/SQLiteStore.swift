@@ -189,7 +189,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 skipped INTEGER NOT NULL,
                 recorded_at_ms INTEGER NOT NULL,
                 PRIMARY KEY (push_id, batch_id)
-            ) WITHOUT ROWID;
+            );
             INSERT OR IGNORE INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
                 SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0) FROM pushes WHERE sent > 0 OR accepted > 0;
             CREATE TABLE IF NOT EXISTS devices (

@@ -77,4 +77,57 @@ struct EncryptCommandTests {
         #expect(tooLarge.stderr.contains("10011 bytes"))
         #expect(tooLarge.stderr.contains("4096"))
     }
+
+    /// The push id stays in the clear by default, so a device that cannot decrypt still sends its
+    /// receipt; --encrypt-push-id keeps it inside; a BASE push id that differs is refused.
+    @Test func thePushIDStaysInTheClearSoAFailedDecryptionStillSendsItsReceipt() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keys = dir.appendingPathComponent("keys.json")
+        try Data(#"{"k-2": "\#(Data(repeating: 7, count: 32).base64EncodedString())"}"#.utf8).write(to: keys)
+        let otherKeys = dir.appendingPathComponent("other.json")
+        try Data(#"{"k-2": "\#(Data(repeating: 8, count: 32).base64EncodedString())"}"#.utf8).write(to: otherKeys)
+        let secret = dir.appendingPathComponent("secret.json")
+        try Data(#"{"title": "Your order shipped", "body": "Parcel 4711", "push_id": "o-4711"}"#.utf8).write(to: secret)
+        let generic = dir.appendingPathComponent("generic.json")
+        try Data(#"{"aps": {"alert": {"title": "New message", "body": "Open the app"}, "mutable-content": 1}}"#.utf8).write(to: generic)
+
+        let clear = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-2", secret.path, "--payload", generic.path])
+        #expect(clear.status == 0, "\(clear.stderr)")
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(clear.stdout.utf8)) as? [String: Any])
+        #expect(payload["push_id"] as? String == "o-4711")
+        let envelope = try #require(payload["enc"] as? [String: Any])
+        #expect(Data(base64Encoded: envelope["ct"] as? String ?? "")?.count == #"{"body":"Parcel 4711","title":"Your order shipped"}"#.utf8.count)
+
+        let inside = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-2", secret.path, "--payload", generic.path, "--encrypt-push-id"])
+        let hidden = try #require(try JSONSerialization.jsonObject(with: Data(inside.stdout.utf8)) as? [String: Any])
+        #expect(hidden["push_id"] == nil)
+
+        let bare = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-2", secret.path])
+        #expect(bare.status == 0)
+        #expect(bare.stderr.contains(#""push_id": "o-4711""#))
+
+        let conflicting = dir.appendingPathComponent("conflict.json")
+        try Data(#"{"aps": {"alert": "x", "mutable-content": 1}, "push_id": "o-9"}"#.utf8).write(to: conflicting)
+        let clash = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-2", secret.path, "--payload", conflicting.path])
+        #expect(clash.status == 1)
+        #expect(clash.stderr.contains("o-9") && clash.stderr.contains("o-4711"))
+
+        // The device holds another key: the server's alert is shown, and the receipt goes out.
+        let server = try await MediaServer.get()
+        let file = dir.appendingPathComponent("payload.json")
+        try Data(clear.stdout.utf8).write(to: file)
+        let run = try await richpush([
+            "simulate", file.path, "--keys", otherKeys.path, "--allow-http-host", "127.0.0.1",
+            "--receipts-url", server.url("/receipts"), "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(result["reason"] as? String == "decrypt_failed")
+        #expect(result["pushId"] as? String == "o-4711")
+        #expect((result["receipt"] as? [String: Any])?["status"] as? String == "sent")
+        #expect((result["content"] as? [String: Any])?["title"] as? String == "New message")
+        let receipts = try await server.receipts()
+        #expect(receipts.contains { $0.contains("push_id=o-4711") && $0.contains("reason=decrypt_failed") })
+    }
 }

@@ -127,4 +127,32 @@ struct ReceiptQueueTests {
         #expect(Set(received.compactMap { $0["push_id"] }) == Set((0..<12).map { "p\($0)" }))
         #expect(try queue.entries().isEmpty)
     }
+
+    /// The app's `opened` goes through the same queue as the extension's `delivered`: once per
+    /// push, with the same stable `receipt_id`, and kept while the server is down.
+    @Test func theAppsOpenedReceiptIsQueuedOnceWithThePushsStableReceiptID() async throws {
+        let state = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (server, port) = try await DepthSupport.receiptServer(statuses: "200,503,200")
+        // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
+        defer { withExtendedLifetime(server) {} }
+        let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
+        let delivered = try await delivery.submit(Receipt(pushID: "p-open", outcome: .mediaAttached), to: url, timeout: 3)
+        #expect(delivered.status == .sent)
+        // The tap while the server answers 503: queued, not lost.
+        let opened = try await delivery.submit(Receipt(pushID: "p-open", event: .opened), to: url, timeout: 3)
+        #expect(opened.status == .failed)
+        #expect(opened.httpStatus == 503)
+        #expect(try delivery.queue.entries().map(\.receipt.event) == [.opened])
+        // A second tap on the same notification is not a second opened.
+        #expect(try await delivery.submit(Receipt(pushID: "p-open", event: .opened), to: url, timeout: 3).status == .duplicate)
+        let flushed = try await delivery.flushPendingReceipts(timeout: 3)
+        let id = try InstallIdentity(directory: state).receiptID(for: "p-open")
+        #expect(flushed.sent.keys.sorted() == ["\(id)-opened"])
+        #expect(flushed.remaining == 0)
+        let received = try await DepthSupport.received(port: port)
+        #expect(received.map { $0["event"] } == ["delivered", "opened"])
+        #expect(received.map { $0["receipt_id"] } == [id, id])
+    }
 }

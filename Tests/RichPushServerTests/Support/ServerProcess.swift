@@ -4,24 +4,37 @@ import RichPushTestSupport
 /// A `richpush serve` child process on an ephemeral port with a fresh database, for tests.
 ///
 /// Every wait (for the port, for the exit) is awaited: nothing here holds a pool thread.
-final class ServerProcess {
+/// Unchecked: `restart()` replaces `child` and `port`; a test uses one instance from one task at a time.
+final class ServerProcess: @unchecked Sendable {
     static let token = "test-admin-token-0123456789"
     let directory: URL
+    /// The SQLite file (unused when `dbArgument` is a PostgreSQL URL).
     let database: URL
+    /// What `--db` was given: the SQLite file's path or a `postgres://` URL.
+    let dbArgument: String
     private(set) var child: ChildProcess
     private(set) var port: Int
 
-    /// Starts a server on a new database (or on `database` when given).
+    /// Starts a server on a new SQLite file (or on `database` when given).
     init(database: URL? = nil, extraArguments: [String] = []) async throws {
         directory = try Fixtures.temporaryDirectory("richpush-serve")
         self.database = database ?? directory.appendingPathComponent("receipts.sqlite")
-        (child, port) = try await Self.launch(database: self.database, extraArguments: extraArguments)
+        dbArgument = self.database.path
+        (child, port) = try await Self.launch(dbArgument: dbArgument, extraArguments: extraArguments)
     }
 
-    private static func launch(database: URL, extraArguments: [String]) async throws -> (ChildProcess, Int) {
+    /// Starts a server on `--db dbArgument` (e.g. a PostgreSQL URL shared with other instances).
+    init(dbArgument: String, extraArguments: [String] = []) async throws {
+        directory = try Fixtures.temporaryDirectory("richpush-serve")
+        database = directory.appendingPathComponent("unused.sqlite")
+        self.dbArgument = dbArgument
+        (child, port) = try await Self.launch(dbArgument: dbArgument, extraArguments: extraArguments)
+    }
+
+    private static func launch(dbArgument: String, extraArguments: [String]) async throws -> (ChildProcess, Int) {
         let child = ChildProcess(
             Fixtures.richpushBinary.path,
-            ["serve", "--port", "0", "--db", database.path, "--admin-token", token] + extraArguments
+            ["serve", "--port", "0", "--db", dbArgument, "--admin-token", token] + extraArguments
         )
         let port = try await child.start(waitingForPort: 30)
         return (child, port)
@@ -29,7 +42,7 @@ final class ServerProcess {
 
     /// Starts the server again on the same database (after a kill).
     func restart() async throws {
-        (child, port) = try await Self.launch(database: database, extraArguments: [])
+        (child, port) = try await Self.launch(dbArgument: dbArgument, extraArguments: [])
     }
 
     func client() -> HTTPTestClient { HTTPTestClient(port: port) }

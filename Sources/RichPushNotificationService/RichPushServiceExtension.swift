@@ -1,6 +1,6 @@
 // The bridge between Apple's Notification Service Extension and the RichPush pipeline.
 // One source file for iOS and Linux: on iOS it builds against UserNotifications; elsewhere
-// against UserNotificationsStandIn, which has the same names and signatures.
+// against UserNotificationsStandIn, a strict subset of Apple's declarations.
 import Foundation
 import RichPushExtension
 
@@ -17,7 +17,7 @@ import RichPushExtension
 /// ```swift
 /// import RichPushNotificationService
 ///
-/// final class NotificationService: RichPushNotificationService {}
+/// final class NotificationService: RichPushServiceExtension {}
 /// ```
 /// Settings come from the `RichPush` dictionary of the extension's Info.plist (see
 /// `RichPushSettings`), or from code by overriding `configuration`. Override `willDeliver(_:for:result:)`
@@ -27,21 +27,24 @@ import RichPushExtension
 /// while an earlier request is still in flight); `serviceExtensionTimeWillExpire()` delivers every
 /// request still in flight, each with its best attempt.
 ///
-/// Payload buttons (issue 6) become a `UNNotificationCategory`, registered while the media
-/// downloads; the request's content goes to iOS only once that registration is done (iOS shows a
-/// category's buttons only if it is registered when the notification is shown), waiting at most
-/// `categoryRegistrationWait`, never past the pipeline's `deadline`, and not at all after
-/// `serviceExtensionTimeWillExpire()`.
+/// Payload buttons (issue 6) become a `UNNotificationCategory`: `richpush.b.<hash>` is registered
+/// while the media downloads (the text is shown with it if the media fails), and when media is
+/// attached the media category's button slot (`image.buttons.<n>`, so the content extension
+/// listing it still shows the media) is registered before delivery. The request's content goes to
+/// iOS only once its category is registered (iOS shows a category's buttons only if it is
+/// registered when the notification is shown), waiting at most `categoryRegistrationWait`, never
+/// past the pipeline's `deadline`, and not at all after `serviceExtensionTimeWillExpire()`.
 ///
 /// - Important: Apple: about 30 s from `didReceive` to the content handler; the pipeline's own
-///   `deadline` (default 25 s) ends media work before that. Attachments must pass
-///   `UNNotificationAttachment` validation (image 10 MB, audio 5 MB, video 50 MB, supported types);
-///   a file it refuses is reported with its reason and the text is delivered without it.
+///   `deadline` (default 25 s) ends media work before that. Attachments must be of Apple's table
+///   within its limits (image 10 MB, audio 5 MB, video 50 MB) and pass RichPush's structure check
+///   and `UNNotificationAttachment`; a file refused is reported with its reason and the text is
+///   delivered without it.
 /// - Note: Like Apple's class, not `Sendable`, so the one-line subclass compiles in Swift 6 mode.
 ///   iOS calls an extension from several threads and the pipeline calls back on its own: the only
 ///   mutable state, the requests in flight, is behind one lock, and `willDeliver(_:for:result:)`,
 ///   `validateAttachment(_:)` run on the pipeline's thread.
-open class RichPushNotificationService: UNNotificationServiceExtension {
+open class RichPushServiceExtension: UNNotificationServiceExtension {
     private let configurationOverride: PipelineConfiguration?
     private let inFlightLock = NSLock()
     private var inFlight: [ObjectIdentifier: RequestContext] = [:]
@@ -134,7 +137,7 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         let registrationDeadline = DispatchTime.now() + max(0, configuration.deadline)
         let context = RequestContext(
             request: request, defaultBody: configuration.defaultBody, registrationDeadline: registrationDeadline,
-            contentHandler: contentHandler)
+            registrationWait: categoryRegistrationWait, buttonSlots: configuration.buttonCategorySlots, contentHandler: contentHandler)
         let key = ObjectIdentifier(context)
         inFlightLock.withLock { inFlight[key] = context }
         let payload = JSONValue(any: request.content.userInfo) ?? .null
@@ -148,25 +151,34 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
             deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
-        if let category = run.bestAttempt.details.category {
-            // Payload buttons (issue 6): registered while the media downloads; this request's
-            // content goes to iOS only once the registration is done (iOS shows a category's buttons
-            // only when it is registered at display time), or after `categoryRegistrationWait`.
-            context.registrationStarted()
-            Task {
-                await RichPushCategoryRegistry.register(category)
-                this.service.registrationFinished(key: key, context: context)
-            }
-        } else {
-            registrationFinished(key: key, context: context)
+        if let category = run.bestAttempt.details.category, !context.isRegistering(category.identifier) {
+            // Payload buttons (issue 6): the text's category is registered while the media
+            // downloads, so even the best attempt at expiry is shown with its buttons. (A result
+            // delivered inside `start` may have started this registration already.)
+            register(category, key: key, context: context)
         }
+        // Until here a result the pipeline delivered is held (the registration was not known yet).
+        if let held = context.started() { deliver(key: key, context: context, result: held) }
         didStart(run, for: request)
     }
 
-    /// The longest a delivery waits for its payload category's registration: 2 s (our bound; Apple's
-    /// `getNotificationCategories` usually answers in milliseconds), and never past the pipeline's
-    /// `deadline` or `serviceExtensionTimeWillExpire()`.
-    public static let categoryRegistrationWait: Double = 2
+    /// Starts registering `category`; a held result is delivered when the last registration ends.
+    private func register(_ category: NotificationCategoryDescription, key: ObjectIdentifier, context: RequestContext) {
+        context.registrationBegan(category.identifier)
+        let this = CallbackReference(service: self)
+        let slots = context.buttonSlots
+        Task {
+            let registered = await RichPushCategoryRegistry.register(category, slots: slots)
+            guard let held = context.registrationEnded(preferred: category.identifier, registered: registered) else { return }
+            this.service.deliver(key: key, context: context, result: held)
+        }
+    }
+
+    /// The longest a delivery waits for its payload category's registration, in seconds: 2 by
+    /// default (our bound; Apple's `getNotificationCategories` usually answers in milliseconds),
+    /// and never past the pipeline's `deadline` or `serviceExtensionTimeWillExpire()`. Override to
+    /// change it.
+    open var categoryRegistrationWait: Double { 2 }
 
     /// Delivers every request still in flight now, each with its best attempt (text, no media).
     ///
@@ -189,14 +201,18 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
 
     // MARK: Delivery
 
-    /// The pipeline's result: delivered now, or held until the category registration is done.
+    /// The pipeline's result: delivered now, or held until its category is registered.
     private func finish(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
+        if result.outcome != .original, let category = result.details.category, !context.isRegistering(category.identifier) {
+            // Media attached: the buttons moved to the media category's slot, registered now.
+            register(category, key: key, context: context)
+        }
         guard context.hold(result) else {
             deliver(key: key, context: context, result: result)
             return
         }
         let remaining = Double(Int64(context.registrationDeadline.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
-        let wait = min(Self.categoryRegistrationWait, max(0, remaining))
+        let wait = min(context.registrationWait, max(0, remaining))
         let this = CallbackReference(service: self)
         DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
             guard let held = context.release() else { return }
@@ -205,16 +221,19 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
         }
     }
 
-    /// The category registration is done (or there was none): a held result goes to iOS now.
-    private func registrationFinished(key: ObjectIdentifier, context: RequestContext) {
-        guard let held = context.openGate() else { return }
-        deliver(key: key, context: context, result: held)
-    }
-
     private func deliver(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
         inFlightLock.withLock { _ = inFlight.removeValue(forKey: key) }
         guard let handler = context.takeHandler() else { return }
         let request = context.request
+        var result = result
+        if let category = result.details.category {
+            // The registry may have moved a button slot to a free one.
+            let registered = context.registeredIdentifier(for: category.identifier)
+            if registered != category.identifier {
+                if result.content.categoryIdentifier == category.identifier { result.content.categoryIdentifier = registered }
+                result.details.category?.identifier = registered
+            }
+        }
         let (content, delivered) = Self.makeContent(for: request, result: result, defaultBody: context.defaultBody)
         willDeliver(content, for: request, result: delivered)
         handler(content)
@@ -258,7 +277,7 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
                         options: ThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)))
             } catch {
                 // Validated by the pipeline's hook already; the file changed since. Text only.
-                RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error)")
+                RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error.localizedDescription)")
                 try? FileManager.default.removeItem(at: file)
                 let rejection = rejection(for: error)
                 result.outcome = .textOnly
@@ -279,7 +298,10 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
     // MARK: Attachment validation
 
     /// Checks a downloaded file before it is attached: it must pass `UNNotificationAttachment`'s
-    /// own validation, so a file iOS would refuse is reported with its reason (and in the receipt).
+    /// own checks (readable, a type of Apple's table from the hint, within its size limit), so a
+    /// file iOS would refuse is reported with its reason (and in the receipt). The pipeline has
+    /// already checked the file's structure (`MediaIntegrity`: iOS validates the content only
+    /// after the hand-over, when nothing can be reported).
     ///
     /// Runs on the pipeline's thread, within its deadline. Override to add checks (call `super`).
     /// - Parameter media: the downloaded file, its sniffed format and size.
@@ -296,18 +318,18 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
 
     /// Maps `UNNotificationAttachment`'s error to the reason reported in the result and the receipt.
     ///
-    /// `attachmentInvalidFileSize` → `too_large`; `attachmentCorrupt` → `not_media`; every other
+    /// `attachmentInvalidFileSize` → `too_large`; `attachmentCorrupt` → `corrupt_media`; every other
     /// refusal (unrecognized type, file missing or unreadable, data store) → `unsupported_format`.
     /// - Parameter error: what `UNNotificationAttachment(identifier:url:options:)` threw.
     /// - Returns: the validation error with the reason to report.
     public static func rejection(for error: any Error) -> MediaValidationError {
-        let message = "UNNotificationAttachment refused the file: \(error)"
+        let message = "UNNotificationAttachment refused the file: \(error.localizedDescription)"
         guard let code = (error as? UNError)?.code else {
             return MediaValidationError(reason: .unsupportedFormat, message: message)
         }
         switch code {
         case .attachmentInvalidFileSize: return MediaValidationError(reason: .tooLarge, message: message)
-        case .attachmentCorrupt: return MediaValidationError(reason: .notMedia, message: message)
+        case .attachmentCorrupt: return MediaValidationError(reason: .corruptMedia, message: message)
         default: return MediaValidationError(reason: .unsupportedFormat, message: message)
         }
     }
@@ -319,72 +341,106 @@ open class RichPushNotificationService: UNNotificationServiceExtension {
     /// `@unchecked Sendable`: iOS itself calls an extension instance from several threads; what the
     /// callbacks touch is the lock-protected registry and per-request contexts.
     private struct CallbackReference: @unchecked Sendable {
-        let service: RichPushNotificationService
+        let service: RichPushServiceExtension
     }
 
     /// One request in flight: its content handler (taken exactly once), its pipeline run, and the
-    /// gate that holds its result while its payload category is being registered.
+    /// gate that holds its result while its categories are being registered.
     ///
     /// `@unchecked Sendable`: the handler is Apple's non-Sendable block, which iOS allows to be
     /// called from any thread; it is read and cleared under the lock, so it runs at most once.
     private final class RequestContext: @unchecked Sendable {
-        /// Whether a result may go to iOS yet.
-        private enum Gate {
-            /// The pipeline is starting; whether the payload has buttons is not known yet.
-            case undecided
-            /// The payload's category is being registered.
-            case registering
-            /// No registration to wait for (none, done, timed out or expired).
-            case open
-        }
-
         let request: UNNotificationRequest
         let defaultBody: String?
         let registrationDeadline: DispatchTime
+        let registrationWait: Double
+        let buttonSlots: Int
         private let lock = NSLock()
         private var contentHandler: ((UNNotificationContent) -> Void)?
         private var pipelineRun: PipelineRun?
-        private var gate = Gate.undecided
+        /// `didReceive` has not finished starting the request: whether there is a category is not known yet.
+        private var starting = true
+        /// Registrations started and not ended.
+        private var pending = 0
+        /// Time is up (expiry or the wait's bound): nothing waits any more.
+        private var open = false
         private var held: PipelineResult?
+        /// Identifiers being registered or registered → the identifier the registry used.
+        private var registered: [String: String] = [:]
 
         init(
-            request: UNNotificationRequest, defaultBody: String?, registrationDeadline: DispatchTime,
-            contentHandler: @escaping (UNNotificationContent) -> Void
+            request: UNNotificationRequest, defaultBody: String?, registrationDeadline: DispatchTime, registrationWait: Double,
+            buttonSlots: Int, contentHandler: @escaping (UNNotificationContent) -> Void
         ) {
             self.request = request
             self.defaultBody = defaultBody
             self.registrationDeadline = registrationDeadline
+            self.registrationWait = registrationWait
+            self.buttonSlots = buttonSlots
             self.contentHandler = contentHandler
         }
 
-        /// Records that the payload's category registration has started.
-        func registrationStarted() {
-            lock.withLock { if gate == .undecided { gate = .registering } }
+        /// Whether `identifier` was already registered (or is being) for this request.
+        func isRegistering(_ identifier: String) -> Bool {
+            lock.withLock { registered[identifier] != nil }
         }
 
-        /// Keeps `result` until the gate opens; `false` when it is open (deliver now).
+        /// Records that the registration of `identifier` started.
+        func registrationBegan(_ identifier: String) {
+            lock.withLock {
+                pending += 1
+                if registered[identifier] == nil { registered[identifier] = identifier }
+            }
+        }
+
+        /// Records that a registration ended; returns the held result when nothing is pending any more.
+        func registrationEnded(preferred: String, registered identifier: String) -> PipelineResult? {
+            lock.withLock {
+                pending -= 1
+                registered[preferred] = identifier
+                return releasable()
+            }
+        }
+
+        /// `didReceive` has started the request; returns a held result that may go now.
+        func started() -> PipelineResult? {
+            lock.withLock {
+                starting = false
+                return releasable()
+            }
+        }
+
+        /// Keeps `result` while a registration is pending; `false` when it may go now.
         func hold(_ result: PipelineResult) -> Bool {
             lock.withLock {
-                guard gate != .open else { return false }
+                guard !open, starting || pending > 0 else { return false }
                 held = result
                 return true
             }
         }
 
-        /// Opens the gate (registration done, or none); returns the held result, if any.
-        func openGate() -> PipelineResult? {
+        /// The wait is over (bound passed): the held result, once.
+        func release() -> PipelineResult? {
             lock.withLock {
-                gate = .open
+                open = true
                 defer { held = nil }
                 return held
             }
         }
 
-        /// The wait is over (bound passed): the held result, once.
-        func release() -> PipelineResult? { openGate() }
-
         /// iOS's time is up: nothing waits any more; returns the held result, if any.
-        func expire() -> PipelineResult? { openGate() }
+        func expire() -> PipelineResult? { release() }
+
+        /// The identifier a category was registered under (`preferred` until its registration ended).
+        func registeredIdentifier(for preferred: String) -> String {
+            lock.withLock { registered[preferred] ?? preferred }
+        }
+
+        private func releasable() -> PipelineResult? {
+            guard !starting, pending == 0, let result = held else { return nil }
+            held = nil
+            return result
+        }
 
         /// The pipeline run, once started.
         var run: PipelineRun? { lock.withLock { pipelineRun } }

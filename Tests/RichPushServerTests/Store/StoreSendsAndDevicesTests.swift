@@ -5,22 +5,22 @@ import Testing
 
 @testable import RichPushServer
 
-/// The store capabilities of issue 11, through the `ReceiptStore` / `DeviceStore` protocols (so
-/// every backend can run them): batches recorded once per batch id, figures with their sources,
-/// device registrations, and the token lifecycle.
-@Suite("store: recorded sends, devices, token lifecycle")
+/// The store capabilities of issue 11, run against both stores (SQLite and PostgreSQL) through
+/// the `ReceiptStore` / `DeviceStore` protocols: batches recorded once per batch id, figures with
+/// their sources, device registrations, and the token lifecycle.
+@Suite("store: recorded sends, devices, token lifecycle (SQLite and PostgreSQL)")
 struct StoreSendsAndDevicesTests {
-    /// Runs `body` against a fresh store of every backend built here (SQLite).
-    func withEachStore(_ body: (any ReceiptStore & StatisticsStore) throws -> Void) throws {
-        let dir = try Fixtures.temporaryDirectory("store-issue11")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLiteStore(path: dir.appendingPathComponent("s.sqlite").path, synchronous: .normal)
-        defer { try? store.close() }
-        try body(store)
+    /// Runs `body` on a fresh store of `backend`, off the cooperative pool.
+    func withStore(_ backend: StoreBackend, _ body: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> Void) async throws {
+        let fixture = try await StoreFixture.make(backend)
+        let store = try await fixture.open()
+        try await store.run(body)
+        try await store.close()
     }
 
-    @Test func aBatchIsRecordedOncePerBatchIDAndTheFiguresNameTheirSources() throws {
-        try withEachStore { store in
+    @Test("a batch is recorded once per batch id, and the figures name their sources", arguments: StoreBackend.allCases)
+    func batches(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let counts = PushSendRecord(pushID: "p", sentAtMs: 1_000, title: "Sale", tokens: [], source: "onesignal", batchID: "b1",
                                         reportedCounts: .init(sent: 100, accepted: 90, skipped: 3))
             #expect(try store.recordSend(counts) == .recorded)
@@ -47,8 +47,9 @@ struct StoreSendsAndDevicesTests {
         }
     }
 
-    @Test func aTokenRecordedInactiveOrBadIsSkippedUntilItRegistersAgainLater() throws {
-        try withEachStore { store in
+    @Test("a token recorded inactive, bad or deleted is skipped until it registers again later", arguments: StoreBackend.allCases)
+    func lifecycle(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             try store.recordSend(PushSendRecord(pushID: "p", sentAtMs: 10_000, tokens: [
                 .init(deviceToken: "gone", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 5_000),
                 .init(deviceToken: "bad", status: 400, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
@@ -83,8 +84,9 @@ struct StoreSendsAndDevicesTests {
         }
     }
 
-    @Test func devicesAreFoundByUserNewestFirstAndARegistrationReplacesTheLast() throws {
-        try withEachStore { store in
+    @Test("devices are found by user, newest first, and a registration replaces the last", arguments: StoreBackend.allCases)
+    func devices(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             _ = try store.registerDevice(DeviceRegistration(token: "a", provider: "apns", platform: "ios", userID: "u1", appVersion: "1.0", registeredAtMs: 1))
             _ = try store.registerDevice(DeviceRegistration(token: "b", provider: "fcm", platform: "android", userID: "u1", registeredAtMs: 2))
             _ = try store.registerDevice(DeviceRegistration(token: "c", provider: "apns", platform: "ios", userID: "u2", registeredAtMs: 3))
@@ -98,7 +100,8 @@ struct StoreSendsAndDevicesTests {
         }
     }
 
-    @Test func aDatabaseFromBeforeVersion3KeepsItsFiguresAndTheirSourceIsAPNs() async throws {
+    @Test("a SQLite file from before version 3 keeps its figures, and their source is APNs")
+    func beforeVersion3() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("v1.sqlite").path

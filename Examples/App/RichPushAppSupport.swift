@@ -1,0 +1,91 @@
+// RichPushAppSupport.swift — what the app does for RichPush, in one place.
+//
+// - `registerCategories()`: adds the app's categories to those registered, never replacing the
+//   button categories the extension registered (image.buttons.1 …, richpush.b.<hash>);
+// - `flushReceipts()`: sends the receipts the extension queued and could not send (offline,
+//   server down), with backoff, from the App Group;
+// - `resetBadge()`: sets the shared badge counter (payload "badge_op") and the icon to 0;
+// - `reportOpened(userInfo:)`: queues and sends `event=opened` with the push's stable receipt_id
+//   (the same id as the extension's `delivered`), so a tap is counted once even when the app
+//   is offline at that moment: the queue keeps it for the next flush.
+//
+// The target links the RichPush package's `RichPushExtension` library (the receipt queue, the
+// badge counter, the payload key paths).
+import Foundation
+import RichPushExtension
+import UserNotifications
+
+/// The app side of RichPush; its values must match the extension's Info.plist `RichPush` dictionary.
+struct RichPushAppSupport: Sendable {
+    /// `ReceiptsURL` of the extension's Info.plist; `nil` sends nothing.
+    let receiptsURL: URL?
+    /// `AppGroupIdentifier` of the extension's Info.plist.
+    let appGroupIdentifier: String
+    /// The extension's `PushIDKeyPaths` before the defaults (as the extension reads them).
+    var pushIDKeyPaths: [PayloadKeyPath] = ["data.push_id"] + PayloadKeyPath.defaultPushIDKeyPaths
+
+    /// The shared state directory (receipt queue, install id, badge counter), as the extension's.
+    var stateDirectory: URL? {
+        FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroupIdentifier)?
+            .appendingPathComponent(PipelineConfiguration.SharedContainerLayout.state, isDirectory: true)
+    }
+
+    /// The app's own categories: one per media kind, each with an "Open" action. Payload buttons
+    /// on media pushes live in the extension's button slots (image.buttons.1 …), which the
+    /// content extension lists too.
+    static func appCategories() -> Set<UNNotificationCategory> {
+        let open = UNNotificationAction(identifier: "open", title: "Open", options: [.foreground])
+        return Set(["image", "video", "audio"].map { UNNotificationCategory(identifier: $0, actions: [open], intentIdentifiers: [], options: []) })
+    }
+
+    /// Registers the app's categories next to those already registered (the extension's button
+    /// categories stay): read, merge, write.
+    /// - Parameter center: the notification center.
+    static func registerCategories(in center: UNUserNotificationCenter) async {
+        let ours = appCategories()
+        let registered = await center.notificationCategories()
+        let kept = registered.filter { category in !ours.contains { $0.identifier == category.identifier } }
+        center.setNotificationCategories(kept.union(ours))
+    }
+
+    /// Sends the receipts queued by the extension; call when the app becomes active.
+    func flushReceipts() async {
+        guard let stateDirectory else { return }
+        do {
+            let report = try await ReceiptDelivery(directory: stateDirectory).flushPendingReceipts(timeout: 10)
+            if report.remaining > 0 { print("RichPush: \(report.remaining) receipts still queued") }
+        } catch {
+            print("RichPush: receipt queue unreadable: \(error)")
+        }
+    }
+
+    /// Sets the badge to 0: the shared counter the extension applies `badge_op` to, and the icon.
+    /// - Parameter center: the notification center.
+    func resetBadge(in center: UNUserNotificationCenter) async {
+        if let stateDirectory { try? BadgeCounter(directory: stateDirectory).resetBadge() }
+        try? await center.setBadgeCount(0)
+    }
+
+    /// Queues and sends `event=opened` for the notification with this payload.
+    ///
+    /// Does nothing when there is no receipts URL or no push id. Never throws: a lost `opened`
+    /// receipt must not disturb the app; one that cannot be sent now stays queued.
+    /// - Parameter userInfo: the notification's payload (`content.userInfo`).
+    func reportOpened(userInfo: [AnyHashable: Any]) async {
+        guard let receiptsURL, let stateDirectory, let payload = JSONValue(any: userInfo) else { return }
+        guard let pushID = pushIDKeyPaths.lazy.compactMap({ path -> String? in
+            switch path.lookup(in: payload) {
+            case .string(let s)? where !s.isEmpty: return s
+            case .int(let i)?: return String(i)
+            default: return nil
+            }
+        }).first else { return }
+        do {
+            let delivery = ReceiptDelivery(directory: stateDirectory)
+            let (status, http) = try await delivery.submit(Receipt(pushID: pushID, event: .opened), to: receiptsURL, timeout: 10)
+            if status == .failed { print("RichPush: opened receipt for \(pushID) queued (HTTP \(http.map(String.init) ?? "none"))") }
+        } catch {
+            print("RichPush: opened receipt for \(pushID) not queued: \(error)")
+        }
+    }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import RichPushCore
+
+/// Copies a SQLite store into a PostgreSQL store (`richpush migrate`): receipts, pushes, send
+/// records (`push_tokens`), device-token states (`device_tokens`), and from schema version 3 the
+/// recorded batches of sends (`push_send_batches`) and the devices the apps registered (`devices`).
+///
+/// - Same figures after the copy: receipts go through the PostgreSQL store's own insert (dedup
+///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` computed from the rows
+///   actually inserted), so they merge correctly into a database that already holds receipts
+///   (from instances already running on it), and `GET /v1/pushes` answers as the SQLite store did.
+/// - Safe to re-run: every chunk (default 5,000 rows) commits together with how far it got
+///   (`richpush_migrations`: source file, table, last rowid), so a second run, or a run after an
+///   interrupted one, copies only what was not copied yet: nothing is counted twice, not even
+///   receipts without a `receipt_id` or the `sent`/`accepted` counters. The source is the
+///   file's absolute path. Send records and token states are also upserted only when newer.
+/// - The source is read in one read transaction (a consistent snapshot; a server still writing
+///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 3 are read;
+///   a push copied from a file before version 3 gets one batch `before-v3` from `apns` (the only
+///   way sends were recorded then), so its source is known.
+public final class SQLiteToPostgresMigration {
+    /// One step of progress: `done` of `total` rows of `table` copied in this run.
+    public struct Progress: Sendable, Equatable {
+        /// `receipts`, `pushes`, `send records`, `token states`, `send batches` or `devices`.
+        public var table: String
+        /// Rows copied so far in this run.
+        public var done: Int
+        /// Rows this run has to copy (those not copied by an earlier run).
+        public var total: Int
+    }
+
+    /// What one table's copy did.
+    public struct TableSummary: Sendable, Equatable {
+        /// The table, as in `Progress`.
+        public var table: String
+        /// Rows in the source in all.
+        public var sourceRows: Int
+        /// Rows copied by earlier runs (skipped).
+        public var copiedBefore: Int
+        /// Rows read and written by this run.
+        public var copied: Int
+        /// Of `copied`, receipts that were new to PostgreSQL (the rest were already there: same
+        /// key); for the other tables rows that were inserted rather than merged into a row there.
+        public var new: Int
+    }
+
+    /// The source file.
+    public let sqlitePath: String
+    /// The target store.
+    public let target: PostgresStore
+    private let source: SQLiteConnection
+    private let sourceKey: String
+    private let sourceVersion: Int
+    /// Rows per transaction.
+    public let chunkSize: Int
+
+    /// Opens both stores (creating or migrating the PostgreSQL schema).
+    ///
+    /// - Parameters:
+    ///   - sqlitePath: the SQLite file `richpush serve` used.
+    ///   - postgresURL: the target, `postgres://…` (libpq parameters allowed).
+    ///   - chunkSize: rows per transaction (100…50,000; default 5,000).
+    /// - Throws: `RichPushError` `io` when the file does not exist, `store` when it is not a
+    ///   RichPush SQLite database or is newer than this richpush, and the PostgreSQL store's
+    ///   errors (`configuration`, `storeUnavailable` naming host and port, `store`).
+    public init(sqlitePath: String, postgresURL: String, chunkSize: Int = 5_000) throws {
+        guard FileManager.default.fileExists(atPath: sqlitePath) else {
+            throw RichPushError(code: .io, message: "no SQLite database at '\(sqlitePath)' (--from); give the file richpush serve used (its --db, default ./richpush.sqlite)")
+        }
+        let absolute = URL(fileURLWithPath: sqlitePath).standardizedFileURL.resolvingSymlinksInPath().path
+        self.sqlitePath = sqlitePath
+        self.chunkSize = max(100, min(chunkSize, 50_000))
+        sourceKey = "sqlite:" + absolute
+        source = try SQLiteConnection(path: sqlitePath, readOnly: true)
+        let version = try source.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
+        let tables = Set(try source.prepared("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) ?? "" })
+        guard (1...SQLiteStore.schemaVersion).contains(version), tables.isSuperset(of: ["receipts", "pushes", "push_tokens"]) else {
+            if version > SQLiteStore.schemaVersion {
+                throw RichPushError(code: .store, message: "'\(sqlitePath)' has schema version \(version), newer than this richpush (\(SQLiteStore.schemaVersion)); upgrade richpush")
+            }
+            throw RichPushError(code: .store, message: "'\(sqlitePath)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (--from sqlite:PATH)")
+        }
+        sourceVersion = version
+        target = try PostgresStore(url: postgresURL, connections: 2, applicationName: "richpush migrate")
+    }
+
+    /// Copies what earlier runs did not, table by table.
+    ///
+    /// - Parameters:
+    ///   - stopAfterChunks: stop after this many chunks (tests: an interrupted run); `nil` = all.
+    ///   - progress: called after each chunk.
+    /// - Returns: one summary per table (receipts, pushes, send records, token states, send
+    ///   batches, devices).
+    /// - Throws: `RichPushError` from either store; what was committed before stays (re-run to go on).
+    public func run(stopAfterChunks: Int? = nil, progress: (Progress) -> Void = { _ in }) throws -> [TableSummary] {
+        try source.execute("BEGIN")
+        defer { try? source.execute("COMMIT") }
+        var budget = stopAfterChunks ?? Int.max
+        var out: [TableSummary] = []
+        out.append(try copy(table: "receipts", item: "receipts", budget: &budget, progress: progress, write: copyReceipts))
+        out.append(try copy(table: "pushes", item: "pushes", budget: &budget, progress: progress, write: copyPushes))
+        out.append(try copy(table: "send records", item: "push_tokens", budget: &budget, progress: progress, write: copySendRecords))
+        if sourceVersion >= 2 {
+            out.append(try copy(table: "token states", item: "device_tokens", budget: &budget, progress: progress, write: copyTokenStates))
+        } else {
+            out.append(TableSummary(table: "token states", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
+        }
+        if sourceVersion >= 3 {
+            out.append(try copy(table: "send batches", item: "push_send_batches", budget: &budget, progress: progress, write: copySendBatches))
+            out.append(try copy(table: "devices", item: "devices", budget: &budget, progress: progress, write: copyDevices))
+        } else {
+            out.append(TableSummary(table: "send batches", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
+            out.append(TableSummary(table: "devices", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
+        }
+        return out
+    }
+
+    /// Closes the target store.
+    public func close() throws { try target.close() }
+
+    /// Copies one table in chunks after its watermark; `write` stores a chunk (rowids after
+    /// `after`, at most `chunkSize`) with the new watermark and returns (rows read, new, last rowid).
+    private func copy(
+        table: String, item: String, budget: inout Int, progress: (Progress) -> Void,
+        write: (_ after: Int) throws -> (read: Int, new: Int, last: Int)
+    ) throws -> TableSummary {
+        let watermark = try target.write {
+            try $0.execute("SELECT last_rowid FROM richpush_migrations WHERE source = $1 AND item = $2", [sourceKey, item])
+        }.int(0, 0) ?? 0
+        let count = try source.prepared("SELECT count(*), COALESCE(SUM(rowid > ?), 0) FROM \(item)")
+        try count.bind([.integer(watermark)])
+        let (all, remaining) = try count.rows { ($0.int(0) ?? 0, $0.int(1) ?? 0) }.first ?? (0, 0)
+        var summary = TableSummary(table: table, sourceRows: all, copiedBefore: all - remaining, copied: 0, new: 0)
+        progress(Progress(table: table, done: 0, total: remaining))
+        var after = watermark
+        while summary.copied < remaining && budget > 0 {
+            let (read, new, last) = try write(after)
+            if read == 0 { break }
+            budget -= 1
+            summary.copied += read
+            summary.new += new
+            after = last
+            progress(Progress(table: table, done: summary.copied, total: remaining))
+        }
+        return summary
+    }
+
+    /// The progress CTE for a chunk: `$1` source, `$2` item, `$3` last rowid (parameters
+    /// numbered from `first`).
+    private static func progressCTE(first: Int) -> String {
+        """
+        , progress AS (
+            INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($\(first), $\(first + 1), $\(first + 2))
+            ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
+        )
+        """
+    }
+
+    private func copyReceipts(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let query = try source.prepared(
+            """
+            SELECT rowid, push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms
+            FROM receipts WHERE rowid > ? ORDER BY rowid LIMIT ?
+            """)
+        try query.bind([.integer(after), .integer(chunkSize)])
+        var last = after
+        let batch = try query.rows { row -> StoredReceipt in
+            last = row.int(0) ?? last
+            let receipt = Receipt(
+                pushID: row.text(1) ?? "", event: Receipt.Event(rawValue: row.text(2) ?? "delivered"), receiptID: row.text(3),
+                outcome: row.text(4).map(Outcome.init(rawValue:)), reason: row.text(5).map(ReasonCode.init(rawValue:)),
+                elapsedMs: row.int(6), mediaBytes: row.int(7), mediaType: row.text(8)
+            )
+            return StoredReceipt(receipt: receipt, userAgent: row.text(9), receivedAtMs: row.int(10) ?? 0)
+        }
+        guard !batch.isEmpty else { return (0, 0, last) }
+        let new = try target.insertMigrated(batch, source: sourceKey, lastRowID: last)
+        return (batch.count, new, last)
+    }
+
+    private func copyPushes(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let skipped = sourceVersion >= 3 ? "skipped" : "0"
+        let query = try source.prepared(
+            "SELECT rowid, push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, \(skipped) FROM pushes WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2), $0.int(3), $0.int(4), $0.int(5), $0.int(6), $0.int(7) ?? 0) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        // Before version 3 every send came from POST /v1/pushes through APNs: one batch says so
+        // (a version-3 file has its batches, copied with the send batches).
+        let batches = sourceVersion >= 3 ? "" : """
+            , batches AS (
+                INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0)
+                FROM unnest($1::text[], $3::bigint[], $4::bigint[], $6::bigint[]) AS b(push_id, sent, accepted, last_sent_at_ms)
+                WHERE sent > 0 OR accepted > 0 ORDER BY 1
+                ON CONFLICT DO NOTHING
+            )
+            """
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO pushes AS p (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, skipped)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $10::bigint[]) ORDER BY 1
+                    ON CONFLICT (push_id) DO UPDATE SET sent = p.sent + excluded.sent, accepted = p.accepted + excluded.accepted,
+                        skipped = p.skipped + excluded.skipped,
+                        title = CASE WHEN excluded.last_sent_at_ms >= p.last_sent_at_ms THEN COALESCE(excluded.title, p.title)
+                                     ELSE COALESCE(p.title, excluded.title) END,
+                        first_sent_at_ms = LEAST(p.first_sent_at_ms, excluded.first_sent_at_ms),
+                        last_sent_at_ms = GREATEST(p.last_sent_at_ms, excluded.last_sent_at_ms)
+                    RETURNING (xmax = 0) AS inserted
+                )\(batches)\(Self.progressCTE(first: 7))
+                SELECT count(*) FILTER (WHERE inserted) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)),
+                    PostgresArrayLiteral.integers(rows.map { $0.3 ?? 0 }), PostgresArrayLiteral.integers(rows.map { $0.4 ?? 0 }),
+                    PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
+                    sourceKey, "pushes", String(last), PostgresArrayLiteral.integers(rows.map(\.7)),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+
+    private func copySendRecords(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let outcome = sourceVersion >= 2 ? "outcome" : "NULL"
+        let query = try source.prepared(
+            "SELECT rowid, push_id, device_token, status, reason, apns_id, sent_at_ms, \(outcome) FROM push_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.int(3), $0.text(4), $0.text(5), $0.int(6) ?? 0, $0.text(7)) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO push_tokens AS t (push_id, device_token, status, reason, apns_id, sent_at_ms, outcome)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::bigint[], $7::text[]) ORDER BY 1, 2
+                    ON CONFLICT (push_id, device_token) DO UPDATE SET status = excluded.status, reason = excluded.reason,
+                        apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms, outcome = excluded.outcome
+                        WHERE t.sent_at_ms <= excluded.sent_at_ms
+                    RETURNING (xmax = 0) AS inserted
+                )\(Self.progressCTE(first: 8))
+                SELECT count(*) FILTER (WHERE inserted) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.integers(rows.map(\.3)),
+                    PostgresArrayLiteral.text(rows.map(\.4)), PostgresArrayLiteral.text(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
+                    PostgresArrayLiteral.text(rows.map(\.7)), sourceKey, "push_tokens", String(last),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+
+    private func copyTokenStates(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let query = try source.prepared(
+            "SELECT rowid, device_token, state, reason, since_ms, updated_at_ms FROM device_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3), $0.int(4), $0.int(5) ?? 0) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO device_tokens AS d (device_token, state, reason, since_ms, updated_at_ms)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) ORDER BY 1
+                    ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                        since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+                        WHERE d.updated_at_ms <= excluded.updated_at_ms
+                    RETURNING (xmax = 0) AS inserted
+                )\(Self.progressCTE(first: 6))
+                SELECT count(*) FILTER (WHERE inserted) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
+                    PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), sourceKey, "device_tokens", String(last),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+
+    private func copySendBatches(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let query = try source.prepared(
+            "SELECT rowid, push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms FROM push_send_batches WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", $0.int(4), $0.int(5), $0.int(6), $0.int(7)) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        // The counts are in `pushes` already (copied with them): a batch is only its record, and
+        // one recorded on both sides (the same batch id) is kept once.
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[]) ORDER BY 1, 2
+                    ON CONFLICT (push_id, batch_id) DO NOTHING
+                    RETURNING 1
+                )\(Self.progressCTE(first: 8))
+                SELECT count(*) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
+                    PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
+                    PostgresArrayLiteral.integers(rows.map(\.7)), sourceKey, "push_send_batches", String(last),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+
+    private func copyDevices(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let query = try source.prepared(
+            "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", $0.text(4), $0.text(5), $0.int(6) ?? 0) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) ORDER BY 1
+                    ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                        user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                        WHERE d.registered_at_ms <= excluded.registered_at_ms
+                    RETURNING (xmax = 0) AS inserted
+                )\(Self.progressCTE(first: 7))
+                SELECT count(*) FILTER (WHERE inserted) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
+                    PostgresArrayLiteral.text(rows.map(\.4)), PostgresArrayLiteral.text(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
+                    sourceKey, "devices", String(last),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import RichPushCore
+
+/// The PostgreSQL schema and its migration, run by every store on start.
+///
+/// The tables and columns are the SQLite store's (schema version 3, the same number), in
+/// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
+/// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
+/// so concurrent writers — of one instance or of several — do not queue on one hot row's lock
+/// (which would serialize their commits, one WAL flush after another); readers sum the slots
+/// (at most 16 rows per counter). Every primary and unique key that concerns a push is
+/// led by `push_id`, so `receipts`, `push_counts`, `push_elapsed`, `pushes` and `push_tokens`
+/// and `push_send_batches` can be hash-partitioned (`PARTITION BY HASH (push_id)`) or
+/// distributed by Citus (`create_distributed_table('receipts', 'push_id')`) without changing a
+/// key; `device_tokens` and `devices` (one row per device token) stay whole (Citus reference
+/// tables).
+/// `richpush_meta` holds the schema version; `richpush_migrations` remembers how far
+/// `richpush migrate` copied each SQLite file, so re-running it copies nothing twice.
+///
+/// Several `richpush serve` starting at once on an empty database are safe: the migration runs
+/// in one transaction holding a transaction-level advisory lock (`pg_advisory_xact_lock`), so the
+/// others wait, then read the version the first one committed and do nothing. DDL is
+/// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
+enum PostgresSchema {
+    /// The schema version this richpush writes (`richpush_meta.schema_version`).
+    static let version = 3
+
+    /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
+    static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
+
+    /// Counter slots per key (`push_counts.slot`, `push_elapsed.slot`: 0…slots-1).
+    static let slots = 16
+
+    /// The tables of this version (what a foreign database is checked against).
+    static let tables = [
+        "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
+        "richpush_migrations",
+    ]
+
+    /// Version 2, created at once (there never was a PostgreSQL version 1).
+    static let createVersion2 = """
+        CREATE TABLE receipts (
+            push_id text NOT NULL,
+            event text NOT NULL,
+            receipt_id text,
+            outcome text,
+            reason text,
+            elapsed_ms bigint,
+            media_bytes bigint,
+            media_type text,
+            user_agent text,
+            received_at_ms bigint NOT NULL,
+            CONSTRAINT receipts_push_event_receipt UNIQUE (push_id, event, receipt_id)
+        );
+        CREATE TABLE push_counts (
+            push_id text NOT NULL,
+            event text NOT NULL,
+            outcome text NOT NULL,
+            reason text NOT NULL,
+            receipts bigint NOT NULL,
+            media_bytes bigint NOT NULL,
+            first_ms bigint NOT NULL,
+            last_ms bigint NOT NULL,
+            slot smallint NOT NULL DEFAULT 0,
+            PRIMARY KEY (push_id, event, outcome, reason, slot)
+        );
+        CREATE TABLE push_elapsed (
+            push_id text NOT NULL,
+            elapsed_ms bigint NOT NULL,
+            receipts bigint NOT NULL,
+            slot smallint NOT NULL DEFAULT 0,
+            PRIMARY KEY (push_id, elapsed_ms, slot)
+        );
+        CREATE TABLE pushes (
+            push_id text PRIMARY KEY,
+            title text,
+            sent bigint NOT NULL DEFAULT 0,
+            accepted bigint NOT NULL DEFAULT 0,
+            first_sent_at_ms bigint,
+            last_sent_at_ms bigint
+        );
+        CREATE TABLE push_tokens (
+            push_id text NOT NULL,
+            device_token text NOT NULL,
+            status integer,
+            reason text,
+            apns_id text,
+            sent_at_ms bigint NOT NULL,
+            outcome text,
+            PRIMARY KEY (push_id, device_token)
+        );
+        CREATE TABLE device_tokens (
+            device_token text PRIMARY KEY,
+            state text NOT NULL,
+            reason text,
+            since_ms bigint,
+            updated_at_ms bigint NOT NULL
+        );
+        CREATE TABLE richpush_migrations (
+            source text NOT NULL,
+            item text NOT NULL,
+            last_rowid bigint NOT NULL,
+            updated_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (source, item)
+        );
+        CREATE TABLE richpush_meta (
+            key text PRIMARY KEY,
+            value text NOT NULL
+        );
+        INSERT INTO richpush_meta (key, value) VALUES ('schema_version', '2');
+        """
+
+    /// Version 3 (issue 11), as SQLite's: `push_send_batches` (each recorded batch of sends with
+    /// its source; one row per push and batch id, so a batch is counted once), `devices` (tokens
+    /// the app registered), `pushes.skipped`. Pushes sent before have one batch `before-v3` from
+    /// `apns`, the only way sends were recorded then. Idempotent (a partitioned schema made by
+    /// `deploy/postgres/partitioned-schema.sql` may already have them).
+    static let migrateToVersion3 = """
+        ALTER TABLE pushes ADD COLUMN IF NOT EXISTS skipped bigint NOT NULL DEFAULT 0;
+        CREATE TABLE IF NOT EXISTS push_send_batches (
+            push_id text NOT NULL,
+            batch_id text NOT NULL,
+            source text NOT NULL,
+            sent bigint NOT NULL,
+            accepted bigint NOT NULL,
+            skipped bigint NOT NULL,
+            recorded_at_ms bigint NOT NULL,
+            PRIMARY KEY (push_id, batch_id)
+        );
+        INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+            SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0) FROM pushes WHERE sent > 0 OR accepted > 0
+            ON CONFLICT DO NOTHING;
+        CREATE TABLE IF NOT EXISTS devices (
+            device_token text PRIMARY KEY,
+            provider text NOT NULL,
+            platform text NOT NULL,
+            user_id text,
+            app_version text,
+            registered_at_ms bigint NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS devices_user ON devices (user_id, registered_at_ms) WHERE user_id IS NOT NULL;
+        UPDATE richpush_meta SET value = '3' WHERE key = 'schema_version';
+        """
+
+    /// Brings the database to `version` under the advisory lock (see the type's discussion).
+    ///
+    /// - Parameter connection: a connection outside any transaction.
+    /// - Throws: `PostgresError` from the server; `RichPushError` `store` when the database holds
+    ///   a newer RichPush schema or tables of the same names that are not RichPush's.
+    static func migrate(_ connection: PostgresConnection) throws {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(advisoryLockKey)])
+            // Tables are looked up (and created) in the first schema of the search_path only.
+            let hasMeta = try connection.execute(
+                "SELECT to_regclass(quote_ident(current_schema()) || '.richpush_meta') IS NOT NULL"
+            ).text(0, 0) == "t"
+            var current = 0
+            if hasMeta {
+                let stored = try connection.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'").text(0, 0)
+                current = stored.flatMap { Int($0) } ?? 0
+            }
+            if current > version {
+                throw RichPushError(
+                    code: .store,
+                    message: "the PostgreSQL database \(connection.info.redacted) has RichPush schema version \(current), newer than this richpush (\(version)); upgrade richpush"
+                )
+            }
+            if current == 0 {
+                let found = try connection.execute(
+                    "SELECT string_agg(name, ', ' ORDER BY name) FROM unnest($1::text[]) AS t(name) WHERE to_regclass(quote_ident(current_schema()) || '.' || quote_ident(name)) IS NOT NULL",
+                    [PostgresArrayLiteral.text(tables)]
+                ).text(0, 0)
+                if let found {
+                    throw RichPushError(
+                        code: .store,
+                        message: "the PostgreSQL database \(connection.info.redacted) already has tables that are not RichPush's (\(found)); use an empty database, or a schema of its own: add ?options=-csearch_path%3Drichpush to the URL after CREATE SCHEMA richpush"
+                    )
+                }
+                try connection.execute(createVersion2)
+                current = 2
+            }
+            if current < 3 { try connection.execute(migrateToVersion3) }
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,661 @@
+import Foundation
+import RichPushCore
+
+/// The store for running several `richpush serve` instances: PostgreSQL through libpq, behind
+/// the same protocols as `SQLiteStore` and with the same answers, byte for byte, at the API.
+///
+/// Writes: the group-commit writer (`ReceiptWriter`) hands each batch to `insert(_:)`, which
+/// sends it as ONE statement (text arrays unnested; one round trip): `INSERT … ON CONFLICT
+/// (push_id, event, receipt_id) DO NOTHING RETURNING …` for the receipts, and in the same
+/// statement — so the same transaction — the upserts of `push_counts` and `push_elapsed` from
+/// the rows it inserted. A statement outside `BEGIN` is its own transaction; libpq returns after
+/// its COMMIT (with `synchronous_commit=on`, which every session sets unless the server already
+/// syncs at least that hard, after the WAL flush), and only then are the receipts answered `202`.
+///
+/// Several instances write at once without deadlocks: every statement takes its row locks in
+/// one global order (receipts sorted by key, then `push_counts`, then `push_elapsed`, each
+/// sorted), and a deadlock or serialization failure would still be retried (up to 3 times; the
+/// server rolled the transaction back, so nothing counts twice).
+/// Duplicates arriving at two instances at the same moment are decided by the unique key: the
+/// second waits for the first's transaction and then counts nothing.
+///
+/// Connections: a pool of writers, one receipt batch in flight on each (`ReceiptWriter` runs as
+/// many writer threads, and starts a batch beside another only once that one has waited
+/// `overlapAfter` for its COMMIT's WAL flush; each writer adds to counter rows of its own slot,
+/// see `PostgresSchema`), and a pool of 1–2 for reads, `recordSend` and health probes. A lost connection is made again on its next use, at
+/// most every 0.5 s while the database is down (meanwhile every write fails at once, so receipts
+/// get `503`, never a `202` that was not committed); `health()` reports it for `/healthz`. A
+/// statement interrupted by a lost connection is not run again by the store (it may have
+/// committed): its receipts get `503`, and the device's retry is deduplicated by its key.
+public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatchStore, StoreHealthReporting, @unchecked Sendable {
+    /// The parsed URL (`redacted` for display).
+    public let info: PostgresConnectionInfo
+    private let writers: PostgresPool
+    private let pool: PostgresPool
+    private let availability: PostgresAvailability
+    private let probeLock = NSLock()
+    private let stateLock = NSLock()
+    private var closed = false
+
+    /// Statements every session runs after connecting: raise `synchronous_commit` to `on` when
+    /// the server's default is `off` (a `202` promises a flushed commit; a stronger setting,
+    /// `remote_write` or `remote_apply`, or `local` is kept), and run the prepared batch
+    /// statement on its generic plan from the first batch on (the plan does not depend on the
+    /// arrays' contents; planning every batch again cost about 15 % more PostgreSQL CPU per
+    /// receipt, measured).
+    static let sessionSetup = [
+        "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'",
+        "SET plan_cache_mode = force_generic_plan",
+    ]
+
+    /// The default number of connections per store: 2 for receipt batches (the second one only
+    /// used while a batch's COMMIT is slow; see `overlapAfter`), 2 for reads and sends.
+    public static let defaultConnections = 4
+
+    /// Connects, and creates or migrates the schema (under an advisory lock; see `PostgresSchema`).
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/dbname[?libpq parameters]`, passed to libpq as is.
+    ///   - connections: connections to open (2…64): 2 for reads and sends (1 when 2), the rest
+    ///     store receipt batches, one batch in flight on each.
+    ///   - applicationName: shown in `pg_stat_activity`.
+    ///   - log: where state changes go (the database lost, back again); standard error by default.
+    /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
+    ///   host and port when the server cannot be reached or refuses the login, `store` for a
+    ///   database with a newer or foreign schema.
+    public init(
+        url: String, connections: Int = PostgresStore.defaultConnections, applicationName: String = "richpush",
+        log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError
+    ) throws {
+        let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
+        self.info = info
+        availability = PostgresAvailability(info: info, log: log)
+        let total = max(2, min(connections, 64))
+        let readers = total >= 3 ? 2 : 1
+        do {
+            // Writers start at a random counter slot, so instances rarely share one.
+            writers = try PostgresPool(
+                info: info, size: total - readers, firstSlot: Int.random(in: 0..<PostgresSchema.slots), sessionSetup: Self.sessionSetup,
+                availability: availability)
+            try writers.run { try PostgresSchema.migrate($0) }
+            pool = try PostgresPool(info: info, size: readers, sessionSetup: Self.sessionSetup, availability: availability)
+        } catch let error as PostgresError {
+            throw RichPushError(
+                code: error.connectionLost ? .storeUnavailable : .store,
+                message: error.connectionLost
+                    ? "cannot connect to PostgreSQL at \(info.endpoint) (\(info.redacted)): \(error.message); check that the server runs and accepts connections there, and the --db URL or RICHPUSH_DB_URL (user, password, database name, sslmode)"
+                    : "PostgreSQL at \(info.endpoint) refused the RichPush schema: \(error.description)",
+                underlying: error
+            )
+        }
+    }
+
+    /// Writes one line to standard error (the default `log`).
+    public static let logToStandardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// The number of connections (writers and readers).
+    public var connectionCount: Int { writers.size + pool.size }
+
+    /// Batches stored at once: one per writer connection (see `ConcurrentBatchStore`).
+    public var concurrentBatches: Int { writers.size }
+
+    /// A second batch starts beside one in flight for 2 ms: longer than a batch takes on a
+    /// quick disk (about 1 ms for 30 receipts here, WAL flush included), so quick commits keep
+    /// one large batch in flight, and a slow WAL flush (2–6 ms measured on a busy disk) is
+    /// overlapped with the next batch instead of idling the instance.
+    public var overlapAfter: Double { 0.002 }
+
+    // MARK: ReceiptStore
+
+    /// The SQL of one batch: receipts in, aggregates updated from the rows actually inserted,
+    /// the inserted keys returned. `$1…$10` are arrays of the receipts' columns in arrival order,
+    /// `$11` the writer connection's counter slot.
+    static func insertSQL(extraCTE: String = "") -> String {
+        """
+        WITH input AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::bigint[])
+                WITH ORDINALITY AS t(push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, ord)
+        ), inserted AS (
+            INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
+            SELECT push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms
+            FROM input ORDER BY push_id, event, receipt_id, ord
+            ON CONFLICT (push_id, event, receipt_id) DO NOTHING
+            RETURNING push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, received_at_ms
+        ), counts AS (
+            INSERT INTO push_counts AS c (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms, slot)
+            SELECT push_id, event, COALESCE(outcome, ''), COALESCE(reason, ''), count(*), COALESCE(sum(media_bytes), 0),
+                   min(received_at_ms), max(received_at_ms), $11::smallint
+            FROM inserted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+            ON CONFLICT (push_id, event, outcome, reason, slot) DO UPDATE SET receipts = c.receipts + excluded.receipts,
+                media_bytes = c.media_bytes + excluded.media_bytes, first_ms = LEAST(c.first_ms, excluded.first_ms),
+                last_ms = GREATEST(c.last_ms, excluded.last_ms)
+        ), elapsed AS (
+            INSERT INTO push_elapsed AS e (push_id, elapsed_ms, receipts, slot)
+            SELECT push_id, elapsed_ms, count(*), $11::smallint FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
+            GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (push_id, elapsed_ms, slot) DO UPDATE SET receipts = e.receipts + excluded.receipts
+        )\(extraCTE)
+        SELECT push_id, event, receipt_id FROM inserted WHERE receipt_id IS NOT NULL
+        """
+    }
+
+    private static let batchSQL = insertSQL()
+
+    /// The ten array parameters of `insertSQL` for a batch, and the slot.
+    static func receiptParameters(_ receipts: [StoredReceipt], slot: Int) -> [String?] {
+        var columns = (0..<10).map { _ in PostgresArrayLiteral(reservingCapacity: receipts.count * 16) }
+        for stored in receipts {
+            let r = stored.receipt
+            columns[0].append(r.pushID)
+            columns[1].append(r.event.rawValue)
+            columns[2].append(r.receiptID)
+            columns[3].append(r.outcome?.rawValue)
+            columns[4].append(r.reason?.rawValue)
+            columns[5].append(r.elapsedMs)
+            columns[6].append(r.mediaBytes)
+            columns[7].append(r.mediaType)
+            columns[8].append(stored.userAgent)
+            columns[9].append(stored.receivedAtMs)
+        }
+        return columns.map(\.literal) + [String(slot)]
+    }
+
+    /// Which receipts were new, in order, from the keys the INSERT returned: a receipt without
+    /// `receipt_id` always is; of equal keys only the first arrival can be (the SQL inserts them
+    /// in arrival order).
+    static func newFlags(_ receipts: [StoredReceipt], returned result: PostgresResult) -> [Bool] {
+        struct Key: Hashable {
+            let pushID: String, event: String, receiptID: String
+        }
+        var inserted = Set<Key>(minimumCapacity: result.count)
+        for row in 0..<result.count {
+            inserted.insert(Key(pushID: result.text(row, 0) ?? "", event: result.text(row, 1) ?? "", receiptID: result.text(row, 2) ?? ""))
+        }
+        return receipts.map { stored in
+            guard let id = stored.receipt.receiptID else { return true }
+            return inserted.remove(Key(pushID: stored.receipt.pushID, event: stored.receipt.event.rawValue, receiptID: id)) != nil
+        }
+    }
+
+    /// Stores a batch in one transaction and returns after its COMMIT (see the type's discussion
+    /// and `ReceiptStore.insert(_:)`).
+    public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
+        guard !receipts.isEmpty else { return [] }
+        let result = try write { try $0.execute(Self.batchSQL, Self.receiptParameters(receipts, slot: $0.slot), prepare: true) }
+        return Self.newFlags(receipts, returned: result)
+    }
+
+    /// Copies a batch read from a SQLite store (`richpush migrate`): stored exactly as `insert(_:)`
+    /// stores receipts, and in the same transaction the migration's progress for `source` moves to
+    /// `lastRowID`, so a re-run resumes after it and copies nothing twice.
+    ///
+    /// - Returns: how many receipts were new.
+    func insertMigrated(_ receipts: [StoredReceipt], source: String, lastRowID: Int) throws -> Int {
+        let sql = Self.insertSQL(
+            extraCTE: """
+                , progress AS (
+                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($12, 'receipts', $13)
+                    ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
+                )
+                """)
+        let result = try write { try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot) + [source, String(lastRowID)], prepare: true) }
+        return Self.newFlags(receipts, returned: result).filter { $0 }.count
+    }
+
+    /// Records one batch of sends (see `ReceiptStore.recordSend(_:)`) in one statement: the
+    /// batch row (whose key makes the batch count once: a second instance recording it at the
+    /// same moment waits for the first and then records nothing), the push's counts, each
+    /// token's outcome (the last result per token when a token repeats) and the device-token
+    /// states (marked when the provider judged the token; cleared by a later acceptance), as
+    /// SQLite does in order.
+    @discardableResult
+    public func recordSend(_ send: PushSendRecord) throws -> SendRecording {
+        try pooled { try Self.recordSend(send, on: $0) }
+    }
+
+    /// The statement behind `recordSend(_:)` (also used by `richpush migrate` for whole pushes).
+    @discardableResult
+    static func recordSend(_ send: PushSendRecord, on connection: PostgresConnection) throws -> SendRecording {
+        var last: [String: PushSendRecord.TokenResult] = [:]
+        var decisive: [String: PushSendRecord.TokenResult] = [:]
+        for t in send.tokens {
+            last[t.deviceToken] = t
+            if t.state != nil || t.wasAccepted { decisive[t.deviceToken] = t }
+        }
+        let tokens = last.keys.sorted()
+        let states = decisive.keys.sorted()
+        let counts = send.counts
+        let batchID = send.batchID ?? "unkeyed-" + UUID().uuidString.lowercased()
+        let recorded = try connection.execute(
+            """
+            WITH batch AS (
+                INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                VALUES ($1, $15, $16, $3, $4, $17, $5)
+                ON CONFLICT (push_id, batch_id) DO NOTHING
+                RETURNING 1
+            ), push AS (
+                INSERT INTO pushes AS p (push_id, title, sent, accepted, skipped, first_sent_at_ms, last_sent_at_ms)
+                SELECT $1, $2, $3, $4, $17, $5, $5 FROM batch
+                ON CONFLICT (push_id) DO UPDATE SET sent = p.sent + excluded.sent, accepted = p.accepted + excluded.accepted,
+                    skipped = p.skipped + excluded.skipped, title = COALESCE(excluded.title, p.title),
+                    first_sent_at_ms = LEAST(COALESCE(p.first_sent_at_ms, excluded.first_sent_at_ms), excluded.first_sent_at_ms),
+                    last_sent_at_ms = GREATEST(COALESCE(p.last_sent_at_ms, excluded.last_sent_at_ms), excluded.last_sent_at_ms)
+            ), sends AS (
+                INSERT INTO push_tokens AS t (push_id, device_token, status, reason, apns_id, sent_at_ms, outcome)
+                SELECT $1, device_token, status, reason, apns_id, $5, outcome
+                FROM unnest($6::text[], $7::integer[], $8::text[], $9::text[], $10::text[]) AS u(device_token, status, reason, apns_id, outcome)
+                WHERE EXISTS (SELECT 1 FROM batch)
+                ORDER BY device_token
+                ON CONFLICT (push_id, device_token) DO UPDATE SET status = excluded.status, reason = excluded.reason,
+                    apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms, outcome = excluded.outcome
+            ), states AS (
+                SELECT * FROM unnest($11::text[], $12::text[], $13::text[], $14::bigint[]) AS s(device_token, state, reason, since_ms)
+                WHERE EXISTS (SELECT 1 FROM batch)
+            ), marked AS (
+                INSERT INTO device_tokens AS d (device_token, state, reason, since_ms, updated_at_ms)
+                SELECT device_token, state, reason, since_ms, $5 FROM states WHERE state IS NOT NULL ORDER BY device_token
+                ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                    since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+            ), cleared AS (
+                DELETE FROM device_tokens WHERE device_token IN (SELECT device_token FROM states WHERE state IS NULL)
+            )
+            SELECT count(*) FROM batch
+            """,
+            [
+                send.pushID, send.title, String(counts.sent), String(counts.accepted), String(send.sentAtMs),
+                PostgresArrayLiteral.text(tokens), PostgresArrayLiteral.integers(tokens.map { last[$0]?.status }),
+                PostgresArrayLiteral.text(tokens.map { last[$0]?.reason }), PostgresArrayLiteral.text(tokens.map { last[$0]?.apnsID }),
+                PostgresArrayLiteral.text(tokens.map { last[$0]?.outcome }),
+                PostgresArrayLiteral.text(states), PostgresArrayLiteral.text(states.map { decisive[$0]?.state?.rawValue }),
+                PostgresArrayLiteral.text(states.map { decisive[$0]?.reason }),
+                PostgresArrayLiteral.integers(states.map { decisive[$0]?.inactiveSinceMs }),
+                batchID, send.source, String(counts.skipped),
+            ],
+            prepare: true
+        )
+        if recorded.int(0, 0) == 1 { return .recorded }
+        let existing = try connection.execute(
+            "SELECT source, sent, accepted, skipped FROM push_send_batches WHERE push_id = $1 AND batch_id = $2", [send.pushID, batchID])
+        let source = existing.text(0, 0) ?? "", sent = existing.int(0, 1) ?? 0, accepted = existing.int(0, 2) ?? 0, skipped = existing.int(0, 3) ?? 0
+        if source == send.source, sent == counts.sent, accepted == counts.accepted, skipped == counts.skipped { return .duplicate }
+        return .conflict(source: source, sent: sent, accepted: accepted, skipped: skipped)
+    }
+
+    // MARK: DeviceStore
+
+    /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
+    public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
+        try pooled { db in
+            try db.execute(
+                """
+                INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                    user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                RETURNING (xmax = 0)
+                """,
+                [
+                    registration.token, registration.provider, registration.platform, registration.userID, registration.appVersion,
+                    String(registration.registeredAtMs),
+                ]
+            ).text(0, 0) == "t"
+        }
+    }
+
+    /// Deletes the registration and marks the token `deleted` (see `DeviceStore.unregisterDevice(_:atMs:)`).
+    public func unregisterDevice(_ token: String, atMs: Int) throws -> Bool {
+        try pooled { db in
+            try db.execute(
+                """
+                WITH gone AS (
+                    DELETE FROM devices WHERE device_token = $1 RETURNING 1
+                ), marked AS (
+                    INSERT INTO device_tokens AS d (device_token, state, reason, since_ms, updated_at_ms)
+                    VALUES ($1, 'deleted', 'deleted by the app', $2, $2)
+                    ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                        since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+                )
+                SELECT count(*) FROM gone
+                """,
+                [token, String(atMs)]
+            ).int(0, 0) == 1
+        }
+    }
+
+    /// The users' registrations, by user id (bytes) then newest first, as SQLite orders them
+    /// (see `DeviceStore.devices(ofUsers:limit:)`).
+    public func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] {
+        guard !userIDs.isEmpty, limit > 0 else { return [] }
+        return try pooled(readOnly: true) { db in
+            let result = try db.execute(
+                """
+                SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices
+                WHERE user_id = ANY($1::text[]) ORDER BY user_id COLLATE "C", registered_at_ms DESC, device_token COLLATE "C" LIMIT $2
+                """,
+                [PostgresArrayLiteral.text(Array(Set(userIDs)).sorted()), String(limit)])
+            return result.rows { Self.registration(result, $0) }
+        }
+    }
+
+    /// One registration (see `DeviceStore.device(_:)`).
+    public func device(_ token: String) throws -> DeviceRegistration? {
+        try pooled(readOnly: true) { db in
+            let result = try db.execute(
+                "SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE device_token = $1", [token])
+            return result.count > 0 ? Self.registration(result, 0) : nil
+        }
+    }
+
+    private static func registration(_ result: PostgresResult, _ row: Int) -> DeviceRegistration {
+        DeviceRegistration(
+            token: result.text(row, 0) ?? "", provider: result.text(row, 1) ?? "", platform: result.text(row, 2) ?? "", userID: result.text(row, 3),
+            appVersion: result.text(row, 4), registeredAtMs: result.int(row, 5) ?? 0)
+    }
+
+    /// Tokens marked inactive, bad or deleted and not registered since (see
+    /// `DeviceStore.skippedTokens(among:)`).
+    public func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] {
+        guard !tokens.isEmpty else { return [:] }
+        return try pooled(readOnly: true) { db in
+            let result = try db.execute(
+                """
+                SELECT t.device_token, t.state, t.reason, COALESCE(t.since_ms, t.updated_at_ms), d.registered_at_ms
+                FROM device_tokens t LEFT JOIN devices d ON d.device_token = t.device_token
+                WHERE t.device_token = ANY($1::text[])
+                """,
+                [PostgresArrayLiteral.text(Array(Set(tokens)).sorted())])
+            var out: [String: TokenSkip] = [:]
+            for row in 0..<result.count {
+                let since = result.int(row, 3) ?? 0
+                // Registered again after the provider's verdict (Apple: "unless it registered again later").
+                if let registered = result.int(row, 4), registered > since { continue }
+                out[result.text(row, 0) ?? ""] = TokenSkip(
+                    state: PushSendRecord.TokenState(rawValue: result.text(row, 1) ?? ""), reason: result.text(row, 2), sinceMs: since)
+            }
+            return out
+        }
+    }
+
+    /// Disconnects every connection. Further calls fail.
+    public func close() throws {
+        let first = stateLock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        pool.close()
+        writers.close()
+    }
+
+    private func ensureOpen() throws {
+        if stateLock.withLock({ closed }) {
+            throw RichPushError(code: .store, message: "the PostgreSQL store \(info.redacted) is closed")
+        }
+    }
+
+    /// Runs a write on a writer connection (reconnected first when it was lost; see
+    /// `PostgresAvailability.run`), again up to 3 times after a deadlock or serialization failure
+    /// (the server rolled it back, so nothing is counted twice).
+    func write<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
+        try ensureOpen()
+        return try retrying { try writers.run(work) }
+    }
+
+    /// Runs work on a pool connection, with the same retries as `write`; `readOnly` work is also
+    /// run once more when its connection was lost (a read is safe to repeat).
+    private func pooled<T>(readOnly: Bool = false, _ work: (PostgresConnection) throws -> T) throws -> T {
+        try ensureOpen()
+        return try retrying(repeatAfterLostConnection: readOnly) { try pool.run(work) }
+    }
+
+    private func retrying<T>(repeatAfterLostConnection: Bool = false, _ attempt: () throws -> T) throws -> T {
+        var retries = 0
+        var repeated = false
+        while true {
+            do {
+                return try attempt()
+            } catch let error as PostgresError {
+                if error.isRetryable && retries < 3 {
+                    retries += 1
+                    continue
+                }
+                if error.connectionLost && repeatAfterLostConnection && !repeated && availability.unavailableSince == nil {
+                    repeated = true
+                    continue
+                }
+                throw publicError(error)
+            }
+        }
+    }
+
+    /// The error callers see: no host, port or URL (a `503` body goes to anonymous clients; the
+    /// log has the details).
+    private func publicError(_ error: PostgresError) -> RichPushError {
+        if error.connectionLost {
+            return RichPushError(code: .storeUnavailable, message: "the PostgreSQL database is unreachable; reconnecting", underlying: error)
+        }
+        return RichPushError(code: .store, message: "PostgreSQL: \(error.description)", underlying: error)
+    }
+
+    // MARK: Health
+
+    /// Unavailable while the database is known to be down; otherwise a `SELECT 1` at most once a
+    /// second (only when nothing else reached the database in that second), which is also what
+    /// reconnects an idle instance.
+    public func health() -> StoreHealth {
+        if stateLock.withLock({ closed }) { return StoreHealth(isAvailable: false, reason: "the store is closed") }
+        if Date().timeIntervalSince(availability.lastSuccess) >= 1, availability.unavailableSince.map({ Date().timeIntervalSince($0) >= availability.retryInterval }) ?? true,
+            probeLock.try()
+        {
+            defer { probeLock.unlock() }
+            // Twice: a first probe on a connection the server dropped meanwhile fails after
+            // reconnecting it; the second then tells whether the database answers.
+            for _ in 0..<2 {
+                if (try? pool.runIfIdle({ try $0.execute("SELECT 1") })) != nil { break }
+            }
+        }
+        guard let since = availability.unavailableSince else { return .available }
+        return StoreHealth(
+            isAvailable: false,
+            reason: "database unreachable since \(SQLiteStore.iso8601(Int(since.timeIntervalSince1970 * 1000))); receipts get 503 until it is back (reconnecting)"
+        )
+    }
+
+    // MARK: StatisticsStore
+
+    /// Runs reads in one `REPEATABLE READ READ ONLY` transaction (one snapshot) on a pool connection.
+    private func read<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
+        try pooled(readOnly: true) { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let value = try work(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// Per-push figures in one snapshot (see `StatisticsStore.pushes(limit:)`).
+    public func pushes(limit: Int) throws -> [PushStatistics] {
+        try read { try Self.readPushes($0, only: nil, limit: max(1, min(limit, 1000))) }
+    }
+
+    /// One push's figures (see `StatisticsStore.push(_:)`).
+    public func push(_ pushID: String) throws -> PushStatistics? {
+        try read { try Self.readPushes($0, only: pushID, limit: 1).first }
+    }
+
+    /// Per-push figures, for one push or the most recently seen `limit` pushes — the same rows,
+    /// order and arithmetic as `SQLiteStore` (ties broken by push id, percentiles nearest-rank).
+    private static func readPushes(_ db: PostgresConnection, only pushID: String?, limit: Int) throws -> [PushStatistics] {
+        struct Row {
+            var delivered = 0, opened = 0, mediaBytes = 0
+            var first: Int?, last: Int?
+            var sent: Int?, accepted: Int?, skipped: Int?
+            var sources: [String] = []
+            var outcomes: [String: Int] = [:], reasons: [String: Int] = [:]
+        }
+        var rows: [String: Row] = [:]
+        let filter = pushID == nil ? "" : " WHERE push_id = $1"
+        let binding: [String?] = pushID.map { [$0] } ?? []
+
+        let totals = try db.execute(
+            "SELECT push_id, event, outcome, reason, SUM(receipts), SUM(media_bytes), MIN(first_ms), MAX(last_ms) FROM push_counts"
+                + filter + " GROUP BY push_id, event, outcome, reason", binding)
+        for i in 0..<totals.count {
+            let id = totals.text(i, 0) ?? "", event = totals.text(i, 1) ?? "", outcome = totals.text(i, 2) ?? "", reason = totals.text(i, 3) ?? ""
+            let n = totals.int(i, 4) ?? 0, bytes = totals.int(i, 5) ?? 0, first = totals.int(i, 6) ?? 0, last = totals.int(i, 7) ?? 0
+            var row = rows[id] ?? Row()
+            if event == Receipt.Event.delivered.rawValue {
+                row.delivered += n
+                row.mediaBytes += bytes
+                if !outcome.isEmpty { row.outcomes[outcome, default: 0] += n }
+                if !reason.isEmpty { row.reasons[reason, default: 0] += n }
+            } else if event == Receipt.Event.opened.rawValue {
+                row.opened += n
+            }
+            row.first = min(row.first ?? first, first)
+            row.last = max(row.last ?? last, last)
+            rows[id] = row
+        }
+        let sends = try db.execute("SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms, skipped FROM pushes" + filter, binding)
+        for i in 0..<sends.count {
+            let id = sends.text(i, 0) ?? ""
+            var row = rows[id] ?? Row(first: sends.int(i, 3), last: sends.int(i, 4))
+            row.sent = sends.int(i, 1)
+            row.accepted = sends.int(i, 2)
+            row.skipped = sends.int(i, 5)
+            rows[id] = row
+        }
+        let sources = try db.execute("SELECT DISTINCT push_id, source COLLATE \"C\" FROM push_send_batches" + filter + " ORDER BY 2", binding)
+        for i in 0..<sources.count {
+            rows[sources.text(i, 0) ?? ""]?.sources.append(sources.text(i, 1) ?? "")
+        }
+        var ordered = rows.sorted { ($0.value.last ?? 0, $0.key) > ($1.value.last ?? 0, $1.key) }
+        if ordered.count > limit { ordered = Array(ordered.prefix(limit)) }
+
+        var distributions: [String: [(value: Int, count: Int)]] = [:]
+        if !ordered.isEmpty {
+            let elapsed = try db.execute(
+                "SELECT push_id, elapsed_ms, SUM(receipts) FROM push_elapsed WHERE push_id = ANY($1::text[]) GROUP BY push_id, elapsed_ms ORDER BY push_id, elapsed_ms",
+                [PostgresArrayLiteral.text(ordered.map(\.key))]
+            )
+            for i in 0..<elapsed.count {
+                distributions[elapsed.text(i, 0) ?? "", default: []].append((value: elapsed.int(i, 1) ?? 0, count: elapsed.int(i, 2) ?? 0))
+            }
+        }
+        return ordered.map { id, row in
+            let distribution = distributions[id] ?? []
+            return PushStatistics(
+                pushID: id, sent: row.sent, accepted: row.accepted, delivered: row.delivered, opened: row.opened,
+                outcomes: row.outcomes, reasons: row.reasons, mediaBytes: row.mediaBytes,
+                elapsedMs: .init(
+                    count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
+                    p95: PushStatistics.percentile(distribution, 95)),
+                // The SQLite store's formatting, so both stores answer the same bytes.
+                firstSeen: row.first.map(SQLiteStore.iso8601), lastSeen: row.last.map(SQLiteStore.iso8601),
+                skipped: row.skipped, sources: row.sources
+            )
+        }
+    }
+
+    /// What APNs last said about a device token (`device_tokens`), `nil` when nothing is recorded
+    /// (never sent, or accepted since); as `SQLiteStore.deviceTokenState(_:)`.
+    ///
+    /// - Parameter deviceToken: the hex token as it was sent.
+    /// - Returns: the state (`inactive` or `bad`), APNs' reason, and for 410 since when (ms since 1970).
+    /// - Throws: `RichPushError` `store` / `storeUnavailable`.
+    public func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? {
+        try pooled(readOnly: true) { db in
+            let result = try db.execute("SELECT state, reason, since_ms FROM device_tokens WHERE device_token = $1", [deviceToken])
+            guard result.count > 0 else { return nil }
+            return (state: PushSendRecord.TokenState(rawValue: result.text(0, 0) ?? ""), reason: result.text(0, 1), sinceMs: result.int(0, 2))
+        }
+    }
+
+    /// The dashboard snapshot in one read transaction (see `StatisticsStore.dashboard(maximumBuckets:)`);
+    /// the same queries and arithmetic as `SQLiteStore.dashboard(maximumBuckets:)`.
+    public func dashboard(maximumBuckets: Int) throws -> DashboardSnapshot {
+        try read { db in
+            let aggregate = try db.execute(
+                "SELECT event, outcome, reason, SUM(receipts), MIN(first_ms), MAX(last_ms) FROM push_counts GROUP BY event, outcome, reason"
+            )
+            var total = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0
+            var first: Int?, last: Int?
+            var reasonCounts: [String: Int] = [:]
+            for i in 0..<aggregate.count {
+                let event = aggregate.text(i, 0) ?? "", outcome = aggregate.text(i, 1) ?? "", reason = aggregate.text(i, 2) ?? ""
+                let n = aggregate.int(i, 3) ?? 0, lo = aggregate.int(i, 4) ?? 0, hi = aggregate.int(i, 5) ?? 0
+                total += n
+                first = min(first ?? lo, lo)
+                last = max(last ?? hi, hi)
+                if event == Receipt.Event.opened.rawValue { opened += n }
+                guard event == Receipt.Event.delivered.rawValue else { continue }
+                delivered += n
+                if !outcome.isEmpty { withOutcome += n }
+                if outcome == Outcome.mediaAttached.rawValue { mediaAttached += n }
+                if !reason.isEmpty { reasonCounts[reason, default: 0] += n }
+            }
+            let sendTotals = try db.execute("SELECT COALESCE(SUM(sent), 0), COALESCE(SUM(accepted), 0) FROM pushes")
+            let sent = sendTotals.int(0, 0) ?? 0, accepted = sendTotals.int(0, 1) ?? 0
+            let deliveredOfSent = try db.execute(
+                "SELECT COALESCE(SUM(c.receipts), 0) FROM push_counts c JOIN pushes p ON p.push_id = c.push_id WHERE c.event = 'delivered'"
+            ).int(0, 0) ?? 0
+
+            var bucketSeconds = 60
+            var timeline: [DashboardSnapshot.TimeBucket] = []
+            if let first, let last {
+                let spanSeconds = max(1, (last - first) / 1000 + 1)
+                let widths = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+                bucketSeconds = widths.first { spanSeconds / $0 < max(1, maximumBuckets) } ?? 86400
+                let widthMs = bucketSeconds * 1000
+                let origin = (first / widthMs) * widthMs
+                let count = (last - origin) / widthMs + 1
+                timeline = (0..<count).map { DashboardSnapshot.TimeBucket(startMs: origin + $0 * widthMs, delivered: 0, opened: 0) }
+                let buckets = try db.execute(
+                    """
+                    SELECT (received_at_ms - $1::bigint) / $2::bigint, COUNT(*) FILTER (WHERE event = 'delivered'),
+                           COUNT(*) FILTER (WHERE event = 'opened')
+                    FROM receipts GROUP BY 1
+                    """,
+                    [String(origin), String(widthMs)]
+                )
+                for i in 0..<buckets.count {
+                    let index = buckets.int(i, 0) ?? 0
+                    guard timeline.indices.contains(index) else { continue }
+                    timeline[index].delivered = buckets.int(i, 1) ?? 0
+                    timeline[index].opened = buckets.int(i, 2) ?? 0
+                }
+            }
+
+            let reasons = reasonCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (reason: $0.key, count: $0.value) }
+
+            let distributionRows = try db.execute("SELECT elapsed_ms, SUM(receipts) FROM push_elapsed GROUP BY elapsed_ms ORDER BY elapsed_ms")
+            let distribution = distributionRows.rows { (value: distributionRows.int($0, 0) ?? 0, count: distributionRows.int($0, 1) ?? 0) }
+            let edges = DashboardSnapshot.timingEdgesMs
+            var timing = edges.indices.map { i in
+                DashboardSnapshot.TimingBucket(lowerMs: edges[i], upperMs: i + 1 < edges.count ? edges[i + 1] : nil, count: 0)
+            }
+            for (value, count) in distribution {
+                let index = (edges.lastIndex { $0 <= value }) ?? 0
+                timing[index].count += count
+            }
+            let p50 = PushStatistics.percentile(distribution, 50)
+            let p95 = PushStatistics.percentile(distribution, 95)
+
+            let pushes = try Self.readPushes(db, only: nil, limit: 12)
+            let totalPushes = try db.execute(
+                "SELECT COUNT(*) FROM (SELECT push_id FROM push_counts UNION SELECT push_id FROM pushes) AS known"
+            ).int(0, 0) ?? 0
+            return DashboardSnapshot(
+                totalReceipts: total, delivered: delivered, opened: opened, mediaAttached: mediaAttached, withOutcome: withOutcome,
+                sent: sent, accepted: accepted, deliveredOfSentPushes: deliveredOfSent, bucketSeconds: bucketSeconds, timeline: timeline,
+                reasons: reasons, timing: timing, p50Ms: p50, p95Ms: p95, pushes: pushes, totalPushes: totalPushes
+            )
+        }
+    }
+}
