@@ -1,38 +1,51 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds richpush (release), starts the statistics server
-# (`richpush serve`) on the embedded SQLite store ./richpush.sqlite, then runs a short demo so you
-# see a real attachment and a real receipt land: the extension pipeline (`richpush simulate`) on
-# the example payload from the source article (an image notification with push id 2018001), its
-# image served by the bundled local media server, its receipt posted to the server. The demo's
-# files stay in ./.richpush-demo (gitignored): state/ (install id and receipt queue, so a second
-# run is recognised as the same push and not counted twice), attachments/ (the attachment shown),
-# simulate.log (the extension's structured log line). Then it prints the dashboard URL, the admin token and curl examples, and keeps
-# the server in the foreground until Ctrl-C (graceful: everything acknowledged is committed).
+# (`richpush serve`) on the embedded SQLite store ./richpush.sqlite, then runs a short demo that
+# ends in a full funnel — sent → accepted → delivered → opened — and a display rate for pushes
+# sent three ways, with no real Apple or Google credentials: the bundled mocks play APNs
+# (Tests/Support/mock_apns.py: HTTP/2, TLS with a throwaway CA, the JWT verified) and FCM
+# (Tests/Support/mock_fcm.py: the OAuth2 token exchange and messages:send).
+#
+#   1. Two iPhones register their device tokens (POST /v1/devices), one bound to a user id.
+#   2. Article 000's image push (push id 2018001-<run>) goes out with POST /v1/pushes through
+#      APNs to three tokens, one of which APNs answers 410 Unregistered.
+#   3. The two phones run the real notification service extension (`richpush simulate`, the
+#      image served by the bundled media server) and post their receipts; one user opens it.
+#   4. Article 001's image push goes out through FCM ("provider": "fcm"); the phone that gets
+#      it posts its receipt.
+#   5. A push sent by another system (OneSignal) gets its sends recorded (`richpush record-send`)
+#      and its receipts arrive.
+#   6. A second push to the same tokens skips the one APNs called Unregistered.
+# Then `richpush stats` shows the funnels, and the script prints the dashboard URL, the admin
+# token and curl examples, and keeps the server in the foreground until Ctrl-C (graceful:
+# everything acknowledged is committed). The demo's files stay in ./.richpush-demo (gitignored).
 #
 # Environment:
 #   PORT=9090                  the server's port (default: 8080, else the next free one up to 8099)
 #   DB=./other.sqlite          the SQLite file (default ./richpush.sqlite)
 #   RICHPUSH_ADMIN_TOKEN=…     keep one admin token across runs (default: the server makes one)
-#   RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID, RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC
-#   [RICHPUSH_APNS_SANDBOX=1]  turn on POST /v1/pushes (sending through APNs); without them it answers 503
+#   RICHPUSH_BIN=path          use that richpush instead of building the release one
+# The demo's server always sends to the mocks; for real devices run `richpush serve` (or
+# scripts/serve.sh) with your own --apns-* / --fcm-* settings (README, "Send a push").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-echo "== building richpush (release)…"
-swift build -c release --product richpush 2>&1 | tail -n 1
-BIN="$(swift build -c release --show-bin-path)/richpush"
+BIN="${RICHPUSH_BIN:-}"
+if [ -z "$BIN" ]; then
+  echo "== building richpush (release)…"
+  swift build -c release --product richpush 2>&1 | tail -n 1
+  BIN="$(swift build -c release --show-bin-path)/richpush"
+fi
 DB="${DB:-./richpush.sqlite}"
-# The demo's own files, kept after exit: the simulated device's state (stable receipt_id per push)
-# and the attachment it showed (the previous run's attachments are replaced).
 demo="./.richpush-demo"
-mkdir -p "$demo/state"
+mkdir -p "$demo"
 rm -rf "$demo/attachments"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/richpush-main.XXXXXX")"
-server_pid=""
-media_pid=""
+server_pid=""; media_pid=""; apns_pid=""; fcm_pid=""
+stop() { if [ -n "$1" ]; then kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; fi; }
 cleanup() {
-  if [ -n "$media_pid" ]; then kill "$media_pid" 2>/dev/null || true; wait "$media_pid" 2>/dev/null || true; fi
+  stop "$media_pid"; stop "$apns_pid"; stop "$fcm_pid"
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
@@ -44,19 +57,51 @@ trap cleanup EXIT
 # Waits for "PORT n" as the first line of a server's output; prints n, or nothing if it exited.
 wait_for_port() {
   local out="$1" pid="$2" port=""
-  for _ in $(seq 1 200); do
+  for _ in $(seq 1 300); do
     port="$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$out" | head -n 1)"
     if [ -n "$port" ]; then echo "$port"; return 0; fi
     kill -0 "$pid" 2>/dev/null || return 0
     sleep 0.1
   done
 }
+json_field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+# 0. The mocks: APNs (a fresh P-256 key, a throwaway CA) and FCM (a fresh RSA service account).
+run_id="$(date +%m%d-%H%M%S)"
+device() { printf '%s' "$run_id-$1" | sha256sum | cut -c1-64; }   # a 64-hex device token per run
+phone_a="$(device phone-a)"; phone_b="$(device phone-b)"; old_phone="$(device old-phone)"
+user="u-$run_id"   # a user of this run (a database kept from earlier runs has others)
+KEY_ID=DEMO123456; TEAM_ID=DEMOTEAM01; TOPIC=com.example.richpush.demo
+openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/AuthKey_$KEY_ID.p8"
+echo "{\"$old_phone\": [{\"status\": 410, \"reason\": \"Unregistered\", \"timestamp\": $(( $(date +%s) * 1000 - 86400000 ))}]}" > "$work/apns-script.json"
+python3 Tests/Support/mock_apns.py --key "$work/AuthKey_$KEY_ID.p8" --key-id "$KEY_ID" --team-id "$TEAM_ID" --topic "$TOPIC" \
+  --ca-out "$work/apns-ca.pem" --script "$work/apns-script.json" >"$work/apns.out" 2>"$work/apns.err" &
+apns_pid=$!
+apns_port="$(wait_for_port "$work/apns.out" "$apns_pid")"
+[ -n "$apns_port" ] || { echo "main: the mock APNs did not start: $(cat "$work/apns.err")" >&2; exit 1; }
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/fcm-key.pem" 2>/dev/null
+python3 Tests/Support/mock_fcm.py --key "$work/fcm-key.pem" --client-email demo@richpush-demo.iam.gserviceaccount.com \
+  --project richpush-demo >"$work/fcm.out" 2>"$work/fcm.err" &
+fcm_pid=$!
+fcm_port="$(wait_for_port "$work/fcm.out" "$fcm_pid")"
+[ -n "$fcm_port" ] || { echo "main: the mock FCM did not start: $(cat "$work/fcm.err")" >&2; exit 1; }
+python3 - "$work/fcm-key.pem" "$fcm_port" > "$work/service-account.json" <<'PY'
+import json, sys
+print(json.dumps({"type": "service_account", "project_id": "richpush-demo",
+                  "client_email": "demo@richpush-demo.iam.gserviceaccount.com",
+                  "private_key": open(sys.argv[1]).read(), "token_uri": f"http://127.0.0.1:{sys.argv[2]}/token"}))
+PY
+apns_args=(--apns-key "$work/AuthKey_$KEY_ID.p8" --apns-key-id "$KEY_ID" --apns-team-id "$TEAM_ID" --apns-topic "$TOPIC"
+           --apns-url "https://127.0.0.1:$apns_port" --apns-ca-file "$work/apns-ca.pem")
+fcm_args=(--fcm-service-account "$work/service-account.json" --fcm-url "http://127.0.0.1:$fcm_port")
+device_secret="$(openssl rand -hex 32)"
 
 # 1. The statistics server: PORT if given, else 8080 or the next free port.
 if [ -n "${PORT:-}" ]; then candidates="$PORT"; else candidates="$(seq 8080 8099)"; fi
 port=""
 for candidate in $candidates; do
-  "$BIN" serve --host 127.0.0.1 --port "$candidate" --db "$DB" >"$work/serve.out" 2>"$work/serve.err" &
+  "$BIN" serve --host 127.0.0.1 --port "$candidate" --db "$DB" \
+    "${apns_args[@]}" "${fcm_args[@]}" --device-secret "$device_secret" >"$work/serve.out" 2>"$work/serve.err" &
   server_pid=$!
   port="$(wait_for_port "$work/serve.out" "$server_pid")"
   [ -n "$port" ] && break
@@ -70,57 +115,122 @@ if [ -z "$port" ]; then
 fi
 base="http://127.0.0.1:$port"
 token="${RICHPUSH_ADMIN_TOKEN:-$(sed -n 's/^.*admin token (generated[^:]*: \([0-9a-f]*\)$/\1/p' "$work/serve.out" | head -n 1)}"
+admin=(-H "Authorization: Bearer $token")
 echo
-echo "== richpush serve is running (pid $server_pid)"
+echo "== richpush serve is running (pid $server_pid), APNs and FCM played by the bundled mocks"
 sed -n '2,$p' "$work/serve.out" | grep -v "admin token" || true
 
-# 2. The bundled media server (127.0.0.1, a free port, prints "PORT n" first).
+# The bundled media server (127.0.0.1, a free port).
 python3 Tests/Support/media_server.py >"$work/media.out" 2>"$work/media.err" &
 media_pid=$!
 media_port="$(wait_for_port "$work/media.out" "$media_pid")"
 [ -n "$media_port" ] || { echo "main: the media server did not start: $(cat "$work/media.err")" >&2; exit 1; }
 media="http://127.0.0.1:$media_port"
 
-# 3. The source article's example payload, its image URL pointed at the local server (photo.jpg, 89,696 bytes).
-sed -E "s#https://[^\"]+#$media/media/photo.jpg#" Tests/Fixtures/payloads/seed000-image-and-stats.json >"$work/payload.json"
+# Runs the extension on a payload as one phone (its own state: install id, receipt queue).
+simulate_on() { # PHONE PAYLOAD LINES: prints the first LINES lines of what the phone shows
+  "$BIN" simulate "$2" --allow-http-host 127.0.0.1 --receipts-url "$base/v1/receipts" \
+    --state "$demo/state-$1" --out "$demo/attachments/$1" >"$work/simulate-$1.out" 2>>"$demo/simulate.log" \
+    || { cat "$demo/simulate.log" >&2; echo "main: richpush simulate failed (see above)" >&2; exit 1; }
+  sed -n "1,${3}p" "$work/simulate-$1.out" | sed "s/^/  $1: /"
+}
+
 echo
-echo "== payload: the source article's example (an image notification, push id 2018001), image on the local media server"
-cat "$work/payload.json"
+echo "== 1. two iPhones register their device tokens (POST /v1/devices; the backend binds one to user $user)"
+registered='"  %s… %s, platform %s, user %s" % (d["token"][:8], "registered" if d["created"] else "registered again", d["platform"], d["user_id"] or "none")'
+curl -sS -H 'Content-Type: application/json' -d "{\"token\":\"$phone_a\",\"platform\":\"ios\",\"app_version\":\"2.4.1\"}" "$base/v1/devices" \
+  | json_field "$registered"
+curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
+  -d "{\"token\":\"$phone_b\",\"platform\":\"ios\",\"user_id\":\"$user\",\"app_version\":\"2.4.1\"}" "$base/v1/devices" | json_field "$registered"
+
+push_apns="2018001-$run_id"
 echo
-echo "== richpush simulate (what the user would see), receipt to $base/v1/receipts"
-"$BIN" simulate "$work/payload.json" --allow-http-host 127.0.0.1 --receipts-url "$base/v1/receipts" \
-  --state "$demo/state" --out "$demo/attachments" 2>"$demo/simulate.log" \
-  || { cat "$demo/simulate.log" >&2; echo "main: richpush simulate failed (see above)" >&2; exit 1; }
+echo "== 2. article 000's image push, push id $push_apns, through APNs to phone A, an old token, and user $user (phone B) (POST /v1/pushes)"
+sed -E -e "s#https://[^\"]+#https://img.example.com/photo.jpg#" -e "s#\"2018001\"#\"$push_apns\"#" \
+  Tests/Fixtures/payloads/seed000-image-and-stats.json > "$work/payload-apns.json"
+python3 - "$work/payload-apns.json" "$phone_a" "$old_phone" "$user" > "$work/push-apns.json" <<'PY'
+import json, sys
+print(json.dumps({"tokens": [sys.argv[2], sys.argv[3]], "user_ids": [sys.argv[4]], "payload": json.load(open(sys.argv[1]))}))
+PY
+curl -sS "${admin[@]}" -H 'Content-Type: application/json' --data-binary @"$work/push-apns.json" "$base/v1/pushes" \
+  | json_field '"  sent %d, accepted %d, skipped %d\n" % (d["sent"], d["accepted"], d["skipped"]) + "\n".join("  %s… %s%s" % (r["token"][:8], r["outcome"], " " + r["reason"] if r["reason"] else "") for r in d["results"])'
+
 echo
-echo "== the extension's log line and messages (standard error, kept in $demo/simulate.log)"
-cat "$demo/simulate.log"
-echo "(state in $demo/state: run this script again and the same push is a duplicate, not a second delivery)"
+echo "== 3. the phones show it (the real service extension, the image from the local media server) and post receipts"
+sed -E "s#https://img.example.com/photo.jpg#$media/media/photo.jpg#" "$work/payload-apns.json" > "$work/delivered-apns.json"
+simulate_on phone-a "$work/delivered-apns.json" 99
+simulate_on phone-b "$work/delivered-apns.json" 1
+echo "  the user of phone B opens it:"
+curl -sS -o /dev/null -w "  POST /v1/receipts (event opened) → %{http_code}\n" -H 'Content-Type: application/json' \
+  -d "{\"push_id\":\"$push_apns\",\"event\":\"opened\",\"receipt_id\":\"phone-b-$run_id\"}" "$base/v1/receipts"
+
+push_fcm="fcm-$run_id"
 echo
-echo "== what the server recorded for push 2018001"
-RICHPUSH_ADMIN_TOKEN="$token" "$BIN" stats 2018001 --server "$base" || true
+echo "== 4. article 001's image push through FCM (\"provider\": \"fcm\"), push id $push_fcm"
+curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
+  -d "{\"provider\":\"fcm\",\"push_id\":\"$push_fcm\",\"tokens\":[\"fcm-phone-$run_id:APA91b\",\"unregistered-$run_id\"],\"title\":\"Push通知テスト\",\"image\":\"https://img.example.com/thumb.png\"}" \
+  "$base/v1/pushes" | json_field '"  sent %d, accepted %d (%s)" % (d["sent"], d["accepted"], ", ".join(r["outcome"] + (" " + r["reason"] if r["reason"] else "") for r in d["results"]))'
+curl -sS "http://127.0.0.1:$fcm_port/stats" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)['last_delivered']
+d['image-url'] = '$media/media/logo.png'
+print(json.dumps(d, ensure_ascii=False))" > "$work/delivered-fcm.json"
+echo "  what the phone gets from FCM: $(cat "$work/delivered-fcm.json")"
+simulate_on fcm-phone "$work/delivered-fcm.json" 1
+
+push_os="onesignal-$run_id"
+echo
+echo "== 5. a push OneSignal sent (push id $push_os): its sends recorded with richpush record-send, then receipts arrive"
+RICHPUSH_ADMIN_TOKEN="$token" "$BIN" record-send "$push_os" --server "$base" --batch-id "os-notification-$run_id" \
+  --source onesignal --sent 40 --accepted 38 --title "Spring sale" | sed 's/^/  /'
+python3 - "$base" "$push_os" <<'PY'
+import json, sys, urllib.request
+base, push = sys.argv[1], sys.argv[2]
+def post(body):
+    r = urllib.request.Request(base + "/v1/receipts", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(r).read()
+for i in range(34):
+    post({"push_id": push, "receipt_id": f"os-{i}", "outcome": "media_attached" if i % 6 else "text_only",
+          "reason": None if i % 6 else "timeout", "elapsed_ms": 180 + 37 * i})
+for i in range(11):
+    post({"push_id": push, "receipt_id": f"os-{i}", "event": "opened"})
+print("  34 delivered receipts, 11 opened")
+PY
+
+echo
+echo "== 6. a second push to the same tokens: the one APNs called Unregistered is skipped"
+curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
+  -d "{\"push_id\":\"reminder-$run_id\",\"tokens\":[\"$phone_a\",\"$old_phone\"],\"title\":\"Reminder\",\"body\":\"The sale ends tonight\"}" \
+  "$base/v1/pushes" | json_field '"  sent %d, accepted %d, skipped %d: %s" % (d["sent"], d["accepted"], d["skipped"], next((r["message"] for r in d["results"] if r["outcome"] == "skipped"), ""))'
+echo "{\"aps\":{\"alert\":{\"title\":\"Reminder\",\"body\":\"The sale ends tonight\"}},\"push_id\":\"reminder-$run_id\"}" > "$work/delivered-reminder.json"
+simulate_on phone-a "$work/delivered-reminder.json" 1
+
+echo
+echo "== the funnels: richpush stats (sent → accepted → delivered → opened, display rate = delivered / accepted)"
+RICHPUSH_ADMIN_TOKEN="$token" "$BIN" stats --server "$base" --limit 6 || true
+echo
+RICHPUSH_ADMIN_TOKEN="$token" "$BIN" stats "$push_apns" --server "$base" || true
 
 cat <<EOF
 
 == next
 Dashboard:    $base/    (log in with the admin token)
 Admin token:  $token
-Figures:      curl -H 'Authorization: Bearer $token' $base/v1/pushes/2018001
-A receipt:    curl -i -d push_id=2018001 $base/v1/receipts
+Figures:      curl -H 'Authorization: Bearer $token' $base/v1/pushes/$push_apns
+A receipt:    curl -i -d push_id=$push_apns $base/v1/receipts
 Send a push:  curl -H 'Authorization: Bearer $token' -H 'Content-Type: application/json' \\
-                -d '{"tokens":["<device token hex>"],"title":"Hello","body":"From RichPush","image":"https://…/photo.jpg"}' \\
-                $base/v1/pushes
-              (needs RICHPUSH_APNS_KEY / _KEY_ID / _TEAM_ID / _TOPIC when starting; otherwise it answers 503)
-Database:     $DB
+                -d '{"tokens":["$phone_a"],"title":"Hello","body":"From RichPush","image":"https://…/photo.jpg"}' $base/v1/pushes
+              (this server sends to the mock APNs and FCM; start richpush serve with your own --apns-* / --fcm-* settings for real devices)
+Record sends: richpush record-send PUSH_ID --batch-id ID --source onesignal --sent 1200 --accepted 1180
+Database:     $DB    (the extension's log lines: $demo/simulate.log)
 
 The server keeps running; Ctrl-C stops it (requests in flight finish, everything is committed).
 EOF
 
-# The media server was only for the demo.
-kill "$media_pid" 2>/dev/null || true
-wait "$media_pid" 2>/dev/null || true
-media_pid=""
+# The media server was only for the demo; the mocks stay for the server's sends.
+stop "$media_pid"; media_pid=""
 
-# 4. Keep the server in the foreground until Ctrl-C / SIGTERM, then let it shut down gracefully.
+# Keep the server in the foreground until Ctrl-C / SIGTERM, then let it shut down gracefully.
 trap 'kill -TERM "$server_pid" 2>/dev/null || true' INT TERM
 tail -n +1 -f "$work/serve.err" --pid "$server_pid" >&2 &
 tail_pid=$!
@@ -129,4 +239,5 @@ while kill -0 "$server_pid" 2>/dev/null; do
 done
 wait "$tail_pid" 2>/dev/null || true
 server_pid=""
+stop "$apns_pid"; apns_pid=""; stop "$fcm_pid"; fcm_pid=""
 echo "main: the server stopped."

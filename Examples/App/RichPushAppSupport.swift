@@ -75,8 +75,8 @@ struct RichPushAppSupport: Sendable {
         guard let receiptsURL, let stateDirectory, let payload = JSONValue(any: userInfo) else { return }
         guard let pushID = pushIDKeyPaths.lazy.compactMap({ path -> String? in
             switch path.lookup(in: payload) {
-            case .string(let s)? where !s.isEmpty: return s
-            case .int(let i)?: return String(i)
+            case .string(let s)? where !s.isEmpty: return s.value
+            case .number(let n)? where n.isIntegerLiteral: return n.text
             default: return nil
             }
         }).first else { return }

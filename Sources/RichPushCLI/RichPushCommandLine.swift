@@ -12,6 +12,7 @@ public enum RichPushCommandLine {
         EncryptCommand.spec,
         ServeCommand.spec,
         StatsCommand.spec,
+        RecordSendCommand.spec,
         MigrateCommand.spec,
     ]
 

@@ -41,6 +41,8 @@ final class MockAPNs: @unchecked Sendable {
         var configuration = TransportConfiguration()
         configuration.caFile = caFile.path
         configuration.clientCertificate = clientCertificateFile.map { .init(certificateFile: $0.path) }
+        // /stats lists every token: far over the 16 KiB an APNs answer is allowed.
+        configuration.maximumResponseBodyBytes = 16 << 20
         statsTransport = try CurlHTTP2Transport(configuration: configuration)
     }
 

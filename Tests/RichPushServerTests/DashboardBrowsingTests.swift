@@ -33,6 +33,13 @@ struct DashboardBrowsingTests {
         #expect(rows(first.text).count == 25)
         #expect(rows(first.text).first == "other-1")
         #expect(first.text.contains("<span>61 pushes</span>"))
+        // The pushes table: as many header cells as cells in each row, the empty row spans them all.
+        let table = try #require(first.text.components(separatedBy: "<table><thead><tr><th>push_id</th>").last)
+        let header = try #require(table.components(separatedBy: "</thead>").first)
+        let firstRow = try #require(table.components(separatedBy: "<tbody>").dropFirst().first?.components(separatedBy: "</tr>").first)
+        let columns = header.components(separatedBy: "<th").count
+        #expect(columns == 13)
+        #expect(firstRow.components(separatedBy: "<td").count - 1 == columns)
         #expect(first.text.contains("<span class=\"off\">← Newer</span>"))
         let older = try #require(link(first.text, "Older →"))
         let second = try await c.request("GET", older, headers: server.admin)
@@ -52,6 +59,7 @@ struct DashboardBrowsingTests {
         #expect(search.text.contains("push ids starting with “campaign-1”"))
         let none = try await c.request("GET", "/?q=zzz", headers: server.admin)
         #expect(none.text.contains("No push matches."))
+        #expect(none.text.contains("<td colspan=\"\(columns)\" class=\"empty\">"))
 
         // Date range: all of them started today (UTC); tomorrow has none.
         let formatter = DateFormatter()

@@ -67,6 +67,16 @@ struct PushSendRequestTests {
             (["tokens": [Self.token], "title": "t", "expiration": "tomorrow"], "expiration"),
             (["tokens": [Self.token], "title": "t", "colour": "red"], "colour"),
             (["tokens": [Self.token], "title": "t", "push_id": String(repeating: "x", count: 129)], "push_id"),
+            (["tokens": [Self.token], "title": "t", "provider": "hms"], "provider"),
+            (["tokens": [Self.token], "title": "t", "provider": 1], "provider"),
+            (["user_ids": [], "title": "t"], "user_ids"),
+            (["user_ids": ["u", ""], "title": "t"], "user_ids"),
+            (["user_ids": ["u\u{7}"], "title": "t"], "user_ids"),
+            (["user_ids": [String(repeating: "u", count: 129)], "title": "t"], "user_ids"),
+            (["user_ids": (0...1_000).map { "u\($0)" }, "title": "t"], "user_ids"),
+            (["user_ids": "u-1", "title": "t"], "user_ids"),
+            (["tokens": [String(repeating: "a", count: 4_097)], "title": "t"], "tokens"),
+            (["tokens": [Self.token], "title": "t", "expiration": 18_446_744_073_709_551_615 as UInt64], "expiration"),
         ]
         for (body, field) in cases {
             do {
@@ -79,6 +89,27 @@ struct PushSendRequestTests {
                 Issue.record("unexpected \(error)")
             }
         }
+    }
+
+    @Test("user_ids and provider are read; tokens may be left out when user_ids are given; FCM tokens keep their case")
+    func usersAndProvider() throws {
+        let r = try request(["user_ids": ["u-1", "u-2", "u-1"], "title": "t"])
+        #expect(r.userIDs == ["u-1", "u-2"])
+        #expect(r.tokens.isEmpty)
+        #expect(r.provider == nil)
+        let fcm = try request(["tokens": ["dXyZ:APA91bAbC", "dXyZ:APA91bAbC"], "provider": "fcm", "title": "t"])
+        #expect(fcm.tokens == ["dXyZ:APA91bAbC"])
+        #expect(fcm.provider == "fcm")
+        // The payload is parsed strictly: a duplicate key would otherwise be dropped silently.
+        #expect(throws: PushRequestError.self) {
+            try PushSendRequest(body: Data(#"{"tokens":["\#(Self.token)"],"payload":{"aps":{"alert":"a"},"aps":{"alert":"b"}}}"#.utf8), defaultTopic: "t")
+        }
+        // 10.0 is not the integer 10 (JSONSerialization would write it as 10, hence the raw body).
+        #expect(throws: PushRequestError.self) {
+            try PushSendRequest(body: Data(#"{"tokens":["\#(Self.token)"],"title":"t","priority":10.0}"#.utf8), defaultTopic: "t")
+        }
+        // Without APNs settings there is no default topic: FCM needs none.
+        #expect(try PushSendRequest(body: Data(#"{"tokens":["x"],"provider":"fcm","title":"t"}"#.utf8), defaultTopic: nil).notification.topic == "")
     }
 
     @Test("a payload over 4096 bytes is refused with the limit and the actual size, before sending")

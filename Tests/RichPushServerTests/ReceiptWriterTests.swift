@@ -43,7 +43,14 @@ struct ReceiptWriterTests {
             if failSync { throw RichPushError(code: .store, message: "disk full") }
         }
 
-        func recordSend(_ send: PushSendRecord) throws {}
+        // The writer only inserts receipts: the send and device parts are not used here.
+        func recordSend(_ send: PushSendRecord) throws -> SendRecording { throw Self.unused }
+        func registerDevice(_ registration: DeviceRegistration) throws -> Bool { throw Self.unused }
+        func unregisterDevice(_ token: String, atMs: Int) throws -> Bool { throw Self.unused }
+        func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] { throw Self.unused }
+        func device(_ token: String) throws -> DeviceRegistration? { throw Self.unused }
+        func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] { throw Self.unused }
+        static let unused = RichPushError(code: .store, message: "not used by the receipt writer")
         func close() throws {}
     }
 
@@ -170,7 +177,13 @@ struct ReceiptWriterTests {
             return receipts.map { _ in true }
         }
 
-        func recordSend(_ send: PushSendRecord) throws {}
+        // The writer only inserts receipts: the send and device parts are not used here.
+        func recordSend(_ send: PushSendRecord) throws -> SendRecording { throw RecordingStore.unused }
+        func registerDevice(_ registration: DeviceRegistration) throws -> Bool { throw RecordingStore.unused }
+        func unregisterDevice(_ token: String, atMs: Int) throws -> Bool { throw RecordingStore.unused }
+        func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] { throw RecordingStore.unused }
+        func device(_ token: String) throws -> DeviceRegistration? { throw RecordingStore.unused }
+        func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] { throw RecordingStore.unused }
         func close() throws {}
     }
 

@@ -167,8 +167,9 @@ struct ServerEndpointTests {
         #expect(list.status == 0)
         let row = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("2018001") })
         let cells = row.split(separator: " ", omittingEmptySubsequences: true)
-        #expect(cells[3] == "3")  // delivered
-        #expect(cells[4] == "1")  // opened
+        #expect(cells[1] == "—")  // source: receipts only
+        #expect(cells[4] == "3")  // delivered
+        #expect(cells[5] == "1")  // opened
         let one = try await ChildProcess(Fixtures.richpushBinary.path, ["stats", "2018001", "--server", url, "--admin-token", ServerProcess.token]).run()
         #expect(one.status == 0)
         #expect(one.stdout.contains("delivered    3"))

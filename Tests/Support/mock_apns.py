@@ -12,7 +12,8 @@ It behaves like api.push.apple.com where tests need it to:
     one repeating. Give it with --script FILE or POST /control/script (JSON object, merged).
   * GET /stats: JSON counts: requests, accepted, connections (device_connections: those that
     carried /3/device requests), distinct provider tokens (jwts) and
-    renewals (jwts - 1), requests per token, the largest number of concurrent streams seen.
+    renewals (jwts - 1), requests per token, the largest number of concurrent streams seen,
+    and the last /3/device request body (last_body_b64, base64: the exact bytes).
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0]
@@ -62,12 +63,14 @@ class State:
         self.per_token = {}
         self.max_streams = 0
         self.device_connections = 0
+        self.last_body = None
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
                 "device_connections": self.device_connections,
                 "jwts": len(self.jwts), "renewals": max(0, len(self.jwts) - 1),
-                "per_token": self.per_token, "max_concurrent_streams": self.max_streams}
+                "per_token": self.per_token, "max_concurrent_streams": self.max_streams,
+                "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
         cached = self.jwt_cache.get(jwt)
@@ -131,6 +134,7 @@ class State:
         if not token:
             return 400, "MissingDeviceToken", {}
         self.per_token[token] = self.per_token.get(token, 0) + 1
+        self.last_body = base64.b64encode(body).decode()
         names = [k for k, _ in headers]
         if len(names) != len(set(names)):
             return 400, "DuplicateHeaders", {}

@@ -1,10 +1,10 @@
--- RichPush schema version 2 with the push tables hash-partitioned by push_id (README: "Running
+-- RichPush schema version 3 with the push tables hash-partitioned by push_id (README: "Running
 -- at scale", sharding). Run it once on an empty database before the first `richpush serve`:
 --   psql "postgres://richpush@db.internal:5432/richpush" -v ON_ERROR_STOP=1 -f partitioned-schema.sql
--- richpush then finds schema version 2 and uses these tables as they are. Every key of a
+-- richpush then finds schema version 3, uses these tables as they are and adds the summaries of version 4 (not partitioned: one row per push or per counter). Every key of a
 -- push table leads with push_id, so each receipt, counter and send record lives in the
--- partition of its push; device_tokens (one row per device token) and the bookkeeping tables
--- stay whole. 8 partitions here; choose a power of two that leaves each partition a few
+-- partition of its push; device_tokens and devices (one row per device token) and the
+-- bookkeeping tables stay whole. 8 partitions here; choose a power of two that leaves each partition a few
 -- million rows (PostgreSQL cannot split a hash partition later without rewriting the table).
 -- Tested by Tests/RichPushServerTests/Store/PostgresStoreTests.swift (the same answers as SQLite).
 BEGIN;
@@ -48,7 +48,8 @@ CREATE TABLE pushes (
     sent bigint NOT NULL DEFAULT 0,
     accepted bigint NOT NULL DEFAULT 0,
     first_sent_at_ms bigint,
-    last_sent_at_ms bigint
+    last_sent_at_ms bigint,
+    skipped bigint NOT NULL DEFAULT 0
 ) PARTITION BY HASH (push_id);
 CREATE TABLE push_tokens (
     push_id text NOT NULL,
@@ -60,13 +61,23 @@ CREATE TABLE push_tokens (
     outcome text,
     PRIMARY KEY (push_id, device_token)
 ) PARTITION BY HASH (push_id);
+CREATE TABLE push_send_batches (
+    push_id text NOT NULL,
+    batch_id text NOT NULL,
+    source text NOT NULL,
+    sent bigint NOT NULL,
+    accepted bigint NOT NULL,
+    skipped bigint NOT NULL,
+    recorded_at_ms bigint NOT NULL,
+    PRIMARY KEY (push_id, batch_id)
+) PARTITION BY HASH (push_id);
 
 DO $$
 DECLARE
     t text;
     i int;
 BEGIN
-    FOREACH t IN ARRAY ARRAY['receipts', 'push_counts', 'push_elapsed', 'pushes', 'push_tokens'] LOOP
+    FOREACH t IN ARRAY ARRAY['receipts', 'push_counts', 'push_elapsed', 'pushes', 'push_tokens', 'push_send_batches'] LOOP
         FOR i IN 0..7 LOOP
             EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES WITH (MODULUS 8, REMAINDER %s)', t || '_p' || i, t, i);
         END LOOP;
@@ -81,6 +92,15 @@ CREATE TABLE device_tokens (
     since_ms bigint,
     updated_at_ms bigint NOT NULL
 );
+CREATE TABLE devices (
+    device_token text PRIMARY KEY,
+    provider text NOT NULL,
+    platform text NOT NULL,
+    user_id text,
+    app_version text,
+    registered_at_ms bigint NOT NULL
+);
+CREATE INDEX devices_user ON devices (user_id, registered_at_ms) WHERE user_id IS NOT NULL;
 CREATE TABLE richpush_migrations (
     source text NOT NULL,
     item text NOT NULL,
@@ -92,5 +112,5 @@ CREATE TABLE richpush_meta (
     key text PRIMARY KEY,
     value text NOT NULL
 );
-INSERT INTO richpush_meta (key, value) VALUES ('schema_version', '2');
+INSERT INTO richpush_meta (key, value) VALUES ('schema_version', '3');
 COMMIT;

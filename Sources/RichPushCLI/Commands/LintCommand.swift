@@ -91,17 +91,7 @@ enum LintCommand {
     }
 
     static func readInput(_ path: String) async throws -> Data {
-        if path == "-" {
-            // A thread of its own: reading a pipe until EOF blocks, and a cooperative-pool thread never may.
-            return await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: FileHandle.standardInput.readDataToEndOfFile()) }.start()
-            }
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw RichPushError(code: .io, message: "cannot read \(path): \(error.localizedDescription); check the path", underlying: error)
-        }
+        try await InputFile.read(path)
     }
 
     static func printError(_ s: String) {

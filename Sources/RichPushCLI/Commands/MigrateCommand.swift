@@ -9,8 +9,9 @@ enum MigrateCommand {
         summary: "Copy a SQLite store into PostgreSQL (to run several richpush serve on it).",
         usage: "richpush migrate --from sqlite:./richpush.sqlite --to postgres://user@host:5432/dbname [--batch 5000]",
         discussion: """
-            Copies receipts, pushes, send records (per-token results) and device-token states
-            from the SQLite file `richpush serve` used into a PostgreSQL database, creating the
+            Copies receipts, pushes, send records (per-token results), device-token states,
+            recorded send batches (with their sources) and the devices apps registered from the
+            SQLite file `richpush serve` used into a PostgreSQL database, creating the
             schema there if needed. Receipts go through the PostgreSQL store's own insert: a
             receipt already there (same push_id, event, receipt_id) is not counted again, so the
             target may already hold receipts from instances running on it.

@@ -2,34 +2,51 @@ import Foundation
 import RichPushCore
 import RichPushProvider
 
-/// `richpush send`: sends one notification to one or many device tokens through APNs.
+/// `richpush send`: sends one notification to one or many device tokens through APNs or FCM.
 enum SendCommand {
     static let spec = CommandSpec(
         name: "send",
-        summary: "Send a notification through APNs (HTTP/2, token or certificate auth), linted first",
+        summary: "Send a notification through APNs (HTTP/2, token or certificate auth) or FCM HTTP v1, linted first",
         usage: """
             richpush send (--key AuthKey_KEYID.p8 [--key-id KEYID] --team-id TEAMID | --cert FILE [--cert-key FILE] [--cert-password PASS])
                    --topic BUNDLE_ID [--sandbox | --apns-url URL] [--ca-file PEM]
                    (--token HEX... | --tokens FILE) (--payload FILE | --title T [--subtitle S] --body B [--image URL] [--media-key PATH])
                    [--push-id ID] [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID]
                    [--concurrency N] [--max-attempts N] [--dry-run]
+            richpush send --fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]
+                   (--token FCM_TOKEN... | --tokens FILE) (--payload FILE | --title T --body B [--image URL]) [same options]
             """,
         discussion: """
             The payload is linted first (as `richpush lint`); an error stops the send. Each token
-            gets one JSON line on stdout: {"token", "apns-id", "status", "reason", "outcome",
-            "attempts", "message"}. With --tokens, a progress bar and a summary go to stderr.
-            All requests share one HTTP/2 connection (up to --concurrency streams) and one
-            provider token (ES256 JWT, renewed every 50 minutes, never per request).
+            gets one JSON line on stdout as its result is known: {"token", "apns-id", "status",
+            "reason", "outcome", "attempts", "message"} (FCM: "message_id" instead of "apns-id",
+            "reason" is FCM's error code). With --tokens, a progress bar and a summary go to
+            stderr. --tokens streams the file (or - for stdin): memory stays flat however many
+            tokens it holds. All requests share one HTTP/2 connection (up to --concurrency streams)
+            and one credential (APNs: an ES256 JWT renewed every 50 minutes; FCM: an OAuth2 access
+            token), never one per request.
 
-            Auth: token auth with --key/--key-id/--team-id (the .p8 contents are never printed),
-            or certificate auth with --cert (a .p12, or PEM with --cert-key).
+            APNs auth: token auth with --key/--key-id/--team-id (the .p8 contents are never
+            printed), or certificate auth with --cert (a .p12, or PEM with --cert-key).
+
+            FCM: --fcm-service-account FILE (the service-account JSON from the Firebase console)
+            sends the same APNs payload through FCM HTTP v1 as message.apns.payload, its headers as
+            apns.headers and its media URL as apns.fcm_options.image, to FCM registration tokens.
+            FCM's answers map to the same outcomes: UNREGISTERED → token_inactive,
+            INVALID_ARGUMENT (token) / SENDER_ID_MISMATCH → token_bad, QUOTA_EXCEEDED /
+            UNAVAILABLE / INTERNAL → retried (Retry-After honoured), THIRD_PARTY_AUTH_ERROR and
+            other configuration errors → the batch stops. --fcm-url and --fcm-token-url point at
+            another endpoint (a test server); no --topic (FCM knows the app).
 
             Environment (used when the option is absent): RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID,
             RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
-            RICHPUSH_APNS_CERT, RICHPUSH_APNS_CERT_PASSWORD, RICHPUSH_APNS_SANDBOX=1.
+            RICHPUSH_APNS_CERT, RICHPUSH_APNS_CERT_PASSWORD, RICHPUSH_APNS_SANDBOX=1,
+            RICHPUSH_FCM_SERVICE_ACCOUNT, RICHPUSH_FCM_URL, RICHPUSH_FCM_TOKEN_URL,
+            RICHPUSH_PROVIDER (apns or fcm, when settings for both are in the environment).
 
             Exit status: 0 every token accepted; 2 some tokens not accepted (inactive, bad, retries
-            exhausted); 1 a configuration error (bad key, team, topic) or a payload error; 64 usage.
+            exhausted); 1 a configuration error (bad key, team, topic, service account) or a
+            payload error; 64 usage.
             """,
         options: [
             .value("key", "FILE", help: "The APNs auth key AuthKey_XXXXXXXXXX.p8 (token auth). Env RICHPUSH_APNS_KEY."),
@@ -41,9 +58,13 @@ enum SendCommand {
             .value("topic", "BUNDLE_ID", help: "apns-topic: the app's bundle id. Env RICHPUSH_APNS_TOPIC."),
             .flag("sandbox", help: "Send to api.sandbox.push.apple.com (apps run from Xcode). Env RICHPUSH_APNS_SANDBOX=1."),
             .value("apns-url", "URL", help: "Another APNs-compatible endpoint (a proxy, a test server), e.g. https://127.0.0.1:8443. Env RICHPUSH_APNS_URL."),
-            .value("ca-file", "PEM", help: "Extra trust roots for --apns-url (a test CA). Env RICHPUSH_APNS_CA_FILE."),
-            .value("token", "HEX", repeatable: true, help: "A device token (hex); repeatable."),
-            .value("tokens", "FILE", help: "A file of device tokens, one per line (# comments, blank lines ignored); '-' = stdin."),
+            .value("ca-file", "PEM", help: "Extra trust roots for --apns-url / --fcm-url (a test CA). Env RICHPUSH_APNS_CA_FILE."),
+            .value("fcm-service-account", "FILE", help: "Send through FCM HTTP v1 with this service-account JSON. Env RICHPUSH_FCM_SERVICE_ACCOUNT."),
+            .value("fcm-url", "URL", help: "Another FCM endpoint (a test server), default https://fcm.googleapis.com. Env RICHPUSH_FCM_URL."),
+            .value("fcm-token-url", "URL", help: "Another OAuth2 token endpoint, default the file's token_uri. Env RICHPUSH_FCM_TOKEN_URL."),
+            .value("provider", "apns|fcm", help: "Which provider, when the environment has settings for both. Env RICHPUSH_PROVIDER."),
+            .value("token", "TOKEN", repeatable: true, help: "A device token (APNs: hex; FCM: the registration token); repeatable."),
+            .value("tokens", "FILE", help: "A file of device tokens, one per line (# comments, blank lines ignored); '-' = stdin. Streamed."),
             .value("payload", "FILE", help: "The payload JSON file (or - for stdin)."),
             .value("title", "TEXT", help: "Build the payload: alert title."),
             .value("subtitle", "TEXT", help: "Build the payload: alert subtitle."),
@@ -63,6 +84,11 @@ enum SendCommand {
         run: run
     )
 
+    /// The provider `send` talks to.
+    enum Provider: String {
+        case apns, fcm
+    }
+
     static func run(_ args: ParsedArguments) async throws -> Int32 {
         let env = ProcessInfo.processInfo.environment
         func setting(_ name: String, _ variable: String) -> String? {
@@ -71,24 +97,29 @@ enum SendCommand {
         guard args.positionals.isEmpty else {
             throw UsageError(command: "send", message: "unexpected argument '\(args.positionals[0])'")
         }
+        let provider = try chooseProvider(args, env: env)
 
         // Payload.
         let payloadData = try await buildPayload(args)
 
-        // Tokens.
-        var tokens = args.values("token")
-        let fromFile = args.value("tokens")
-        if let file = fromFile {
-            let fileTokens = tokenLines(try await LintCommand.readInput(file))
-            if fileTokens.isEmpty, !args.flag("dry-run") {
-                throw UsageError(command: "send", message: "the tokens file \(file == "-" ? "on stdin" : file) has no device tokens (one hex token per line; blank lines and # comments are ignored)")
-            }
-            tokens += fileTokens
-        }
-
         // Notification.
-        guard let topic = setting("topic", "RICHPUSH_APNS_TOPIC") else {
-            throw UsageError(command: "send", message: "'--topic' is required: the app's bundle id (or set RICHPUSH_APNS_TOPIC)")
+        let topic: String
+        if provider == .fcm {
+            if args.value("topic") != nil {
+                throw UsageError(command: "send", message: "'--topic' is not used with FCM: FCM sends to the app registered in the Firebase project; drop --topic")
+            }
+            for apnsOnly in ["key", "key-id", "team-id", "cert", "cert-key", "apns-url", "apns-id"] where args.value(apnsOnly) != nil {
+                throw UsageError(command: "send", message: "'--\(apnsOnly)' is an APNs setting; with --fcm-service-account the APNs credentials live in the Firebase project")
+            }
+            if args.flag("sandbox") {
+                throw UsageError(command: "send", message: "'--sandbox' is an APNs setting; FCM picks the APNs environment from the app's registration")
+            }
+            topic = ""
+        } else {
+            guard let given = setting("topic", "RICHPUSH_APNS_TOPIC") else {
+                throw UsageError(command: "send", message: "'--topic' is required: the app's bundle id (or set RICHPUSH_APNS_TOPIC)")
+            }
+            topic = given
         }
         var notification = APNsNotification(payload: payloadData, topic: topic)
         if let type = args.value("push-type") {
@@ -120,7 +151,7 @@ enum SendCommand {
         }
         let findings: [LintFinding]
         do {
-            findings = try notification.validate()
+            findings = try notification.validate(checkingTopic: provider == .apns)
         } catch let error as RichPushError where error.code == .payloadRejected {
             // Suggest --fix only when it can help: a fixable error in a payload file.
             let file = args.value("payload").flatMap { $0 == "-" ? nil : $0 }
@@ -133,11 +164,117 @@ enum SendCommand {
             FileHandle.standardOutput.write(payloadData + Data("\n".utf8))
             return 0
         }
-        guard !tokens.isEmpty else {
-            throw UsageError(command: "send", message: "give --token HEX (repeatable) or --tokens FILE")
+
+        // Tokens: --token values, then the --tokens file streamed.
+        let listed = args.values("token")
+        let file = args.value("tokens")
+        guard !listed.isEmpty || file != nil else {
+            throw UsageError(command: "send", message: "give --token TOKEN (repeatable) or --tokens FILE")
         }
+        var sources: [any DeviceTokenSource] = [ArrayTokenSource(listed)]
+        var expected: Int? = listed.count
+        if let file {
+            let counted = try await TokenFileSource.countTokens(file)
+            if counted == 0, listed.isEmpty {
+                throw UsageError(command: "send", message: "the tokens file \(file) has no device tokens (one token per line; blank lines and # comments are ignored)")
+            }
+            expected = counted.map { $0 + listed.count }
+            sources.append(try TokenFileSource(path: file))
+        }
+        let tokens = ChainedTokenSource(sources)
 
         // Where and how.
+        var transport = TransportConfiguration()
+        transport.caFile = setting("ca-file", "RICHPUSH_APNS_CA_FILE")
+        transport.maxConcurrentStreams = try args.integer("concurrency", in: 1...1000) ?? 500
+        var retry = APNsRetryPolicy()
+        retry.maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
+        try transport.checkCertificateFiles()
+
+        let progress = file != nil ? ProgressBar(total: expected) : nil
+        let output = LineWriter()
+        var done = 0
+        func emit(_ result: some PushTokenResult) {
+            output.line { result.jsonValue.write(into: &$0) }
+            done += 1
+            progress?.update(done: done)
+        }
+        let summary: PushBatchSummary
+        let connections: () -> String
+        switch provider {
+        case .apns:
+            let (client, environment) = try makeAPNsClient(args, env: env, transport: transport, retry: retry)
+            defer { client.shutdown() }
+            summary = try await client.send(notification, tokens: tokens) { _, result in emit(result) }
+            let opened = client.connectionsOpened
+            connections = { "\(opened) connection(s) to \(environment)" }
+        case .fcm:
+            let (client, endpoint) = try makeFCMClient(args, env: env, transport: transport, retry: retry)
+            defer { client.shutdown() }
+            summary = try await client.send(try FCMMessage(notification), tokens: tokens) { _, result in emit(result) }
+            let opened = client.connectionsOpened
+            connections = { "\(opened) connection(s) to FCM \(endpoint), project \(client.projectID)" }
+        }
+        output.flush()
+        progress?.finish(done: done)
+        if summary.total == 0 {
+            throw UsageError(command: "send", message: "no device tokens \(file == "-" ? "on standard input" : "to send to") (one token per line; blank lines and # comments are ignored)")
+        }
+        if file != nil || summary.total > 1 {
+            LintCommand.printError("richpush send: \(summary.total) tokens, sent \(summary.sent), accepted \(summary.accepted) (\(summary.countsDescription)); \(connections())")
+        }
+        if let body = summary.unexpectedBody {
+            LintCommand.printError("richpush send: an answer was not \(provider == .apns ? "APNs" : "FCM") JSON (a proxy or load balancer in between?), shown once: \(body)")
+        }
+        if let stop = summary.stoppedBy {
+            throw stop
+        }
+        return summary.accepted == summary.total ? 0 : 2
+    }
+
+    /// APNs or FCM, from the flags given, else the environment (`RICHPUSH_PROVIDER` decides
+    /// when it holds settings for both).
+    static func chooseProvider(_ args: ParsedArguments, env: [String: String]) throws -> Provider {
+        let explicit = try args.value("provider").map { raw -> Provider in
+            guard let p = Provider(rawValue: raw.lowercased()) else {
+                throw UsageError(command: "send", message: "'--provider \(raw)' must be apns or fcm")
+            }
+            return p
+        }
+        let fcmFlag = args.value("fcm-service-account") != nil
+        let apnsFlag = args.value("key") != nil || args.value("cert") != nil
+        if fcmFlag, apnsFlag {
+            throw UsageError(command: "send", message: "give either APNs credentials (--key or --cert) or --fcm-service-account, not both")
+        }
+        if let explicit {
+            if explicit == .apns, fcmFlag { throw UsageError(command: "send", message: "'--provider apns' with --fcm-service-account: drop one") }
+            if explicit == .fcm, apnsFlag { throw UsageError(command: "send", message: "'--provider fcm' with APNs credentials: drop one") }
+            return explicit
+        }
+        if fcmFlag { return .fcm }
+        if apnsFlag { return .apns }
+        func has(_ name: String) -> Bool { !(env[name] ?? "").isEmpty }
+        let fcmEnv = has("RICHPUSH_FCM_SERVICE_ACCOUNT")
+        let apnsEnv = has("RICHPUSH_APNS_KEY") || has("RICHPUSH_APNS_CERT")
+        if let raw = env["RICHPUSH_PROVIDER"], !raw.isEmpty {
+            guard let p = Provider(rawValue: raw.lowercased()) else {
+                throw UsageError(command: "send", message: "RICHPUSH_PROVIDER=\(raw) must be apns or fcm")
+            }
+            return p
+        }
+        if fcmEnv, apnsEnv {
+            throw UsageError(command: "send", message: "the environment has APNs (RICHPUSH_APNS_KEY / _CERT) and FCM (RICHPUSH_FCM_SERVICE_ACCOUNT) settings: choose with --provider apns|fcm or RICHPUSH_PROVIDER")
+        }
+        return fcmEnv ? .fcm : .apns
+    }
+
+    /// The APNs client from --key/--cert and the rest, and where it sends.
+    static func makeAPNsClient(
+        _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
+    ) throws -> (APNsClient, APNsEnvironment) {
+        func setting(_ name: String, _ variable: String) -> String? {
+            args.value(name) ?? env[variable].flatMap { $0.isEmpty ? nil : $0 }
+        }
         let environment: APNsEnvironment
         if let url = setting("apns-url", "RICHPUSH_APNS_URL") {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
@@ -147,12 +284,6 @@ enum SendCommand {
         } else {
             environment = args.flag("sandbox") || env["RICHPUSH_APNS_SANDBOX"] == "1" ? .sandbox : .production
         }
-        var transport = TransportConfiguration()
-        transport.caFile = setting("ca-file", "RICHPUSH_APNS_CA_FILE")
-        transport.maxConcurrentStreams = try args.integer("concurrency", in: 1...1000) ?? 500
-        var retry = APNsRetryPolicy()
-        retry.maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
-
         if setting("cert", "RICHPUSH_APNS_CERT") == nil, args.value("cert-key") != nil {
             throw UsageError(command: "send", message: "'--cert-key' goes with '--cert FILE' (a PEM client certificate whose key is in another file)")
         }
@@ -167,7 +298,7 @@ enum SendCommand {
             authentication = .certificate(certificate)
         } else {
             guard let keyPath = setting("key", "RICHPUSH_APNS_KEY") else {
-                throw UsageError(command: "send", message: "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth")
+                throw UsageError(command: "send", message: "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth, or --fcm-service-account to send through FCM")
             }
             let keyName = URL(fileURLWithPath: keyPath).lastPathComponent
             let derivedID = keyName.hasPrefix("AuthKey_") && keyName.hasSuffix(".p8") ? String(keyName.dropFirst(8).dropLast(3)) : nil
@@ -186,68 +317,38 @@ enum SendCommand {
             let signer = try ES256Signer(contentsOf: URL(fileURLWithPath: keyPath))
             authentication = .token(APNsTokenManager(signer: signer, keyID: keyID, teamID: teamID))
         }
-
         // Certificate files are checked before any request: a wrong file is one clear error, not
         // a TLS failure per token.
         var checked = transport
         checked.clientCertificate = clientCertificate
         try checked.checkCertificateFiles()
-        let client = try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry)
-        defer { client.shutdown() }
-        let progress = fromFile != nil ? ProgressBar(total: tokens.count) : nil
-        let batch = try await client.send(notification, to: tokens) { done, total in progress?.update(done: done) }
-        progress?.finish()
-        var lines = ""
-        lines.reserveCapacity(batch.results.count * 200)
-        for result in batch.results {
-            lines += result.jsonValue.compactText()
-            lines += "\n"
+        return (try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry), environment)
+    }
+
+    /// The FCM client from --fcm-service-account and the endpoint overrides, and its endpoint.
+    static func makeFCMClient(
+        _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
+    ) throws -> (FCMClient, String) {
+        func setting(_ name: String, _ variable: String) -> String? {
+            args.value(name) ?? env[variable].flatMap { $0.isEmpty ? nil : $0 }
         }
-        FileHandle.standardOutput.write(Data(lines.utf8))
-        if fromFile != nil || tokens.count > 1 {
-            let counts = batch.countsByOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            LintCommand.printError("richpush send: \(tokens.count) tokens, sent \(batch.sent), accepted \(batch.accepted) (\(counts)); \(client.connectionsOpened) connection(s) to \(environment)")
+        guard let path = setting("fcm-service-account", "RICHPUSH_FCM_SERVICE_ACCOUNT") else {
+            throw UsageError(command: "send", message: "'--fcm-service-account FILE' is required to send through FCM (the service-account JSON from Firebase console → Project settings → Service accounts)")
         }
-        if let stop = batch.stoppedBy {
-            throw stop
+        var account = try FCMServiceAccount(contentsOf: path)
+        let endpoint = setting("fcm-url", "RICHPUSH_FCM_URL") ?? FCMClient.defaultEndpoint
+        for (name, url) in [("fcm-url", endpoint), ("fcm-token-url", setting("fcm-token-url", "RICHPUSH_FCM_TOKEN_URL") ?? account.tokenURI)] {
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw UsageError(command: "send", message: "'--\(name) \(url)' must start with https:// (or http:// for a local test server)")
+            }
         }
-        return batch.accepted == tokens.count ? 0 : 2
+        if let tokenURL = setting("fcm-token-url", "RICHPUSH_FCM_TOKEN_URL") { account.tokenURI = tokenURL }
+        return (try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry), endpoint)
     }
 
     /// Whether `id` has the shape of an Apple key id or team id: 10 ASCII letters or digits.
     static func isAppleID(_ id: String) -> Bool {
         id.utf8.count == 10 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
-    }
-
-    /// The device tokens of a tokens file: one per line, blanks around them, blank lines and
-    /// `#` comments ignored. Works on bytes (a file of 100,000 tokens is read in milliseconds);
-    /// a line with non-ASCII bytes is trimmed by Foundation's Unicode whitespace rules.
-    static func tokenLines(_ data: Data) -> [String] {
-        var tokens: [String] = []
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            tokens.reserveCapacity(bytes.count / 65 + 1)
-            func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-            var lineStart = 0
-            while lineStart < bytes.count {
-                var lineEnd = lineStart
-                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
-                var start = lineStart, end = lineEnd
-                while start < end, isBlank(bytes[start]) { start += 1 }
-                while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-                if start < end, bytes[start] != UInt8(ascii: "#") {
-                    let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    if line.allSatisfy({ $0 < 0x80 }) {
-                        tokens.append(String(decoding: line, as: UTF8.self))
-                    } else {
-                        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                        if !text.isEmpty, !text.hasPrefix("#") { tokens.append(text) }
-                    }
-                }
-                lineStart = lineEnd + 1
-            }
-        }
-        return tokens
     }
 
     static func buildPayload(_ args: ParsedArguments) async throws -> Data {

@@ -7,13 +7,15 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
-        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://…] [--admin-token TOKEN] [--public-url URL]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]",
+        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://…] [--admin-token TOKEN] [--public-url URL]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]] [--device-secret SECRET]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
               GET  /v1/pushes[/PUSH_ID]    admin (Authorization: Bearer TOKEN), JSON figures;
                                            ?limit=&prefix=&from=&to=&after= for pages
-              POST /v1/pushes              admin: lint, send through APNs, record sent/accepted
+              POST /v1/pushes              admin: lint, send through APNs or FCM, record sent/accepted
+              POST /v1/pushes/ID/sends     admin (Bearer): record sends made by another system
+              POST /v1/devices             apps register their token (DELETE /v1/devices/TOKEN)
               GET  /, /pushes/PUSH_ID      admin dashboard (Bearer header or the login form)
               GET  /healthz, /metrics      open; /metrics is Prometheus text
 
@@ -35,14 +37,20 @@ enum ServeCommand {
             given, a generated admin token (printed once). SIGINT/SIGTERM stop gracefully: no new
             connections, requests in flight finish, everything is committed, exit status 0.
 
-            POST /v1/pushes takes JSON: {"push_id"?, "tokens": [hex…] (at most 10,000),
-            "payload": {…} or "title"/"subtitle"/"body"/"image", "push_type"?, "priority"?,
-            "collapse_id"?, "expiration"? (UNIX seconds), "topic"?}. Without a push_id the
-            server makes one and writes it into the payload so receipts match. It answers 200
-            {push_id, sent, accepted, results: [{token, status, reason, apns_id, outcome}]},
-            400 with the lint findings, 502 when APNs refuses the key/team/topic, and 503 when
-            the --apns-* settings below are missing. Tokens APNs calls inactive (410) or bad are
-            recorded in the device_tokens table.
+            POST /v1/pushes takes JSON: {"push_id"?, "tokens": [token…] (at most 10,000) and/or
+            "user_ids": [id…], "provider"?: "apns" | "fcm", "payload": {…} or
+            "title"/"subtitle"/"body"/"image", "push_type"?, "priority"?, "collapse_id"?,
+            "expiration"? (UNIX seconds), "topic"?}. Without a push_id the server makes one and
+            writes it into the payload so receipts match. It answers 200 {push_id, sent, accepted,
+            skipped, results: [{token, provider, status, reason, apns_id | message_id, outcome}]},
+            400 with the lint findings, 502 when APNs or FCM refuses the server's credentials, and
+            503 when the settings for the provider needed are missing. Tokens a provider calls
+            inactive (410, UNREGISTERED) or bad are skipped by later sends until the app
+            registers them again with POST /v1/devices.
+
+            POST /v1/devices is open to apps ({"token", "platform", "provider"?, "app_version"?});
+            binding a "user_id" needs the admin token (Authorization: Bearer, from your backend)
+            or "user_hash" = hex HMAC-SHA256 of the user id under --device-secret.
 
             The store: a SQLite file (default ./richpush.sqlite; one instance per file), or
             PostgreSQL for several instances behind a load balancer: --db postgres://user@host:5432/db
@@ -56,6 +64,9 @@ enum ServeCommand {
             RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID (default: from AuthKey_<KEYID>.p8),
             RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
             RICHPUSH_APNS_SANDBOX=1. The key's contents are never printed.
+
+            FCM settings: RICHPUSH_FCM_SERVICE_ACCOUNT, RICHPUSH_FCM_URL, RICHPUSH_FCM_TOKEN_URL,
+            RICHPUSH_FCM_CA_FILE; RICHPUSH_DEVICE_SECRET for --device-secret.
 
             Example:
               richpush serve --port 8080 --db ./richpush.sqlite
@@ -86,6 +97,11 @@ enum ServeCommand {
             .flag("apns-sandbox", help: "Send to api.sandbox.push.apple.com (apps run from Xcode). Env RICHPUSH_APNS_SANDBOX=1."),
             .value("apns-url", "URL", help: "Another APNs-compatible endpoint (a proxy, a test server). Env RICHPUSH_APNS_URL."),
             .value("apns-ca-file", "PEM", help: "Extra trust roots for --apns-url (a test CA). Env RICHPUSH_APNS_CA_FILE."),
+            .value("fcm-service-account", "FILE", help: "FCM for POST /v1/pushes: the service-account JSON. Env RICHPUSH_FCM_SERVICE_ACCOUNT."),
+            .value("fcm-url", "URL", help: "Another FCM endpoint (a test server). Env RICHPUSH_FCM_URL."),
+            .value("fcm-token-url", "URL", help: "Another OAuth2 token endpoint than the file's token_uri. Env RICHPUSH_FCM_TOKEN_URL."),
+            .value("fcm-ca-file", "PEM", help: "Extra trust roots for --fcm-url (a test CA). Env RICHPUSH_FCM_CA_FILE."),
+            .value("device-secret", "SECRET", help: "Key for POST /v1/devices user_hash (HMAC-SHA256 of user_id; at least 16 characters,\ne.g. openssl rand -hex 32). Env RICHPUSH_DEVICE_SECRET."),
         ],
         run: run
     )
@@ -136,6 +152,22 @@ enum ServeCommand {
         case nil:
             break
         }
+        let environment = ProcessInfo.processInfo.environment
+        let fcm = FCMSettings.resolve(option: { args.value($0) }, environment: environment)
+        if let fcm {
+            for (name, url) in [("fcm-url", fcm.endpoint), ("fcm-token-url", fcm.tokenURL ?? "https://")] {
+                guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                    throw UsageError(command: "serve", message: "'--\(name) \(url)' must start with https:// (or http:// for a local test server)")
+                }
+            }
+        }
+        var deviceSecret: Data?
+        if let secret = args.value("device-secret") ?? environment["RICHPUSH_DEVICE_SECRET"], !secret.isEmpty {
+            guard secret.utf8.count >= 16 else {
+                throw UsageError(command: "serve", message: "the device secret is \(secret.utf8.count) characters; give at least 16 (e.g. openssl rand -hex 32)")
+            }
+            deviceSecret = Data(secret.utf8)
+        }
         let security = try securityOptions(args)
         let limits = try connectionLimits(args, trustedProxy: !security.trustedProxies.isEmpty)
         let location = StoreLocation.resolve(option: args.value("db"), environment: ProcessInfo.processInfo.environment)
@@ -158,6 +190,8 @@ enum ServeCommand {
         if let threads { configuration.threads = threads }
         configuration.apns = apns
         configuration.apnsMissing = apnsMissing
+        configuration.fcm = fcm
+        configuration.deviceSecret = deviceSecret
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
                 throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")
@@ -177,9 +211,13 @@ enum ServeCommand {
         banner += "  dashboard: http://\(displayHost):\(server.port)/\n"
         if let apns {
             banner += "  send:      POST http://\(displayHost):\(server.port)/v1/pushes → APNs \(apns.environment), topic \(apns.topic), key \(apns.keyID)\n"
-        } else {
-            banner += "  send:      POST /v1/pushes is off (503) until given \(apnsMissing.joined(separator: ", "))\n"
+        } else if fcm == nil {
+            banner += "  send:      POST /v1/pushes is off (503) until given \(apnsMissing.joined(separator: ", ")), or --fcm-service-account\n"
         }
+        if let fcm {
+            banner += "  send:      POST http://\(displayHost):\(server.port)/v1/pushes {\"provider\": \"fcm\"} → FCM \(fcm.endpoint), project \(server.fcmProjectID ?? "?")\n"
+        }
+        banner += "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
         let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
         banner += "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"
         if generated {

@@ -15,10 +15,7 @@ enum SimulateFiles {
     /// - Throws: `RichPushError` `io` saying what is wrong with the path and what to do.
     static func readPayload(_ path: String) async throws -> Data {
         if path == "-" {
-            // A thread of its own: reading a pipe until EOF blocks, and a cooperative-pool thread never may.
-            return await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: FileHandle.standardInput.readDataToEndOfFile()) }.start()
-            }
+            return try await InputFile.read(path)
         }
         let example = #"{"aps": {"alert": "Hello", "mutable-content": 1}}"#
         var isDirectory: ObjCBool = false

@@ -6,30 +6,32 @@ enum StatsTable {
     /// One line per push.
     static func list(_ pushes: [PushStatistics]) -> String {
         guard !pushes.isEmpty else { return "No pushes yet. Post a receipt: curl -d push_id=2018001 http://127.0.0.1:8080/v1/receipts\n" }
-        let header = ["push_id", "sent", "accepted", "delivered", "opened", "display", "media", "top reason", "p50", "p95", "last seen"]
+        let header = ["push_id", "source", "sent", "accepted", "delivered", "opened", "display", "media", "top reason", "p50", "p95", "last seen"]
         let rows = pushes.map { p -> [String] in
             let reported = p.outcomes.values.reduce(0, +)
             let attached = p.outcomes["media_attached"] ?? 0
             let top = p.reasons.max { ($0.value, $1.key) < ($1.value, $0.key) }
             return [
-                p.pushID, p.sent.map(number) ?? "—", p.accepted.map(number) ?? "—", number(p.delivered), number(p.opened),
+                p.pushID, source(p.sources), p.sent.map(number) ?? "—", p.accepted.map(number) ?? "—", number(p.delivered), number(p.opened),
                 p.displayRate.map(percent) ?? "—", reported > 0 ? percent(Double(attached) / Double(reported)) : "—",
                 top.map { "\($0.key) (\(number($0.value)))" } ?? "—", p.elapsedMs.p50.map(ms) ?? "—", p.elapsedMs.p95.map(ms) ?? "—",
                 p.lastSeen.map(short) ?? "—",
             ]
         }
-        let leftAligned: Set<Int> = [0, 7, 10]
+        let leftAligned: Set<Int> = [0, 1, 8, 11]
         return table(header: header, rows: rows, leftAligned: leftAligned)
     }
 
     /// One push in detail.
     static func detail(_ p: PushStatistics) -> String {
         var out = "push_id      \(p.pushID)\n"
+        out += "source       \(p.sources.isEmpty ? "— (receipts only)" : source(p.sources))\n"
         out += "sent         \(p.sent.map(number) ?? "— (no send recorded)")\n"
         out += "accepted     \(p.accepted.map(number) ?? "—")\n"
+        if let skipped = p.skipped, skipped > 0 { out += "skipped      \(number(skipped)) (tokens known inactive or bad)\n" }
         out += "delivered    \(number(p.delivered))\n"
         out += "opened       \(number(p.opened))" + (p.delivered > 0 ? " (\(percent(Double(p.opened) / Double(p.delivered))) of delivered)" : "") + "\n"
-        out += "display rate \(p.displayRate.map(percent) ?? "— (needs accepted counts: send it with POST /v1/pushes)")\n"
+        out += "display rate \(p.displayRate.map(percent) ?? "— (needs accepted counts: send it with POST /v1/pushes, or richpush record-send)")\n"
         out += "media bytes  \(number(p.mediaBytes))\n"
         out += "elapsed_ms   p50 \(p.elapsedMs.p50.map(ms) ?? "—"), p95 \(p.elapsedMs.p95.map(ms) ?? "—") over \(number(p.elapsedMs.count)) receipts\n"
         out += "first seen   \(p.firstSeen ?? "—")\nlast seen    \(p.lastSeen ?? "—")\n"
@@ -40,6 +42,12 @@ enum StatsTable {
             out += "\nreason (media not attached)\n" + breakdown(p.reasons)
         }
         return out
+    }
+
+    /// `APNs`, `FCM`, `onesignal (recorded)`, joined with `+`; `—` without sends.
+    static func source(_ sources: [String]) -> String {
+        guard !sources.isEmpty else { return "—" }
+        return sources.map { $0 == "apns" ? "APNs" : $0 == "fcm" ? "FCM" : "\($0) (recorded)" }.joined(separator: " + ")
     }
 
     private static func breakdown(_ counts: [String: Int]) -> String {

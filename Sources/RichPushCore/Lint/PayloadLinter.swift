@@ -184,7 +184,7 @@ public struct PayloadLinter: Sendable {
         }
 
         // Types and ranges Apple documents.
-        if let badge = apsMap["badge"], badge.intValue == nil || { if case .double = badge { return true } else { return false } }() {
+        if let badge = apsMap["badge"], badge.integerLiteralValue == nil {
             findings.append(LintFinding(.warning, .wrongType, at: "aps.badge", "`badge` is \(Self.kind(badge)); it must be an integer (0 clears the badge)"))
         }
         if let level = apsMap["interruption-level"] {
@@ -200,14 +200,7 @@ public struct PayloadLinter: Sendable {
             }
         }
         if let score = apsMap["relevance-score"] {
-            let number: Double? = {
-                switch score {
-                case .int(let i): return Double(i)
-                case .double(let d): return d
-                default: return nil
-                }
-            }()
-            if number.map({ !(0...1).contains($0) }) ?? true {
+            if score.doubleValue.map({ !(0...1).contains($0) }) ?? true {
                 findings.append(LintFinding(.warning, .relevanceScoreRange, at: "aps.relevance-score", "`relevance-score` must be a number from 0 to 1"))
             }
         }
@@ -289,8 +282,7 @@ public struct PayloadLinter: Sendable {
         switch value {
         case .null: return "null"
         case .bool(let b): return "the boolean \(b)"
-        case .int(let i): return "the integer \(i)"
-        case .double(let d): return "the number \(d)"
+        case .number(let n): return n.isIntegerLiteral ? "the integer \(n)" : "the number \(n)"
         case .string(let s): return "the string \"\(s)\""
         case .array: return "an array"
         case .object: return "a dictionary"

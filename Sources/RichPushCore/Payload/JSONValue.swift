@@ -1,42 +1,65 @@
 import Foundation
 
-/// A JSON value that is `Sendable`, so a payload can cross tasks and actors.
+/// A JSON value that is `Sendable` and lossless: what is parsed is written back unchanged.
 ///
-/// Numbers keep their integer-ness: APNs cares whether `mutable-content` is the integer `1`,
-/// the string `"1"` or the boolean `true`, so `int`, `double` and `bool` are distinct cases.
-public enum JSONValue: Sendable, Equatable, Hashable {
+/// - Numbers are kept as written (`JSONNumber`): `18446744073709551615`, `1e400` and `0.1000`
+///   round-trip exactly; APNs cares whether `mutable-content` is the integer `1`, the string `"1"`
+///   or the boolean `true`, and `1.0` is not `1`.
+/// - Strings are kept as their exact scalars (`JSONString`): a raw U+FEFF stays, nothing is
+///   normalized, and an unpaired surrogate escape (`"\ud800"`) is written back as written.
+/// - Objects are dictionaries keyed by `String`; `jsonData()` writes their keys sorted (stable
+///   output). Key order as sent is not kept (RFC 8259 §4: objects are unordered).
+///
+/// Build values with `.string("…")`, `.int(1)`, `.double(0.5)`, `.object([…])`, `.array([…])`;
+/// read them with `stringValue`, `intValue`, `numberValue`, `objectValue`, `arrayValue` or the
+/// subscript.
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
+    /// A number, kept as its JSON text.
+    case number(JSONNumber)
+    /// A string, kept exactly (see `JSONString`).
+    case string(JSONString)
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON bytes into a value.
+    /// A string value.
+    /// - Parameter value: the text.
+    /// - Returns: `.string(JSONString(value))`.
+    public static func string(_ value: String) -> JSONValue { .string(JSONString(value)) }
+
+    /// An integer number.
+    /// - Parameter value: the integer.
+    /// - Returns: `.number` written in decimal.
+    public static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+    /// A floating-point number in its shortest round-trip text; NaN and ±infinity, which JSON
+    /// cannot hold, become `.null`.
+    /// - Parameter value: the double.
+    /// - Returns: `.number`, or `.null` when `value` is not finite.
+    public static func double(_ value: Double) -> JSONValue {
+        JSONNumber(value).map(JSONValue.number) ?? .null
+    }
+
+    /// Parses JSON bytes into a value (RFC 8259), keeping every number and string exactly.
     ///
-    /// Nesting deeper than Foundation's limit (512 levels) is rejected, never a crash.
+    /// A duplicate key keeps its last value (RFC 8259 §4 leaves this open; use `parseStrictly`
+    /// to refuse duplicates, as APNs payloads should). A leading UTF-8 byte order mark is
+    /// skipped. Nesting deeper than `maximumNestingDepth` (512) is refused, never a crash.
     /// - Parameter data: UTF-8 JSON text.
     /// - Returns: the parsed value; fragments (a bare string or number) are allowed.
-    /// - Throws: `RichPushError` with code `invalid_json` when the bytes are not JSON.
+    /// - Throws: `RichPushError` with code `invalid_json` naming line, column and what is wrong.
     public static func parse(_ data: Data) throws -> JSONValue {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw RichPushError(
-                code: .invalidJSON,
-                message: "not valid JSON (\(Self.describe(error))); check the file with `python3 -m json.tool FILE`",
-                underlying: error
-            )
-        }
-        return JSONValue(any: object) ?? .null
+        try JSONParser.parse(data, duplicates: .keepLast, skipByteOrderMark: true)
     }
 
     /// Converts a Foundation property-list value (`userInfo`, `JSONSerialization` output).
     ///
+    /// Numbers keep what the `NSNumber` holds: integers (signed and unsigned 64-bit) exactly, a
+    /// double in its shortest round-trip text, an `NSDecimalNumber` as its decimal text.
     /// - Parameter any: a value made of `NSDictionary`, `NSArray`, `NSString`, `NSNumber`, `NSNull`.
-    /// - Returns: the value, or `nil` when it holds something JSON cannot (a `Date`, a `Data`…).
+    /// - Returns: the value, or `nil` when it holds something JSON cannot (a `Date`, a `Data`,
+    ///   a non-finite double…).
     public init?(any: Any) {
         switch any {
         case is NSNull:
@@ -44,7 +67,8 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         case let s as String:
             self = .string(s)
         case let n as NSNumber:
-            self = JSONValue.fromNumber(n)
+            guard let value = JSONValue.fromNumber(n) else { return nil }
+            self = value
         case let a as [Any]:
             var out: [JSONValue] = []
             out.reserveCapacity(a.count)
@@ -65,55 +89,87 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         }
     }
 
-    private static func fromNumber(_ n: NSNumber) -> JSONValue {
+    private static func fromNumber(_ n: NSNumber) -> JSONValue? {
         #if canImport(Darwin)
         if CFGetTypeID(n) == CFBooleanGetTypeID() { return .bool(n.boolValue) }
+        if let decimal = n as? NSDecimalNumber {
+            if let number = JSONNumber(decimal.stringValue) { return .number(number) }
+            return .double(decimal.doubleValue)
+        }
         #else
         // swift-corelibs-foundation hands out the two shared boolean instances.
         if n === NSNumber(value: true) || n === NSNumber(value: false) { return .bool(n.boolValue) }
         #endif
-        let type = String(cString: n.objCType)
-        if type == "d" || type == "f" { return .double(n.doubleValue) }
-        if let i = Int(exactly: n.int64Value) { return .int(i) }
-        return .double(n.doubleValue)
+        switch String(cString: n.objCType) {
+        case "d", "f":
+            return JSONNumber(n.doubleValue).map(JSONValue.number)
+        case "Q", "L", "I", "S", "C":
+            return .number(JSONNumber(n.uint64Value))
+        default:
+            return .number(JSONNumber(n.int64Value))
+        }
     }
 
     /// The value as a Foundation object, for `JSONSerialization` and `userInfo`.
+    ///
+    /// Lossy where Foundation is: a number becomes an `Int`, `UInt64` or `Double` (`0.1000` is
+    /// then `0.1`, `1e400` infinity); a string's unpaired surrogates become U+FFFD.
     public var foundationObject: Any {
         switch self {
         case .null: return NSNull()
         case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d
-        case .string(let s): return s
+        case .number(let n):
+            if n.isIntegerLiteral, let i = n.intValue { return i }
+            if n.isIntegerLiteral, let u = n.uint64Value { return u }
+            return n.doubleValue
+        case .string(let s): return s.value
         case .array(let a): return a.map(\.foundationObject)
         case .object(let o): return o.mapValues(\.foundationObject)
         }
     }
 
-    /// Serialises the value as JSON text.
-    ///
-    /// - Parameter sortedKeys: sort object keys (stable output for tests and diffs).
-    /// - Returns: UTF-8 JSON bytes, without escaped slashes.
-    public func jsonData(sortedKeys: Bool = true) -> Data {
-        var options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes]
-        if sortedKeys { options.insert(.sortedKeys) }
-        return (try? JSONSerialization.data(withJSONObject: foundationObject, options: options)) ?? Data("null".utf8)
+    /// The string, when this is a `.string` (unpaired surrogates shown as U+FFFD).
+    public var stringValue: String? {
+        if case .string(let s) = self { return s.value }
+        return nil
     }
 
-    /// The string, when this is a `.string`.
-    public var stringValue: String? {
+    /// The exact string, when this is a `.string`.
+    public var jsonStringValue: JSONString? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    /// The integer, when this is an `.int` (or a `.double` with no fraction).
+    /// The number, when this is a `.number`.
+    public var numberValue: JSONNumber? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    /// The integer, when this is a `.number` holding a whole number in `Int`'s range
+    /// (`12`, and also `12.0` or `1.2e1`; see `JSONNumber.intValue`).
     public var intValue: Int? {
-        switch self {
-        case .int(let i): return i
-        case .double(let d): return Int(exactly: d)
-        default: return nil
-        }
+        if case .number(let n) = self { return n.intValue }
+        return nil
+    }
+
+    /// The integer, when this is a `.number` written as an integer literal (`12`, not `12.0`)
+    /// in `Int`'s range.
+    public var integerLiteralValue: Int? {
+        if case .number(let n) = self, n.isIntegerLiteral { return n.intValue }
+        return nil
+    }
+
+    /// The nearest double, when this is a `.number` (`1e400` gives infinity).
+    public var doubleValue: Double? {
+        if case .number(let n) = self { return n.doubleValue }
+        return nil
+    }
+
+    /// The boolean, when this is a `.bool`.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
     }
 
     /// The dictionary, when this is an `.object`.
@@ -132,33 +188,35 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
-
-    private static func describe(_ error: any Error) -> String {
-        let ns = error as NSError
-        return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
-    }
 }
 
 extension JSONValue: Codable {
+    /// Decodes through a `Decoder`; numbers pass through the decoder's own types (integers
+    /// exactly, others as `Double`). Use `parse(_:)` to keep every number as written.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int.self) { self = .int(i) }
+        else if let i = try? c.decode(Int64.self) { self = .number(JSONNumber(i)) }
+        else if let u = try? c.decode(UInt64.self) { self = .number(JSONNumber(u)) }
         else if let d = try? c.decode(Double.self) { self = .double(d) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
         else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 
+    /// Encodes through an `Encoder`; a number is written as `Int64`, `UInt64` or `Double`
+    /// (an `Encoder` cannot take raw text). Use `jsonData()` to write every number as it was.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .null: try c.encodeNil()
         case .bool(let b): try c.encode(b)
-        case .int(let i): try c.encode(i)
-        case .double(let d): try c.encode(d)
-        case .string(let s): try c.encode(s)
+        case .number(let n):
+            if n.isIntegerLiteral, let i = n.int64Value { try c.encode(i) }
+            else if n.isIntegerLiteral, let u = n.uint64Value { try c.encode(u) }
+            else { try c.encode(n.doubleValue) }
+        case .string(let s): try c.encode(s.value)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
         }

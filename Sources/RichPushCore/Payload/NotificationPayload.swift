@@ -92,7 +92,7 @@ public struct NotificationPayload: Sendable, Equatable {
         case nil, .null:
             alert = nil
         case .string(let s):
-            alert = Alert(body: s)
+            alert = Alert(body: s.value)
         case .object(let a):
             alert = try Self.parseAlert(a)
         case .some:
@@ -104,12 +104,12 @@ public struct NotificationPayload: Sendable, Equatable {
         threadID = try Self.optionalString(aps["thread-id"], "aps.thread-id")
         switch aps["badge"] {
         case nil, .null: badge = nil
-        case .int(let b): badge = b
+        case .number(let n) where n.isIntegerLiteral && n.intValue != nil: badge = n.intValue
         case .some: throw Self.invalid("`aps.badge` must be an integer")
         }
         switch aps["sound"] {
         case nil, .null: sound = nil
-        case .string(let s): sound = s
+        case .string(let s): sound = s.value
         case .object(let d): sound = d["name"]?.stringValue
         case .some: throw Self.invalid("`aps.sound` must be a sound name or a dictionary with `name`")
         }
@@ -125,7 +125,7 @@ public struct NotificationPayload: Sendable, Equatable {
                     guard case .string(let s) = $0 else {
                         throw invalid("`aps.alert.\(key)` must be an array of strings")
                     }
-                    return s
+                    return s.value
                 }
             case .some: throw invalid("`aps.alert.\(key)` must be an array of strings")
             }
@@ -141,7 +141,7 @@ public struct NotificationPayload: Sendable, Equatable {
     private static func optionalString(_ value: JSONValue?, _ name: String) throws -> String? {
         switch value {
         case nil, .null: return nil
-        case .string(let s): return s
+        case .string(let s): return s.value
         case .some: throw invalid("`\(name)` must be a string")
         }
     }

@@ -17,8 +17,8 @@ public enum MediaURLList {
     public static func urls(in payload: JSONValue, keyPaths: [PayloadKeyPath]) -> [String] {
         for path in keyPaths {
             switch path.lookup(in: payload) {
-            case .string(let s) where !s.trimmingCharacters(in: .whitespaces).isEmpty:
-                return [s]
+            case .string(let s) where !s.value.trimmingCharacters(in: .whitespaces).isEmpty:
+                return [s.value]
             case .array(let elements):
                 let strings = elements.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                 if !strings.isEmpty { return Array(strings.prefix(maximumCount)) }

@@ -96,10 +96,6 @@ public struct ThumbnailOptions: Sendable, Equatable, Codable {
     }
 
     private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int(let i): return Double(i)
-        case .double(let d): return d
-        default: return nil
-        }
+        value.doubleValue
     }
 }

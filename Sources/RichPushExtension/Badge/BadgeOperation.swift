@@ -31,7 +31,7 @@ public struct BadgeOperation: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter json: a string such as `"inc"`, `"+2"`, `"-1"`, `"set:5"`, or an integer.
     /// - Returns: the operation, or `nil` when the value is not one.
     public init?(json: JSONValue) {
-        if let n = json.intValue, case .int = json {
+        if let n = json.integerLiteralValue {
             guard (0...Self.maximumValue).contains(n) else { return nil }
             self.init(.set(n))
             return

@@ -33,7 +33,7 @@ struct ContentRules: Sendable {
         guard let aps = json?["aps"]?.objectValue else { return content }
         switch aps["alert"] {
         case .string(let body)?:
-            content.body = body
+            content.body = body.value
         case .object(let alert)?:
             content.title = alert["title"]?.stringValue ?? ""
             content.subtitle = alert["subtitle"]?.stringValue ?? ""

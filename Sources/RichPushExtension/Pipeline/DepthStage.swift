@@ -288,8 +288,8 @@ final class DepthStage: Sendable {
     private static func pushID(in json: JSONValue, paths: [PayloadKeyPath]) -> String? {
         for path in paths {
             switch path.lookup(in: json) {
-            case .string(let s)? where !s.isEmpty: return s
-            case .int(let i)?: return String(i)
+            case .string(let s)? where !s.isEmpty: return s.value
+            case .number(let n)? where n.isIntegerLiteral: return n.text
             default: continue
             }
         }

@@ -60,7 +60,7 @@ public final class NotificationPipeline: Sendable {
     ) -> PipelineRun {
         let input: PipelineRun.Input
         if case .object(let fields) = payload, fields.count == 1, case .string(let problem)? = fields[Self.unreadablePayloadKey] {
-            input = .unreadable(problem)
+            input = .unreadable(problem.value)
         } else {
             input = .parsed(payload)
         }

@@ -10,6 +10,8 @@ public struct APNsBatchResult: Sendable {
     public var accepted: Int { results.filter { $0.outcome == .accepted }.count }
     /// The configuration error that stopped the batch, if any (the tokens after it are `not_sent`).
     public var stoppedBy: RichPushError?
+    /// The first answer body that was not APNs' JSON (a proxy's error page), shown once.
+    public var unexpectedBody: String?
 
     /// Counts per outcome, e.g. `["accepted": 98, "token_inactive": 2]`.
     public var countsByOutcome: [String: Int] {

@@ -121,101 +121,68 @@ public final class APNsClient: Sendable {
         _ notification: APNsNotification, to deviceTokens: [String],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> APNsBatchResult {
-        _ = try notification.validate(linter: linter)
         let total = deviceTokens.count
         var results = [APNsResult?](repeating: nil, count: total)
-        var stoppedBy: RichPushError?
         var done = 0
-        // The first request for each token goes out in chunks of `batchWindow` through the
-        // transport's batch path (one suspension per chunk, not one task per token); a few chunks
-        // are in flight at once so the connection never drains between them. A 200 is finished
-        // on the spot; anything else (retry, renewal, inactive or bad token, configuration error)
-        // continues in its own task through `deliver`, with the first response handed over.
-        let chunkSize = batchWindow
-        let chunksInFlight = 3
-        await withTaskGroup(of: BatchStep.self) { group in
-            var next = 0
-            var chunksRunning = 0
-            // First requests that found no connection, in a row: new chunks wait (the tokens
-            // already out retry with backoff) until a response arrives or the batch gives up.
-            var connectionFailuresInARow = 0
-            func startChunk() -> Bool {
-                guard next < total, stoppedBy == nil, connectionFailuresInARow < Self.tokensWithoutAnswerBeforeGivingUp else { return false }
-                let range = next..<min(total, next + chunkSize)
-                next = range.upperBound
-                chunksRunning += 1
-                group.addTask { .chunk(range.lowerBound, await self.sendFirstAttempts(notification, to: deviceTokens[range])) }
-                return true
-            }
-            var tokensWithoutAnswer = 0
-            func record(_ index: Int, _ result: APNsResult) {
-                results[index] = result
-                done += 1
-                progress?(done, total)
-                if result.outcome == .configurationError, stoppedBy == nil {
-                    stoppedBy = RichPushError(
-                        code: .providerConfiguration,
-                        message: result.status == nil
-                            ? (result.message ?? "configuration error")
-                            : "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
-                    )
-                }
-                // No answer at all after every retry, for several tokens in a row: the host is
-                // unreachable; the rest of the batch would only repeat it (minutes for 20,000 tokens).
-                if result.status != nil { connectionFailuresInARow = 0 }
-                if result.outcome == .retriesExhausted, result.status == nil {
-                    tokensWithoutAnswer += 1
-                    if tokensWithoutAnswer >= Self.tokensWithoutAnswerBeforeGivingUp, stoppedBy == nil {
-                        stoppedBy = RichPushError(
-                            code: .connectionFailed,
-                            message: "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(environment) after \(retry.maxAttempts) attempts each (\(result.message ?? "no answer")); check the host, port and network, then send again"
-                        )
-                    }
-                } else if result.status != nil {
-                    tokensWithoutAnswer = 0
-                }
-            }
-            for _ in 0..<chunksInFlight {
-                guard startChunk() else { break }
-            }
-            while let step = await group.next() {
-                switch step {
-                case .single(let index, let result):
-                    record(index, result)
-                case .chunk(let first, let attempts):
-                    chunksRunning -= 1
-                    for (offset, attempt) in attempts.enumerated() {
-                        switch attempt {
-                        case .finished(let result):
-                            record(first + offset, result)
-                        case .continued(let token, let response, let providerToken):
-                            switch response {
-                            case .failure(let error as RichPushError) where error.code == .tlsConfiguration:
-                                // Retrying cannot fix a certificate: the batch stops here.
-                                var result = APNsResult(deviceToken: token, outcome: .configurationError, attempts: 1)
-                                result.message = error.message
-                                record(first + offset, result)
-                                continue
-                            case .failure(let error as RichPushError) where error.code == .connectionFailed: connectionFailuresInARow += 1
-                            case .failure: break
-                            case .success: connectionFailuresInARow = 0
-                            }
-                            group.addTask {
-                                .single(first + offset, await self.deliver(notification, to: token, firstResponse: response, providerToken: providerToken))
-                            }
-                        }
-                    }
-                }
-                while chunksRunning < chunksInFlight, startChunk() {}
-            }
-        }
-        if stoppedBy == nil, results.contains(where: { $0 == nil }) {
-            stoppedBy = RichPushError(code: .connectionFailed, message: "gave up the batch: the connection to \(environment) kept failing; check the host, port and network, then send again")
+        let summary = try await send(notification, tokens: ArrayTokenSource(deviceTokens)) { index, result in
+            results[index] = result
+            done += 1
+            progress?(done, total)
         }
         let final = results.enumerated().map { index, result in
-            result ?? APNsResult(deviceToken: deviceTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped (\(stoppedBy?.message ?? "configuration error"))")
+            result ?? APNsResult(deviceToken: deviceTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped")
         }
-        return APNsBatchResult(results: final, stoppedBy: stoppedBy)
+        var batch = APNsBatchResult(results: final, stoppedBy: summary.stoppedBy)
+        batch.unexpectedBody = summary.unexpectedBody
+        return batch
+    }
+
+    /// Sends one notification to a stream of device tokens, reading them only as room frees up,
+    /// and hands each result over as soon as it is known (memory stays flat for any number of
+    /// tokens: `richpush send --tokens FILE`).
+    ///
+    /// - Parameters:
+    ///   - notification: the payload and headers; linted once, before any request.
+    ///   - tokens: where the hex tokens come from.
+    ///   - onResult: called once per token, in the order results become known (not the source
+    ///     order), with the token's 0-based position in the source.
+    /// - Returns: the totals; `stoppedBy` says why the batch stopped early (configuration error,
+    ///   unreachable host, unreadable source), and every token after that is reported `not_sent`.
+    /// - Throws: `RichPushError` with code `payload_rejected` or `invalid_request` (nothing sent).
+    public func send(
+        _ notification: APNsNotification, tokens: any DeviceTokenSource,
+        onResult: (_ index: Int, _ result: APNsResult) -> Void
+    ) async throws -> PushBatchSummary {
+        _ = try notification.validate(linter: linter)
+        let pause = BatchPause()
+        let batch = TokenBatch<APNsResult, APNsTokenManager.Token?>(
+            chunkSize: batchWindow, endpoint: environment.description, maxAttempts: retry.maxAttempts,
+            firstAttempts: { [self] tokens in await sendFirstAttempts(notification, to: tokens) },
+            deliver: { [self] token, response, providerToken in
+                await deliver(notification, to: token, firstResponse: response, providerToken: providerToken, pause: pause)
+            },
+            configurationError: { token, message in
+                var result = APNsResult(deviceToken: token, outcome: .configurationError, attempts: 1)
+                result.message = message
+                return result
+            },
+            notSent: { token, why in APNsResult(deviceToken: token, outcome: .notSent, attempts: 0, message: "not sent: \(why)") },
+            stopError: { result in
+                RichPushError(
+                    code: .providerConfiguration,
+                    message: result.status == nil
+                        ? (result.message ?? "configuration error")
+                        : "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
+                )
+            },
+            isStopAnswer: { [environment] answer in
+                let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
+                if case .stopBatch = APNsResponseHandling.classify(status: answer.status, reason: reason, topic: notification.topic, environment: environment) { return true }
+                return false
+            },
+            pause: pause
+        )
+        return await batch.run(tokens, onResult: onResult)
     }
 
     /// Tokens in a row with no answer at all (every attempt failed to connect or timed out)
@@ -232,25 +199,9 @@ public final class APNsClient: Sendable {
 
     // MARK: Batches
 
-    /// What the batch loop gets back from its child tasks.
-    private enum BatchStep: Sendable {
-        /// The first attempts for the tokens starting at the index.
-        case chunk(Int, [FirstAttempt])
-        /// The final result for one token that needed more than its first response.
-        case single(Int, APNsResult)
-    }
-
-    /// One token after its first request.
-    private enum FirstAttempt: Sendable {
-        /// Done: accepted, or not sendable (malformed token, no provider token).
-        case finished(APNsResult)
-        /// Needs `deliver` (retry, renewal, token state, error message), from this response on.
-        case continued(token: String, response: Result<HTTPResponse, any Error>, providerToken: APNsTokenManager.Token?)
-    }
-
     /// Sends the first request for each token as one transport batch (one provider-token lookup,
     /// one header list, one suspension) and finishes the 200s.
-    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: ArraySlice<String>) async -> [FirstAttempt] {
+    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: [String]) async -> [TokenBatch<APNsResult, APNsTokenManager.Token?>.FirstAttempt] {
         var providerToken: APNsTokenManager.Token?
         if let manager = authentication.tokenManager {
             do {
@@ -264,7 +215,7 @@ public final class APNsClient: Sendable {
             }
         }
         let headers = notification.headers(bearer: providerToken?.jwt)
-        var attempts: [FirstAttempt?] = []
+        var attempts: [TokenBatch<APNsResult, APNsTokenManager.Token?>.FirstAttempt?] = []
         attempts.reserveCapacity(deviceTokens.count)
         var requests: [HTTPRequest] = []
         requests.reserveCapacity(deviceTokens.count)
@@ -292,7 +243,7 @@ public final class APNsClient: Sendable {
                 result.apnsID = answer.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
                 return .finished(result)
             }
-            return .continued(token: token, response: response, providerToken: providerToken)
+            return .continued(token: token, response: response, context: providerToken)
         }
     }
 
@@ -315,9 +266,11 @@ public final class APNsClient: Sendable {
     ///   - firstResponse: the answer to a first request already sent (by the batch path), used
     ///     as attempt 1 instead of sending it again.
     ///   - providerToken: the provider token that first request carried.
+    ///   - pause: the batch's pause, held for a `Retry-After` answer.
     private func deliver(
         _ notification: APNsNotification, to deviceToken: String,
-        firstResponse: Result<HTTPResponse, any Error>? = nil, providerToken sentToken: APNsTokenManager.Token? = nil
+        firstResponse: Result<HTTPResponse, any Error>? = nil, providerToken sentToken: APNsTokenManager.Token? = nil,
+        pause: BatchPause? = nil
     ) async -> APNsResult {
         let token = Self.normalized(deviceToken)
         var result = APNsResult(deviceToken: token, outcome: .rejected, attempts: 0)
@@ -366,8 +319,14 @@ public final class APNsClient: Sendable {
             }
             result.status = response.status
             result.apnsID = response.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
-            let body = response.body.isEmpty ? .null : ((try? JSONValue.parse(response.body)) ?? .null)
+            let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
+            let body = parsed ?? .null
             result.reason = body["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
+            if response.status != 200, !response.body.isEmpty, parsed?.objectValue == nil {
+                result.unexpectedBody = ResponseExcerpt.make(response)
+            } else {
+                result.unexpectedBody = nil
+            }
             result.timestamp = APNsResult.timestamp(body["timestamp"])
             switch APNsResponseHandling.classify(status: response.status, reason: result.reason, topic: notification.topic, environment: environment) {
             case .accepted:
@@ -396,11 +355,14 @@ public final class APNsClient: Sendable {
                 }
             case .retry:
                 if result.attempts < retry.maxAttempts {
-                    await sleep(retry.delay(beforeRetry: result.attempts))
+                    let retryAfter = RetryAfter.seconds(response.headers["retry-after"])
+                    if let retryAfter { pause?.hold(seconds: retryAfter) }
+                    await sleep(retry.delay(beforeRetry: result.attempts, retryAfter: retryAfter))
                     continue
                 }
                 result.outcome = .retriesExhausted
                 result.message = "APNs still answered \(response.status) \(result.reason?.rawValue ?? "") after \(result.attempts) attempts; try again later"
+                    + (result.unexpectedBody != nil ? "; the answer was not APNs JSON (its start is shown once after the batch)" : "")
                 return result
             case .tokenInactive:
                 if let handler = tokenStateHandler, let registered = await handler.lastRegistration(of: token),
@@ -428,6 +390,7 @@ public final class APNsClient: Sendable {
             case .rejected:
                 result.outcome = .rejected
                 result.message = "APNs rejected the notification (\(response.status) \(result.reason?.rawValue ?? "no reason"))"
+                    + (result.unexpectedBody != nil ? "; the answer was not APNs JSON (its start is shown once after the batch)" : "")
                 return result
             }
         }

@@ -35,13 +35,15 @@ public struct APNsNotification: Sendable {
 
     /// Checks what can be checked before sending, so APNs never sees a request it would refuse.
     ///
-    /// - Parameter linter: the payload linter (its `voip` follows `pushType`).
+    /// - Parameters:
+    ///   - linter: the payload linter (its `voip` follows `pushType`).
+    ///   - checkingTopic: check `topic` (not for FCM, which sets the topic itself).
     /// - Returns: the lint findings (warnings included).
     /// - Throws: `RichPushError` with code `payload_rejected` (a lint error: too large, wrong
     ///   `mutable-content`, …) or `invalid_request` (collapse id over 64 bytes, empty topic,
     ///   `background` with priority 10).
-    public func validate(linter: PayloadLinter = PayloadLinter()) throws -> [LintFinding] {
-        if topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
+    public func validate(linter: PayloadLinter = PayloadLinter(), checkingTopic: Bool = true) throws -> [LintFinding] {
+        if checkingTopic, topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
             throw RichPushError(code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; pass the app's bundle id, e.g. --topic com.example.app")
         }
         if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDBytes {

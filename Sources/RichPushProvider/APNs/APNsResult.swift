@@ -2,7 +2,7 @@ import Foundation
 import RichPushCore
 
 /// The result for one device token: what APNs said and what RichPush did about it.
-public struct APNsResult: Sendable {
+public struct APNsResult: PushTokenResult {
     /// The device token (hex).
     public var deviceToken: String
     /// What became of the notification.
@@ -19,6 +19,15 @@ public struct APNsResult: Sendable {
     public var attempts: Int
     /// What to do, for errors (sandbox vs production hint, what to fix).
     public var message: String?
+    /// The start of a body that was not APNs' JSON (a proxy's error page), shown once per batch.
+    public var unexpectedBody: String?
+
+    /// `reason`'s string.
+    public var reasonCode: String? { reason?.rawValue }
+    /// The `apns-id`.
+    public var providerMessageID: String? { apnsID }
+    /// For 410: APNs' `timestamp`.
+    public var inactiveSince: Date? { outcome == .tokenInactive ? timestamp : nil }
 
     /// The latest `timestamp` taken from APNs: 9999-12-31T23:59:59.999Z, in ms since 1970.
     public static let maximumTimestampMs = 253_402_300_799_999
@@ -44,13 +53,7 @@ public struct APNsResult: Sendable {
     /// - Parameter value: the field's JSON value, if any.
     /// - Returns: the date, or `nil`.
     public static func timestamp(_ value: JSONValue?) -> Date? {
-        let ms: Double
-        switch value {
-        case .int(let i)?: ms = Double(i)
-        case .double(let d)?: ms = d
-        default: return nil
-        }
-        guard ms.isFinite, ms >= 0, ms <= Double(maximumTimestampMs) else { return nil }
+        guard let ms = value?.doubleValue, ms.isFinite, ms >= 0, ms <= Double(maximumTimestampMs) else { return nil }
         return Date(timeIntervalSince1970: ms / 1000)
     }
 

@@ -1,4 +1,6 @@
-/// Retries for 429 `TooManyRequests`, 5xx and dropped connections: exponential backoff with full jitter.
+/// Retries for 429 `TooManyRequests`, 5xx and dropped connections (APNs), and for FCM's
+/// `QUOTA_EXCEEDED`, `UNAVAILABLE` and `INTERNAL`: exponential backoff with full jitter, never
+/// sooner than a `Retry-After` header asks.
 public struct APNsRetryPolicy: Sendable {
     /// Requests per token at most, the first included (default 4).
     public var maxAttempts: Int = 4
@@ -26,5 +28,17 @@ public struct APNsRetryPolicy: Sendable {
     public func delay(beforeRetry retry: Int) -> Double {
         let ceiling = min(maxDelay, baseDelay * Double(1 << min(max(retry - 1, 0), 20)))
         return ceiling > 0 ? Double.random(in: 0...ceiling) : 0
+    }
+
+    /// The delay before retry number `retry`, at least what the server's `Retry-After` asked for.
+    ///
+    /// - Parameters:
+    ///   - retry: 1 for the first retry.
+    ///   - retryAfter: the `Retry-After` wait in seconds (`RetryAfter.seconds`), if any.
+    /// - Returns: seconds: `retryAfter` plus up to `baseDelay` of jitter (so that tokens told the
+    ///   same time do not all come back at once), else `delay(beforeRetry:)`.
+    public func delay(beforeRetry retry: Int, retryAfter: Double?) -> Double {
+        guard let retryAfter, retryAfter > 0 else { return delay(beforeRetry: retry) }
+        return retryAfter + (baseDelay > 0 ? Double.random(in: 0...baseDelay) : 0)
     }
 }

@@ -18,6 +18,7 @@ public actor FCMAccessTokenProvider {
     private let transport: any HTTPTransport
     private let clock: any ProviderClock
     private var cached: (token: String, expires: Date)?
+    private var inFlight: Task<String, any Error>?
     /// How many tokens were fetched from the endpoint.
     public private(set) var fetches = 0
 
@@ -35,18 +36,30 @@ public actor FCMAccessTokenProvider {
         self.clock = clock
     }
 
-    /// The access token to use now (cached until five minutes before it expires).
+    /// The access token to use now (cached until five minutes before it expires). Callers that
+    /// ask while a fetch is under way share that fetch (500 concurrent sends: one token request).
     ///
     /// - Returns: the bearer token.
     /// - Throws: `RichPushError` with code `oauth` (the endpoint refused) or `transport`.
     public func accessToken() async throws -> String {
         let now = clock.now
         if let cached, now < cached.expires.addingTimeInterval(-Self.renewalMargin) { return cached.token }
-        return try await fetch(now: now)
+        if let inFlight { return try await inFlight.value }
+        let task = Task { try await self.fetch(now: now) }
+        inFlight = task
+        defer { inFlight = nil }
+        return try await task.value
     }
 
     /// Drops the cached token (after FCM answered 401).
     public func invalidate() { cached = nil }
+
+    /// Drops the cached token if it is still `token` (FCM answered 401 for it); a newer one is kept,
+    /// so many concurrent 401s for one stale token cause one fetch.
+    /// - Parameter token: the token FCM refused.
+    public func invalidate(_ token: String) {
+        if cached?.token == token { cached = nil }
+    }
 
     private func fetch(now: Date) async throws -> String {
         let iat = Int(now.timeIntervalSince1970)
@@ -60,16 +73,22 @@ public actor FCMAccessTokenProvider {
         )
         // The assertion is base64url and dots: nothing to escape in a form body.
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
-        let response = try await transport.send(HTTPRequest(
-            method: "POST", url: account.tokenURI,
-            headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
-        ))
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(
+                method: "POST", url: account.tokenURI,
+                headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
+            ))
+        } catch let error as RichPushError {
+            throw RichPushError(code: error.code, message: "cannot get an OAuth2 access token from \(account.tokenURI): \(error.message)", underlying: error)
+        }
         let json = (try? JSONValue.parse(response.body)) ?? .null
-        guard response.status == 200, let token = json["access_token"]?.stringValue else {
+        guard response.status == 200, let token = json["access_token"]?.stringValue, !token.isEmpty else {
             let detail = json["error_description"]?.stringValue ?? json["error"]?.stringValue ?? "status \(response.status)"
             throw RichPushError(code: .oauth, message: "the OAuth2 endpoint \(account.tokenURI) refused the service account \(account.clientEmail): \(detail); check the key is current and the account has the Firebase Cloud Messaging API Admin role")
         }
-        let lifetime = json["expires_in"]?.intValue ?? 3600
+        // Google answers 3599; a value out of 60 s … 24 h is not trusted as is.
+        let lifetime = min(max(json["expires_in"]?.intValue ?? 3600, 60), 86_400)
         cached = (token, now.addingTimeInterval(TimeInterval(lifetime)))
         fetches += 1
         return token

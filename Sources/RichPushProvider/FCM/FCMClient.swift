@@ -1,7 +1,20 @@
 import Foundation
 import RichPushCore
 
-/// Sends messages with FCM HTTP v1 (`POST /v1/projects/{project}/messages:send`).
+/// Sends messages with FCM HTTP v1 (`POST /v1/projects/{project}/messages:send`), one request
+/// per registration token, many at once over one HTTP/2 connection, with one cached OAuth2
+/// access token, and every FCM error code mapped to the outcomes APNs uses:
+///
+/// - 200: `accepted` (the message name is kept).
+/// - 404 `UNREGISTERED`: `token_inactive`; the token-state handler is told.
+/// - 400 `INVALID_ARGUMENT` about the token, 403 `SENDER_ID_MISMATCH`: `token_bad`.
+/// - 429 `QUOTA_EXCEEDED`, 503 `UNAVAILABLE`, 500 `INTERNAL`, other 5xx, a dropped connection:
+///   retried with exponential backoff and full jitter, never sooner than `Retry-After`
+///   (new tokens wait too), at most `APNsRetryPolicy.maxAttempts` requests.
+/// - 401: the access token is fetched again once; `THIRD_PARTY_AUTH_ERROR` (FCM has no APNs
+///   key for the app), 403 without a code, 404 without a code (no such project), and an
+///   `INVALID_ARGUMENT` about the message: `configuration_error`, and a batch stops.
+/// - Unknown codes (`UNSPECIFIED_ERROR`, …): `rejected`, the code kept verbatim.
 public final class FCMClient: Sendable {
     /// Google's FCM endpoint.
     public static let defaultEndpoint = "https://fcm.googleapis.com"
@@ -10,55 +23,342 @@ public final class FCMClient: Sendable {
     private let endpoint: String
     private let tokens: FCMAccessTokenProvider
     private let transport: any HTTPTransport
+    private let retry: APNsRetryPolicy
+    private let tokenStateHandler: (any DeviceTokenStateHandler)?
+    private let linter: PayloadLinter
+    private let batchWindow: Int
 
-    /// Makes a client.
+    /// Makes a client over a given transport.
     ///
     /// - Parameters:
     ///   - account: the service account (project id, key, token URI).
     ///   - endpoint: the FCM base URL (a test server in tests).
     ///   - transport: the HTTP transport.
     ///   - clock: the clock for the access-token cache.
+    ///   - retry: backoff for `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, 5xx.
+    ///   - tokenStateHandler: told about unregistered and bad tokens.
+    ///   - linter: the checks run on the APNs payload before sending.
+    ///   - batchWindow: tokens per transport batch (default 500).
     /// - Throws: `RichPushError` with code `invalid_key`.
-    public init(account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: any HTTPTransport, clock: any ProviderClock = SystemClock()) throws {
+    public init(
+        account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: any HTTPTransport,
+        clock: any ProviderClock = SystemClock(), retry: APNsRetryPolicy = APNsRetryPolicy(),
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500
+    ) throws {
         self.account = account
         var base = endpoint
         while base.hasSuffix("/") { base.removeLast() }
         self.endpoint = base
         self.transport = transport
         self.tokens = try FCMAccessTokenProvider(account: account, transport: transport, clock: clock)
+        self.retry = retry
+        self.tokenStateHandler = tokenStateHandler
+        self.linter = linter
+        self.batchWindow = max(1, batchWindow)
+    }
+
+    /// Makes a client with its own libcurl transport (Linux).
+    ///
+    /// - Parameters:
+    ///   - account: the service account (`tokenURI` may be overridden for a test server).
+    ///   - endpoint: the FCM base URL; an `http://` one (a local mock) speaks HTTP/1.1, over up
+    ///     to 8 connections.
+    ///   - transport: trust (`caFile`), bounds (`maxConcurrentStreams`), timeouts.
+    ///   - retry: backoff for `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, 5xx.
+    ///   - tokenStateHandler: told about unregistered and bad tokens.
+    /// - Throws: `RichPushError` with code `invalid_key`, `transport` or `unsupported`.
+    public convenience init(
+        account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: TransportConfiguration,
+        retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil
+    ) throws {
+        var configuration = transport
+        if endpoint.lowercased().hasPrefix("http://") { configuration.maxConnectionsPerHost = max(configuration.maxConnectionsPerHost, 8) }
+        #if canImport(CCurl) && os(Linux)
+        let http = try CurlHTTP2Transport(configuration: configuration)
+        #else
+        throw RichPushError(code: .unsupported, message: "the FCM transport needs libcurl (Linux); on Apple platforms pass a transport")
+        #endif
+        try self.init(
+            account: account, endpoint: endpoint, transport: http, retry: retry, tokenStateHandler: tokenStateHandler,
+            batchWindow: configuration.maxConcurrentStreams
+        )
     }
 
     /// The access-token cache (for its fetch count).
     public var accessTokens: FCMAccessTokenProvider { tokens }
 
-    /// Sends one message; on 401 the access token is fetched again once and the send retried.
+    /// The Firebase project messages go to.
+    public var projectID: String { account.projectID }
+
+    /// Connections opened so far.
+    public var connectionsOpened: Int { transport.connectionsOpened }
+
+    /// Closes the connections and stops the transport thread.
+    public func shutdown() { transport.shutdown() }
+
+    private var sendURL: String { endpoint + "/v1/projects/" + account.projectID + "/messages:send" }
+
+    /// Sends one message once (no retries); on 401 the access token is fetched again once.
     ///
-    /// - Parameter message: the message.
+    /// - Parameter message: the message (with its `token`).
     /// - Returns: FCM's answer (`isAccepted`, or the error code verbatim).
     /// - Throws: `RichPushError` with code `oauth` or `transport`.
     public func send(_ message: FCMMessage) async throws -> FCMResult {
-        let url = endpoint + "/v1/projects/" + account.projectID + "/messages:send"
         var retriedAuth = false
         while true {
             let bearer = try await tokens.accessToken()
-            let response = try await transport.send(HTTPRequest(
-                method: "POST", url: url,
-                headers: [("authorization", "Bearer " + bearer), ("content-type", "application/json; charset=utf-8")],
-                body: message.requestBody.jsonData()
-            ))
+            let response = try await transport.send(request(body: message.requestBody.jsonData(), bearer: bearer))
             if response.status == 401, !retriedAuth {
                 retriedAuth = true
-                await tokens.invalidate()
+                await tokens.invalidate(bearer)
                 continue
             }
             let json = (try? JSONValue.parse(response.body)) ?? .null
             var result = FCMResult(status: response.status, name: json["name"]?.stringValue)
-            if let error = json["error"] {
-                result.message = error["message"]?.stringValue
-                let fcmCode = error["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first
-                result.errorCode = fcmCode ?? error["status"]?.stringValue
-            }
+            let error = FCMResponseHandling.ErrorBody(json)
+            result.message = error.message
+            result.errorCode = json["error"] == nil ? nil : error.code
             return result
         }
+    }
+
+    /// Sends one message to many registration tokens.
+    ///
+    /// - Parameters:
+    ///   - message: the message (its `token` is ignored); the APNs payload is linted once first.
+    ///   - registrationTokens: the FCM registration tokens.
+    ///   - progress: called with (done, total) as results arrive.
+    /// - Returns: one result per token in the given order, and `stoppedBy` when the batch stopped.
+    /// - Throws: `RichPushError` `payload_rejected` when the APNs payload fails the checks.
+    public func send(
+        _ message: FCMMessage, to registrationTokens: [String],
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) async throws -> FCMBatchResult {
+        let total = registrationTokens.count
+        var results = [FCMSendResult?](repeating: nil, count: total)
+        var done = 0
+        let summary = try await send(message, tokens: ArrayTokenSource(registrationTokens)) { index, result in
+            results[index] = result
+            done += 1
+            progress?(done, total)
+        }
+        let final = results.enumerated().map { index, result in
+            result ?? FCMSendResult(deviceToken: registrationTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped")
+        }
+        return FCMBatchResult(results: final, stoppedBy: summary.stoppedBy, unexpectedBody: summary.unexpectedBody)
+    }
+
+    /// Sends one message to a stream of registration tokens, reading them as room frees up and
+    /// handing each result over as soon as it is known (memory stays flat for any count).
+    ///
+    /// - Parameters:
+    ///   - message: the message (its `token` is ignored); the APNs payload is linted once first.
+    ///   - tokens: where the registration tokens come from.
+    ///   - onResult: called once per token as results become known, with its 0-based position.
+    /// - Returns: the totals; `stoppedBy` when the batch stopped (later tokens: `not_sent`).
+    /// - Throws: `RichPushError` `payload_rejected` when the APNs payload fails the checks.
+    public func send(
+        _ message: FCMMessage, tokens source: any DeviceTokenSource,
+        onResult: (_ index: Int, _ result: FCMSendResult) -> Void
+    ) async throws -> PushBatchSummary {
+        var linter = self.linter
+        linter.voip = message.apnsHeaders["apns-push-type"] == "voip"
+        let errors = linter.lint(message.apnsPayload).filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw RichPushError(code: .payloadRejected, message: "the payload was not sent: " + errors.map(\.description).joined(separator: "; "))
+        }
+        let template = message.bodyTemplate()
+        let pause = BatchPause()
+        let batch = TokenBatch<FCMSendResult, String?>(
+            chunkSize: batchWindow, endpoint: "FCM (\(endpoint))", maxAttempts: retry.maxAttempts,
+            firstAttempts: { [self] tokens in await sendFirstAttempts(template, to: tokens) },
+            deliver: { [self] token, response, bearer in
+                await deliver(template, to: token, firstResponse: response, bearer: bearer, pause: pause)
+            },
+            configurationError: { token, message in FCMSendResult(deviceToken: token, outcome: .configurationError, attempts: 1, message: message) },
+            notSent: { token, why in FCMSendResult(deviceToken: token, outcome: .notSent, attempts: 0, message: "not sent: \(why)") },
+            stopError: { result in
+                RichPushError(
+                    code: .providerConfiguration,
+                    message: result.status == nil
+                        ? (result.message ?? "configuration error")
+                        : "FCM answered \(result.status.map(String.init) ?? "-") \(result.errorCode ?? ""): \(result.message ?? "")"
+                )
+            },
+            isStopAnswer: { [project = account.projectID] answer in
+                let error = FCMResponseHandling.ErrorBody((try? JSONValue.parse(answer.body)) ?? .null)
+                if case .stopBatch = FCMResponseHandling.classify(status: answer.status, error: error, project: project) { return true }
+                return false
+            },
+            pause: pause
+        )
+        return await batch.run(source, onResult: onResult)
+    }
+
+    // MARK: Requests
+
+    private func request(body: Data, bearer: String) -> HTTPRequest {
+        HTTPRequest(
+            method: "POST", url: sendURL,
+            headers: [("authorization", "Bearer " + bearer), ("content-type", "application/json; charset=utf-8")],
+            body: body
+        )
+    }
+
+    /// Sends the first request of each token of a chunk with one access token; finishes the 200s.
+    private func sendFirstAttempts(_ template: (prefix: [UInt8], suffix: [UInt8]), to registrationTokens: [String]) async -> [TokenBatch<FCMSendResult, String?>.FirstAttempt] {
+        let bearer: String
+        do {
+            bearer = try await tokens.accessToken()
+        } catch {
+            let message = (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
+            return registrationTokens.map { .finished(FCMSendResult(deviceToken: $0, outcome: .configurationError, attempts: 0, message: message)) }
+        }
+        var attempts: [TokenBatch<FCMSendResult, String?>.FirstAttempt?] = []
+        attempts.reserveCapacity(registrationTokens.count)
+        var requests: [HTTPRequest] = []
+        var sentTokens: [String] = []
+        for raw in registrationTokens {
+            let token = raw.trimmingCharacters(in: .whitespaces)
+            guard Self.isPlausibleRegistrationToken(token) else {
+                attempts.append(.finished(FCMSendResult(
+                    deviceToken: token, outcome: .tokenBad, attempts: 0,
+                    message: "not sent: an FCM registration token is 1…4096 printable ASCII characters without spaces, as the app gets it from Messaging.messaging().token")))
+                continue
+            }
+            attempts.append(nil)
+            sentTokens.append(token)
+            requests.append(request(body: FCMMessage.body(template, token: token), bearer: bearer))
+        }
+        let responses = await transport.send(batch: requests)
+        var sent = 0
+        return attempts.map { attempt in
+            if let attempt { return attempt }
+            let token = sentTokens[sent], response = responses[sent]
+            sent += 1
+            if case .success(let answer) = response, answer.status == 200,
+                let name = (try? JSONValue.parse(answer.body))?["name"]?.stringValue
+            {
+                var result = FCMSendResult(deviceToken: token, outcome: .accepted, status: 200, attempts: 1)
+                result.messageName = name
+                return .finished(result)
+            }
+            return .continued(token: token, response: response, context: bearer)
+        }
+    }
+
+    /// Whether a string could be an FCM registration token: 1…4096 bytes of printable ASCII
+    /// without blanks (they are about 160 characters of `[A-Za-z0-9_:-]` today).
+    /// - Parameter token: the candidate.
+    /// - Returns: `true` when it has that form.
+    public static func isPlausibleRegistrationToken(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.count <= 4096 && token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
+    // MARK: One token, with retries
+
+    /// Sends to one token until a final result: retries, one access-token renewal, token state.
+    private func deliver(
+        _ template: (prefix: [UInt8], suffix: [UInt8]), to token: String,
+        firstResponse: Result<HTTPResponse, any Error>?, bearer sentBearer: String?, pause: BatchPause
+    ) async -> FCMSendResult {
+        var result = FCMSendResult(deviceToken: token, outcome: .rejected, attempts: 0)
+        var bearer = sentBearer
+        var renewed = false
+        var pending = firstResponse
+        let body = FCMMessage.body(template, token: token)
+        while true {
+            if pending == nil {
+                do {
+                    bearer = try await tokens.accessToken()
+                } catch {
+                    result.outcome = .configurationError
+                    result.message = (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
+                    return result
+                }
+            }
+            result.attempts += 1
+            let response: HTTPResponse
+            do {
+                if let first = pending {
+                    pending = nil
+                    response = try first.get()
+                } else {
+                    response = try await transport.send(request(body: body, bearer: bearer ?? ""))
+                }
+            } catch {
+                if let failure = error as? RichPushError, failure.code == .tlsConfiguration {
+                    result.outcome = .configurationError
+                    result.status = nil
+                    result.message = failure.message
+                    return result
+                }
+                if result.attempts < retry.maxAttempts {
+                    await sleep(retry.delay(beforeRetry: result.attempts))
+                    continue
+                }
+                result.outcome = .retriesExhausted
+                result.status = nil
+                result.message = "no answer after \(result.attempts) attempts: \(error)"
+                return result
+            }
+            result.status = response.status
+            let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
+            let json = parsed ?? .null
+            let error = FCMResponseHandling.ErrorBody(json)
+            result.errorCode = response.status == 200 ? nil : error.code
+            result.unexpectedBody = response.status != 200 && !response.body.isEmpty && parsed?.objectValue == nil ? ResponseExcerpt.make(response) : nil
+            let note = result.unexpectedBody != nil ? "; the answer was not FCM JSON (its start is shown once after the batch)" : ""
+            switch FCMResponseHandling.classify(status: response.status, error: error, project: account.projectID) {
+            case .accepted:
+                result.outcome = .accepted
+                result.messageName = json["name"]?.stringValue
+                result.message = nil
+                return result
+            case .renewAccessToken:
+                guard !renewed else {
+                    result.outcome = .configurationError
+                    result.message = "FCM refused a fresh access token (401\(error.message.map { ": " + $0 } ?? "")): check that the service account belongs to project \(account.projectID) and is not disabled"
+                    return result
+                }
+                renewed = true
+                if let bearer { await tokens.invalidate(bearer) }
+            case .retry:
+                if result.attempts < retry.maxAttempts {
+                    let retryAfter = RetryAfter.seconds(response.headers["retry-after"])
+                    if let retryAfter { pause.hold(seconds: retryAfter) }
+                    await sleep(retry.delay(beforeRetry: result.attempts, retryAfter: retryAfter))
+                    continue
+                }
+                result.outcome = .retriesExhausted
+                result.message = "FCM still answered \(response.status) \(result.errorCode ?? "") after \(result.attempts) attempts; try again later" + note
+                return result
+            case .tokenInactive:
+                let now = Date()
+                await tokenStateHandler?.deviceTokenBecameInactive(token, since: now)
+                result.outcome = .tokenInactive
+                result.inactiveSince = now
+                result.message = "FCM says the app instance is no longer registered (UNREGISTERED): stop sending to this token until the app registers again"
+                return result
+            case .tokenBad(let hint):
+                await tokenStateHandler?.deviceTokenIsBad(token, reason: APNsReason(rawValue: result.errorCode ?? "INVALID_ARGUMENT"), hint: hint)
+                result.outcome = .tokenBad
+                result.message = hint
+                return result
+            case .stopBatch(let message):
+                result.outcome = .configurationError
+                result.message = message + note
+                return result
+            case .rejected:
+                result.outcome = .rejected
+                result.message = "FCM rejected the message (\(response.status) \(result.errorCode ?? "no error code")\(error.message.map { ": " + $0 } ?? ""))" + note
+                return result
+            }
+        }
+    }
+
+    private func sleep(_ seconds: Double) async {
+        guard seconds > 0 else { return }
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     }
 }

@@ -34,4 +34,30 @@ public struct FCMServiceAccount: Sendable {
         privateKeyPEM = try member("private_key")
         tokenURI = json["token_uri"]?.stringValue ?? "https://oauth2.googleapis.com/token"
     }
+
+    /// Reads a service-account JSON file.
+    ///
+    /// - Parameter path: the file (Firebase console → Project settings → Service accounts →
+    ///   Generate new private key).
+    /// - Throws: `RichPushError` with code `io` (unreadable), `invalid_json` or `configuration`.
+    public init(contentsOf path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): no such file; download it from Firebase console → Project settings → Service accounts → Generate new private key")
+        }
+        guard !isDirectory.boolValue else {
+            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): it is a directory; give the JSON file")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): \(error.localizedDescription); check the path", underlying: error)
+        }
+        do {
+            try self.init(json: data, label: "the service-account file \(path)")
+        } catch let error as RichPushError where error.code == .invalidJSON {
+            throw RichPushError(code: error.code, message: "the service-account file \(path) is \(error.message)", underlying: error)
+        }
+    }
 }

@@ -68,6 +68,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         var easy: UnsafeMutableRawPointer?
         var headerList: HeaderList?
         var body = Data()
+        var bodyLimit = 0
+        var bodyTruncated = false
         var headers: [String: String] = [:]
 
         init(request: HTTPRequest, completion: Completion) {
@@ -285,10 +287,14 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
         transfer.headerList = headerList
         _ = richpush_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList.list)
+        transfer.bodyLimit = max(0, configuration.maximumResponseBodyBytes)
         _ = richpush_curl_setopt_write_cb(easy) { ptr, size, count, userdata in
             guard let ptr, let userdata else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
-            transfer.body.append(UnsafeRawPointer(ptr).assumingMemoryBound(to: UInt8.self), count: size * count)
+            let room = max(0, transfer.bodyLimit - transfer.body.count)
+            let kept = min(room, size * count)
+            if kept > 0 { transfer.body.append(UnsafeRawPointer(ptr).assumingMemoryBound(to: UInt8.self), count: kept) }
+            if kept < size * count { transfer.bodyTruncated = true }
             return size * count
         }
         _ = richpush_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata)
@@ -336,10 +342,12 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
             )))
         } else {
-            transfer.complete(.success(HTTPResponse(
+            var response = HTTPResponse(
                 status: status, headers: transfer.headers, body: transfer.body,
                 httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1
-            )))
+            )
+            response.bodyTruncated = transfer.bodyTruncated
+            transfer.complete(.success(response))
         }
     }
 

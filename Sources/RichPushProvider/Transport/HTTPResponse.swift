@@ -10,6 +10,9 @@ public struct HTTPResponse: Sendable {
     public var body: Data
     /// The HTTP version used: 2 for HTTP/2, 1 for HTTP/1.x.
     public var httpVersion: Int
+    /// Whether the body was longer than the transport keeps
+    /// (`TransportConfiguration.maximumResponseBodyBytes`) and was cut there.
+    public var bodyTruncated = false
 
     /// Makes a response.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data(), httpVersion: Int = 2) {

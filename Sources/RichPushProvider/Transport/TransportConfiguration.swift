@@ -49,6 +49,11 @@ public struct TransportConfiguration: Sendable {
     public var connectTimeout: Double = 10
     /// Seconds for one whole request.
     public var requestTimeout: Double = 30
+    /// The most response-body bytes kept per request (default 16 KiB); the rest is read and
+    /// dropped, and the response is marked `bodyTruncated`. APNs answers carry at most a short
+    /// `{"reason", "timestamp"}`, FCM errors about a kilobyte: anything longer is a proxy's page,
+    /// and 10 million of them must not fill memory.
+    public var maximumResponseBodyBytes: Int = 16_384
 
     /// Makes the default configuration: system trust store, HTTP/2 over TLS, one connection,
     /// at most 500 concurrent streams.

@@ -57,8 +57,8 @@ enum DashboardPage {
         cards += card(
             "Display rate", displayRate,
             s.accepted > 0
-                ? "\(HTML.number(s.deliveredOfSentPushes)) delivered / \(HTML.number(s.accepted)) accepted (pushes sent via POST /v1/pushes)"
-                : "needs sent counts: send with POST /v1/pushes")
+                ? "\(HTML.number(s.deliveredOfSentPushes)) delivered / \(HTML.number(s.accepted)) accepted (pushes with sends: POST /v1/pushes or recorded)"
+                : "needs sent counts: send with POST /v1/pushes, or record them with POST /v1/pushes/{id}/sends")
 
         var rows = ""
         for p in pushes {
@@ -69,8 +69,10 @@ enum DashboardPage {
             let shownID = HTML.truncated(shown, 40)
             let fullID = shownID == p.pushID ? "" : " title=\"\(HTML.escape(shown))\""
             rows += "<tr><td class=\"mono\"\(fullID)><a href=\"/pushes/\(HTML.urlComponent(p.pushID))\">\(HTML.escape(shownID))</a></td>"
+            rows += "<td>\(sourceLabel(p.sources))</td>"
             rows += "<td class=\"num\">\(p.sent.map(HTML.number) ?? "—")</td>"
             rows += "<td class=\"num\">\(p.accepted.map(HTML.number) ?? "—")</td>"
+            rows += "<td class=\"num\">\(p.skipped.map(HTML.number) ?? "—")</td>"
             rows += "<td class=\"num\">\(HTML.number(p.delivered))</td>"
             rows += "<td class=\"num\">\(HTML.number(p.opened))</td>"
             rows += "<td class=\"num\">\(p.displayRate.map(HTML.percent) ?? "—")</td>"
@@ -78,12 +80,12 @@ enum DashboardPage {
             rows += "<td class=\"mono\">\(topReason.map { "\(HTML.escape($0.key)) (\(HTML.number($0.value)))" } ?? "—")</td>"
             rows += "<td class=\"num\">\(HTML.bytes(p.mediaBytes))</td>"
             rows += "<td class=\"num\">\(p.elapsedMs.p50.map { HTML.duration(ms: $0) } ?? "—") / \(p.elapsedMs.p95.map { HTML.duration(ms: $0) } ?? "—")</td>"
-            rows += "<td>\(HTML.escape(shortTime(p.firstSeen)))</td><td>\(HTML.escape(shortTime(p.lastSeen)))</td></tr>"
+            rows += "<td class=\"when\">\(HTML.escape(shortTime(p.lastSeen)))</td></tr>"
         }
         if rows.isEmpty {
             rows = filtered
-                ? "<tr><td colspan=\"12\" class=\"empty\">No push matches. <a href=\"/\">Show all pushes</a></td></tr>"
-                : "<tr><td colspan=\"12\" class=\"empty\">No receipts yet. Post one: <code>curl -d push_id=2018001 http://HOST/v1/receipts</code></td></tr>"
+                ? "<tr><td colspan=\"13\" class=\"empty\">No push matches. <a href=\"/\">Show all pushes</a></td></tr>"
+                : "<tr><td colspan=\"13\" class=\"empty\">No receipts yet. Post one: <code>curl -d push_id=2018001 http://HOST/v1/receipts</code></td></tr>"
         }
         let problem = view.problem.map { "<div class=\"problem\">\(HTML.escape($0))</div>" } ?? ""
         let range = rangeText(view.parameters)
@@ -115,8 +117,8 @@ enum DashboardPage {
             <section class="panel"><h2>Pushes</h2><div class="sub">\(HTML.escape(listCaption(view.parameters))) · JSON at <code>GET /v1/pushes</code></div>
             \(filterForm(view.parameters))
             \(problem)
-            <table><thead><tr><th>push_id</th><th class="num">sent</th><th class="num">accepted</th><th class="num">delivered</th><th class="num">opened</th><th class="num">display rate</th><th class="num">media attached</th><th>top reason</th><th class="num">media bytes</th><th class="num">p50 / p95</th><th>first seen</th><th>last seen</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
+            <div class="scroll"><table><thead><tr><th>push_id</th><th title="where sent and accepted come from">source</th><th class="num">sent</th><th class="num">accepted</th><th class="num" title="tokens left out: known inactive or bad">skipped</th><th class="num">delivered</th><th class="num">opened</th><th class="num">display rate</th><th class="num">media attached</th><th>top reason</th><th class="num">media bytes</th><th class="num">p50 / p95</th><th>last seen</th></tr></thead>
+            <tbody>\(rows)</tbody></table></div>
             \(pager(view))
             </section>
             </main></body></html>
@@ -176,6 +178,19 @@ enum DashboardPage {
         let previous = view.page.previous.map { "<a href=\"\(HTML.escape(link("before", $0)))\">\(newer)</a>" } ?? "<span class=\"off\">\(newer)</span>"
         let next = view.page.next.map { "<a href=\"\(HTML.escape(link("after", $0)))\">\(older)</a>" } ?? "<span class=\"off\">\(older)</span>"
         return "<div class=\"pager\">\(previous)<span>\(HTML.number(view.page.pushes.count)) on this page</span>\(next)</div>"
+    }
+
+    /// Where a push's sent/accepted figures come from: `APNs`, `FCM` (sent by RichPush), a
+    /// recorder's name marked `recorded`, or `receipts only`.
+    static func sourceLabel(_ sources: [String]) -> String {
+        guard !sources.isEmpty else { return "<span class=\"muted\">receipts only</span>" }
+        return sources.map { source in
+            switch source {
+            case "apns": return "<span class=\"src\">APNs</span>"
+            case "fcm": return "<span class=\"src\">FCM</span>"
+            default: return "<span class=\"src ext\" title=\"recorded with POST /v1/pushes/{id}/sends\">\(HTML.escape(source)) · recorded</span>"
+            }
+        }.joined(separator: " ")
     }
 
     static func card(_ key: String, _ value: String, _ detail: String) -> String {

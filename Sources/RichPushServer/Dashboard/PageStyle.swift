@@ -25,6 +25,7 @@ enum PageStyle {
         th{text-align:left;color:#5b6478;font-weight:600;font-size:12px;padding:8px 10px;border-bottom:1px solid #e3e7ef}
         td{padding:8px 10px;border-bottom:1px solid #f0f2f6}
         th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}
+        td.num,td.when,.muted{white-space:nowrap}.scroll{overflow-x:auto}
         .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;unicode-bidi:isolate}
         .empty{color:#7a8397;text-align:center;padding:24px}
         .filters{display:flex;flex-wrap:wrap;gap:10px;align-items:end;margin:8px 0 12px}
@@ -35,5 +36,7 @@ enum PageStyle {
         .pager .off{color:#b5bccb}
         .problem{background:#fff4e6;border:1px solid #ffd8a8;color:#8a4b08;border-radius:8px;padding:8px 12px;margin-bottom:12px}
         .crumbs{font-size:13px;margin-bottom:10px}
+        .src{display:inline-block;font-size:11.5px;padding:1px 7px;border-radius:9px;background:#e7ecfb;color:#2f4ab8;white-space:nowrap}
+        .src.ext{background:#eef6ec;color:#2f7a2a}.muted{color:#9aa2b3;font-size:12px}
         """
 }

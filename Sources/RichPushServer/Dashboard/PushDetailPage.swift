@@ -19,8 +19,8 @@ enum PushDetailPage {
         let timing = p.elapsedMs.p50.map { "\(HTML.duration(ms: $0)) / \(p.elapsedMs.p95.map { HTML.duration(ms: $0) } ?? "—")" } ?? "—"
 
         var cards = ""
-        cards += DashboardPage.card("Sent", p.sent.map(HTML.number) ?? "—", p.sent == nil ? "no send recorded" : "tokens APNs answered")
-        cards += DashboardPage.card("Accepted", p.accepted.map(HTML.number) ?? "—", "APNs 200")
+        cards += DashboardPage.card("Sent", p.sent.map(HTML.number) ?? "—", p.sent == nil ? "no send recorded" : "tokens the provider answered")
+        cards += DashboardPage.card("Accepted", p.accepted.map(HTML.number) ?? "—", "accepted by APNs / FCM")
         cards += DashboardPage.card("Delivered", HTML.number(p.delivered), "shown by the service extension")
         cards += DashboardPage.card("Display rate", p.displayRate.map(HTML.percent) ?? "—", "delivered / accepted")
         cards += DashboardPage.card("Opened", HTML.number(p.opened), "open rate \(openRate) of delivered")
@@ -28,15 +28,17 @@ enum PushDetailPage {
 
         var facts: [(String, String)] = []
         if let title = detail.title { facts.append(("alert title", title)) }
+        if let skipped = p.skipped, skipped > 0 { facts.append(("skipped tokens", HTML.number(skipped) + " (known inactive or bad)")) }
         if let first = detail.firstSentMs { facts.append(("first sent", HTML.time(first) + " UTC")) }
         if let last = detail.lastSentMs, last != detail.firstSentMs { facts.append(("last sent", HTML.time(last) + " UTC")) }
         facts.append(("first receipt", p.delivered + p.opened > 0 ? longTime(p.firstSeen) : "—"))
         facts.append(("last receipt", p.delivered + p.opened > 0 ? longTime(p.lastSeen) : "—"))
         facts.append(("extension time p50 / p95", timing))
-        let factRows = facts.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
+        let factRows = "<tr><th>source</th><td>\(DashboardPage.sourceLabel(p.sources))</td></tr>"
+            + facts.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
 
         var tokenRows = detail.tokenOutcomes.map { "<tr><td class=\"mono\">\(HTML.escape($0.outcome))</td><td class=\"num\">\(HTML.number($0.count))</td></tr>" }.joined()
-        if tokenRows.isEmpty { tokenRows = "<tr><td colspan=\"2\" class=\"empty\">No send recorded through POST /v1/pushes</td></tr>" }
+        if tokenRows.isEmpty { tokenRows = "<tr><td colspan=\"2\" class=\"empty\">No per-token results recorded</td></tr>" }
         var outcomeRows = p.outcomes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             .map { "<tr><td class=\"mono\">\(HTML.escape($0.key))</td><td class=\"num\">\(HTML.number($0.value))</td></tr>" }.joined()
         if outcomeRows.isEmpty { outcomeRows = "<tr><td colspan=\"2\" class=\"empty\">No outcome reported</td></tr>" }

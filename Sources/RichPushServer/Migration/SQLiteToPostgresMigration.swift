@@ -2,13 +2,14 @@ import Foundation
 import RichPushCore
 
 /// Copies a SQLite store into a PostgreSQL store (`richpush migrate`): receipts, pushes, send
-/// records (`push_tokens`) and device-token states (`device_tokens`).
+/// records (`push_tokens`), device-token states (`device_tokens`), and from schema version 3 the
+/// recorded batches of sends (`push_send_batches`) and the devices the apps registered (`devices`).
 ///
 /// - Same figures after the copy: receipts go through the PostgreSQL store's own insert (dedup
 ///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` computed from the rows
 ///   actually inserted), so they merge correctly into a database that already holds receipts
 ///   (from instances already running on it), and `GET /v1/pushes` answers as the SQLite store did.
-///   The summaries the dashboard reads (`PostgresSchema` version 3) are kept in the same
+///   The summaries the dashboard reads (`PostgresSchema` version 4) are kept in the same
 ///   statements: receipts through the insert, pushes add their start to `push_index` and their
 ///   `sent`/`accepted` to `totals`.
 /// - Safe to re-run: every chunk (default 5,000 rows) commits together with how far it got
@@ -17,11 +18,13 @@ import RichPushCore
 ///   receipts without a `receipt_id` or the `sent`/`accepted` counters. The source is the
 ///   file's absolute path. Send records and token states are also upserted only when newer.
 /// - The source is read in one read transaction (a consistent snapshot; a server still writing
-///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 3 are read.
+///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 4 are read;
+///   a push copied from a file before version 3 gets one batch `before-v3` from `apns` (the only
+///   way sends were recorded then), so its source is known.
 public final class SQLiteToPostgresMigration {
     /// One step of progress: `done` of `total` rows of `table` copied in this run.
     public struct Progress: Sendable, Equatable {
-        /// `receipts`, `pushes`, `send records` or `token states`.
+        /// `receipts`, `pushes`, `send records`, `token states`, `send batches` or `devices`.
         public var table: String
         /// Rows copied so far in this run.
         public var done: Int
@@ -89,7 +92,8 @@ public final class SQLiteToPostgresMigration {
     /// - Parameters:
     ///   - stopAfterChunks: stop after this many chunks (tests: an interrupted run); `nil` = all.
     ///   - progress: called after each chunk.
-    /// - Returns: one summary per table (receipts, pushes, send records, token states).
+    /// - Returns: one summary per table (receipts, pushes, send records, token states, send
+    ///   batches, devices).
     /// - Throws: `RichPushError` from either store; what was committed before stays (re-run to go on).
     public func run(stopAfterChunks: Int? = nil, progress: (Progress) -> Void = { _ in }) throws -> [TableSummary] {
         try source.execute("BEGIN")
@@ -103,6 +107,13 @@ public final class SQLiteToPostgresMigration {
             out.append(try copy(table: "token states", item: "device_tokens", budget: &budget, progress: progress, write: copyTokenStates))
         } else {
             out.append(TableSummary(table: "token states", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
+        }
+        if sourceVersion >= 3 {
+            out.append(try copy(table: "send batches", item: "push_send_batches", budget: &budget, progress: progress, write: copySendBatches))
+            out.append(try copy(table: "devices", item: "devices", budget: &budget, progress: progress, write: copyDevices))
+        } else {
+            out.append(TableSummary(table: "send batches", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
+            out.append(TableSummary(table: "devices", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
         }
         return out
     }
@@ -171,18 +182,31 @@ public final class SQLiteToPostgresMigration {
     }
 
     private func copyPushes(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let skipped = sourceVersion >= 3 ? "skipped" : "0"
         let query = try source.prepared(
-            "SELECT rowid, push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms FROM pushes WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            "SELECT rowid, push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, \(skipped) FROM pushes WHERE rowid > ? ORDER BY rowid LIMIT ?")
         try query.bind([.integer(after), .integer(chunkSize)])
-        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2), $0.int(3), $0.int(4), $0.int(5), $0.int(6)) }
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2), $0.int(3), $0.int(4), $0.int(5), $0.int(6), $0.int(7) ?? 0) }
         guard let last = rows.last?.0 else { return (0, 0, after) }
+        // Before version 3 every send came from POST /v1/pushes through APNs: one batch says so
+        // (a version-3 file has its batches, copied with the send batches).
+        let batches = sourceVersion >= 3 ? "" : """
+            , batches AS (
+                INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0)
+                FROM unnest($1::text[], $3::bigint[], $4::bigint[], $6::bigint[]) AS b(push_id, sent, accepted, last_sent_at_ms)
+                WHERE sent > 0 OR accepted > 0 ORDER BY 1
+                ON CONFLICT DO NOTHING
+            )
+            """
         let result = try target.write {
             try $0.execute(
                 """
                 WITH merged AS (
-                    INSERT INTO pushes AS p (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms)
-                    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) ORDER BY 1
+                    INSERT INTO pushes AS p (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, skipped)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $10::bigint[]) ORDER BY 1
                     ON CONFLICT (push_id) DO UPDATE SET sent = p.sent + excluded.sent, accepted = p.accepted + excluded.accepted,
+                        skipped = p.skipped + excluded.skipped,
                         title = CASE WHEN excluded.last_sent_at_ms >= p.last_sent_at_ms THEN COALESCE(excluded.title, p.title)
                                      ELSE COALESCE(p.title, excluded.title) END,
                         first_sent_at_ms = LEAST(p.first_sent_at_ms, excluded.first_sent_at_ms),
@@ -199,18 +223,18 @@ public final class SQLiteToPostgresMigration {
                     WHERE x.push_id = ANY($1::text[]) AND x.push_id = s.push_id AND x.started_ms > s.started
                 ), copied_totals AS (
                     INSERT INTO totals AS t (slot, sent, accepted, pushes)
-                    SELECT $10::smallint, (SELECT COALESCE(SUM(v), 0) FROM unnest($3::bigint[]) AS v),
+                    SELECT $11::smallint, (SELECT COALESCE(SUM(v), 0) FROM unnest($3::bigint[]) AS v),
                            (SELECT COALESCE(SUM(v), 0) FROM unnest($4::bigint[]) AS v), (SELECT count(*) FROM new_pushes)
                     ON CONFLICT (slot) DO UPDATE SET sent = t.sent + excluded.sent, accepted = t.accepted + excluded.accepted,
                         pushes = t.pushes + excluded.pushes
-                )\(Self.progressCTE(first: 7))
+                )\(batches)\(Self.progressCTE(first: 7))
                 SELECT count(*) FILTER (WHERE inserted) FROM merged
                 """,
                 [
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)),
                     PostgresArrayLiteral.integers(rows.map { $0.3 ?? 0 }), PostgresArrayLiteral.integers(rows.map { $0.4 ?? 0 }),
                     PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
-                    sourceKey, "pushes", String(last), String($0.slot),
+                    sourceKey, "pushes", String(last), PostgresArrayLiteral.integers(rows.map(\.7)), String($0.slot),
                 ])
         }
         return (rows.count, result.int(0, 0) ?? 0, last)
@@ -267,6 +291,62 @@ public final class SQLiteToPostgresMigration {
                 [
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
                     PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), sourceKey, "device_tokens", String(last),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+
+    private func copySendBatches(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let query = try source.prepared(
+            "SELECT rowid, push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms FROM push_send_batches WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", $0.int(4), $0.int(5), $0.int(6), $0.int(7)) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        // The counts are in `pushes` already (copied with them): a batch is only its record, and
+        // one recorded on both sides (the same batch id) is kept once.
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[]) ORDER BY 1, 2
+                    ON CONFLICT (push_id, batch_id) DO NOTHING
+                    RETURNING 1
+                )\(Self.progressCTE(first: 8))
+                SELECT count(*) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
+                    PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
+                    PostgresArrayLiteral.integers(rows.map(\.7)), sourceKey, "push_send_batches", String(last),
+                ])
+        }
+        return (rows.count, result.int(0, 0) ?? 0, last)
+    }
+
+    private func copyDevices(after: Int) throws -> (read: Int, new: Int, last: Int) {
+        let query = try source.prepared(
+            "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        try query.bind([.integer(after), .integer(chunkSize)])
+        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", $0.text(4), $0.text(5), $0.int(6) ?? 0) }
+        guard let last = rows.last?.0 else { return (0, 0, after) }
+        let result = try target.write {
+            try $0.execute(
+                """
+                WITH merged AS (
+                    INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) ORDER BY 1
+                    ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                        user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                        WHERE d.registered_at_ms <= excluded.registered_at_ms
+                    RETURNING (xmax = 0) AS inserted
+                )\(Self.progressCTE(first: 7))
+                SELECT count(*) FILTER (WHERE inserted) FROM merged
+                """,
+                [
+                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
+                    PostgresArrayLiteral.text(rows.map(\.4)), PostgresArrayLiteral.text(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
+                    sourceKey, "devices", String(last),
                 ])
         }
         return (rows.count, result.int(0, 0) ?? 0, last)

@@ -3,20 +3,21 @@ import RichPushCore
 
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
-/// The tables and columns are the SQLite store's (schema version 2, the same number), in
+/// The tables and columns are the SQLite store's (schema version 4, the same number), in
 /// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
 /// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
 /// so concurrent writers — of one instance or of several — do not queue on one hot row's lock
 /// (which would serialize their commits, one WAL flush after another); readers sum the slots
 /// (at most 16 rows per counter). Every primary and unique key that concerns a push is
 /// led by `push_id`, so `receipts`, `push_counts`, `push_elapsed`, `pushes` and `push_tokens`
-/// can be hash-partitioned (`PARTITION BY HASH (push_id)`) or distributed by Citus
-/// (`create_distributed_table('receipts', 'push_id')`) without changing a key; `device_tokens`
-/// (one row per device token, small) stays whole (a Citus reference table).
+/// and `push_send_batches` can be hash-partitioned (`PARTITION BY HASH (push_id)`) or
+/// distributed by Citus (`create_distributed_table('receipts', 'push_id')`) without changing a
+/// key; `device_tokens` and `devices` (one row per device token) stay whole (Citus reference
+/// tables).
 /// `richpush_meta` holds the schema version; `richpush_migrations` remembers how far
 /// `richpush migrate` copied each SQLite file, so re-running it copies nothing twice.
 ///
-/// Version 3 adds the SQLite store's summaries (see `SQLiteStore`), so reads do not grow with the
+/// Version 4 adds the SQLite store's summaries (see `SQLiteStore`), so reads do not grow with the
 /// number of pushes: `push_index` (push id in byte order, `COLLATE "C"` as SQLite compares, and
 /// when it started, indexed for keyset pages), and the counters `totals`, `reason_totals`,
 /// `elapsed_totals` and `timeline` — slotted like `push_counts` (each writer connection adds to
@@ -28,7 +29,7 @@ import RichPushCore
 /// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
 enum PostgresSchema {
     /// The schema version this richpush writes (`richpush_meta.schema_version`).
-    static let version = 3
+    static let version = 4
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
@@ -38,8 +39,8 @@ enum PostgresSchema {
 
     /// The tables of this version (what a foreign database is checked against).
     static let tables = [
-        "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "richpush_meta", "richpush_migrations",
-        "push_index", "totals", "reason_totals", "elapsed_totals", "timeline",
+        "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
+        "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -115,9 +116,41 @@ enum PostgresSchema {
         INSERT INTO richpush_meta (key, value) VALUES ('schema_version', '2');
         """
 
-    /// Version 3: the summaries, filled from what version 2 holds (one pass, in the migration's
-    /// transaction; nothing to fill on a new database).
+    /// Version 3 (issue 11), as SQLite's: `push_send_batches` (each recorded batch of sends with
+    /// its source; one row per push and batch id, so a batch is counted once), `devices` (tokens
+    /// the app registered), `pushes.skipped`. Pushes sent before have one batch `before-v3` from
+    /// `apns`, the only way sends were recorded then. Idempotent (a partitioned schema made by
+    /// `deploy/postgres/partitioned-schema.sql` may already have them).
     static let migrateToVersion3 = """
+        ALTER TABLE pushes ADD COLUMN IF NOT EXISTS skipped bigint NOT NULL DEFAULT 0;
+        CREATE TABLE IF NOT EXISTS push_send_batches (
+            push_id text NOT NULL,
+            batch_id text NOT NULL,
+            source text NOT NULL,
+            sent bigint NOT NULL,
+            accepted bigint NOT NULL,
+            skipped bigint NOT NULL,
+            recorded_at_ms bigint NOT NULL,
+            PRIMARY KEY (push_id, batch_id)
+        );
+        INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+            SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0) FROM pushes WHERE sent > 0 OR accepted > 0
+            ON CONFLICT DO NOTHING;
+        CREATE TABLE IF NOT EXISTS devices (
+            device_token text PRIMARY KEY,
+            provider text NOT NULL,
+            platform text NOT NULL,
+            user_id text,
+            app_version text,
+            registered_at_ms bigint NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS devices_user ON devices (user_id, registered_at_ms) WHERE user_id IS NOT NULL;
+        UPDATE richpush_meta SET value = '3' WHERE key = 'schema_version';
+        """
+
+    /// Version 4: the summaries, filled from what version 3 holds (one pass, in the migration's
+    /// transaction; nothing to fill on a new database).
+    static let migrateToVersion4 = """
         CREATE TABLE push_index (
             push_id text COLLATE "C" PRIMARY KEY,
             started_ms bigint NOT NULL
@@ -189,7 +222,7 @@ enum PostgresSchema {
           SELECT 1000, received_at_ms / 1000 * 1000, 0, COUNT(*) FILTER (WHERE event = 'delivered'), COUNT(*) FILTER (WHERE event = 'opened')
           FROM receipts WHERE received_at_ms >= (SELECT MAX(received_at_ms) FROM receipts) - \(TimelinePlan.secondsRetentionMs)
           GROUP BY 2;
-        UPDATE richpush_meta SET value = '3' WHERE key = 'schema_version';
+        UPDATE richpush_meta SET value = '4' WHERE key = 'schema_version';
         """
 
     /// Brings the database to `version` under the advisory lock (see the type's discussion).
@@ -230,7 +263,8 @@ enum PostgresSchema {
                 try connection.execute(createVersion2)
                 current = 2
             }
-            if current == 2 { try connection.execute(migrateToVersion3) }
+            if current < 3 { try connection.execute(migrateToVersion3) }
+            if current < 4 { try connection.execute(migrateToVersion4) }
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }

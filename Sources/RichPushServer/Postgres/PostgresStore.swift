@@ -281,40 +281,55 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         return Self.newFlags(receipts, returned: result).filter { $0 }.count
     }
 
-    /// Records one send (see `ReceiptStore.recordSend(_:)`) in one statement: the push's counts,
-    /// each token's outcome (the last result per token when a token repeats) and the device-token
-    /// states (marked when APNs judged the token; cleared by a later 200), as SQLite does in order.
-    public func recordSend(_ send: PushSendRecord) throws {
+    /// Records one batch of sends (see `ReceiptStore.recordSend(_:)`) in one statement: the
+    /// batch row (whose key makes the batch count once: a second instance recording it at the
+    /// same moment waits for the first and then records nothing), the push's counts, each
+    /// token's outcome (the last result per token when a token repeats) and the device-token
+    /// states (marked when the provider judged the token; cleared by a later acceptance), as
+    /// SQLite does in order.
+    @discardableResult
+    public func recordSend(_ send: PushSendRecord) throws -> SendRecording {
         try pooled { try Self.recordSend(send, on: $0) }
     }
 
     /// The statement behind `recordSend(_:)` (also used by `richpush migrate` for whole pushes).
-    static func recordSend(_ send: PushSendRecord, on connection: PostgresConnection) throws {
+    @discardableResult
+    static func recordSend(_ send: PushSendRecord, on connection: PostgresConnection) throws -> SendRecording {
         var last: [String: PushSendRecord.TokenResult] = [:]
         var decisive: [String: PushSendRecord.TokenResult] = [:]
         for t in send.tokens {
             last[t.deviceToken] = t
-            if t.state != nil || t.status == 200 { decisive[t.deviceToken] = t }
+            if t.state != nil || t.wasAccepted { decisive[t.deviceToken] = t }
         }
         let tokens = last.keys.sorted()
         let states = decisive.keys.sorted()
-        let accepted = send.tokens.filter { $0.status == 200 }.count
-        let sent = send.tokens.filter { $0.status != nil }.count
-        try connection.execute(
+        let counts = send.counts
+        let batchID = send.batchID ?? "unkeyed-" + UUID().uuidString.lowercased()
+        let recorded = try connection.execute(
             """
-            WITH push AS (
-                INSERT INTO pushes AS p (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES ($1, $2, $3, $4, $5, $5)
+            WITH batch AS (
+                INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                VALUES ($1, $15, $16, $3, $4, $17, $5)
+                ON CONFLICT (push_id, batch_id) DO NOTHING
+                RETURNING 1
+            ), push AS (
+                INSERT INTO pushes AS p (push_id, title, sent, accepted, skipped, first_sent_at_ms, last_sent_at_ms)
+                SELECT $1, $2, $3, $4, $17, $5, $5 FROM batch
                 ON CONFLICT (push_id) DO UPDATE SET sent = p.sent + excluded.sent, accepted = p.accepted + excluded.accepted,
-                    title = COALESCE(excluded.title, p.title), last_sent_at_ms = excluded.last_sent_at_ms
+                    skipped = p.skipped + excluded.skipped, title = COALESCE(excluded.title, p.title),
+                    first_sent_at_ms = LEAST(COALESCE(p.first_sent_at_ms, excluded.first_sent_at_ms), excluded.first_sent_at_ms),
+                    last_sent_at_ms = GREATEST(COALESCE(p.last_sent_at_ms, excluded.last_sent_at_ms), excluded.last_sent_at_ms)
             ), sends AS (
                 INSERT INTO push_tokens AS t (push_id, device_token, status, reason, apns_id, sent_at_ms, outcome)
                 SELECT $1, device_token, status, reason, apns_id, $5, outcome
                 FROM unnest($6::text[], $7::integer[], $8::text[], $9::text[], $10::text[]) AS u(device_token, status, reason, apns_id, outcome)
+                WHERE EXISTS (SELECT 1 FROM batch)
                 ORDER BY device_token
                 ON CONFLICT (push_id, device_token) DO UPDATE SET status = excluded.status, reason = excluded.reason,
                     apns_id = excluded.apns_id, sent_at_ms = excluded.sent_at_ms, outcome = excluded.outcome
             ), states AS (
                 SELECT * FROM unnest($11::text[], $12::text[], $13::text[], $14::bigint[]) AS s(device_token, state, reason, since_ms)
+                WHERE EXISTS (SELECT 1 FROM batch)
             ), marked AS (
                 INSERT INTO device_tokens AS d (device_token, state, reason, since_ms, updated_at_ms)
                 SELECT device_token, state, reason, since_ms, $5 FROM states WHERE state IS NOT NULL ORDER BY device_token
@@ -323,28 +338,128 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             ), cleared AS (
                 DELETE FROM device_tokens WHERE device_token IN (SELECT device_token FROM states WHERE state IS NULL)
             ), new_push AS (
-                INSERT INTO push_index (push_id, started_ms) VALUES ($1, $5) ON CONFLICT (push_id) DO NOTHING RETURNING push_id
+                INSERT INTO push_index (push_id, started_ms) SELECT $1, $5 FROM batch ON CONFLICT (push_id) DO NOTHING RETURNING push_id
             ), earlier AS (
-                UPDATE push_index SET started_ms = $5 WHERE push_id = $1 AND started_ms > $5
+                UPDATE push_index SET started_ms = $5 WHERE push_id = $1 AND started_ms > $5 AND EXISTS (SELECT 1 FROM batch)
             ), send_totals AS (
-                INSERT INTO totals AS s (slot, sent, accepted, pushes) SELECT $15::smallint, $3, $4, (SELECT count(*) FROM new_push)
+                INSERT INTO totals AS s (slot, sent, accepted, pushes) SELECT $18::smallint, $3, $4, (SELECT count(*) FROM new_push) FROM batch
                 ON CONFLICT (slot) DO UPDATE SET sent = s.sent + excluded.sent, accepted = s.accepted + excluded.accepted,
                     pushes = s.pushes + excluded.pushes
             )
-            SELECT 1
+            SELECT count(*) FROM batch
             """,
             [
-                send.pushID, send.title, String(sent), String(accepted), String(send.sentAtMs),
+                send.pushID, send.title, String(counts.sent), String(counts.accepted), String(send.sentAtMs),
                 PostgresArrayLiteral.text(tokens), PostgresArrayLiteral.integers(tokens.map { last[$0]?.status }),
                 PostgresArrayLiteral.text(tokens.map { last[$0]?.reason }), PostgresArrayLiteral.text(tokens.map { last[$0]?.apnsID }),
                 PostgresArrayLiteral.text(tokens.map { last[$0]?.outcome }),
                 PostgresArrayLiteral.text(states), PostgresArrayLiteral.text(states.map { decisive[$0]?.state?.rawValue }),
                 PostgresArrayLiteral.text(states.map { decisive[$0]?.reason }),
                 PostgresArrayLiteral.integers(states.map { decisive[$0]?.inactiveSinceMs }),
-                String(connection.slot),
+                batchID, send.source, String(counts.skipped), String(connection.slot),
             ],
             prepare: true
         )
+        if recorded.int(0, 0) == 1 { return .recorded }
+        let existing = try connection.execute(
+            "SELECT source, sent, accepted, skipped FROM push_send_batches WHERE push_id = $1 AND batch_id = $2", [send.pushID, batchID])
+        let source = existing.text(0, 0) ?? "", sent = existing.int(0, 1) ?? 0, accepted = existing.int(0, 2) ?? 0, skipped = existing.int(0, 3) ?? 0
+        if source == send.source, sent == counts.sent, accepted == counts.accepted, skipped == counts.skipped { return .duplicate }
+        return .conflict(source: source, sent: sent, accepted: accepted, skipped: skipped)
+    }
+
+    // MARK: DeviceStore
+
+    /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
+    public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
+        try pooled { db in
+            try db.execute(
+                """
+                INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                    user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                RETURNING (xmax = 0)
+                """,
+                [
+                    registration.token, registration.provider, registration.platform, registration.userID, registration.appVersion,
+                    String(registration.registeredAtMs),
+                ]
+            ).text(0, 0) == "t"
+        }
+    }
+
+    /// Deletes the registration and marks the token `deleted` (see `DeviceStore.unregisterDevice(_:atMs:)`).
+    public func unregisterDevice(_ token: String, atMs: Int) throws -> Bool {
+        try pooled { db in
+            try db.execute(
+                """
+                WITH gone AS (
+                    DELETE FROM devices WHERE device_token = $1 RETURNING 1
+                ), marked AS (
+                    INSERT INTO device_tokens AS d (device_token, state, reason, since_ms, updated_at_ms)
+                    VALUES ($1, 'deleted', 'deleted by the app', $2, $2)
+                    ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                        since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+                )
+                SELECT count(*) FROM gone
+                """,
+                [token, String(atMs)]
+            ).int(0, 0) == 1
+        }
+    }
+
+    /// The users' registrations, by user id (bytes) then newest first, as SQLite orders them
+    /// (see `DeviceStore.devices(ofUsers:limit:)`).
+    public func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] {
+        guard !userIDs.isEmpty, limit > 0 else { return [] }
+        return try pooled(readOnly: true) { db in
+            let result = try db.execute(
+                """
+                SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices
+                WHERE user_id = ANY($1::text[]) ORDER BY user_id COLLATE "C", registered_at_ms DESC, device_token COLLATE "C" LIMIT $2
+                """,
+                [PostgresArrayLiteral.text(Array(Set(userIDs)).sorted()), String(limit)])
+            return result.rows { Self.registration(result, $0) }
+        }
+    }
+
+    /// One registration (see `DeviceStore.device(_:)`).
+    public func device(_ token: String) throws -> DeviceRegistration? {
+        try pooled(readOnly: true) { db in
+            let result = try db.execute(
+                "SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE device_token = $1", [token])
+            return result.count > 0 ? Self.registration(result, 0) : nil
+        }
+    }
+
+    private static func registration(_ result: PostgresResult, _ row: Int) -> DeviceRegistration {
+        DeviceRegistration(
+            token: result.text(row, 0) ?? "", provider: result.text(row, 1) ?? "", platform: result.text(row, 2) ?? "", userID: result.text(row, 3),
+            appVersion: result.text(row, 4), registeredAtMs: result.int(row, 5) ?? 0)
+    }
+
+    /// Tokens marked inactive, bad or deleted and not registered since (see
+    /// `DeviceStore.skippedTokens(among:)`).
+    public func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] {
+        guard !tokens.isEmpty else { return [:] }
+        return try pooled(readOnly: true) { db in
+            let result = try db.execute(
+                """
+                SELECT t.device_token, t.state, t.reason, COALESCE(t.since_ms, t.updated_at_ms), d.registered_at_ms
+                FROM device_tokens t LEFT JOIN devices d ON d.device_token = t.device_token
+                WHERE t.device_token = ANY($1::text[])
+                """,
+                [PostgresArrayLiteral.text(Array(Set(tokens)).sorted())])
+            var out: [String: TokenSkip] = [:]
+            for row in 0..<result.count {
+                let since = result.int(row, 3) ?? 0
+                // Registered again after the provider's verdict (Apple: "unless it registered again later").
+                if let registered = result.int(row, 4), registered > since { continue }
+                out[result.text(row, 0) ?? ""] = TokenSkip(
+                    state: PushSendRecord.TokenState(rawValue: result.text(row, 1) ?? ""), reason: result.text(row, 2), sinceMs: since)
+            }
+            return out
+        }
     }
 
     /// Disconnects every connection. Further calls fail.
@@ -676,10 +791,19 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             rows[id] = row
         }
         let sendRows = try db.execute(
-            "SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms, title FROM pushes WHERE push_id = ANY($1::text[])", [list])
-        var sends: [String: (sent: Int?, accepted: Int?, first: Int?, last: Int?, title: String?)] = [:]
+            "SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms, title, skipped FROM pushes WHERE push_id = ANY($1::text[])", [list])
+        var sends: [String: (sent: Int?, accepted: Int?, first: Int?, last: Int?, title: String?, skipped: Int?)] = [:]
         for i in 0..<sendRows.count {
-            sends[sendRows.text(i, 0) ?? ""] = (sendRows.int(i, 1), sendRows.int(i, 2), sendRows.int(i, 3), sendRows.int(i, 4), sendRows.text(i, 5))
+            sends[sendRows.text(i, 0) ?? ""] = (
+                sendRows.int(i, 1), sendRows.int(i, 2), sendRows.int(i, 3), sendRows.int(i, 4), sendRows.text(i, 5), sendRows.int(i, 6)
+            )
+        }
+        var sources: [String: [String]] = [:]
+        if !sends.isEmpty {
+            let batches = try db.execute(
+                "SELECT DISTINCT push_id, source COLLATE \"C\" FROM push_send_batches WHERE push_id = ANY($1::text[]) ORDER BY 1, 2",
+                [PostgresArrayLiteral.text(sends.keys.sorted())])
+            for i in 0..<batches.count { sources[batches.text(i, 0) ?? "", default: []].append(batches.text(i, 1) ?? "") }
         }
         let elapsed = try db.execute(
             "SELECT push_id, elapsed_ms, SUM(receipts) FROM push_elapsed WHERE push_id = ANY($1::text[]) GROUP BY push_id, elapsed_ms ORDER BY push_id, elapsed_ms",
@@ -705,7 +829,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
                     count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
                     p95: PushStatistics.percentile(distribution, 95)),
                 // The SQLite store's formatting, so both stores answer the same bytes.
-                firstSeen: row.first.map(SQLiteStore.iso8601), lastSeen: row.last.map(SQLiteStore.iso8601)
+                firstSeen: row.first.map(SQLiteStore.iso8601), lastSeen: row.last.map(SQLiteStore.iso8601),
+                skipped: send?.skipped, sources: sources[id] ?? []
             )
             out[id] = PushRow(statistics: statistics, title: send?.title, firstSentMs: send?.first, lastSentMs: send?.last, distribution: distribution)
         }

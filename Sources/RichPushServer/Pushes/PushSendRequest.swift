@@ -2,32 +2,45 @@ import Foundation
 import RichPushCore
 import RichPushProvider
 
-/// A `POST /v1/pushes` body, checked and turned into one APNs notification for many tokens.
+/// A `POST /v1/pushes` body, checked and turned into one notification for many device tokens,
+/// sent through APNs or FCM.
 ///
 /// ```json
-/// {"push_id": "2018001", "tokens": ["<64 hex>", …],
+/// {"push_id": "2018001", "tokens": ["<64 hex>", …] and/or "user_ids": ["u-42", …],
+///  "provider": "apns" | "fcm",
 ///  "payload": {"aps": {…}} | "title": "…", "subtitle": "…", "body": "…", "image": "https://…",
 ///  "push_type": "alert", "priority": 10, "collapse_id": "…", "expiration": 1767225600, "topic": "com.example.app"}
 /// ```
+///
+/// `tokens` go through `provider` (default: APNs when the server has APNs settings, else FCM);
+/// `user_ids` are looked up in the devices the app registered (`POST /v1/devices`) and each of
+/// their tokens goes through the provider it was registered for (only `provider`'s when given).
 ///
 /// The payload gets the push id so receipts match: the request's `push_id` is written at the
 /// top-level `push_id` unless the payload already names the same id along
 /// `PayloadKeyPath.defaultPushIDKeyPaths`; without any, the server makes one (a UUID).
 public struct PushSendRequest: Sendable {
-    /// At most this many device tokens per request (a bound on memory and on one request's time).
+    /// At most this many device tokens per request (a bound on memory and on one request's time);
+    /// the tokens found for `user_ids` count too.
     public static let maximumTokens = 10_000
+    /// At most this many user ids per request.
+    public static let maximumUserIDs = 1_000
     /// The largest request body: 10,000 tokens of 64 hex digits are about 680 KB, plus the payload.
     public static let maximumBodyBytes = 1_048_576
-    /// The latest `expiration` accepted, in UNIX seconds: 2^32 − 1 (apns-expiration is a 32-bit
-    /// UNIX time; larger numbers, up to 1e19 and beyond, are refused with 400, never trapped on).
-    public static let maximumExpiration = 4_294_967_295
+    /// The latest `expiration` accepted, in UNIX seconds: 4,102,444,800 (2100-01-01; larger
+    /// numbers, up to 1e19 and beyond, are refused with 400, never trapped on).
+    public static let maximumExpiration = 4_102_444_800
 
     /// The push id (in the payload, in the receipts, in the store).
     public var pushID: String
     /// Whether the server made the push id.
     public var pushIDGenerated: Bool
-    /// The device tokens, duplicates removed, in the given order.
+    /// The device tokens, duplicates removed, in the given order (APNs hex tokens lower-cased).
     public var tokens: [String]
+    /// The user ids whose registered devices also get the push.
+    public var userIDs: [String]
+    /// The provider the request named (`apns` or `fcm`), `nil` = the server's default.
+    public var provider: String?
     /// The notification: payload bytes and headers.
     public var notification: APNsNotification
     /// The alert title (or body) to show on the dashboard.
@@ -39,43 +52,82 @@ public struct PushSendRequest: Sendable {
     ///
     /// - Parameters:
     ///   - body: the JSON body.
-    ///   - defaultTopic: the server's `--apns-topic`, used when the request has no `topic`.
+    ///   - defaultTopic: the server's `--apns-topic`, used when the request has no `topic`
+    ///     (`nil` for a server with FCM only: FCM knows the app).
     ///   - makePushID: makes a push id when neither the request nor the payload has one.
     /// - Returns: the request, ready to send.
     /// - Throws: `PushRequestError` (400 naming the field; 400 `payload_rejected` with the lint
     ///   findings; 413 `too_many_tokens`).
-    public init(body: Data, defaultTopic: String, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
+    public init(body: Data, defaultTopic: String?, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
         let example = "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}"
-        guard let json = try? JSONValue.parse(body) else {
+        let json: JSONValue
+        do {
+            // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
+            json = try JSONValue.parseStrictly(body)
+        } catch let error as RichPushError {
             if let tooDeep = JSONNesting.tooDeepMessage(body) { throw PushRequestError(field: "body", message: tooDeep) }
-            throw PushRequestError(field: "body", message: "the body is not valid JSON; send a JSON object, \(example)")
+            throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
         }
         guard let root = json.objectValue else {
             throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
         }
-        let known: Set<String> = ["push_id", "tokens", "payload", "title", "subtitle", "body", "image", "media_key", "push_type", "priority", "collapse_id", "expiration", "topic"]
+        let known: Set<String> = [
+            "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
+            "priority", "collapse_id", "expiration", "topic",
+        ]
         if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
             throw PushRequestError(field: unknown, message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
         }
 
-        // Tokens.
-        guard let list = root["tokens"]?.arrayValue, !list.isEmpty else {
-            throw PushRequestError(field: "tokens", message: "tokens must be a non-empty array of hex device tokens")
-        }
-        guard list.count <= Self.maximumTokens else {
-            throw PushRequestError(
-                status: 413, code: "too_many_tokens", field: "tokens",
-                message: "\(list.count) tokens in one request; at most \(Self.maximumTokens): split the list into several requests (same push_id to add to one push)")
-        }
-        var seen = Set<String>()
-        var tokens: [String] = []
-        for (index, item) in list.enumerated() {
-            guard let token = item.stringValue?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
-                throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a string; each token is the device token in hex")
+        // Provider.
+        if let value = root["provider"] {
+            guard let name = value.stringValue, ["apns", "fcm"].contains(name) else {
+                throw PushRequestError(field: "provider", message: "provider must be \"apns\" or \"fcm\"")
             }
-            if seen.insert(token.lowercased()).inserted { tokens.append(token) }
+            provider = name
+        } else {
+            provider = nil
+        }
+
+        // Targets: tokens and/or user ids.
+        var tokens: [String] = []
+        if let value = root["tokens"] {
+            guard let list = value.arrayValue, !list.isEmpty || root["user_ids"] != nil else {
+                throw PushRequestError(field: "tokens", message: "tokens must be a non-empty array of device tokens (APNs: hex; FCM: registration tokens)")
+            }
+            guard list.count <= Self.maximumTokens else {
+                throw PushRequestError(
+                    status: 413, code: "too_many_tokens", field: "tokens",
+                    message: "\(list.count) tokens in one request; at most \(Self.maximumTokens): split the list into several requests (same push_id to add to one push)")
+            }
+            var seen = Set<String>()
+            for (index, item) in list.enumerated() {
+                guard let raw = item.stringValue?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 4096 else {
+                    throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a string of 1…4096 bytes; each token is the device token (APNs: hex; FCM: the registration token)")
+                }
+                // APNs tokens are hex, in any case: one spelling (lower case) everywhere.
+                let token = provider != "fcm" && APNsClient.isWellFormedDeviceToken(raw) ? raw.lowercased() : raw
+                if seen.insert(token).inserted { tokens.append(token) }
+            }
+        }
+        var userIDs: [String] = []
+        if let value = root["user_ids"] {
+            guard let list = value.arrayValue, !list.isEmpty, list.count <= Self.maximumUserIDs else {
+                throw PushRequestError(field: "user_ids", message: "user_ids must be an array of 1…\(Self.maximumUserIDs) user ids, as the app registered them with POST /v1/devices")
+            }
+            var seen = Set<String>()
+            for (index, item) in list.enumerated() {
+                guard let id = item.stringValue, DeviceRegistrationRequest.isValidUserID(id) else {
+                    throw PushRequestError(field: "user_ids", message: "user_ids[\(index)] is not a user id (a string of 1…\(DeviceRegistrationRequest.maximumUserIDBytes) bytes without control characters)")
+                }
+                if seen.insert(id).inserted { userIDs.append(id) }
+            }
+        }
+        guard !tokens.isEmpty || !userIDs.isEmpty else {
+            throw PushRequestError(field: "tokens", message: "give tokens (a non-empty array of device tokens) or user_ids (users whose devices registered with POST /v1/devices)")
         }
         self.tokens = tokens
+        self.userIDs = userIDs
 
         // Payload: given, or built from title/body/image.
         let builderKeys = ["title", "subtitle", "body", "image", "media_key"].filter { root[$0] != nil }
@@ -107,16 +159,16 @@ public struct PushSendRequest: Sendable {
         var requested: String?
         if let value = root["push_id"] {
             switch value {
-            case .string(let s) where !s.isEmpty: requested = s
-            case .int(let i): requested = String(i)
+            case .string(let s) where !s.isEmpty: requested = s.value
+            case .number(let n) where n.isIntegerLiteral: requested = n.text
             default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string")
             }
         }
         var inPayload: (path: PayloadKeyPath, id: String)?
         for path in PayloadKeyPath.defaultPushIDKeyPaths {
             switch path.lookup(in: payload) {
-            case .string(let s)? where !s.isEmpty: inPayload = (path, s)
-            case .int(let i)?: inPayload = (path, String(i))
+            case .string(let s)? where !s.isEmpty: inPayload = (path, s.value)
+            case .number(let n)? where n.isIntegerLiteral: inPayload = (path, n.text)
             default: continue
             }
             break
@@ -151,10 +203,12 @@ public struct PushSendRequest: Sendable {
         // Headers.
         let topic: String
         if let value = root["topic"] {
-            guard let s = value.stringValue, !s.isEmpty else { throw PushRequestError(field: "topic", message: "topic must be the app's bundle id, a string") }
+            guard let s = value.stringValue, !s.isEmpty, !s.contains(where: { $0.isWhitespace }) else {
+                throw PushRequestError(field: "topic", message: "topic must be the app's bundle id, a string")
+            }
             topic = s
         } else {
-            topic = defaultTopic
+            topic = defaultTopic ?? ""
         }
         var notification = APNsNotification(payload: payload.jsonData(sortedKeys: true), topic: topic)
         if let value = root["push_type"] {
@@ -162,7 +216,7 @@ public struct PushSendRequest: Sendable {
             notification.pushType = APNsPushType(rawValue: s)
         }
         if let value = root["priority"] {
-            guard let n = value.intValue, [1, 5, 10].contains(n) else { throw PushRequestError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)") }
+            guard let n = value.integerLiteralValue, [1, 5, 10].contains(n) else { throw PushRequestError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)") }
             notification.priority = APNsPriority(rawValue: n)
         }
         if let value = root["collapse_id"] {
@@ -170,10 +224,10 @@ public struct PushSendRequest: Sendable {
             notification.collapseID = s
         }
         if let value = root["expiration"] {
-            guard let n = value.intValue, (0...Self.maximumExpiration).contains(n) else {
+            guard let n = value.integerLiteralValue, (0...Self.maximumExpiration).contains(n) else {
                 throw PushRequestError(
                     field: "expiration",
-                    message: "expiration must be a UNIX time in seconds from 0 (now or never) to \(Self.maximumExpiration) (apns-expiration, 32 bits)")
+                    message: "expiration must be a UNIX time in seconds from 0 (now or never) to \(Self.maximumExpiration) (apns-expiration)")
             }
             notification.expiration = Date(timeIntervalSince1970: Double(n))
         }
@@ -190,7 +244,7 @@ public struct PushSendRequest: Sendable {
                 findings: findings)
         }
         do {
-            _ = try notification.validate(linter: linter)
+            _ = try notification.validate(linter: linter, checkingTopic: false)
         } catch let error as RichPushError {
             throw PushRequestError(code: error.code.rawValue, message: error.message)
         }

@@ -2,132 +2,314 @@ import Foundation
 import RichPushCore
 import RichPushProvider
 
-/// Sends `POST /v1/pushes` through APNs and records the send in the store.
+/// Sends `POST /v1/pushes` through APNs and/or FCM and records the send in the store.
 ///
-/// One `APNsClient` (one HTTP/2 connection, one cached provider token) serves every request.
-/// The APNs work runs in a task off libmicrohttpd's threads (the connection is suspended
-/// meanwhile), and the store write runs on a serial queue of its own, so no server thread and no
-/// thread of Swift's cooperative pool waits on the network or on SQLite's fsync.
+/// One `APNsClient` (one HTTP/2 connection, one cached provider token) and one `FCMClient` (one
+/// cached OAuth2 access token) serve every request. Before sending, the targets are resolved
+/// (`user_ids` → the devices the app registered, each through its own provider) and the tokens a
+/// provider called inactive or bad, and not registered again since, are skipped (counted per
+/// push as `skipped`). The provider work runs in a task off libmicrohttpd's threads (the
+/// connection is suspended meanwhile), and the store work on a serial queue of its own, so no
+/// server thread and no thread of Swift's cooperative pool waits on the network or on SQLite.
 public final class PushSender: Sendable {
-    /// The APNs settings (without the key's contents).
-    public let settings: APNsSettings
-    private let client: APNsClient
+    /// The APNs settings (without the key's contents), when APNs is configured.
+    public let settings: APNsSettings?
+    /// The FCM settings, when FCM is configured.
+    public let fcmSettings: FCMSettings?
+    /// The APNs settings not given (for the 503 when a push needs APNs).
+    public let apnsMissing: [String]
+    private let apns: APNsClient?
+    private let fcm: FCMClient?
     private let store: any ReceiptStore
-    private let recordQueue = DispatchQueue(label: "richpush.pushes.record")
+    private let storeQueue = DispatchQueue(label: "richpush.pushes.store")
     private let pending = PendingCounter()
 
-    /// Reads the key and opens the APNs client (the connection is made on the first send).
+    /// Reads the key(s) and opens the clients (connections are made on the first send).
     ///
     /// - Parameters:
-    ///   - settings: key, key id, team id, topic, environment, CA file.
-    ///   - store: where sends are recorded (`recordSend`).
-    ///   - retry: backoff for 429 / 5xx.
-    /// - Throws: `RichPushError` `invalid_key` (the `.p8` cannot be read or is not a P-256 key),
-    ///   `io` (the CA file cannot be read), `transport` (libcurl cannot start).
-    public init(settings: APNsSettings, store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy()) throws {
+    ///   - settings: APNs key, key id, team id, topic, environment, CA file; `nil` = no APNs.
+    ///   - fcm: the FCM service account and endpoints; `nil` = no FCM.
+    ///   - apnsMissing: the APNs settings not given, for the 503 (when `settings` is `nil`).
+    ///   - store: where sends are recorded (`recordSend`) and devices looked up.
+    ///   - retry: backoff for 429 / 5xx (APNs) and `QUOTA_EXCEEDED` / `UNAVAILABLE` (FCM).
+    /// - Throws: `RichPushError` `invalid_key` (the `.p8` or the service account's key cannot be
+    ///   read), `io` (a CA or service-account file cannot be read), `configuration`, `transport`.
+    public init(
+        settings: APNsSettings?, fcm: FCMSettings? = nil, apnsMissing: [String] = APNsSettings.allSettings.names,
+        store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy()
+    ) throws {
         self.settings = settings
+        self.fcmSettings = fcm
+        self.apnsMissing = apnsMissing
         self.store = store
-        let signer: ES256Signer
-        do {
-            signer = try ES256Signer(contentsOf: URL(fileURLWithPath: settings.keyFile))
-        } catch let error as RichPushError {
-            throw RichPushError(code: error.code, message: "the APNs key for POST /v1/pushes (--apns-key or RICHPUSH_APNS_KEY): \(error.message)")
-        }
-        let manager = APNsTokenManager(signer: signer, keyID: settings.keyID, teamID: settings.teamID)
-        var transport = TransportConfiguration()
-        if let caFile = settings.caFile {
-            guard FileManager.default.isReadableFile(atPath: caFile) else {
-                throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --apns-ca-file")
+        if let settings {
+            let signer: ES256Signer
+            do {
+                signer = try ES256Signer(contentsOf: URL(fileURLWithPath: settings.keyFile))
+            } catch let error as RichPushError {
+                throw RichPushError(code: error.code, message: "the APNs key for POST /v1/pushes (--apns-key or RICHPUSH_APNS_KEY): \(error.message)")
             }
-            transport.caFile = caFile
+            let manager = APNsTokenManager(signer: signer, keyID: settings.keyID, teamID: settings.teamID)
+            var transport = TransportConfiguration()
+            if let caFile = settings.caFile {
+                guard FileManager.default.isReadableFile(atPath: caFile) else {
+                    throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --apns-ca-file")
+                }
+                transport.caFile = caFile
+            }
+            apns = try APNsClient(environment: settings.environment, authentication: .token(manager), transport: transport, retry: retry)
+        } else {
+            apns = nil
         }
-        client = try APNsClient(environment: settings.environment, authentication: .token(manager), transport: transport, retry: retry)
+        if let fcm {
+            var account: FCMServiceAccount
+            do {
+                account = try FCMServiceAccount(contentsOf: fcm.serviceAccountFile)
+            } catch let error as RichPushError {
+                apns?.shutdown()
+                throw RichPushError(code: error.code, message: "the FCM service account for POST /v1/pushes (--fcm-service-account or RICHPUSH_FCM_SERVICE_ACCOUNT): \(error.message)")
+            }
+            if let tokenURL = fcm.tokenURL { account.tokenURI = tokenURL }
+            var transport = TransportConfiguration()
+            if let caFile = fcm.caFile {
+                guard FileManager.default.isReadableFile(atPath: caFile) else {
+                    apns?.shutdown()
+                    throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --fcm-ca-file")
+                }
+                transport.caFile = caFile
+            }
+            do {
+                self.fcm = try FCMClient(account: account, endpoint: fcm.endpoint, transport: transport, retry: retry)
+            } catch {
+                apns?.shutdown()
+                throw error
+            }
+        } else {
+            self.fcm = nil
+        }
     }
 
     /// Sends requests not yet answered.
     public var inFlight: Int { pending.value }
 
-    /// Closes the APNs connection; sends in flight fail (and are answered) soon after.
-    public func shutdown() { client.shutdown() }
+    /// The provider for `tokens` when a request names none: APNs when configured, else FCM.
+    public var defaultProvider: String { apns != nil ? "apns" : "fcm" }
+
+    /// The FCM project, when FCM is configured.
+    public var fcmProjectID: String? { fcm?.projectID }
+
+    /// Closes the connections; sends in flight fail (and are answered) soon after.
+    public func shutdown() {
+        apns?.shutdown()
+        fcm?.shutdown()
+    }
+
+    /// Runs store work on the sender's own queue (SQLite's fsync never holds a pool thread).
+    private func onStore<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            storeQueue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// One target of a send.
+    struct Target: Sendable {
+        var token: String
+        var provider: String
+    }
 
     /// Sends a checked request and calls `respond` once with the HTTP response, from another
-    /// thread: 200 with the results, or 502 when APNs refused the configuration (key, team, topic).
+    /// thread: 200 with the results, 502 when a provider refused the server's configuration
+    /// (key, team, topic, service account), 503 when a needed provider is not configured, 413
+    /// when `user_ids` bring more than 10,000 tokens.
     ///
     /// - Parameters:
     ///   - request: the checked request.
     ///   - respond: called exactly once.
     public func send(_ request: PushSendRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         pending.add(1)
-        let client = self.client
-        let store = self.store
-        let queue = recordQueue
-        let pending = self.pending
-        Task.detached {
-            let sentAtMs = Int(Date().timeIntervalSince1970 * 1000)
-            let batch: APNsBatchResult
-            do {
-                batch = try await client.send(request.notification, to: request.tokens)
-            } catch let error as RichPushError {
-                respond(PushRequestError(code: error.code.rawValue, message: error.message).response)
-                pending.add(-1)
-                return
-            } catch {
-                respond(.error(500, code: "send_failed", message: String(describing: error)))
-                pending.add(-1)
-                return
-            }
-            let record = PushSendRecord(
-                pushID: request.pushID, sentAtMs: sentAtMs, title: request.title,
-                tokens: batch.results.map(Self.tokenResult)
-            )
-            queue.async {
-                var storeError: String?
-                do { try store.recordSend(record) } catch {
-                    storeError = (error as? RichPushError)?.message ?? String(describing: error)
-                }
-                respond(Self.response(request, batch, storeError: storeError))
-                pending.add(-1)
-            }
+        Task.detached { [self] in
+            let response = await self.run(request)
+            respond(response)
+            self.pending.add(-1)
         }
     }
 
-    static func tokenResult(_ r: APNsResult) -> PushSendRecord.TokenResult {
+    private func run(_ request: PushSendRequest) async -> HTTPResponse {
+        let sentAtMs = Int(Date().timeIntervalSince1970 * 1000)
+        let explicitProvider = request.provider ?? defaultProvider
+        // Targets: the tokens, then the users' registered devices (each through its provider).
+        var targets = request.tokens.map { Target(token: $0, provider: explicitProvider) }
+        var usersWithoutDevices: [String] = []
+        let store = self.store
+        do {
+            if !request.userIDs.isEmpty {
+                let devices = try await onStore { try store.devices(ofUsers: request.userIDs, limit: PushSendRequest.maximumTokens + 1) }
+                let found = Set(devices.compactMap(\.userID))
+                usersWithoutDevices = request.userIDs.filter { !found.contains($0) }
+                var seen = Set(targets.map(\.token))
+                for device in devices where request.provider == nil || device.provider == request.provider {
+                    if seen.insert(device.token).inserted { targets.append(Target(token: device.token, provider: device.provider)) }
+                }
+            }
+        } catch {
+            return PushRequestError(status: 503, code: "store_error", message: "cannot look up the users' devices: \((error as? RichPushError)?.message ?? "\(error)"); retry later").response
+        }
+        guard targets.count <= PushSendRequest.maximumTokens else {
+            return PushRequestError(
+                status: 413, code: "too_many_tokens", field: "user_ids",
+                message: "the tokens and user_ids come to more than \(PushSendRequest.maximumTokens) device tokens; split the request (same push_id to add to one push)").response
+        }
+        let apnsTargets = targets.filter { $0.provider == "apns" }.map(\.token)
+        let fcmTargets = targets.filter { $0.provider == "fcm" }.map(\.token)
+        if !apnsTargets.isEmpty, apns == nil {
+            return HTTPResponse.error(
+                503, code: "apns_not_configured",
+                message: "this push goes to APNs tokens, and POST /v1/pushes has no APNs settings; start richpush serve with: " + apnsMissing.joined(separator: ", ")
+                    + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)" + (fcm != nil ? ", or send FCM tokens with \"provider\": \"fcm\"" : ""))
+        }
+        if !fcmTargets.isEmpty, fcm == nil {
+            return HTTPResponse.error(
+                503, code: "fcm_not_configured",
+                message: "this push goes to FCM tokens, and POST /v1/pushes has no FCM settings; start richpush serve with --fcm-service-account FILE (or RICHPUSH_FCM_SERVICE_ACCOUNT)")
+        }
+
+        // Tokens recorded inactive or bad, and not registered again since, are skipped.
+        let skipped: [String: TokenSkip]
+        do {
+            let all = targets.map(\.token)
+            skipped = try await onStore { try store.skippedTokens(among: all) }
+        } catch {
+            return PushRequestError(status: 503, code: "store_error", message: "cannot read the token states: \((error as? RichPushError)?.message ?? "\(error)"); retry later").response
+        }
+
+        let notification = request.notification
+        async let apnsRun = sendAPNs(notification, to: apnsTargets.filter { skipped[$0] == nil })
+        async let fcmRun = sendFCM(notification, to: fcmTargets.filter { skipped[$0] == nil })
+        let (apnsOutcome, fcmOutcome) = await (apnsRun, fcmRun)
+
+        var results: [(provider: String, result: any PushTokenResult)] = []
+        var stops: [(String, RichPushError)] = []
+        for (provider, outcome) in [("apns", apnsOutcome), ("fcm", fcmOutcome)] {
+            switch outcome {
+            case .failure(let error):
+                return PushRequestError(code: error.code.rawValue, message: error.message).response
+            case .success(let batch):
+                results += batch.results.map { (provider, $0) }
+                if let stop = batch.stoppedBy { stops.append((provider, stop)) }
+            }
+        }
+
+        // Record: one batch per provider, skipped tokens with their provider's.
+        var records: [PushSendRecord] = []
+        for provider in ["apns", "fcm"] {
+            let sentTokens = results.filter { $0.provider == provider }.map { Self.tokenResult($0.result) }
+            let skippedTokens = targets.filter { $0.provider == provider }.compactMap { target in
+                skipped[target.token].map { skip in
+                    PushSendRecord.TokenResult(deviceToken: target.token, status: nil, reason: skip.reason, outcome: PushOutcome.skipped.rawValue)
+                }
+            }
+            guard !sentTokens.isEmpty || !skippedTokens.isEmpty else { continue }
+            records.append(PushSendRecord(
+                pushID: request.pushID, sentAtMs: sentAtMs, title: request.title, tokens: sentTokens + skippedTokens,
+                source: provider, batchID: "\(provider)-" + UUID().uuidString.lowercased()))
+        }
+        var storeError: String?
+        do {
+            let batches = records
+            try await onStore { for record in batches { try store.recordSend(record) } }
+        } catch {
+            storeError = (error as? RichPushError)?.message ?? String(describing: error)
+        }
+        return Self.response(
+            request, results: results, targets: targets, skipped: skipped, stops: stops, usersWithoutDevices: usersWithoutDevices,
+            storeError: storeError)
+    }
+
+    /// The results of one provider's part of a send.
+    private struct ProviderBatch: Sendable {
+        var results: [any PushTokenResult]
+        var stoppedBy: RichPushError?
+    }
+
+    private func sendAPNs(_ notification: APNsNotification, to tokens: [String]) async -> Result<ProviderBatch, RichPushError> {
+        guard let apns, !tokens.isEmpty else { return .success(ProviderBatch(results: [])) }
+        do {
+            let batch = try await apns.send(notification, to: tokens)
+            return .success(ProviderBatch(results: batch.results, stoppedBy: batch.stoppedBy))
+        } catch {
+            return .failure((error as? RichPushError) ?? RichPushError(code: .transport, message: "\(error)"))
+        }
+    }
+
+    private func sendFCM(_ notification: APNsNotification, to tokens: [String]) async -> Result<ProviderBatch, RichPushError> {
+        guard let fcm, !tokens.isEmpty else { return .success(ProviderBatch(results: [])) }
+        do {
+            let batch = try await fcm.send(try FCMMessage(notification), to: tokens)
+            return .success(ProviderBatch(results: batch.results, stoppedBy: batch.stoppedBy))
+        } catch {
+            return .failure((error as? RichPushError) ?? RichPushError(code: .transport, message: "\(error)"))
+        }
+    }
+
+    /// A provider's result as the store keeps it (what it said about the token itself included).
+    static func tokenResult(_ r: any PushTokenResult) -> PushSendRecord.TokenResult {
         var state: PushSendRecord.TokenState?
         if r.outcome == .tokenInactive { state = .inactive }
         if r.outcome == .tokenBad { state = .bad }
         return PushSendRecord.TokenResult(
-            deviceToken: r.deviceToken, status: r.status, reason: r.reason?.rawValue, apnsID: r.apnsID,
+            deviceToken: r.deviceToken, status: r.status, reason: r.reasonCode, apnsID: r.providerMessageID,
             outcome: r.outcome.rawValue, state: state,
-            inactiveSinceMs: r.timestampMs
+            // Never trapping: APNs' timestamp can be any number (1e19 in a hostile answer).
+            inactiveSinceMs: r.inactiveSince.flatMap(APNsResult.milliseconds)
         )
     }
 
-    /// `{push_id, push_id_generated, sent, accepted, recorded, results: [{token, status, reason, apns_id, outcome, message?}]}`,
-    /// plus `error` (and status 502) when a configuration error stopped the batch.
-    static func response(_ request: PushSendRequest, _ batch: APNsBatchResult, storeError: String?) -> HTTPResponse {
-        var results: [JSONValue] = []
-        results.reserveCapacity(batch.results.count)
-        for r in batch.results {
+    /// `{push_id, push_id_generated, sent, accepted, skipped, recorded, results: [{token, provider,
+    /// status, reason, apns_id | message_id, outcome, message?}], users_without_devices?}`, plus
+    /// `error` (and status 502) when a configuration error stopped a provider's batch.
+    static func response(
+        _ request: PushSendRequest, results: [(provider: String, result: any PushTokenResult)], targets: [Target],
+        skipped: [String: TokenSkip], stops: [(String, RichPushError)], usersWithoutDevices: [String], storeError: String?
+    ) -> HTTPResponse {
+        var lines: [JSONValue] = []
+        lines.reserveCapacity(targets.count)
+        var sent = 0, accepted = 0
+        for (provider, r) in results {
+            if r.status != nil { sent += 1 }
+            if r.outcome == .accepted { accepted += 1 }
             var o: [String: JSONValue] = [
-                "token": .string(r.deviceToken), "status": r.status.map(JSONValue.int) ?? .null,
-                "reason": r.reason.map { .string($0.rawValue) } ?? .null, "apns_id": r.apnsID.map(JSONValue.string) ?? .null,
-                "outcome": .string(r.outcome.rawValue),
+                "token": .string(r.deviceToken), "provider": .string(provider), "status": r.status.map(JSONValue.int) ?? .null,
+                "reason": r.reasonCode.map(JSONValue.string) ?? .null, "outcome": .string(r.outcome.rawValue),
             ]
+            o[provider == "apns" ? "apns_id" : "message_id"] = r.providerMessageID.map(JSONValue.string) ?? .null
             if let message = r.message { o["message"] = .string(message) }
-            results.append(.object(o))
+            lines.append(.object(o))
+        }
+        for target in targets {
+            guard let skip = skipped[target.token] else { continue }
+            let since = SQLiteStore.iso8601(skip.sinceMs)
+            let what = skip.state == .deleted ? "the app deleted its registration" : "\(target.provider == "apns" ? "APNs" : "FCM") called it \(skip.state) (\(skip.reason ?? "no reason"))"
+            lines.append(.object([
+                "token": .string(target.token), "provider": .string(target.provider), "status": .null,
+                "reason": skip.reason.map(JSONValue.string) ?? .null, "outcome": .string(PushOutcome.skipped.rawValue),
+                "message": .string("not sent: \(what) at \(since), and the app has not registered it again since (POST /v1/devices)"),
+            ]))
         }
         var root: [String: JSONValue] = [
             "push_id": .string(request.pushID), "push_id_generated": .bool(request.pushIDGenerated),
-            "sent": .int(batch.sent), "accepted": .int(batch.accepted), "results": .array(results),
+            "sent": .int(sent), "accepted": .int(accepted), "skipped": .int(skipped.count), "results": .array(lines),
             "recorded": .bool(storeError == nil),
         ]
+        if !usersWithoutDevices.isEmpty { root["users_without_devices"] = .array(usersWithoutDevices.map(JSONValue.string)) }
         if let storeError { root["store_error"] = .string("sent, but not recorded: \(storeError)") }
         var status = 200
-        if let stop = batch.stoppedBy {
+        if let (provider, stop) = stops.first {
             status = 502
             root["error"] = .object([
-                "code": .string("apns_configuration"),
-                "message": .string("APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve --apns-key/--apns-key-id/--apns-team-id/--apns-topic)"),
+                "code": .string("\(provider)_configuration"),
+                "message": .string(provider == "apns"
+                    ? "APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve --apns-key/--apns-key-id/--apns-team-id/--apns-topic)"
+                    : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve --fcm-service-account)"),
             ])
         }
         let body = JSONValue.object(root).jsonData(sortedKeys: true)

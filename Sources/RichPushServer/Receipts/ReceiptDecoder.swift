@@ -194,8 +194,8 @@ public enum ReceiptDecoder {
         switch raw {
         case .text(let s): value = s
         case .json(.null): return nil
-        case .json(.string(let s)): value = s
-        case .json(.int(let i)): value = String(i)
+        case .json(.string(let s)): value = s.value
+        case .json(.number(let n)) where n.isIntegerLiteral: value = n.text
         case .json: throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) must be a string")
         }
         if value.isEmpty { return nil }

@@ -32,6 +32,11 @@ public struct ServerConfiguration: Sendable {
     public var apns: APNsSettings?
     /// The APNs settings that were not given (for the 503), when `apns` is `nil`.
     public var apnsMissing: [String] = APNsSettings.allSettings.names
+    /// FCM for `POST /v1/pushes` with `"provider": "fcm"`; `nil` = FCM sends answer 503.
+    public var fcm: FCMSettings?
+    /// The secret under which `POST /v1/devices` checks a `user_hash` (HMAC-SHA256 of the user
+    /// id); `nil` = only the admin token may bind a token to a user id.
+    public var deviceSecret: Data?
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

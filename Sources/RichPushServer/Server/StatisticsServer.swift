@@ -8,10 +8,17 @@ import RichPushCore
 /// - `POST /v1/receipts` (open): form or JSON receipt → `202` after COMMIT, `400` naming the
 ///   field (ids must be printable: `IdentifierRule`), `415` for another body type (multipart, XML,
 ///   JSON sent as a form), `413` over 8 KB, `503` when the store failed.
-/// - `POST /v1/pushes` (admin, `application/json`): lint, send through APNs to the given tokens,
-///   record `sent` / `accepted` and each token's outcome; 200 with per-token results, 400 naming
-///   the field or with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when APNs refused
-///   the server's key/team/topic, 503 without APNs settings.
+/// - `POST /v1/pushes` (admin, `application/json`): lint, send through APNs or FCM to the given
+///   tokens and to the devices of the given `user_ids`, skipping tokens known inactive or bad;
+///   record `sent` / `accepted` / `skipped` and each token's outcome; 200 with per-token results,
+///   400 naming the field or with the lint findings, 413 over 10,000 tokens or 1 MB, 502 when a
+///   provider refused the server's key/team/topic/service account, 503 without settings for the
+///   provider needed.
+/// - `POST /v1/pushes/{push_id}/sends` (admin, Bearer only): record the sends of a push another
+///   system sent (counts or per-token outcomes), idempotent per `batch_id`; 200, 409 for a
+///   `batch_id` recorded with other figures.
+/// - `POST /v1/devices` (open to apps; a `user_id` needs the admin Bearer token or a valid
+///   `user_hash`), `DELETE /v1/devices/{token}` (open: whoever holds the token): the token lifecycle.
 /// - `GET /v1/pushes` (admin): a page of JSON figures (`limit`, `prefix`, `from`, `to`, `after`,
 ///   `before`); `GET /v1/pushes/{push_id}` (admin): one push.
 /// - `GET /` (admin, Bearer or session cookie): the dashboard (paging, push-id search, date
@@ -37,6 +44,8 @@ public final class StatisticsServer: @unchecked Sendable {
     private let publicHTTPS: Bool
     private let writer: ReceiptWriter
     private let sender: PushSender?
+    /// Device registrations and recorded sends are written here, off the server's threads.
+    private let storeWrites = DispatchQueue(label: "richpush.server.store-writes")
     private var http: HTTPServer?
     private let stopLock = NSLock()
     private var stopped = false
@@ -45,6 +54,9 @@ public final class StatisticsServer: @unchecked Sendable {
 
     /// The bound port.
     public var port: Int { http?.port ?? 0 }
+
+    /// The Firebase project FCM sends go to, when FCM is configured.
+    public var fcmProjectID: String? { sender?.fcmProjectID }
 
     /// Starts the writer thread and the HTTP server.
     ///
@@ -60,7 +72,11 @@ public final class StatisticsServer: @unchecked Sendable {
         self.origins = OriginPolicy(publicURL: configuration.publicURL)
         self.trustedProxies = Set(configuration.trustedProxies.map(ClientOrigin.normalized))
         self.publicHTTPS = configuration.publicURL?.lowercased().hasPrefix("https://") == true
-        self.sender = try configuration.apns.map { try PushSender(settings: $0, store: store) }
+        if configuration.apns != nil || configuration.fcm != nil {
+            self.sender = try PushSender(settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, store: store)
+        } else {
+            self.sender = nil
+        }
         let metrics = self.metrics
         self.writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
             metrics.batchCommitted(size: $0)
@@ -138,7 +154,15 @@ public final class StatisticsServer: @unchecked Sendable {
 
         switch route.access {
         case .open:
-            break
+            // POST /v1/devices takes the admin token as proof for a user_id: a guess there is
+            // throttled like any other, so the open endpoint is no way around the login limit.
+            if route == .devices, let authorization = request.header("Authorization") {
+                let client = clientOrigin(request)
+                if let wait = throttle.retryAfter(client.address) { return .refuse(throttled(wait, page: false)) }
+                if case .wrongToken = auth.credential(authorization: authorization, cookie: nil) {
+                    throttle.recordFailure(client.address)
+                }
+            }
         case .admin:
             let client = clientOrigin(request)
             let authorization = request.header("Authorization")
@@ -160,6 +184,23 @@ public final class StatisticsServer: @unchecked Sendable {
             case .none:
                 metrics.requestRefused("unauthorized")
                 return .refuse(unauthorized(page: route.isPage))
+            }
+        case .adminBearer:
+            let client = clientOrigin(request)
+            let authorization = request.header("Authorization")
+            if authorization != nil, let wait = throttle.retryAfter(client.address) {
+                return .refuse(throttled(wait, page: false))
+            }
+            switch auth.credential(authorization: authorization, cookie: nil) {
+            case .bearer:
+                break
+            case .wrongToken:
+                throttle.recordFailure(client.address)
+                metrics.requestRefused("unauthorized")
+                return .refuse(unauthorized(page: false))
+            case .session, .none:
+                metrics.requestRefused("unauthorized")
+                return .refuse(unauthorized(page: false))
             }
         case .session:
             if method == "POST" {
@@ -201,6 +242,9 @@ public final class StatisticsServer: @unchecked Sendable {
         case .receipts: return "a receipt body is at most \(limit) bytes"
         case .pushes:
             return "a push request body is at most \(PushSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) tokens): split the tokens into several requests with the same push_id"
+        case .recordSends:
+            return "a sends body is at most \(RecordedSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) results): send several batches"
+        case .devices: return "a device registration is at most \(limit) bytes"
         default: return "the body is at most \(limit) bytes here"
         }
     }
@@ -242,6 +286,12 @@ public final class StatisticsServer: @unchecked Sendable {
             return answer(request, admin(listPushes(request)))
         case .push(let pushID):
             return answer(request, admin(showPush(pushID)))
+        case .recordSends(let pushID):
+            return reply(request, RecordedSendEndpoint(store: store).handle(request, pushID: pushID))
+        case .devices:
+            return reply(request, devices.register(request))
+        case .device(let token):
+            return reply(request, devices.unregister(token))
         case .notFound:
             return answer(request, .error(404, code: "not_found", message: "no route for \(String(request.path.prefix(200)))"))
         }
@@ -250,6 +300,22 @@ public final class StatisticsServer: @unchecked Sendable {
     private func answer(_ request: HTTPRequest, _ response: HTTPResponse) -> Bool {
         request.respond(response)
         return true
+    }
+
+    /// Answers now, or runs the store work on `storeWrites` and answers from there (the
+    /// connection waits, suspended: no server thread waits on SQLite's fsync).
+    private func reply(_ request: HTTPRequest, _ reply: EndpointReply) -> Bool {
+        switch reply {
+        case .now(let response):
+            return answer(request, response)
+        case .later(let work):
+            storeWrites.async { request.respond(work()) }
+            return false
+        }
+    }
+
+    private var devices: DeviceEndpoint {
+        DeviceEndpoint(store: store, auth: auth, secret: configuration.deviceSecret, maximumBody: configuration.maximumBody)
     }
 
     /// An admin answer: never cached (figures and pages behind the token).
@@ -341,8 +407,8 @@ public final class StatisticsServer: @unchecked Sendable {
                 request,
                 admin(.error(
                     503, code: "apns_not_configured",
-                    message: "POST /v1/pushes needs APNs settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
-                        + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)"
+                    message: "POST /v1/pushes needs APNs or FCM settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
+                        + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM), or --fcm-service-account FILE"
                 ))
             )
         }
@@ -351,7 +417,7 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         let push: PushSendRequest
         do {
-            push = try PushSendRequest(body: request.body, defaultTopic: sender.settings.topic)
+            push = try PushSendRequest(body: request.body, defaultTopic: sender.settings?.topic)
         } catch let error as PushRequestError {
             return answer(request, error.response)
         } catch {

@@ -1,11 +1,14 @@
 import Foundation
 
-/// One send of a push to a list of device tokens, as the provider side records it.
+/// One batch of sends of a push, as the provider side records it: RichPush's own sends through
+/// APNs or FCM (`POST /v1/pushes`), or the counts or per-token outcomes of a push another system
+/// sent (`POST /v1/pushes/{push_id}/sends`: OneSignal, a plain backend).
 ///
-/// `sent` = tokens APNs answered for (a `status`; tokens never sent, e.g. malformed or after a
-/// configuration error stopped the batch, are kept per token but not counted), `accepted` =
-/// tokens APNs answered 200 for; the funnel reads sent → accepted → delivered → opened, and
-/// display rate = delivered / accepted.
+/// `sent` = tokens the provider answered for (tokens never sent, e.g. malformed, skipped, or after
+/// a configuration error stopped the batch, are kept per token but not counted), `accepted` =
+/// tokens the provider accepted; the funnel reads sent → accepted → delivered → opened, and
+/// display rate = delivered / accepted. A batch with a `batchID` is recorded once: the same id
+/// again is a duplicate (a retry), whatever process or instance sends it.
 public struct PushSendRecord: Sendable, Equatable {
     /// What APNs said about a device token, kept in `device_tokens`. A struct over a string.
     public struct TokenState: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
@@ -14,8 +17,28 @@ public struct PushSendRecord: Sendable, Equatable {
         public var description: String { rawValue }
         /// 410 `Unregistered` / `ExpiredToken`: stop sending until the app registers again.
         public static let inactive = TokenState(rawValue: "inactive")
-        /// `BadDeviceToken` / `DeviceTokenNotForTopic`: wrong token for this topic or environment.
+        /// `BadDeviceToken` / `DeviceTokenNotForTopic` (FCM: `INVALID_ARGUMENT` for the token,
+        /// `SENDER_ID_MISMATCH`): wrong token for this topic, environment or project.
         public static let bad = TokenState(rawValue: "bad")
+        /// The app removed its registration (`DELETE /v1/devices/{token}`).
+        public static let deleted = TokenState(rawValue: "deleted")
+    }
+
+    /// Totals reported by a system that sent the push without per-token results.
+    public struct Counts: Sendable, Equatable {
+        /// Tokens the provider answered for.
+        public var sent: Int
+        /// Tokens the provider accepted.
+        public var accepted: Int
+        /// Tokens left out (known inactive or bad).
+        public var skipped: Int
+
+        /// Makes counts.
+        public init(sent: Int, accepted: Int, skipped: Int = 0) {
+            self.sent = sent
+            self.accepted = accepted
+            self.skipped = skipped
+        }
     }
 
     /// The outcome of one device token.
@@ -34,6 +57,15 @@ public struct PushSendRecord: Sendable, Equatable {
         public var state: TokenState?
         /// For 410: APNs' `timestamp` (the token was last valid then), ms since 1970.
         public var inactiveSinceMs: Int?
+        /// Whether the provider answered for the token; `nil` = when it has a `status`.
+        public var answered: Bool?
+
+        /// Whether the token counts as sent.
+        public var wasSent: Bool { answered ?? (status != nil) }
+        /// Whether the provider accepted it (HTTP 200 or outcome `accepted`).
+        public var wasAccepted: Bool { status == 200 || outcome == "accepted" }
+        /// Whether it was left out as known inactive or bad.
+        public var wasSkipped: Bool { outcome == "skipped" }
 
         /// Makes a token result.
         public init(
@@ -56,14 +88,40 @@ public struct PushSendRecord: Sendable, Equatable {
     public var sentAtMs: Int
     /// A title to show on the dashboard, if any.
     public var title: String?
-    /// One result per device token.
+    /// One result per device token (empty when only `reportedCounts` are known).
     public var tokens: [TokenResult]
+    /// Where the figures come from: `apns`, `fcm` (RichPush sent it), or the name the recorder
+    /// gave (`onesignal`, `backend`, …).
+    public var source: String
+    /// The idempotency key: a batch with the same push id and batch id is recorded once.
+    /// `nil` = always a new batch.
+    public var batchID: String?
+    /// Totals from a system that reports no per-token results; used instead of counting `tokens`.
+    public var reportedCounts: Counts?
 
     /// Makes a send record.
-    public init(pushID: String, sentAtMs: Int, title: String? = nil, tokens: [TokenResult]) {
+    public init(
+        pushID: String, sentAtMs: Int, title: String? = nil, tokens: [TokenResult], source: String = "apns",
+        batchID: String? = nil, reportedCounts: Counts? = nil
+    ) {
         self.pushID = pushID
         self.sentAtMs = sentAtMs
         self.title = title
         self.tokens = tokens
+        self.source = source
+        self.batchID = batchID
+        self.reportedCounts = reportedCounts
+    }
+
+    /// The batch's totals: `reportedCounts`, else counted from `tokens`.
+    public var counts: Counts {
+        if let reportedCounts { return reportedCounts }
+        var c = Counts(sent: 0, accepted: 0, skipped: 0)
+        for t in tokens {
+            if t.wasSent { c.sent += 1 }
+            if t.wasAccepted { c.accepted += 1 }
+            if t.wasSkipped { c.skipped += 1 }
+        }
+        return c
     }
 }

@@ -33,8 +33,15 @@ public struct PushStatistics: Sendable, Equatable, Codable {
     public var pushID: String
     /// Device tokens the provider sent to; `nil` until the provider side records sends.
     public var sent: Int?
-    /// Tokens APNs accepted (HTTP 200); `nil` until the provider side records sends.
+    /// Tokens the provider accepted (APNs or FCM 200, or as recorded); `nil` until sends are recorded.
     public var accepted: Int?
+    /// Tokens left out of sends because they were known inactive, bad or deleted; `nil` until
+    /// sends are recorded.
+    public var skipped: Int?
+    /// Where `sent` and `accepted` come from, sorted: `apns`, `fcm` (sent by RichPush) and the
+    /// sources named by `POST /v1/pushes/{push_id}/sends` (`onesignal`, `backend`, …); empty
+    /// without sends.
+    public var sources: [String] = []
     /// Distinct `delivered` receipts (duplicates by `receipt_id` counted once).
     public var delivered: Int
     /// Distinct `opened` receipts.
@@ -56,7 +63,7 @@ public struct PushStatistics: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case pushID = "push_id"
-        case sent, accepted, delivered, opened
+        case sent, accepted, skipped, sources, delivered, opened
         case displayRate = "display_rate"
         case outcomes, reasons
         case mediaBytes = "media_bytes"
@@ -68,11 +75,14 @@ public struct PushStatistics: Sendable, Equatable, Codable {
     /// Makes the figures; `displayRate` is computed as delivered / accepted when accepted > 0.
     public init(
         pushID: String, sent: Int?, accepted: Int?, delivered: Int, opened: Int, outcomes: [String: Int],
-        reasons: [String: Int], mediaBytes: Int, elapsedMs: Timing, firstSeen: String?, lastSeen: String?
+        reasons: [String: Int], mediaBytes: Int, elapsedMs: Timing, firstSeen: String?, lastSeen: String?,
+        skipped: Int? = nil, sources: [String] = []
     ) {
         self.pushID = pushID
         self.sent = sent
         self.accepted = accepted
+        self.skipped = skipped ?? (sent == nil ? nil : 0)
+        self.sources = sources
         self.delivered = delivered
         self.opened = opened
         if let accepted, accepted > 0 {
@@ -94,6 +104,8 @@ public struct PushStatistics: Sendable, Equatable, Codable {
         try c.encode(pushID, forKey: .pushID)
         try c.encode(sent, forKey: .sent)
         try c.encode(accepted, forKey: .accepted)
+        try c.encode(skipped, forKey: .skipped)
+        try c.encode(sources, forKey: .sources)
         try c.encode(delivered, forKey: .delivered)
         try c.encode(opened, forKey: .opened)
         try c.encode(displayRate, forKey: .displayRate)
@@ -103,6 +115,25 @@ public struct PushStatistics: Sendable, Equatable, Codable {
         try c.encode(elapsedMs, forKey: .elapsedMs)
         try c.encode(firstSeen, forKey: .firstSeen)
         try c.encode(lastSeen, forKey: .lastSeen)
+    }
+
+    /// Decodes the figures; `skipped` and `sources` may be absent (a server before issue 11).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        pushID = try c.decode(String.self, forKey: .pushID)
+        sent = try c.decodeIfPresent(Int.self, forKey: .sent)
+        accepted = try c.decodeIfPresent(Int.self, forKey: .accepted)
+        skipped = try c.decodeIfPresent(Int.self, forKey: .skipped)
+        sources = try c.decodeIfPresent([String].self, forKey: .sources) ?? []
+        delivered = try c.decode(Int.self, forKey: .delivered)
+        opened = try c.decode(Int.self, forKey: .opened)
+        displayRate = try c.decodeIfPresent(Double.self, forKey: .displayRate)
+        outcomes = try c.decode([String: Int].self, forKey: .outcomes)
+        reasons = try c.decode([String: Int].self, forKey: .reasons)
+        mediaBytes = try c.decode(Int.self, forKey: .mediaBytes)
+        elapsedMs = try c.decode(Timing.self, forKey: .elapsedMs)
+        firstSeen = try c.decodeIfPresent(String.self, forKey: .firstSeen)
+        lastSeen = try c.decodeIfPresent(String.self, forKey: .lastSeen)
     }
 
     /// Nearest-rank percentile of a distribution given as (value, count) pairs in ascending value order.

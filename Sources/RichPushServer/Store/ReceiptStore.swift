@@ -6,8 +6,9 @@ import RichPushCore
 ///
 /// Writes come from one writer (`ReceiptWriter`), so implementations may assume calls to
 /// `insert(_:)` do not overlap — unless they are a `ConcurrentBatchStore`, which gets that many
-/// at once; reads (`StatisticsStore`) may run concurrently with writes.
-public protocol ReceiptStore: AnyObject, Sendable {
+/// at once; reads (`StatisticsStore`) may run concurrently with writes. Every store also keeps
+/// device registrations and the token lifecycle (`DeviceStore`).
+public protocol ReceiptStore: DeviceStore {
     /// Stores a batch of receipts in ONE transaction and returns after it is committed.
     ///
     /// A receipt whose (`push_id`, `event`, `receipt_id`) was stored before is a duplicate and is
@@ -36,12 +37,20 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store` when the sync failed (the receipts are not durable).
     func syncCommitted() throws
 
-    /// Records one send of a push (issue 5's `POST /v1/pushes`): adds to the push's `sent` and
-    /// `accepted` counts and keeps each device token's outcome, in one transaction.
+    /// Records one batch of sends of a push (`POST /v1/pushes`, or the figures of a push sent
+    /// elsewhere: `POST /v1/pushes/{push_id}/sends`), in one transaction: adds to the push's
+    /// `sent`, `accepted` and `skipped` counts, keeps the batch's source, each device token's
+    /// outcome, and what the provider said about the token itself (inactive since, bad; an
+    /// accepted token's mark is cleared).
     ///
-    /// - Parameter send: the send and its per-token results.
+    /// Idempotent per (`push_id`, `batchID`): a batch recorded before is not counted again.
+    ///
+    /// - Parameter send: the batch and its per-token results or totals.
+    /// - Returns: `.recorded`, `.duplicate` (same batch, same figures) or `.conflict` (same batch
+    ///   id, other figures: nothing recorded).
     /// - Throws: `RichPushError` `store`.
-    func recordSend(_ send: PushSendRecord) throws
+    @discardableResult
+    func recordSend(_ send: PushSendRecord) throws -> SendRecording
 
     /// Flushes and closes the store (checkpoints the WAL for SQLite). Further calls fail.
     ///

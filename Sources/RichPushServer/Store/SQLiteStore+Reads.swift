@@ -112,7 +112,7 @@ extension SQLiteStore {
     }
 
     /// Runs `body` in one read transaction on a read connection of its own.
-    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func reading<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try readers.withConnection { db in
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
@@ -223,9 +223,15 @@ extension SQLiteStore {
             first = min(first ?? lo, lo)
             last = max(last ?? hi, hi)
         }
-        let sends = try db.prepared("SELECT sent, accepted, first_sent_at_ms, last_sent_at_ms, title FROM pushes WHERE push_id = ?")
+        let sends = try db.prepared("SELECT sent, accepted, first_sent_at_ms, last_sent_at_ms, title, skipped FROM pushes WHERE push_id = ?")
         try sends.bind([.text(pushID)])
-        let send = try sends.rows { ($0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.text(4)) }.first
+        let send = try sends.rows { ($0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.text(4), $0.int(5)) }.first
+        var sources: [String] = []
+        if send != nil {
+            let batches = try db.prepared("SELECT DISTINCT source FROM push_send_batches WHERE push_id = ? ORDER BY source")
+            try batches.bind([.text(pushID)])
+            sources = try batches.rows { $0.text(0) ?? "" }
+        }
         guard !countRows.isEmpty || send != nil else { return nil }
         if countRows.isEmpty {
             first = send?.2
@@ -240,7 +246,8 @@ extension SQLiteStore {
             elapsedMs: .init(
                 count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
                 p95: PushStatistics.percentile(distribution, 95)),
-            firstSeen: first.map(Self.iso8601), lastSeen: last.map(Self.iso8601)
+            firstSeen: first.map(Self.iso8601), lastSeen: last.map(Self.iso8601),
+            skipped: send?.5, sources: sources
         )
         return PushRow(statistics: statistics, title: send?.4, firstSentMs: send?.2, lastSentMs: send?.3, distribution: distribution)
     }

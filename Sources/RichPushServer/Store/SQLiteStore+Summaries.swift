@@ -1,7 +1,7 @@
 import Foundation
 import RichPushCore
 
-/// The summaries of schema version 3, written in the same transaction as what they count, so the
+/// The summaries of schema version 4, written in the same transaction as what they count, so the
 /// dashboard and the push lists never scan a table that grows with the number of pushes or
 /// receipts.
 ///
@@ -194,9 +194,9 @@ extension SQLiteStore {
         return false
     }
 
-    /// Version 3: the summaries, filled from the receipts, counts and sends already stored (one
+    /// Version 4: the summaries, filled from the receipts, counts and sends already stored (one
     /// pass, inside `migrate`'s transaction; on a new file there is nothing to fill).
-    static func migrateToVersion3(_ db: SQLiteConnection) throws {
+    static func migrateToVersion4(_ db: SQLiteConnection) throws {
         try db.execute(
             """
             CREATE TABLE IF NOT EXISTS push_index (

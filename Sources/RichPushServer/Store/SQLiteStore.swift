@@ -18,7 +18,7 @@ import RichPushCore
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 3, `PRAGMA user_version`):
+/// Schema (version 4, `PRAGMA user_version`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
@@ -29,9 +29,14 @@ import RichPushCore
 ///   p50/p95 are exact and cheap (values are bounded to 0…600,000 ms).
 /// - `pushes`: per push `sent` / `accepted` counts and a title, filled by the provider side.
 /// - `push_tokens`: per push and device token the APNs status, reason, `apns-id` and outcome.
-/// - `device_tokens` (v2): tokens APNs called inactive (410) or bad, with reason and since when;
-///   a later 200 for the token removes its row.
-/// - Summaries (v3), kept in the same write transaction as what they count, so that no read
+/// - `device_tokens` (v2): tokens a provider called inactive (410, `UNREGISTERED`) or bad, or the
+///   app deleted, with reason and since when; a later 200 for the token removes its row, and a
+///   registration after that time makes it sendable again.
+/// - `push_send_batches` (v3): each recorded batch of sends with its source (`apns`, `fcm`,
+///   `onesignal`, …) and counts; (`push_id`, `batch_id`) is unique, so a batch is counted once.
+/// - `devices` (v3): tokens registered by the app (`POST /v1/devices`): provider, platform,
+///   user id, app version, when.
+/// - Summaries (v4), kept in the same write transaction as what they count, so that no read
 ///   scans a table that grows with the number of pushes or receipts (`SQLiteStore+Summaries`):
 ///   `push_index` (push id → when it started, indexed by start for keyset pages), `totals` (one
 ///   row: the dashboard's cards), `reason_totals` (indexed by count for the top reasons),
@@ -107,10 +112,10 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     }
 
     /// The schema version this richpush writes (`PRAGMA user_version`).
-    static let schemaVersion = 3
-    /// The tables of schema version 3; a version-0 file holding any other table is not ours.
+    static let schemaVersion = 4
+    /// The tables of schema version 4; a version-0 file holding any other table is not ours.
     static let tables: Set<String> = [
-        "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens",
+        "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices",
         "push_index", "totals", "reason_totals", "elapsed_totals", "timeline",
     ]
 
@@ -147,6 +152,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             if current < 1 { try createVersion1(db) }
             if current < 2 { try migrateToVersion2(db) }
             if current < 3 { try migrateToVersion3(db) }
+            if current < 4 { try migrateToVersion4(db) }
             if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }
             try db.execute("COMMIT")
         } catch {
@@ -178,6 +184,41 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 since_ms INTEGER,
                 updated_at_ms INTEGER NOT NULL
             );
+            """
+        )
+    }
+
+    /// Version 3: `push_send_batches` (where each push's figures come from, one row per batch,
+    /// unique per push and batch id), `devices` (registrations by the app), `pushes.skipped`.
+    /// Sends recorded before version 3 came from `POST /v1/pushes` through APNs: each such push
+    /// gets one batch `before-v3` from `apns` with its counts, so its source is known.
+    private static func migrateToVersion3(_ db: SQLiteConnection) throws {
+        if try !hasColumn(db, table: "pushes", column: "skipped") {
+            try db.execute("ALTER TABLE pushes ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0")
+        }
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS push_send_batches (
+                push_id TEXT NOT NULL,
+                batch_id TEXT NOT NULL,
+                source TEXT NOT NULL,
+                sent INTEGER NOT NULL,
+                accepted INTEGER NOT NULL,
+                skipped INTEGER NOT NULL,
+                recorded_at_ms INTEGER NOT NULL,
+                PRIMARY KEY (push_id, batch_id)
+            );
+            INSERT OR IGNORE INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
+                SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0) FROM pushes WHERE sent > 0 OR accepted > 0;
+            CREATE TABLE IF NOT EXISTS devices (
+                device_token TEXT PRIMARY KEY,
+                provider TEXT NOT NULL,
+                platform TEXT NOT NULL,
+                user_id TEXT,
+                app_version TEXT,
+                registered_at_ms INTEGER NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS devices_user ON devices (user_id, registered_at_ms) WHERE user_id IS NOT NULL;
             """
         )
     }
@@ -311,25 +352,45 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         }
     }
 
-    /// Upserts the push's counts and each token's outcome in one transaction (see `ReceiptStore.recordSend(_:)`).
-    public func recordSend(_ send: PushSendRecord) throws {
+    /// Records the batch, upserts the push's counts and each token's outcome and state in one
+    /// transaction (see `ReceiptStore.recordSend(_:)`).
+    @discardableResult
+    public func recordSend(_ send: PushSendRecord) throws -> SendRecording {
         writeLock.lock()
         defer { writeLock.unlock() }
         try ensureOpen()
+        let counts = send.counts
         try writer.execute("BEGIN IMMEDIATE")
         do {
-            let accepted = send.tokens.filter { $0.status == 200 }.count
-            let sent = send.tokens.filter { $0.status != nil }.count
-            let indexed = try updateSummaries(send, sent: sent, accepted: accepted)
+            if let batchID = send.batchID {
+                let existing = try writer.prepared("SELECT source, sent, accepted, skipped FROM push_send_batches WHERE push_id = ? AND batch_id = ?")
+                try existing.bind([.text(send.pushID), .text(batchID)])
+                if let (source, sent, accepted, skipped) = try existing.rows({ ($0.text(0) ?? "", $0.int(1) ?? 0, $0.int(2) ?? 0, $0.int(3) ?? 0) }).first {
+                    try writer.execute("ROLLBACK")
+                    if source == send.source, sent == counts.sent, accepted == counts.accepted, skipped == counts.skipped { return .duplicate }
+                    return .conflict(source: source, sent: sent, accepted: accepted, skipped: skipped)
+                }
+            }
+            let batch = try writer.prepared(
+                "INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
+            try batch.bind([
+                .text(send.pushID), .text(send.batchID ?? "unkeyed-" + UUID().uuidString.lowercased()), .text(send.source),
+                .integer(counts.sent), .integer(counts.accepted), .integer(counts.skipped), .integer(send.sentAtMs),
+            ])
+            try batch.run()
+            let indexed = try updateSummaries(send, sent: counts.sent, accepted: counts.accepted)
             let push = try writer.prepared(
                 """
-                INSERT INTO pushes (push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO pushes (push_id, title, sent, accepted, skipped, first_sent_at_ms, last_sent_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (push_id) DO UPDATE SET sent = sent + excluded.sent, accepted = accepted + excluded.accepted,
-                  title = COALESCE(excluded.title, title), last_sent_at_ms = excluded.last_sent_at_ms
+                  skipped = skipped + excluded.skipped, title = COALESCE(excluded.title, title),
+                  first_sent_at_ms = MIN(COALESCE(first_sent_at_ms, excluded.first_sent_at_ms), excluded.first_sent_at_ms),
+                  last_sent_at_ms = MAX(COALESCE(last_sent_at_ms, excluded.last_sent_at_ms), excluded.last_sent_at_ms)
                 """
             )
             try push.bind([
-                .text(send.pushID), .optional(send.title), .integer(sent), .integer(accepted),
+                .text(send.pushID), .optional(send.title), .integer(counts.sent), .integer(counts.accepted), .integer(counts.skipped),
                 .integer(send.sentAtMs), .integer(send.sentAtMs),
             ])
             try push.run()
@@ -359,7 +420,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                     markState.reset()
                     try markState.bind([.text(t.deviceToken), .text(state.rawValue), .optional(t.reason), .optional(t.inactiveSinceMs), .integer(send.sentAtMs)])
                     try markState.run()
-                } else if t.status == 200 {
+                } else if t.wasAccepted {
                     clearState.reset()
                     try clearState.bind([.text(t.deviceToken)])
                     try clearState.run()
@@ -373,6 +434,127 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             throw error
         }
         try syncCommitted()
+        return .recorded
+    }
+
+    // MARK: DeviceStore
+
+    /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
+    public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        let created: Bool
+        do {
+            let existing = try writer.prepared("SELECT 1 FROM devices WHERE device_token = ?")
+            try existing.bind([.text(registration.token)])
+            created = try existing.rows { _ in true }.isEmpty
+            let upsert = try writer.prepared(
+                """
+                INSERT INTO devices (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                  user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                """
+            )
+            try upsert.bind([
+                .text(registration.token), .text(registration.provider), .text(registration.platform), .optional(registration.userID),
+                .optional(registration.appVersion), .integer(registration.registeredAtMs),
+            ])
+            try upsert.run()
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+        try syncCommitted()
+        return created
+    }
+
+    /// Deletes the registration and marks the token `deleted` (see `DeviceStore.unregisterDevice(_:atMs:)`).
+    public func unregisterDevice(_ token: String, atMs: Int) throws -> Bool {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        let existed: Bool
+        do {
+            let delete = try writer.prepared("DELETE FROM devices WHERE device_token = ?")
+            try delete.bind([.text(token)])
+            try delete.run()
+            existed = writer.changes > 0
+            let mark = try writer.prepared(
+                """
+                INSERT INTO device_tokens (device_token, state, reason, since_ms, updated_at_ms) VALUES (?, 'deleted', 'deleted by the app', ?, ?)
+                ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                  since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
+                """
+            )
+            try mark.bind([.text(token), .integer(atMs), .integer(atMs)])
+            try mark.run()
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+        try syncCommitted()
+        return existed
+    }
+
+    /// The users' registrations, newest first (see `DeviceStore.devices(ofUsers:limit:)`).
+    public func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] {
+        try reading { db in
+            let query = try db.prepared(
+                "SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE user_id = ? ORDER BY registered_at_ms DESC LIMIT ?"
+            )
+            var out: [DeviceRegistration] = []
+            for user in Set(userIDs).sorted() where out.count < limit {
+                query.reset()
+                try query.bind([.text(user), .integer(limit - out.count)])
+                out += try query.rows(Self.registration)
+            }
+            return out
+        }
+    }
+
+    /// One registration (see `DeviceStore.device(_:)`).
+    public func device(_ token: String) throws -> DeviceRegistration? {
+        try readers.withConnection { db in
+            let query = try db.prepared(
+                "SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE device_token = ?"
+            )
+            try query.bind([.text(token)])
+            return try query.rows(Self.registration).first
+        }
+    }
+
+    private static func registration(_ s: SQLiteStatement) -> DeviceRegistration {
+        DeviceRegistration(
+            token: s.text(0) ?? "", provider: s.text(1) ?? "", platform: s.text(2) ?? "", userID: s.text(3), appVersion: s.text(4),
+            registeredAtMs: s.int(5) ?? 0)
+    }
+
+    /// Tokens marked inactive, bad or deleted and not registered since (see
+    /// `DeviceStore.skippedTokens(among:)`).
+    public func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] {
+        try reading { db in
+            let query = try db.prepared(
+                """
+                SELECT t.state, t.reason, COALESCE(t.since_ms, t.updated_at_ms), d.registered_at_ms
+                FROM device_tokens t LEFT JOIN devices d ON d.device_token = t.device_token WHERE t.device_token = ?
+                """
+            )
+            var out: [String: TokenSkip] = [:]
+            for token in Set(tokens) {
+                query.reset()
+                try query.bind([.text(token)])
+                guard let (state, reason, since, registered) = try query.rows({ ($0.text(0) ?? "", $0.text(1), $0.int(2) ?? 0, $0.int(3)) }).first else { continue }
+                // Registered again after the provider's verdict (Apple: "unless it registered again later").
+                if let registered, registered > since { continue }
+                out[token] = TokenSkip(state: PushSendRecord.TokenState(rawValue: state), reason: reason, sinceMs: since)
+            }
+            return out
+        }
     }
 
     /// fdatasyncs the WAL file when the store was opened with `.full` (see

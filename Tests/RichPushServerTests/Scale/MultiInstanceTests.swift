@@ -240,6 +240,46 @@ struct MultiInstanceTests {
         for server in [sender] + others { #expect(await server.terminate() == 0) }
     }
 
+    @Test("the same batch of sends posted to 3 instances at once is counted once; a device registered on one is reached by user id from another, and its 410 skipped everywhere")
+    func recordedBatchesAndDevicesAcrossInstances() async throws {
+        let gone = MockAPNsProcess.token("cc")
+        // APNs' timestamp after the registration below: the token is inactive since then.
+        let later = Int(Date().timeIntervalSince1970 * 1000) + 60_000
+        let mock = try await MockAPNsProcess(script: [gone: [["status": 410, "reason": "Unregistered", "timestamp": later]]])
+        defer { mock.stop() }
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let servers = try await Self.startInstances(3, url: database.url, extraArguments: mock.serveArguments())
+        let batch = #"{"batch_id":"os-42","source":"onesignal","sent":1200,"accepted":1180}"#
+        let ports = servers.map(\.port), admin = servers[0].admin
+        let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
+            for port in ports {
+                group.addTask { try await HTTPTestClient(port: port).postJSON("/v1/pushes/os-push/sends", batch, headers: admin).body }
+            }
+            var out: [Data] = []
+            for try await body in group { out.append(body) }
+            return out
+        }
+        let answers = try bodies.map { try JSONValue.parse($0) }
+        #expect(answers.filter { $0["recorded"] == .bool(true) }.count == 1)
+        #expect(answers.filter { $0["duplicate"] == .bool(true) }.count == 2)
+        for server in servers {
+            let push = try await server.push("os-push")
+            #expect(push["sent"] as? Int == 1200)
+            #expect(push["accepted"] as? Int == 1180)
+            #expect(push["sources"] as? [String] == ["onesignal"])
+        }
+        // Registered through instance 0, reached by user id through instance 1; the 410 recorded
+        // there is skipped by instance 2.
+        let register = #"{"token":"\#(gone)","platform":"ios","user_id":"u-7"}"#
+        #expect(try await servers[0].client().postJSON("/v1/devices", register, headers: servers[0].admin).status == 201)
+        let first = try await servers[1].client().postJSON("/v1/pushes", #"{"push_id":"u7-1","user_ids":["u-7"],"title":"t","body":"b"}"#, headers: servers[1].admin)
+        #expect(try first.json()["sent"] as? Int == 1)
+        let second = try await servers[2].client().postJSON("/v1/pushes", #"{"push_id":"u7-2","user_ids":["u-7"],"title":"t","body":"b"}"#, headers: servers[2].admin)
+        #expect(try second.json()["skipped"] as? Int == 1)
+        #expect(try second.json()["sent"] as? Int == 0)
+        for server in servers { #expect(await server.terminate() == 0) }
+    }
+
     @Test("deploy/nginx/richpush.conf in front of 2 instances: receipts spread over both, the dashboard sticks, a dead instance is skipped")
     func nginxSample() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()

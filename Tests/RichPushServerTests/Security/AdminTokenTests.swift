@@ -56,6 +56,27 @@ struct AdminTokenTests {
         #expect(await server.terminate() == 0)
     }
 
+    @Test("POST /v1/devices takes the admin token as proof for a user_id: wrong tokens there count towards the same limit")
+    func throttleOnDevices() async throws {
+        let server = try await ServerProcess()
+        let attacker = server.client(from: "127.0.7.3")
+        let token = String(repeating: "ab", count: 32)
+        for i in 0..<10 {
+            let guess = try await attacker.postJSON(
+                "/v1/devices", #"{"token":"\#(token)","platform":"ios","user_id":"victim"}"#, headers: ["Authorization": "Bearer guess-\(i)"])
+            #expect(guess.status == 403)
+        }
+        let limited = try await attacker.postJSON(
+            "/v1/devices", #"{"token":"\#(token)","platform":"ios","user_id":"victim"}"#, headers: server.admin)
+        #expect(limited.status == 429)
+        #expect(try await attacker.request("GET", "/v1/pushes", headers: server.admin).status == 429)
+        // Without a token the endpoint stays open to apps, and other addresses are not affected.
+        #expect(try await attacker.postJSON("/v1/devices", #"{"token":"\#(token)","platform":"ios"}"#).status == 201)
+        let backend = server.client(from: "127.0.7.4")
+        #expect(try await backend.postJSON("/v1/devices", #"{"token":"\#(token)","platform":"ios","user_id":"u1"}"#, headers: server.admin).status == 200)
+        #expect(await server.terminate() == 0)
+    }
+
     @Test("the throttle refills one attempt per 6 s, counts an IPv6 /64 as one client, and tracks at most 10,000 addresses")
     func throttleKeys() {
         final class Clock: @unchecked Sendable {

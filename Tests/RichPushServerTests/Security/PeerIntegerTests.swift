@@ -61,22 +61,22 @@ struct PeerIntegerTests {
             for field in ["elapsed_ms", "media_bytes"] {
                 let r = try await c.postJSON("/v1/receipts", #"{"push_id":"n","\#(field)":\#(value)}"#)
                 #expect(r.status == 400, "\(field) \(value): \(r.text)")
-                // 1e400 does not fit a Double: Foundation's JSON parser refuses the body as a whole.
-                #expect((try? r.json()["error"] as? [String: String])?["field"] == (value == "1e400" ? "body" : field))
+                // Numbers are parsed losslessly (1e400 too), so even that one names its field.
+                #expect((try? r.json()["error"] as? [String: String])?["field"] == field, "\(field) \(value): \(r.text)")
             }
         }
         let token = MockAPNsProcess.token("ab")
         for (field, value) in [
             ("expiration", "1e19"), ("expiration", "9223372036854775807"), ("expiration", "18446744073709551615"),
-            ("expiration", "4294967296"), ("expiration", "-1"), ("priority", "1e400"), ("priority", "10000000000000000000"),
+            ("expiration", "4102444801"), ("expiration", "-1"), ("priority", "1e400"), ("priority", "10000000000000000000"),
         ] {
             let r = try await c.postJSON("/v1/pushes", #"{"tokens":["\#(token)"],"title":"t","\#(field)":\#(value)}"#, headers: server.admin)
             #expect(r.status == 400, "\(field) \(value): \(r.text)")
-            #expect((try? r.json()["error"] as? [String: Any])?["field"] as? String == (value == "1e400" ? "body" : field))
+            #expect((try? r.json()["error"] as? [String: Any])?["field"] as? String == field, "\(field) \(value): \(r.text)")
         }
         // In range still works, and nothing above reached APNs.
-        #expect(try await mock.stats()["requests"] as? Int == 0)
-        let ok = try await c.postJSON("/v1/pushes", #"{"tokens":["\#(token)"],"title":"t","expiration":4294967295}"#, headers: server.admin)
+        #expect(try await mock.stats()["requests"]?.intValue == 0)
+        let ok = try await c.postJSON("/v1/pushes", #"{"tokens":["\#(token)"],"title":"t","expiration":4102444800}"#, headers: server.admin)
         #expect(ok.status == 200, "\(ok.text)")
         #expect(try await c.request("GET", "/healthz").status == 200)
         #expect(await server.terminate() == 0)

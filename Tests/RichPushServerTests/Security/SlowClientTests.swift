@@ -62,7 +62,12 @@ struct SlowClientTests {
             #expect(health.seconds < 1, "GET /healthz took \(health.seconds) s with \(count) slow sockets open")
             let receipt = try await server.client().post("/v1/receipts", form: "push_id=honest-\(round)")
             #expect(receipt.status == 202)
-            #expect(try await metric(server, "richpush_http_open_connections") ?? 0 >= Double(count))
+            let open = try await metric(server, "richpush_http_open_connections") ?? 0
+            // None may reach its 6 s deadline before 6 s after the first socket opened (a machine
+            // loaded by other work may take that long to get here: then the closing is checked below).
+            if clock.now - openedAt < .milliseconds(5_500) {
+                #expect(open >= Double(count), "round \(round), \(clock.now - openedAt) after the first socket: \(open) of \(count) open")
+            }
             try await Task.sleep(for: .milliseconds(300))
         }
 

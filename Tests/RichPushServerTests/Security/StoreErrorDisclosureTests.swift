@@ -10,7 +10,12 @@ private final class FailingStore: ReceiptStore, StatisticsStore, @unchecked Send
     static let path = "/var/lib/richpush/secret-location.sqlite"
     let error = RichPushError(code: .store, message: "SQLite step failed: disk I/O error in 'INSERT INTO receipts' (\(FailingStore.path))")
     func insert(_ receipts: [StoredReceipt]) throws -> [Bool] { throw error }
-    func recordSend(_ send: PushSendRecord) throws { throw error }
+    func recordSend(_ send: PushSendRecord) throws -> SendRecording { throw error }
+    func registerDevice(_ registration: DeviceRegistration) throws -> Bool { throw error }
+    func unregisterDevice(_ token: String, atMs: Int) throws -> Bool { throw error }
+    func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] { throw error }
+    func device(_ token: String) throws -> DeviceRegistration? { throw error }
+    func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] { throw error }
     func close() throws {}
     func pushes(_ query: PushQuery) throws -> PushPage { throw error }
     func push(_ pushID: String) throws -> PushStatistics? { throw error }

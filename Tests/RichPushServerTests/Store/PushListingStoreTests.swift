@@ -232,8 +232,8 @@ struct PushListingStoreTests {
     func migrationFillsSummaries() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("v2.sqlite").path
-        // Make a current file, then take it back to version 2 (drop the summaries).
+        let path = dir.appendingPathComponent("v3.sqlite").path
+        // Make a current file, then take it back to version 3 (drop the summaries).
         let store = try SQLiteStore(path: path)
         try store.recordSend(PushSendRecord(pushID: "a", sentAtMs: Self.base, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
         _ = try store.insert((0..<3).map { receipt("a", id: "\($0)", at: Self.base + 1_000 + $0, outcome: .mediaAttached, elapsed: 1_234) })
@@ -241,7 +241,7 @@ struct PushListingStoreTests {
         let before = try store.dashboard(DashboardQuery())
         let listBefore = try store.pushes(PushQuery())
         try store.close()
-        let drop = "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.executescript('DROP TABLE push_index; DROP TABLE totals; DROP TABLE reason_totals; DROP TABLE elapsed_totals; DROP TABLE timeline; PRAGMA user_version = 2;'); db.commit()"
+        let drop = "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.executescript('DROP TABLE push_index; DROP TABLE totals; DROP TABLE reason_totals; DROP TABLE elapsed_totals; DROP TABLE timeline; PRAGMA user_version = 3;'); db.commit()"
         let made = try await ChildProcess("python3", ["-c", drop, path]).run(timeout: 30)
         #expect(made.status == 0, "\(made.stderr)")
 
@@ -256,7 +256,7 @@ struct PushListingStoreTests {
         try reopened.close()
     }
 
-    @Test("a PostgreSQL database at version 2 gains the summaries on start, filled from what it holds")
+    @Test("a PostgreSQL database at version 3 gains the summaries on start, filled from what it holds")
     func postgresMigrationFillsSummaries() async throws {
         let fixture = try await StoreFixture.make(.postgres)
         let database = try #require(fixture.database)
@@ -268,7 +268,7 @@ struct PushListingStoreTests {
         let listBefore = try await store.pushes(PushQuery())
         try await store.close()
         _ = try await database.execute(
-            "DROP TABLE push_index, totals, reason_totals, elapsed_totals, timeline; UPDATE richpush_meta SET value = '2' WHERE key = 'schema_version'")
+            "DROP TABLE push_index, totals, reason_totals, elapsed_totals, timeline; UPDATE richpush_meta SET value = '3' WHERE key = 'schema_version'")
 
         let reopened = try await fixture.open()
         #expect(try await database.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'") == [String(PostgresSchema.version)])

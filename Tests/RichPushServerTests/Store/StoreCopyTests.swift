@@ -22,6 +22,12 @@ struct StoreCopyTests {
             var stored = 0
             for batch in batches { stored += try store.insert(batch).filter { $0 }.count }
             for send in sends { try store.recordSend(send) }
+            for (i, user) in ["u-1", "u-2", nil, "u-1"].enumerated() {
+                _ = try store.registerDevice(DeviceRegistration(
+                    token: "token-\(i)", provider: i == 1 ? "fcm" : "apns", platform: i == 1 ? "android" : "ios", userID: user,
+                    appVersion: "1.\(i)", registeredAtMs: 1_700_000_000_000 + i))
+            }
+            _ = try store.unregisterDevice("token-5", atMs: 1_700_000_100_000)
             return stored
         }
         #expect(stored == storedReceipts)
@@ -62,24 +68,29 @@ struct StoreCopyTests {
         let database = try await PostgresTestCluster.shared().makeDatabase()
 
         let (summary, steps) = try await Self.copy(sqlite.dbArgument, to: database.url, chunkSize: 700)
-        #expect(summary.map(\.table) == ["receipts", "pushes", "send records", "token states"])
+        #expect(summary.map(\.table) == ["receipts", "pushes", "send records", "token states", "send batches", "devices"])
+        #expect(summary[4].copied == 14 && summary[5].copied == 4)
         #expect(summary[0].copied == Self.storedReceipts && summary[0].copiedBefore == 0)
         #expect(try await database.execute("SELECT count(*) FROM receipts") == [String(summary[0].new)])
-        #expect(summary[1].copied == 12 && summary[1].new == 12)
+        #expect(summary[1].copied == 13 && summary[1].new == 13)
         #expect(steps.filter { $0.table == "receipts" }.map(\.done) == [0, 700, 1_400, 2_100, Self.storedReceipts])
         #expect(steps.filter { $0.table == "receipts" }.allSatisfy { $0.total == Self.storedReceipts })
 
         let target = try await Self.target(database.url)
         #expect(try await Self.answers(target) == expected)
-        for token in (0..<60).map({ "token-\($0)" }) {
+        for token in (0..<62).map({ "token-\($0)" }) {
             let left = try await source.deviceTokenState(token)
             let right = try await target.deviceTokenState(token)
             #expect(left == right, "\(token)")
         }
+        let tokens = (0..<62).map { "token-\($0)" }
+        #expect(try await source.run { try $0.skippedTokens(among: tokens) } == target.run { try $0.skippedTokens(among: tokens) })
+        #expect(try await source.run { try $0.devices(ofUsers: ["u-1", "u-2"], limit: 10) } == target.run { try $0.devices(ofUsers: ["u-1", "u-2"], limit: 10) })
+        #expect(try await target.run { try $0.devices(ofUsers: ["u-1"], limit: 10) }.map(\.token) == ["token-3", "token-0"])
         try await source.close()
 
         let again = try await Self.copy(sqlite.dbArgument, to: database.url).summary
-        #expect(again.map(\.copied) == [0, 0, 0, 0])
+        #expect(again.map(\.copied) == [0, 0, 0, 0, 0, 0])
         #expect(again[0].copiedBefore == Self.storedReceipts)
         #expect(try await Self.answers(target) == expected)
         try await target.close()
@@ -133,10 +144,12 @@ struct StoreCopyTests {
         #expect(made.status == 0, "\(made.stderr)")
         let database = try await PostgresTestCluster.shared().makeDatabase()
         let summary = try await Self.copy(path, to: database.url).summary
-        #expect(summary.map(\.copied) == [1, 1, 1, 0])
+        #expect(summary.map(\.copied) == [1, 1, 1, 0, 0, 0])
         let target = try await Self.target(database.url)
         let old = try #require(try await target.push("old"))
         #expect(old.delivered == 1 && old.accepted == 2 && old.displayRate == 0.5)
+        // Its sends came through APNs (the only way before version 3).
+        #expect(old.sources == ["apns"])
         try await target.close()
         // The source was only read: still version 1.
         #expect(try StoreConcurrentOpenTests.schema(path).version == 1)
@@ -173,7 +186,7 @@ struct StoreCopyTests {
         #expect(first.stderr.contains("receipts: \(Self.storedReceipts)/\(Self.storedReceipts) (100 %)\n"))
         #expect(!first.stderr.contains("\r"))
         #expect(first.stdout.contains("  receipts      \(Self.storedReceipts) copied (\(Self.storedReceipts) new, 0 already there)\n"))
-        #expect(first.stdout.contains("  pushes        12 copied\n"))
+        #expect(first.stdout.contains("  pushes        13 copied\n"))
         let second = try await ChildProcess(binary, ["migrate", "--from", sqlite.dbArgument], environment: ["RICHPUSH_DB_URL": database.url]).run(timeout: 120)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("receipts: nothing left to copy"))

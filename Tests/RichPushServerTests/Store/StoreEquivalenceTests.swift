@@ -52,7 +52,9 @@ struct StoreEquivalenceTests {
             batches.append(Array(rest.prefix(n)))
             rest = rest.dropFirst(n)
         }
-        let sends = (0..<12).map { k in
+        // Sends from several sources (RichPush through APNs or FCM, batches recorded from elsewhere,
+        // one with totals only), each batch with its id; one push gets two batches.
+        var sends = (0..<12).map { k in
             PushSendRecord(
                 pushID: "campaign-\(k * 3)", sentAtMs: 1_699_999_000_000 + k * 1_000, title: k % 2 == 0 ? "Title \(k)" : nil,
                 tokens: (0..<Int.random(in: 1...30, using: &random)).map { t in
@@ -61,8 +63,15 @@ struct StoreEquivalenceTests {
                         deviceToken: "token-\(Int.random(in: 0..<60, using: &random))", status: status,
                         reason: status == 200 ? nil : "Reason\(t)", apnsID: "id-\(t)", outcome: status == 200 ? "accepted" : "other",
                         state: status == 410 ? .inactive : (status == 400 ? .bad : nil), inactiveSinceMs: status == 410 ? 1_699_000_000_000 : nil)
-                })
+                }, source: ["apns", "fcm", "backend"][k % 3], batchID: "batch-\(k)")
         }
+        sends.append(PushSendRecord(
+            pushID: "campaign-3", sentAtMs: 1_699_999_500_000, tokens: [], source: "onesignal", batchID: "os-1",
+            reportedCounts: .init(sent: 1_200, accepted: 1_180, skipped: 4)))
+        sends.append(PushSendRecord(
+            pushID: "recorded-only", sentAtMs: 1_699_999_600_000, title: "Elsewhere", tokens: [
+                .init(deviceToken: "token-61", status: nil, reason: "Unregistered", outcome: "skipped"),
+            ], source: "apns", batchID: "apns-x"))
         return (batches, sends)
     }
 
@@ -87,7 +96,7 @@ struct StoreEquivalenceTests {
         let listA = try encoder.encode(PushList(pushes: try await a.pushes(limit: 1_000)))
         let listB = try encoder.encode(PushList(pushes: try await b.pushes(limit: 1_000)))
         #expect(listA == listB)
-        #expect(try await a.pushes(limit: 1_000).count == 40)
+        #expect(try await a.pushes(limit: 1_000).count == 41)
         for k in [0, 1, 3, 39] {
             #expect(try encoder.encode(try await a.push("campaign-\(k)")) == encoder.encode(try await b.push("campaign-\(k)")))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RichPushCore
 import RichPushTestSupport
 
 /// `Tests/Support/mock_apns.py` (HTTP/2 over TLS, throwaway CA from trustme) with a fresh P-256
@@ -43,13 +44,12 @@ final class MockAPNsProcess {
         ]
     }
 
-    /// The mock's `GET /stats` (requests, accepted, …), read with curl over HTTP/2 + TLS.
-    func stats() async throws -> [String: Any] {
-        let r = try await ChildProcess("curl", ["-s", "--http2", "--cacert", caFile.path, "https://127.0.0.1:\(port)/stats"]).run(timeout: 30)
-        guard r.status == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
-            throw TestSupportError("mock APNs /stats: \(r.status) \(r.stdout) \(r.stderr)")
-        }
-        return object
+    /// The mock's counters (`requests`, `per_token`, `last_body_b64`, …), fetched with curl over
+    /// HTTP/2 with the mock's CA.
+    func stats() async throws -> JSONValue {
+        let run = try await ChildProcess("curl", ["-s", "--http2", "--cacert", caFile.path, "https://127.0.0.1:\(port)/stats"]).run(timeout: 30)
+        guard run.status == 0 else { throw TestSupportError("curl /stats: \(run.stderr)") }
+        return try JSONValue.parse(Data(run.stdout.utf8))
     }
 
     /// A well-formed device token: 64 hex digits starting with `prefix`.

@@ -28,7 +28,8 @@ final class TestStore: Sendable {
     }
 
     func insert(_ receipts: [StoredReceipt]) async throws -> [Bool] { try await run { try $0.insert(receipts) } }
-    func recordSend(_ send: PushSendRecord) async throws { try await run { try $0.recordSend(send) } }
+    @discardableResult
+    func recordSend(_ send: PushSendRecord) async throws -> SendRecording { try await run { try $0.recordSend(send) } }
     func push(_ id: String) async throws -> PushStatistics? { try await run { try $0.push(id) } }
     func pushes(limit: Int) async throws -> [PushStatistics] { try await run { try $0.pushes(limit: limit) } }
     func dashboard(maximumBuckets: Int) async throws -> DashboardSnapshot { try await run { try $0.dashboard(maximumBuckets: maximumBuckets) } }

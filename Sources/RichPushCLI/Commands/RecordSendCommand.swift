@@ -1,0 +1,183 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+import RichPushServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `richpush record-send`: tells the statistics server about the sends of a push that another
+/// system made (`POST /v1/pushes/{push_id}/sends`), so its receipts get a funnel and a display rate.
+enum RecordSendCommand {
+    static let spec = CommandSpec(
+        name: "record-send",
+        summary: "Record the sends of a push made elsewhere (OneSignal, your backend, richpush send) on the server.",
+        usage: """
+            richpush record-send PUSH_ID --batch-id ID (--sent N --accepted N [--skipped N] | --results FILE)
+                   [--source NAME] [--title TEXT] [--server URL] [--admin-token TOKEN]
+            """,
+        discussion: """
+            The display rate is delivered / accepted: receipts come from the devices, but sent and
+            accepted come from whoever sent the push. Give the totals (--sent, --accepted) or the
+            per-token results (--results FILE: the JSON lines `richpush send` prints, or a JSON
+            array of {"token", "outcome", "status"?, "reason"?}; - reads stdin). Per-token results
+            also feed the token lifecycle: tokens recorded token_inactive or token_bad are skipped
+            by later POST /v1/pushes until the app registers them again.
+
+            --batch-id names this batch (your job or request id): recording the same batch again
+            is not counted twice, so a retry is safe. More than 10,000 results are sent as
+            batches ID-1, ID-2, …
+
+            Exit status: 0 recorded (or already recorded), 1 refused by the server or not
+            reachable (409: the batch id was recorded with other figures), 64 usage.
+
+            Examples:
+              richpush record-send 2018001 --batch-id onesignal-7f3a --source onesignal --sent 1200 --accepted 1180
+              richpush send --tokens tokens.txt --payload p.json > results.jsonl
+              richpush record-send 2018001 --batch-id send-42 --source richpush-send --results results.jsonl
+            """,
+        options: [
+            .value("batch-id", "ID", help: "Names this batch; the same batch is recorded once (required)."),
+            .value("sent", "N", help: "Tokens the provider answered for."),
+            .value("accepted", "N", help: "Tokens the provider accepted."),
+            .value("skipped", "N", help: "Tokens left out as known inactive or bad (default 0)."),
+            .value("results", "FILE", help: "Per-token results: richpush send's JSON lines, or a JSON array; - = stdin."),
+            .value("source", "NAME", help: "Where the figures come from: onesignal, backend, … (a-z 0-9 - _ .; default external)."),
+            .value("title", "TEXT", help: "A title for the dashboard."),
+            .value("server", "URL", help: "The server (default $RICHPUSH_SERVER, else http://127.0.0.1:8080)."),
+            .value("admin-token", "TOKEN", help: "Admin token (default $RICHPUSH_ADMIN_TOKEN)."),
+        ],
+        run: run
+    )
+
+    static func run(_ args: ParsedArguments) async throws -> Int32 {
+        guard args.positionals.count == 1, let pushID = args.positionals.first, !pushID.isEmpty else {
+            throw UsageError(command: "record-send", message: "give exactly one PUSH_ID (the push_id the receipts name)")
+        }
+        guard let batchID = args.value("batch-id"), !batchID.isEmpty else {
+            throw UsageError(command: "record-send", message: "'--batch-id ID' is required: it names this batch so that a retry is not counted twice")
+        }
+        let env = ProcessInfo.processInfo.environment
+        let serverText = args.value("server") ?? env["RICHPUSH_SERVER"] ?? "http://127.0.0.1:8080"
+        guard let base = URL(string: serverText), let scheme = base.scheme, ["http", "https"].contains(scheme.lowercased()), base.host != nil else {
+            throw UsageError(command: "record-send", message: "'--server \(serverText)' must be an http(s) URL like http://127.0.0.1:8080")
+        }
+        guard let token = args.value("admin-token") ?? env["RICHPUSH_ADMIN_TOKEN"], !token.isEmpty else {
+            throw UsageError(command: "record-send", message: "needs the admin token: --admin-token TOKEN or RICHPUSH_ADMIN_TOKEN (printed by richpush serve)")
+        }
+        var common: [String: JSONValue] = [:]
+        if let source = args.value("source") { common["source"] = .string(source) }
+        if let title = args.value("title") { common["title"] = .string(title) }
+
+        var bodies: [(batchID: String, body: JSONValue)] = []
+        if let file = args.value("results") {
+            for name in ["sent", "accepted", "skipped"] where args.value(name) != nil {
+                throw UsageError(command: "record-send", message: "give either --results FILE or --sent/--accepted, not both ('--\(name)')")
+            }
+            let results = try parseResults(try await InputFile.read(file, what: "the results"), file: file)
+            guard !results.isEmpty else {
+                throw UsageError(command: "record-send", message: "\(file == "-" ? "standard input" : file) has no results (one JSON object per line with \"token\" and \"outcome\")")
+            }
+            let size = PushSendRequest.maximumTokens
+            let chunks = stride(from: 0, to: results.count, by: size).map { Array(results[$0..<min(results.count, $0 + size)]) }
+            for (index, chunk) in chunks.enumerated() {
+                var body = common
+                body["batch_id"] = .string(chunks.count == 1 ? batchID : "\(batchID)-\(index + 1)")
+                body["results"] = .array(chunk)
+                bodies.append((body["batch_id"]?.stringValue ?? batchID, .object(body)))
+            }
+        } else {
+            guard let sent = try args.integer("sent", in: 0...1_000_000_000), let accepted = try args.integer("accepted", in: 0...1_000_000_000) else {
+                throw UsageError(command: "record-send", message: "give --sent N and --accepted N (the provider's totals), or --results FILE (per token)")
+            }
+            guard accepted <= sent else {
+                throw UsageError(command: "record-send", message: "'--accepted \(accepted)' cannot be more than '--sent \(sent)'")
+            }
+            var body = common
+            body["batch_id"] = .string(batchID)
+            body["sent"] = .int(sent)
+            body["accepted"] = .int(accepted)
+            if let skipped = try args.integer("skipped", in: 0...1_000_000_000) { body["skipped"] = .int(skipped) }
+            bodies.append((batchID, .object(body)))
+        }
+
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let root = serverText.hasSuffix("/") ? serverText : serverText + "/"
+        guard let url = URL(string: root + "v1/pushes/" + (pushID.addingPercentEncoding(withAllowedCharacters: allowed) ?? pushID) + "/sends") else {
+            throw UsageError(command: "record-send", message: "cannot build a URL from '\(serverText)'")
+        }
+        var totals = (sent: 0, accepted: 0, skipped: 0, duplicates: 0)
+        for (id, body) in bodies {
+            var request = URLRequest(url: url, timeoutInterval: 60)
+            request.httpMethod = "POST"
+            request.httpBody = body.jsonData()
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.setValue("richpush/\(RichPushVersion.current)", forHTTPHeaderField: "User-Agent")
+            let data: Data
+            let response: URLResponse
+            do {
+                (data, response) = try await URLSession.shared.data(for: request)
+            } catch {
+                throw RichPushError(
+                    code: .server, message: "cannot reach the statistics server at \(serverText) (\(error.localizedDescription)); start it with 'richpush serve' or pass --server",
+                    underlying: error)
+            }
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard status == 200, let answer = try? JSONValue.parse(data) else {
+                if status == 401 {
+                    throw RichPushError(code: .server, message: "the server refused the admin token (401); pass the token richpush serve printed, with --admin-token or RICHPUSH_ADMIN_TOKEN")
+                }
+                if let error = StatsCommand.errorObject(data) {
+                    throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)) for batch \(id): \(error.message)")
+                }
+                throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatsCommand.notRichPush)")
+            }
+            totals.sent += answer["sent"]?.intValue ?? 0
+            totals.accepted += answer["accepted"]?.intValue ?? 0
+            totals.skipped += answer["skipped"]?.intValue ?? 0
+            if answer["duplicate"] == .bool(true) { totals.duplicates += 1 }
+        }
+        let already = totals.duplicates == 0 ? "" : totals.duplicates == bodies.count ? " (already recorded before: nothing counted twice)" : " (\(totals.duplicates) of \(bodies.count) batches were already recorded)"
+        print("recorded push \(pushID): sent \(totals.sent), accepted \(totals.accepted), skipped \(totals.skipped) in \(bodies.count) batch(es)\(already)")
+        return 0
+    }
+
+    /// The results of a file: `richpush send`'s JSON lines, or a JSON array; each kept as the
+    /// server's result object ({token, outcome, status, reason, message_id, inactive_since}).
+    static func parseResults(_ data: Data, file: String) throws -> [JSONValue] {
+        let text = String(decoding: data, as: UTF8.self)
+        let trimmed = text.drop { $0.isWhitespace }
+        var items: [(line: Int, value: JSONValue)] = []
+        if trimmed.first == "[" {
+            guard let array = try JSONValue.parse(data).arrayValue else {
+                throw RichPushError(code: .invalidJSON, message: "\(file) is not a JSON array of results")
+            }
+            items = array.enumerated().map { ($0.offset + 1, $0.element) }
+        } else {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let content = line.trimmingCharacters(in: .whitespaces)
+                guard !content.isEmpty else { continue }
+                do {
+                    items.append((index + 1, try JSONValue.parseStrictly(Data(content.utf8))))
+                } catch let error as RichPushError {
+                    throw RichPushError(code: error.code, message: "\(file) line \(index + 1): \(error.message)")
+                }
+            }
+        }
+        return try items.compactMap { line, value in
+            guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
+                throw RichPushError(code: .invalidPayload, message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
+            }
+            // A token that is not one (richpush send reports it token_bad, never sent) is left out.
+            guard FCMClient.isPlausibleRegistrationToken(token) else { return nil }
+            var result: [String: JSONValue] = ["token": .string(token), "outcome": .string(outcome)]
+            if let status = value["status"] { result["status"] = status }
+            if let reason = value["reason"], reason != .null { result["reason"] = reason }
+            if let id = value["message_id"] ?? value["apns-id"] ?? value["apns_id"], id != .null { result["message_id"] = id }
+            if outcome == "token_inactive", let since = value["inactive_since"] ?? value["timestamp"], since != .null { result["inactive_since"] = since }
+            return .object(result)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RichPushCore
+
+/// The result for one registration token sent through FCM: what FCM said and what RichPush did.
+public struct FCMSendResult: PushTokenResult {
+    /// The FCM registration token.
+    public var deviceToken: String
+    /// What became of the message (the same outcomes as APNs).
+    public var outcome: PushOutcome
+    /// The last HTTP status, `nil` when no response arrived.
+    public var status: Int?
+    /// FCM's error code verbatim (`UNREGISTERED`, `INVALID_ARGUMENT`, `QUOTA_EXCEEDED`, …), or the
+    /// Google API status (`UNAUTHENTICATED`, `PERMISSION_DENIED`) when FCM gave no code; `nil` for 200.
+    public var errorCode: String?
+    /// The message name FCM returned, `projects/<id>/messages/<n>`.
+    public var messageName: String?
+    /// Requests made for this token (retries and access-token renewal included).
+    public var attempts: Int
+    /// What to do, for errors.
+    public var message: String?
+    /// For `UNREGISTERED`: when FCM said so (FCM gives no earlier time).
+    public var inactiveSince: Date?
+    /// The start of a body that was not FCM's JSON (a proxy's error page), shown once per batch.
+    public var unexpectedBody: String?
+
+    /// Makes a result.
+    public init(deviceToken: String, outcome: PushOutcome, status: Int? = nil, errorCode: String? = nil, attempts: Int, message: String? = nil) {
+        self.deviceToken = deviceToken
+        self.outcome = outcome
+        self.status = status
+        self.errorCode = errorCode
+        self.attempts = attempts
+        self.message = message
+    }
+
+    /// `errorCode`.
+    public var reasonCode: String? { errorCode }
+    /// `messageName`.
+    public var providerMessageID: String? { messageName }
+
+    /// The result as one JSON object: token, message_id, status, reason, outcome, attempts, message.
+    public var jsonValue: JSONValue {
+        var o: [String: JSONValue] = [
+            "token": .string(deviceToken),
+            "outcome": .string(outcome.rawValue),
+            "attempts": .int(attempts),
+        ]
+        o["message_id"] = messageName.map(JSONValue.string) ?? .null
+        o["status"] = status.map(JSONValue.int) ?? .null
+        o["reason"] = errorCode.map(JSONValue.string) ?? .null
+        if let message { o["message"] = .string(message) }
+        return .object(o)
+    }
+}

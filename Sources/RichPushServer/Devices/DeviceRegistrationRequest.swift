@@ -1,0 +1,131 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+
+/// A `POST /v1/devices` body: the app registers its device token. The endpoint is called by apps,
+/// so every field is hostile input: bounded, typed, and nothing unknown is accepted.
+///
+/// ```json
+/// {"token": "<64+ hex> | <FCM registration token>", "platform": "ios",
+///  "provider": "apns" | "fcm", "user_id": "u-42", "user_hash": "<hex HMAC-SHA256>", "app_version": "2.4.1 (812)"}
+/// ```
+///
+/// - `provider` defaults to `apns` for a token of 64 or more hex digits, else `fcm`.
+/// - `user_id` binds the token to a user for `POST /v1/pushes` `"user_ids"`; the server accepts
+///   it only with proof (see `UserVerification`): the admin token as `Authorization: Bearer` (the
+///   app's backend registers on the user's behalf), or `user_hash` = hex HMAC-SHA256 of the user
+///   id under the server's `--device-secret`, computed by the app's backend at login.
+public struct DeviceRegistrationRequest: Sendable, Equatable {
+    /// The largest body, in bytes (a token of a few hundred bytes plus a few short fields).
+    public static let maximumBodyBytes = 8_192
+    /// The longest FCM registration token accepted, in bytes (today's are about 160).
+    public static let maximumTokenBytes = 1_024
+    /// The longest user id, in bytes.
+    public static let maximumUserIDBytes = 128
+    /// The longest app version, in bytes.
+    public static let maximumAppVersionBytes = 64
+    /// The platforms a registration may name.
+    public static let platforms: Set<String> = ["ios", "ipados", "macos", "tvos", "watchos", "visionos", "android", "web"]
+
+    /// The token (APNs hex lower-cased).
+    public var token: String
+    /// `apns` or `fcm`.
+    public var provider: String
+    /// One of `platforms`.
+    public var platform: String
+    /// The user id to bind, if any (still to be verified).
+    public var userID: String?
+    /// The HMAC proof for `userID`, lower-case hex, if given.
+    public var userHash: String?
+    /// The app version, if given.
+    public var appVersion: String?
+
+    /// Reads and checks a body.
+    ///
+    /// - Parameters:
+    ///   - body: the request body.
+    ///   - contentType: the `Content-Type` header.
+    /// - Throws: `PushRequestError` 400 naming the field, 415 for a body that is not JSON.
+    public init(body: Data, contentType: String?) throws {
+        let mime = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard mime == nil || mime == "application/json" || mime == "text/plain" || mime?.hasSuffix("+json") == true else {
+            throw PushRequestError(
+                status: 415, code: "unsupported_media_type", field: "Content-Type",
+                message: "send the registration as application/json, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parseStrictly(body)
+        } catch let error as RichPushError {
+            throw PushRequestError(field: "body", message: "the body is \(error.message)")
+        }
+        guard let root = json.objectValue else {
+            throw PushRequestError(field: "body", message: "the body must be a JSON object, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
+        }
+        let known: Set<String> = ["token", "platform", "provider", "user_id", "user_hash", "app_version"]
+        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
+            throw PushRequestError(field: String(unknown.prefix(64)), message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
+        }
+        func string(_ key: String) throws -> String? {
+            guard let value = root[key] else { return nil }
+            guard let s = value.stringValue, !(value.jsonStringValue?.hasUnpairedSurrogates ?? false) else {
+                throw PushRequestError(field: key, message: "\(key) must be a string")
+            }
+            return s
+        }
+
+        guard let rawToken = try string("token")?.trimmingCharacters(in: .whitespaces), !rawToken.isEmpty else {
+            throw PushRequestError(field: "token", message: "token is required: the device token (APNs: hex from didRegisterForRemoteNotificationsWithDeviceToken; FCM: Messaging.messaging().token)")
+        }
+        let isHex = APNsClient.isWellFormedDeviceToken(rawToken)
+        if let given = try string("provider") {
+            guard ["apns", "fcm"].contains(given) else { throw PushRequestError(field: "provider", message: "provider must be \"apns\" or \"fcm\"") }
+            provider = given
+        } else {
+            provider = isHex ? "apns" : "fcm"
+        }
+        if provider == "apns" {
+            guard isHex else {
+                throw PushRequestError(field: "token", message: "an APNs device token is an even number (64…400) of hex digits, as the app gets it in didRegisterForRemoteNotificationsWithDeviceToken")
+            }
+            token = rawToken.lowercased()
+        } else {
+            guard rawToken.utf8.count <= Self.maximumTokenBytes, FCMClient.isPlausibleRegistrationToken(rawToken) else {
+                throw PushRequestError(field: "token", message: "an FCM registration token is 1…\(Self.maximumTokenBytes) printable ASCII characters without spaces")
+            }
+            token = rawToken
+        }
+        guard let platform = try string("platform"), Self.platforms.contains(platform) else {
+            throw PushRequestError(field: "platform", message: "platform is required: one of \(Self.platforms.sorted().joined(separator: ", "))")
+        }
+        self.platform = platform
+        if let id = try string("user_id") {
+            guard Self.isValidUserID(id) else {
+                throw PushRequestError(field: "user_id", message: "user_id must be 1…\(Self.maximumUserIDBytes) bytes without control characters")
+            }
+            userID = id
+        }
+        if let hash = try string("user_hash") {
+            guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) else {
+                throw PushRequestError(field: "user_hash", message: "user_hash must be 64 hex digits: HMAC-SHA256 of user_id under the server's device secret")
+            }
+            guard userID != nil else { throw PushRequestError(field: "user_hash", message: "user_hash goes with user_id") }
+            userHash = hash.lowercased()
+        }
+        if let version = try string("app_version") {
+            guard !version.isEmpty, version.utf8.count <= Self.maximumAppVersionBytes,
+                version.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else {
+                throw PushRequestError(field: "app_version", message: "app_version must be 1…\(Self.maximumAppVersionBytes) bytes without control characters")
+            }
+            appVersion = version
+        }
+    }
+
+    /// Whether `id` can be a user id: 1…128 bytes, no control characters.
+    /// - Parameter id: the candidate.
+    /// - Returns: `true` when it can.
+    public static func isValidUserID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= maximumUserIDBytes && id.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+    }
+}
