@@ -44,6 +44,12 @@ struct StoreSendsAndDevicesTests {
             _ = try store.insert([StoredReceipt(receipt: Receipt(pushID: "r"), userAgent: nil, receivedAtMs: 3_000)])
             #expect(try store.push("r")?.sources == [])
             #expect(try store.push("r")?.skipped == nil)
+            // The dashboard's running totals counted each batch once (not the duplicate, not the conflict).
+            let dashboard = try store.dashboard(DashboardQuery())
+            #expect(dashboard.sent == 102)
+            #expect(dashboard.accepted == 91)
+            #expect(dashboard.totalPushes == 2)
+            #expect(try store.pushes(PushQuery(limit: 10)).pushes.map(\.pushID) == ["r", "p"])
         }
     }
 
