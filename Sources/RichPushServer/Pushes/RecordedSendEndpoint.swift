@@ -13,8 +13,13 @@ struct RecordedSendEndpoint {
 
     /// Checks the request now; the store write comes back as `.later`.
     func handle(_ request: HTTPRequest, pushID: String) -> EndpointReply {
-        guard RecordedSendRequest.isIdentifier(pushID, maxBytes: Receipt.Limits.identifierBytes) else {
-            return .now(.error(400, code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes without control characters"))
+        guard !pushID.isEmpty, pushID.utf8.count <= Receipt.Limits.identifierBytes else {
+            return .now(.error(400, code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes"))
+        }
+        if let bad = IdentifierRule.firstViolation(in: pushID) {
+            return .now(.error(
+                400, code: "not_printable",
+                message: "push_id holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)"))
         }
         if request.bodyTooLarge {
             return .now(PushRequestError(

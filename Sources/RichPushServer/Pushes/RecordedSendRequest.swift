@@ -56,7 +56,7 @@ public struct RecordedSendRequest: Sendable {
         guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: Receipt.Limits.identifierBytes) else {
             throw PushRequestError(
                 field: "batch_id",
-                message: "batch_id is required: 1…\(Receipt.Limits.identifierBytes) bytes naming this batch of sends (your job or request id), so that a retry is not counted twice")
+                message: "batch_id is required: 1…\(Receipt.Limits.identifierBytes) bytes of printable text naming this batch of sends (your job or request id), so that a retry is not counted twice")
         }
         var source = "external"
         if let value = root["source"] {
@@ -169,9 +169,11 @@ public struct RecordedSendRequest: Sendable {
         return result
     }
 
-    /// Whether `s` is 1…`maxBytes` bytes of printable characters (no control characters).
+    /// Whether `s` is 1…`maxBytes` bytes of printable text (`IdentifierRule`: no control,
+    /// bidirectional-control, invisible format or line-separator characters), as push ids are
+    /// everywhere else.
     static func isIdentifier(_ s: String, maxBytes: Int) -> Bool {
-        !s.isEmpty && s.utf8.count <= maxBytes && s.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+        !s.isEmpty && s.utf8.count <= maxBytes && IdentifierRule.firstViolation(in: s) == nil
     }
 
     /// Whether `s` can name a source: 1…32 of `a-z 0-9 - _ .`.

@@ -73,6 +73,23 @@ struct PushIDRuleTests {
         #expect(error.message.contains("U+202E"))
     }
 
+    @Test("POST /v1/pushes/{push_id}/sends holds the path's push_id and the batch_id to the same rule")
+    func recordedSendsRefused() async throws {
+        let server = try await ServerProcess()
+        let c = server.client()
+        let body = #"{"batch_id":"b1","sent":2,"accepted":2}"#
+        let spoofed = try await c.postJSON("/v1/pushes/\(Self.percent("invoice\u{202E}fdp.exe"))/sends", body, headers: server.admin)
+        #expect(spoofed.status == 400)
+        let error = try #require(try spoofed.json()["error"] as? [String: String])
+        #expect(error["code"] == "not_printable")
+        #expect(error["message"]?.contains("U+202E RIGHT-TO-LEFT OVERRIDE") == true, "\(error["message"] ?? "")")
+        let batch = try await c.postJSON("/v1/pushes/sale/sends", #"{"batch_id":"b\u200b1","sent":2,"accepted":2}"#, headers: server.admin)
+        #expect(batch.status == 400)
+        #expect((try batch.json()["error"] as? [String: String])?["field"] == "batch_id")
+        #expect(try await c.postJSON("/v1/pushes/sale/sends", body, headers: server.admin).status == 200)
+        #expect(await server.terminate() == 0)
+    }
+
     static func percent(_ s: String) -> String {
         s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
     }
