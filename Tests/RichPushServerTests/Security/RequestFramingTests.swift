@@ -46,10 +46,7 @@ struct RequestFramingTests {
         ]
         let opened = try await thread.run { () -> Int in
             let n = sockets.open(3, port: port, sources: ["127.0.8.1"])
-            for (fd, request) in zip(sockets.descriptors, requests) {
-                let bytes = Array(request.utf8)
-                _ = send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL))
-            }
+            for (index, request) in requests.enumerated() { sockets.send(request, at: index) }
             return n
         }
         #expect(opened == 3)

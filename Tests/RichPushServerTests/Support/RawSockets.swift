@@ -1,4 +1,5 @@
 import Foundation
+import RichPushTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,11 +9,24 @@ import Foundation
 /// a chosen loopback source address (the whole 127.0.0.0/8 is local on Linux, so one test can be
 /// many client addresses), sends what it is told, and reports whether the server closed it.
 ///
+/// The sockets live in a helper process (`Tests/Support/raw_sockets.py`), not in the test
+/// process: every child the test process spawns meanwhile (Foundation's `Process`) walks and
+/// closes each open descriptor, and with thousands of sockets open here a concurrent spawn was
+/// seen to crash the test run.
+///
 /// Blocking calls: use it on a `DedicatedThread`, never on the cooperative pool.
 final class RawSockets: @unchecked Sendable {
-    private(set) var descriptors: [Int32] = []
+    private let helper: LineChild?
 
-    deinit { closeAll() }
+    init() {
+        helper = try? LineChild("python3", [Fixtures.supportDirectory.appendingPathComponent("raw_sockets.py").path])
+    }
+
+    deinit { helper?.close() }
+
+    private func ask(_ line: String) -> String {
+        (try? helper?.request(line)) ?? ""
+    }
 
     /// Connects `count` sockets to 127.0.0.1:`port`, spread round-robin over `sources` (e.g.
     /// `127.0.1.1`, `127.0.1.2`…).
@@ -20,79 +34,33 @@ final class RawSockets: @unchecked Sendable {
     /// - Returns: how many connected.
     @discardableResult
     func open(_ count: Int, port: Int, sources: [String]) -> Int {
-        var connected = 0
-        for i in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { continue }
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(sources[i % sources.count])
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            var remote = sockaddr_in()
-            remote.sin_family = sa_family_t(AF_INET)
-            remote.sin_port = in_port_t(UInt16(port).bigEndian)
-            remote.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let rc = withUnsafePointer(to: &remote) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, rc == 0 else {
-                _ = Glibc.close(fd)
-                continue
-            }
-            descriptors.append(fd)
-            connected += 1
-        }
-        return connected
+        Int(ask("open \(count) \(port) \(sources.joined(separator: ","))")) ?? 0
     }
 
     /// Sends `bytes` on every socket still open (errors ignored: the server may have closed it).
     func sendAll(_ bytes: String) {
-        let data = Array(bytes.utf8)
-        for fd in descriptors { _ = send(fd, data, data.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = ask("send \(Data(bytes.utf8).base64EncodedString())")
+    }
+
+    /// Sends `bytes` on the socket at `index`.
+    func send(_ bytes: String, at index: Int) {
+        _ = ask("sendone \(index) \(Data(bytes.utf8).base64EncodedString())")
     }
 
     /// Sockets the server has closed (a reset, or end of stream after whatever it sent), without waiting.
     func closedCount() -> Int {
-        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        _ = poll(&fds, nfds_t(fds.count), 0)
-        var closed = 0
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        for entry in fds where entry.revents != 0 {
-            if entry.revents & Int16(POLLERR | POLLHUP) != 0 {
-                closed += 1
-                continue
-            }
-            // Readable: an answer, then maybe the end of the stream.
-            var sawEnd = false
-            while true {
-                let n = recv(entry.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                if n > 0 { continue }
-                if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { sawEnd = true }
-                break
-            }
-            if sawEnd { closed += 1 }
-        }
-        return closed
+        Int(ask("closed")) ?? 0
     }
 
     /// Everything the server sent on the socket at `index` so far (non-blocking).
     func received(at index: Int) -> String {
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(descriptors[index], &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            guard n > 0 else { break }
-            out += buffer[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
+        let answer = ask("received \(index)")
+        return String(decoding: Data(base64Encoded: answer == "-" ? "" : answer) ?? Data(), as: UTF8.self)
     }
 
     /// Closes every socket.
     func closeAll() {
-        for fd in descriptors { _ = Glibc.close(fd) }
-        descriptors.removeAll()
+        _ = ask("closeall")
     }
 
     /// `127.0.<third>.1` … `127.0.<third>.<count>`.
