@@ -13,7 +13,7 @@ import Testing
 struct CompressedMediaTests {
     /// The depth helper at a lower CPU priority than the test process.
     static func helper(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await ChildProcess("nice", ["-n", "10", DepthSupport.helperBinary.path] + arguments).run(timeout: 60)
+        try await ChildProcess("nice", ["-n", "10", DepthSupport.helperBinary.path] + arguments).run(timeout: 120)
     }
 
     static func fetch(_ path: String, _ transport: TransportKind) async throws -> Result<DownloadedMedia, FetchFailure> {
@@ -23,7 +23,7 @@ struct CompressedMediaTests {
         let fetcher = MediaFetcher(transport: transport.make(), allowedHTTPHosts: ["127.0.0.1"])
         let url = try #require(URL(string: server.url(path)))
         do throws(FetchFailure) {
-            let media = try await fetcher.fetch(url, into: folder, deadline: .now + .seconds(10))
+            let media = try await fetcher.fetch(url, into: folder, deadline: .now + .seconds(30))
             return .success(media)
         } catch {
             #expect(filesLeft(in: folder).isEmpty)

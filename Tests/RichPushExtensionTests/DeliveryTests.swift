@@ -46,9 +46,9 @@ struct DeliveryTests {
         let before = clock.now
         run.expire()
         let result = await run.result()
-        // "At once" against a 10 s deadline and a server that drips for longer: a bound of 2 s
+        // "At once" against a 10 s deadline and a server that drips for longer: half the deadline
         // tells the two apart with room for a loaded 2-core machine's scheduling delays.
-        #expect(clock.now - before < .seconds(2))
+        #expect(clock.now - before < .seconds(5), "delivered \(clock.now - before) after expire()")
         run.expire()
         await run.waitUntilSettled()
         #expect(counter.all.count == 1)

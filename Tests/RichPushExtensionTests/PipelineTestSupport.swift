@@ -25,9 +25,14 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
 }
 
 /// A configuration for tests: cleartext allowed to 127.0.0.1, a fresh attachments folder.
-func testConfiguration(deadline: Double = 3, allowLoopback: Bool = true) throws -> PipelineConfiguration {
+///
+/// The default deadline (20 s) and receipt wait (10 s) are for tests where neither is the point:
+/// a loaded 2-core machine can hold a run back by seconds, and a short deadline would then turn a
+/// redirect or a download into `timeout`. Tests of the deadline or the wait set their own.
+func testConfiguration(deadline: Double = 20, allowLoopback: Bool = true) throws -> PipelineConfiguration {
     var configuration = PipelineConfiguration()
     configuration.deadline = deadline
+    configuration.receiptWait = 10
     if allowLoopback { configuration.allowedHTTPHosts = ["127.0.0.1"] }
     configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-attachments")
     return configuration
@@ -67,5 +72,8 @@ func filesLeft(in folder: URL) -> [String] {
     return out
 }
 
-/// Slack for "delivered before the deadline": timer wake-up and hand-over, in seconds.
-let deliverySlack = 0.5
+/// Slack for "delivered before the deadline", in seconds, where the failure would be unbounded (a
+/// server that drips for 150 s or never answers): timer wake-up, hand-over and the scheduling
+/// delays of a loaded 2-core machine (seen up to 3.5 s while the whole suite runs beside other
+/// builds), far below what a deadline that does not hold would take.
+let deliverySlack = 5.0

@@ -176,7 +176,8 @@ struct DepthSimulateTests {
         let payload = try await Self.encrypt(["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
         let started = Date()
         let run = try await Self.simulate(try scratch.write("payload.json", payload), ["--keys", scratch.keys.path, "--deadline", "1"])
-        #expect(Date().timeIntervalSince(started) < 10)
+        // At the 1 s deadline, not at the host's 30 s budget (the server never answers).
+        #expect(Date().timeIntervalSince(started) < 15)
         #expect(run.json["outcome"] as? String == "text_only")
         #expect(run.json["reason"] as? String == "timeout")
         #expect(run.content["title"] as? String == "Decrypted title")

@@ -25,7 +25,7 @@ struct SlowClientTests {
         return nil
     }
 
-    @Test("2,000 sockets sending one header line at a time: /healthz and receipts answer in under 1 s while they are open, and the header deadline closes every one of them")
+    @Test("2,000 sockets sending one header line at a time: /healthz and receipts answer while they are open, and the header deadline closes every one of them")
     func slowHeaders() async throws {
         // Each socket is a descriptor in the socket helper and one in the server, both of which
         // raise their soft RLIMIT_NOFILE to the hard one: size to that.
@@ -62,7 +62,9 @@ struct SlowClientTests {
             try await thread.run { sockets.sendAll("X-Slow-\(round): 1\r\n") }
             let health = try await timedHealth(server)
             #expect(health.status == 200)
-            #expect(health.seconds < 1, "GET /healthz took \(health.seconds) s with \(count) slow sockets open")
+            // A server held up by the slow sockets would answer only once the 6 s header
+            // deadline closed them; half of that leaves room for a loaded machine.
+            #expect(health.seconds < 3, "GET /healthz took \(health.seconds) s with \(count) slow sockets open")
             let receipt = try await server.client().post("/v1/receipts", form: "push_id=honest-\(round)")
             #expect(receipt.status == 202)
             let open = try await metric(server, "richpush_http_open_connections") ?? 0
@@ -109,7 +111,9 @@ struct SlowClientTests {
         #expect(try await thread.run { sockets.closedCount() } == 32)
         let other = try await timedHealth(server, from: "127.0.2.2")
         #expect(other.status == 200)
-        #expect(other.seconds < 1)
+        // Held up behind the capped address, it would wait until those sockets close (never,
+        // here, until the test closes them).
+        #expect(other.seconds < 10, "GET /healthz from another address took \(other.seconds) s")
         // The capped address itself gets through again once its connections are gone.
         await #expect(throws: (any Error).self) { try await server.client(from: "127.0.2.1").request("GET", "/healthz") }
         try await thread.run { sockets.closeAll() }
@@ -159,7 +163,7 @@ struct SlowClientTests {
         var closedAt: Double?
         let clock = ContinuousClock()
         let start = clock.now
-        for step in 0..<16 {
+        for step in 0..<40 {
             let chunk = String(decoding: bytes[min(bytes.count, step * 60)..<min(bytes.count, step * 60 + 60)], as: UTF8.self)
             try await thread.run {
                 slow.sendAll("x")
@@ -173,7 +177,9 @@ struct SlowClientTests {
             if closedAt != nil && step * 60 >= bytes.count { break }
         }
         let cut = try #require(closedAt, "the trickling body was never cut off")
-        #expect(cut >= 1.0 && cut < 2.5, "cut off after \(cut) s")
+        // Not before the 1 s grace; well before the 30 s idle timeout, the only other thing that
+        // would close it (the loop watches for 10 s; a loaded machine stretches its steps).
+        #expect(cut >= 1.0 && cut < 8, "cut off after \(cut) s")
         let steadyAnswer = try await thread.run { steady.received(at: 0) }
         #expect(steadyAnswer.hasPrefix("HTTP/1.1 202"), "\(steadyAnswer)")
         #expect(try await server.push("steady")["delivered"] as? Int == 1)
