@@ -9,10 +9,24 @@ import Testing
         try await ChildProcess(Fixtures.richpushBinary.path, ["lint"] + arguments).run(timeout: 60)
     }
 
-    @Test func aCleanArticlePayloadPrintsNothingAndExitsZero() async throws {
-        let run = try await lint([Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path])
+    @Test func aCleanArticlePayloadPrintsOneOkLineOnStandardErrorAndExitsZero() async throws {
+        let path = Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path
+        let run = try await lint([path])
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("richpush lint: \(path): ok, no findings (") == true, "\(run.stderr)")
+        #expect(lines.first?.hasSuffix(" of 4096 bytes)") == true, "\(run.stderr)")
+        // --json stays machine-readable: nothing on either stream for a clean payload.
+        let json = try await lint(["--json", path])
+        #expect(json.status == 0)
+        #expect(json.stdout.isEmpty && json.stderr.isEmpty, "\(json.stdout)\(json.stderr)")
+        // --fix: the fixed payload alone on stdout, the ok line on stderr.
+        let fixed = try await lint(["--fix", path])
+        #expect(fixed.status == 0)
+        #expect(try JSONValue.parseStrictly(Data(fixed.stdout.utf8)).objectValue != nil)
+        #expect(fixed.stderr.contains("ok, no findings"))
     }
 
     @Test func theFCMLegacyPayloadIsAnErrorNamedOnOneLine() async throws {
@@ -58,7 +72,7 @@ import Testing
     @Test func aMissingFileIsAClearError() async throws {
         let run = try await lint(["/nonexistent/payload.json"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("cannot read /nonexistent/payload.json"))
+        #expect(run.stderr.contains("cannot read the payload /nonexistent/payload.json: no such file or directory; check the path, or give - to read standard input"), "\(run.stderr)")
     }
 
     func write(_ text: String, in dir: URL) throws -> URL {

@@ -85,7 +85,7 @@ struct SimulateFirstRunTests {
     func unreadablePayloadPaths(_ path: String, _ says: String) async throws {
         let run = try await richpush(["simulate", path])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("cannot read \(path): \(says)"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot read the payload \(path): \(says)"), "\(run.stderr)")
         #expect(!run.stderr.contains("NSCocoaErrorDomain") && !run.stderr.contains(".."), "\(run.stderr)")
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Command-line arguments parsed against a command's declared options.
 ///
 /// Accepts `--name value`, `--name=value`, repeated options, boolean flags, `--` to end options,
@@ -77,9 +79,8 @@ public struct ParsedArguments: Sendable {
                 name = option.name
             }
             guard let option = options.first(where: { $0.name == name }) else {
-                let suggestion = options.map(\.name).min { Self.distance($0, name) < Self.distance($1, name) }
                 var message = "unknown option '--\(name)'"
-                if let suggestion, Self.distance(suggestion, name) <= 3 { message += " (did you mean '--\(suggestion)'?)" }
+                if let suggestion = Self.suggestion(for: name, among: options.map(\.name)) { message += " (did you mean '--\(suggestion)'?)" }
                 throw UsageError(command: command, message: message)
             }
             if option.valueName == nil {
@@ -118,6 +119,18 @@ public struct ParsedArguments: Sendable {
     /// Every value of a repeatable option, in order.
     public func values(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// The value of an option, else of the environment variable that stands for it when the
+    /// option is absent (an empty variable counts as unset).
+    ///
+    /// - Parameters:
+    ///   - name: the option name.
+    ///   - variable: the environment variable, e.g. `RICHPUSH_APNS_KEY`.
+    ///   - environment: the environment (default: the process's).
+    /// - Returns: the value, or `nil` when neither is given.
+    public func value(_ name: String, orEnvironment variable: String, _ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        value(name) ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// A number of seconds (fractions allowed), validated to lie in a range.
     ///
     /// - Parameters:
@@ -155,16 +168,39 @@ public struct ParsedArguments: Sendable {
         d == d.rounded() ? String(Int(d)) : String(d)
     }
 
-    private static func distance(_ a: String, _ b: String) -> Int {
+    /// The option a mistyped name most likely meant, only when it is close: the one option it
+    /// abbreviates (at least 3 letters), else the nearest by edit distance (a swap of two
+    /// neighbours counts once) within a third of the name's length (1 to 3 edits).
+    ///
+    /// - Parameters:
+    ///   - name: the unknown name, without dashes.
+    ///   - names: the command's option names.
+    /// - Returns: the suggestion, or `nil` when nothing is close (`--bogus` suggests nothing).
+    static func suggestion(for name: String, among names: [String]) -> String? {
+        let abbreviated = names.filter { $0.hasPrefix(name) }
+        if name.count >= 3, abbreviated.count == 1 { return abbreviated[0] }
+        let limit = Swift.max(1, Swift.min(3, name.count / 3))
+        let scored = names.map { ($0, distance($0, name)) }.filter { $0.1 <= limit }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Edit distance with adjacent transpositions (optimal string alignment): insertions,
+    /// deletions, substitutions and swaps of two neighbours each count 1.
+    static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
             for j in 1...b.count {
                 current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = Swift.min(current[j], before[j - 2] + 1)
+                }
             }
+            before = previous
             previous = current
         }
         return previous[b.count]

@@ -54,11 +54,11 @@ enum EncryptCommand {
         guard arguments.positionals.count == 1, let plaintextPath = arguments.positionals.first else {
             throw UsageError(command: "encrypt", message: "give exactly one PLAINTEXT.json file")
         }
-        let keys = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keyPath))
+        let keys = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keyPath), option: "--key")
         guard let key = keys.key(for: kid) else {
             throw RichPushError(code: .configuration, message: "key id '\(kid)' is not in \(keyPath); it has: \(keys.keyIDs.joined(separator: ", "))")
         }
-        var plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json")
+        var plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json", file: "the plaintext", option: nil)
         // The push id in the clear: a device that cannot decrypt still reports the push.
         var clearPushID: JSONValue?
         if !arguments.flag("encrypt-push-id"), let pushID = plaintext["push_id"] {
@@ -81,7 +81,7 @@ enum EncryptCommand {
         let envelope = try PayloadCipher.encrypt(plaintext, key: key, kid: kid)
         var output = envelope.json
         if let basePath = arguments.value("payload") {
-            var base = try readObject(basePath, what: "--payload")
+            var base = try readObject(basePath, what: "--payload", file: "the base payload", option: "--payload")
             if let clearPushID {
                 let existing = PayloadKeyPath.defaultPushIDKeyPaths.lazy.compactMap { $0.lookup(in: .object(base)) }.first
                 if let existing, existing != clearPushID {
@@ -111,13 +111,9 @@ enum EncryptCommand {
         return 0
     }
 
-    private static func readObject(_ path: String, what: String) throws -> [String: JSONValue] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw RichPushError(code: .io, message: "cannot read \(what) file \(path): \(error.localizedDescription)", underlying: error)
-        }
+    /// A JSON object from a file: `file` names it when it cannot be read, `what` when it does not parse.
+    private static func readObject(_ path: String, what: String, file: String, option: String?) throws -> [String: JSONValue] {
+        let data = try FileProblem.read(path, what: file, option: option)
         let json: JSONValue
         do {
             json = try JSONValue.parseStrictly(data)

@@ -32,17 +32,18 @@ enum InputFile {
     /// - Parameters:
     ///   - path: the path, or `-` for standard input.
     ///   - what: what the file is, for messages (`the payload`, `PLAINTEXT.json`).
+    ///   - option: the option that named the file (`--payload`), for messages; `nil` for a positional.
     /// - Returns: the bytes.
     /// - Throws: `RichPushError` `io` saying what is wrong and what to do.
-    static func read(_ path: String, what: String = "the payload") async throws -> Data {
+    static func read(_ path: String, what: String = "the payload", option: String? = nil) async throws -> Data {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-            Thread { continuation.resume(with: Result { try readBlocking(path, what: what) }) }.start()
+            Thread { continuation.resume(with: Result { try readBlocking(path, what: what, option: option) }) }.start()
         }
     }
 
-    /// Reads a whole file or standard input on the calling thread (see `read(_:what:)`).
-    static func readBlocking(_ path: String, what: String) throws -> Data {
-        let fd = try open(path, what: what)
+    /// Reads a whole file or standard input on the calling thread (see `read(_:what:option:)`).
+    static func readBlocking(_ path: String, what: String, option: String? = nil) throws -> Data {
+        let fd = try open(path, what: what, option: option)
         defer { if path != "-" { _ = close(fd) } }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -58,31 +59,31 @@ enum InputFile {
             } else if n == 0 {
                 return data
             } else if errno != EINTR {
-                throw failure(path, what: what, errno: errno)
+                throw failure(path, what: what, option: option, errno: errno)
             }
         }
     }
 
     /// Opens `path` for reading (`-`: checks that standard input is open and not a directory).
     /// - Returns: the descriptor (0 for standard input).
-    static func open(_ path: String, what: String) throws -> Int32 {
+    static func open(_ path: String, what: String, option: String? = nil) throws -> Int32 {
         let fd: Int32
         if path == "-" {
             guard !StandardStreams.inputWasClosed else { throw failure(path, what: what, errno: EBADF) }
             fd = 0
         } else {
             fd = systemOpen(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure(path, what: what, errno: errno) }
+            guard fd >= 0 else { throw failure(path, what: what, option: option, errno: errno) }
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let error = errno
             if path != "-" { _ = close(fd) }
-            throw failure(path, what: what, errno: error)
+            throw failure(path, what: what, option: option, errno: error)
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             if path != "-" { _ = close(fd) }
-            throw failure(path, what: what, errno: EISDIR)
+            throw failure(path, what: what, option: option, errno: EISDIR)
         }
         return fd
     }
@@ -92,8 +93,8 @@ enum InputFile {
         path == "-" ? "standard input" : path
     }
 
-    /// The error for a failed open, stat or read, with what to do.
-    static func failure(_ path: String, what: String, errno code: Int32) -> RichPushError {
+    /// The error for a failed open, stat or read, with what to do (a file: `FileProblem`'s message).
+    static func failure(_ path: String, what: String, option: String? = nil, errno code: Int32) -> RichPushError {
         let reason = String(cString: strerror(code)).lowercased()
         if path == "-" {
             let advice: String
@@ -105,13 +106,6 @@ enum InputFile {
             }
             return RichPushError(code: .io, message: "cannot read \(what): \(advice)")
         }
-        let advice: String
-        switch code {
-        case ENOENT: advice = "check the path, or give - to read standard input"
-        case EISDIR: advice = "give a file, not a directory"
-        case EACCES, EPERM: advice = "check its permissions"
-        default: advice = "check the file"
-        }
-        return RichPushError(code: .io, message: "cannot read \(path): \(reason); \(advice)")
+        return FileProblem.error(.read, path: path, what: what, option: option, errno: code, alternative: "give - to read standard input")
     }
 }

@@ -19,6 +19,9 @@ enum LintCommand {
             output (or to --output FILE); findings then go to standard error, marked "fixed"
             or left as they are.
 
+            A payload with no finding gets one line on standard error: "PAYLOAD.json: ok, no
+            findings (N of 4096 bytes)" (not with --json: no line means nothing found).
+
             Exit status: 0 when no error remains, 1 when an error remains, 64 on a usage error.
             Use "-" as PAYLOAD.json to read standard input.
             """,
@@ -45,6 +48,10 @@ enum LintCommand {
         if !keys.isEmpty { linter.mediaKeyPaths = keys.map { PayloadKeyPath($0) } }
 
         let findings = linter.lint(data)
+        if findings.isEmpty, !args.flag("json") {
+            let size = (try? JSONValue.parseStrictly(data))?.jsonData(sortedKeys: false).count ?? data.count
+            printError("richpush lint: \(InputFile.describe(path)): ok, no findings (\(size) of \(linter.sizeLimit) bytes)")
+        }
         guard args.flag("fix") else {
             for finding in findings { print(line(finding, fixed: false, json: args.flag("json"))) }
             return findings.contains { $0.severity == .error } ? 1 : 0
@@ -67,11 +74,7 @@ enum LintCommand {
         var out = fixedPayload.jsonData(sortedKeys: true)
         out.append(0x0A)
         if let output = args.value("output") {
-            do {
-                try out.write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw RichPushError(code: .io, message: "cannot write the fixed payload to \(output): \(error.localizedDescription)", underlying: error)
-            }
+            try FileProblem.write(out, to: output, what: "the fixed payload", option: "--output")
         } else {
             FileHandle.standardOutput.write(out)
         }

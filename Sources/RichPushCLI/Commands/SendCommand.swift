@@ -91,13 +91,16 @@ enum SendCommand {
 
     static func run(_ args: ParsedArguments) async throws -> Int32 {
         let env = ProcessInfo.processInfo.environment
-        func setting(_ name: String, _ variable: String) -> String? {
-            args.value(name) ?? env[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
         guard args.positionals.isEmpty else {
             throw UsageError(command: "send", message: "unexpected argument '\(args.positionals[0])'")
         }
         let provider = try chooseProvider(args, env: env)
+        // Every option is checked before anything happens, --dry-run included.
+        let concurrency = try args.integer("concurrency", in: 1...1000) ?? 500
+        let maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
+        if args.flag("sandbox"), args.value("apns-url") != nil {
+            throw UsageError(command: "send", message: "give either '--sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both")
+        }
 
         // Payload.
         let payloadData = try await buildPayload(args)
@@ -116,7 +119,7 @@ enum SendCommand {
             }
             topic = ""
         } else {
-            guard let given = setting("topic", "RICHPUSH_APNS_TOPIC") else {
+            guard let given = args.value("topic", orEnvironment: "RICHPUSH_APNS_TOPIC", env) else {
                 throw UsageError(command: "send", message: "'--topic' is required: the app's bundle id (or set RICHPUSH_APNS_TOPIC)")
             }
             topic = given
@@ -185,10 +188,10 @@ enum SendCommand {
 
         // Where and how.
         var transport = TransportConfiguration()
-        transport.caFile = setting("ca-file", "RICHPUSH_APNS_CA_FILE")
-        transport.maxConcurrentStreams = try args.integer("concurrency", in: 1...1000) ?? 500
+        transport.caFile = args.value("ca-file", orEnvironment: "RICHPUSH_APNS_CA_FILE", env)
+        transport.maxConcurrentStreams = concurrency
         var retry = APNsRetryPolicy()
-        retry.maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
+        retry.maxAttempts = maxAttempts
         try transport.checkCertificateFiles()
 
         let progress = file != nil ? ProgressBar(total: expected) : nil
@@ -272,11 +275,10 @@ enum SendCommand {
     static func makeAPNsClient(
         _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
     ) throws -> (APNsClient, APNsEnvironment) {
-        func setting(_ name: String, _ variable: String) -> String? {
-            args.value(name) ?? env[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        // An option beats the environment: --sandbox wins over RICHPUSH_APNS_URL; between the
+        // two variables, RICHPUSH_APNS_URL wins (as for richpush serve).
         let environment: APNsEnvironment
-        if let url = setting("apns-url", "RICHPUSH_APNS_URL") {
+        if !args.flag("sandbox"), let url = args.value("apns-url", orEnvironment: "RICHPUSH_APNS_URL", env) {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw UsageError(command: "send", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")
             }
@@ -284,37 +286,39 @@ enum SendCommand {
         } else {
             environment = args.flag("sandbox") || env["RICHPUSH_APNS_SANDBOX"] == "1" ? .sandbox : .production
         }
-        if setting("cert", "RICHPUSH_APNS_CERT") == nil, args.value("cert-key") != nil {
+        if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) == nil, args.value("cert-key") != nil {
             throw UsageError(command: "send", message: "'--cert-key' goes with '--cert FILE' (a PEM client certificate whose key is in another file)")
         }
-        if setting("cert", "RICHPUSH_APNS_CERT") != nil, setting("key", "RICHPUSH_APNS_KEY") != nil, args.value("key") != nil {
+        if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) != nil, args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) != nil, args.value("key") != nil {
             throw UsageError(command: "send", message: "give either '--key' (token auth) or '--cert' (certificate auth), not both")
         }
         let authentication: APNsAuthentication
         var clientCertificate: TransportConfiguration.ClientCertificate?
-        if let cert = setting("cert", "RICHPUSH_APNS_CERT") {
-            let certificate = TransportConfiguration.ClientCertificate(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: setting("cert-password", "RICHPUSH_APNS_CERT_PASSWORD"))
+        if let cert = args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) {
+            let certificate = TransportConfiguration.ClientCertificate(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: args.value("cert-password", orEnvironment: "RICHPUSH_APNS_CERT_PASSWORD", env))
             clientCertificate = certificate
             authentication = .certificate(certificate)
         } else {
-            guard let keyPath = setting("key", "RICHPUSH_APNS_KEY") else {
+            guard let keyPath = args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) else {
                 throw UsageError(command: "send", message: "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth, or --fcm-service-account to send through FCM")
             }
+            // The file first: a missing key is the first thing to fix, whatever its name.
+            let keyData = try FileProblem.read(keyPath, what: "the APNs key", option: args.value("key") != nil ? "--key" : "RICHPUSH_APNS_KEY")
             let keyName = URL(fileURLWithPath: keyPath).lastPathComponent
             let derivedID = keyName.hasPrefix("AuthKey_") && keyName.hasSuffix(".p8") ? String(keyName.dropFirst(8).dropLast(3)) : nil
-            guard let keyID = setting("key-id", "RICHPUSH_APNS_KEY_ID") ?? derivedID else {
+            guard let keyID = args.value("key-id", orEnvironment: "RICHPUSH_APNS_KEY_ID", env) ?? derivedID else {
                 throw UsageError(command: "send", message: "'--key-id KEYID' is needed: the key file \(keyName) is not named AuthKey_<KEYID>.p8 (the key id is the 10 characters Apple shows next to the key)")
             }
             guard Self.isAppleID(keyID) else {
                 throw UsageError(command: "send", message: "the key id '\(keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --key-id or the AuthKey_<KEYID>.p8 file name")
             }
-            guard let teamID = setting("team-id", "RICHPUSH_APNS_TEAM_ID") else {
+            guard let teamID = args.value("team-id", orEnvironment: "RICHPUSH_APNS_TEAM_ID", env) else {
                 throw UsageError(command: "send", message: "'--team-id' is required (Membership details in the developer account), or set RICHPUSH_APNS_TEAM_ID")
             }
             guard Self.isAppleID(teamID) else {
                 throw UsageError(command: "send", message: "'--team-id \(teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
             }
-            let signer = try ES256Signer(contentsOf: URL(fileURLWithPath: keyPath))
+            let signer = try ES256Signer(pem: String(decoding: keyData, as: UTF8.self), label: keyName)
             authentication = .token(APNsTokenManager(signer: signer, keyID: keyID, teamID: teamID))
         }
         // Certificate files are checked before any request: a wrong file is one clear error, not
@@ -329,20 +333,18 @@ enum SendCommand {
     static func makeFCMClient(
         _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
     ) throws -> (FCMClient, String) {
-        func setting(_ name: String, _ variable: String) -> String? {
-            args.value(name) ?? env[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        guard let path = setting("fcm-service-account", "RICHPUSH_FCM_SERVICE_ACCOUNT") else {
+        guard let path = args.value("fcm-service-account", orEnvironment: "RICHPUSH_FCM_SERVICE_ACCOUNT", env) else {
             throw UsageError(command: "send", message: "'--fcm-service-account FILE' is required to send through FCM (the service-account JSON from Firebase console → Project settings → Service accounts)")
         }
-        var account = try FCMServiceAccount(contentsOf: path)
-        let endpoint = setting("fcm-url", "RICHPUSH_FCM_URL") ?? FCMClient.defaultEndpoint
-        for (name, url) in [("fcm-url", endpoint), ("fcm-token-url", setting("fcm-token-url", "RICHPUSH_FCM_TOKEN_URL") ?? account.tokenURI)] {
+        var account = try FCMServiceAccount(
+            contentsOf: path, option: args.value("fcm-service-account") != nil ? "--fcm-service-account" : "RICHPUSH_FCM_SERVICE_ACCOUNT")
+        let endpoint = args.value("fcm-url", orEnvironment: "RICHPUSH_FCM_URL", env) ?? FCMClient.defaultEndpoint
+        for (name, url) in [("fcm-url", endpoint), ("fcm-token-url", args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) ?? account.tokenURI)] {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw UsageError(command: "send", message: "'--\(name) \(url)' must start with https:// (or http:// for a local test server)")
             }
         }
-        if let tokenURL = setting("fcm-token-url", "RICHPUSH_FCM_TOKEN_URL") { account.tokenURI = tokenURL }
+        if let tokenURL = args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) { account.tokenURI = tokenURL }
         return (try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry), endpoint)
     }
 
@@ -357,7 +359,7 @@ enum SendCommand {
             if built {
                 throw UsageError(command: "send", message: "give either --payload FILE or --title/--body/--image, not both")
             }
-            var data = try await LintCommand.readInput(file)
+            var data = try await InputFile.read(file, option: "--payload")
             if let pushID = args.value("push-id") {
                 let json = try JSONValue.parseStrictly(data)
                 data = json.setting(.string(pushID), at: "push_id").jsonData(sortedKeys: true)

@@ -127,7 +127,7 @@ enum SimulateCommand {
             out = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-simulate-\(UUID().uuidString.lowercased())", isDirectory: true)
         }
         configuration.attachmentsDirectory = out
-        if let keys = args.value("keys") { configuration.keyProvider = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keys)) }
+        if let keys = args.value("keys") { configuration.keyProvider = try FileKeyProvider(contentsOf: URL(fileURLWithPath: keys), option: "--keys") }
         if let cache = args.value("cache") { configuration.mediaCache = MediaCache(directory: try SimulateFiles.writableDirectory(cache, option: "cache")) }
         if let state = args.value("state") { configuration.stateDirectory = try SimulateFiles.writableDirectory(state, option: "state") }
         // The structured log line (one per notification), recognisable among the other messages.

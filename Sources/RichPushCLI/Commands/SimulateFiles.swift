@@ -14,22 +14,7 @@ enum SimulateFiles {
     /// - Returns: the bytes.
     /// - Throws: `RichPushError` `io` saying what is wrong with the path and what to do.
     static func readPayload(_ path: String) async throws -> Data {
-        if path == "-" {
-            return try await InputFile.read(path)
-        }
-        let example = #"{"aps": {"alert": "Hello", "mutable-content": 1}}"#
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw RichPushError(code: .io, message: "cannot read \(path): no such file. Check the path, or give - to read the payload from standard input.")
-        }
-        if isDirectory.boolValue {
-            throw RichPushError(code: .io, message: "cannot read \(path): is a directory. Give a payload file, a JSON object such as \(example).")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw RichPushError(code: .io, message: "cannot read \(path): \(reason(error)). Check its permissions.", underlying: error)
-        }
+        try await InputFile.read(path)
     }
 
     /// Makes sure a folder given on the command line exists (created if missing) and can be written.
@@ -51,7 +36,7 @@ enum SimulateFiles {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             } catch {
-                throw refuse("it cannot be created (\(reason(error)))")
+                throw refuse("it cannot be created (\(FileProblem.reason(of: error)))")
             }
         }
         // Write a probe file: permission bits alone do not tell (root, read-only mounts, /proc).
@@ -61,25 +46,5 @@ enum SimulateFiles {
         }
         try? FileManager.default.removeItem(at: probe)
         return url
-    }
-
-    /// A file error in a few words ("no such file", "permission denied"), without Foundation's wording.
-    /// - Parameter error: what Foundation threw.
-    /// - Returns: the POSIX reason when there is one, else the shortest description.
-    static func reason(_ error: any Error) -> String {
-        var current: NSError? = error as NSError
-        while let e = current {
-            if e.domain == NSPOSIXErrorDomain, let text = strerror(Int32(e.code)) { return String(cString: text).lowercased() }
-            current = e.userInfo[NSUnderlyingErrorKey] as? NSError
-        }
-        switch CocoaError.Code(rawValue: (error as NSError).code) {
-        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file"
-        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-        case .fileWriteVolumeReadOnly: return "read-only file system"
-        case .fileWriteOutOfSpace: return "no space left on the device"
-        default:
-            let text = (error as NSError).localizedDescription
-            return text.hasSuffix(".") ? String(text.dropLast()) : text
-        }
     }
 }

@@ -37,7 +37,7 @@ final class TokenFileSource: DeviceTokenSource, @unchecked Sendable {
     /// - Throws: `RichPushError` `io` when it cannot be opened (missing, a directory, stdin closed).
     init(path: String) throws {
         self.path = path
-        let fd = try InputFile.open(path, what: "the tokens file")
+        let fd = try InputFile.open(path, what: "the tokens file", option: "--tokens")
         let thread = Thread { [self] in
             self.produce(fd)
             if path != "-" { _ = close(fd) }
@@ -95,7 +95,6 @@ final class TokenFileSource: DeviceTokenSource, @unchecked Sendable {
 
     /// The reading thread: parses lines into chunks, waits while `queuedChunks` are unread.
     private func produce(_ fd: Int32) {
-        var parser = TokenLineParser()
         var chunk: [String] = []
         chunk.reserveCapacity(Self.chunkSize)
         func push(_ tokens: [String], last: Bool = false, error: RichPushError? = nil) {
@@ -111,27 +110,15 @@ final class TokenFileSource: DeviceTokenSource, @unchecked Sendable {
             condition.unlock()
             resumed?.resume()
         }
-        var buffer = [UInt8](repeating: 0, count: 262_144)
         do {
-            while true {
-                let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw InputFile.failure(path, what: "the tokens file", errno: errno)
-                }
-                if n == 0 { break }
-                try buffer.withUnsafeBufferPointer { bytes in
-                    try parser.feed(UnsafeBufferPointer(rebasing: bytes[0..<n])) { token in
-                        chunk.append(token)
-                        if chunk.count == Self.chunkSize {
-                            push(chunk)
-                            chunk = []
-                            chunk.reserveCapacity(Self.chunkSize)
-                        }
-                    }
+            try Self.readTokens(fd, path: path) { token in
+                chunk.append(token)
+                if chunk.count == Self.chunkSize {
+                    push(chunk)
+                    chunk = []
+                    chunk.reserveCapacity(Self.chunkSize)
                 }
             }
-            parser.finish { chunk.append($0) }
             push(chunk, last: true)
         } catch {
             push(chunk, last: true, error: (error as? RichPushError) ?? RichPushError(code: .io, message: "cannot read the tokens: \(error)"))
@@ -148,29 +135,40 @@ final class TokenFileSource: DeviceTokenSource, @unchecked Sendable {
             Thread {
                 continuation.resume(with: Result {
                     guard path != "-" else { return nil }
-                    let fd = try InputFile.open(path, what: "the tokens file")
+                    let fd = try InputFile.open(path, what: "the tokens file", option: "--tokens")
                     defer { _ = close(fd) }
                     var info = stat()
                     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-                    var parser = TokenLineParser()
                     var count = 0
-                    var buffer = [UInt8](repeating: 0, count: 262_144)
-                    while true {
-                        let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-                        if n < 0 {
-                            if errno == EINTR { continue }
-                            throw InputFile.failure(path, what: "the tokens file", errno: errno)
-                        }
-                        if n == 0 { break }
-                        try buffer.withUnsafeBufferPointer { bytes in
-                            try parser.feed(UnsafeBufferPointer(rebasing: bytes[0..<n])) { _ in count += 1 }
-                        }
-                    }
-                    parser.finish { _ in count += 1 }
+                    try readTokens(fd, path: path) { _ in count += 1 }
                     return count
                 })
             }.start()
         }
+    }
+
+    /// Reads `fd` to its end, handing over each line's token (the one loop behind both the
+    /// streaming reader and `countTokens`).
+    /// - Parameters:
+    ///   - fd: the open file or standard input.
+    ///   - path: the path, for messages.
+    ///   - emit: called with each token, in file order.
+    /// - Throws: `RichPushError` `io` for a read error or a line over `maximumLineBytes`.
+    private static func readTokens(_ fd: Int32, path: String, emit: (String) -> Void) throws {
+        var parser = TokenLineParser()
+        var buffer = [UInt8](repeating: 0, count: 262_144)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputFile.failure(path, what: "the tokens file", option: "--tokens", errno: errno)
+            }
+            if n == 0 { break }
+            try buffer.withUnsafeBufferPointer { bytes in
+                try parser.feed(UnsafeBufferPointer(rebasing: bytes[0..<n]), emit: emit)
+            }
+        }
+        parser.finish(emit: emit)
     }
 }
 

@@ -24,16 +24,14 @@ public struct FileKeyProvider: KeyProvider {
 
     /// Reads a key file.
     ///
-    /// - Parameter file: a JSON object mapping key ids to base64 keys of 32 bytes.
-    /// - Throws: `RichPushError` `io` when the file cannot be read, `configuration` when it is not
-    ///   such an object; the message names the file and the key id, never the key.
-    public init(contentsOf file: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            throw RichPushError(code: .io, message: "cannot read key file \(file.path): \(error.localizedDescription)", underlying: error)
-        }
+    /// - Parameters:
+    ///   - file: a JSON object mapping key ids to base64 keys of 32 bytes.
+    ///   - option: where the path came from (`--key`, `--keys`), named in the message when the
+    ///     file cannot be read.
+    /// - Throws: `RichPushError` `io` when the file cannot be read (`FileProblem`), `configuration`
+    ///   when it is not such an object; the message names the file and the key id, never the key.
+    public init(contentsOf file: URL, option: String? = nil) throws {
+        let data = try FileProblem.read(file.relativePath, what: "the key file", option: option)
         let json: JSONValue
         do {
             json = try JSONValue.parse(data)

@@ -4,19 +4,21 @@ import Foundation
 /// directory, then `rename(2)` it over the destination (atomic within one file system).
 enum AtomicFile {
     /// Writes `data` to `url` atomically.
-    /// - Throws: `RichPushError` `io` naming the file.
+    /// - Throws: `RichPushError` `io` naming the file, the reason and what to do (`FileProblem`).
     static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try data.write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw RichPushError(code: .io, message: "rename failed: \(String(cString: strerror(errno)))")
-            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw RichPushError(code: .io, message: "cannot write \(url.path): \(error)", underlying: error)
+            throw FileProblem.error(.write, path: url.path, cause: error)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw FileProblem.error(.write, path: url.path, errno: code)
         }
     }
 

@@ -25,7 +25,7 @@ struct FileLock: Sendable {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw RichPushError(code: .io, message: "cannot open lock file \(url.path): \(String(cString: strerror(errno)))")
+            throw FileProblem.error(.write, path: url.path, what: "the lock file", errno: errno)
         }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {

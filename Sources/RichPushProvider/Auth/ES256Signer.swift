@@ -43,16 +43,14 @@ public struct ES256Signer: JWTSigner {
 
     /// Loads a `.p8` key file.
     ///
-    /// - Parameter file: the path of `AuthKey_XXXXXXXXXX.p8`.
-    /// - Throws: `RichPushError` with code `io` (unreadable) or `invalid_key`.
-    public init(contentsOf file: URL) throws {
-        let pem: String
-        do {
-            pem = try String(contentsOf: file, encoding: .utf8)
-        } catch {
-            throw RichPushError(code: .io, message: "cannot read the APNs key \(file.path): \(error.localizedDescription); check the path given to --key or RICHPUSH_APNS_KEY")
-        }
-        try self.init(pem: pem, label: file.lastPathComponent)
+    /// - Parameters:
+    ///   - file: the path of `AuthKey_XXXXXXXXXX.p8`.
+    ///   - option: where the path came from (`--key`, `RICHPUSH_APNS_KEY`), named in the message
+    ///     when the file cannot be read.
+    /// - Throws: `RichPushError` with code `io` (unreadable, `FileProblem`) or `invalid_key`.
+    public init(contentsOf file: URL, option: String? = nil) throws {
+        let data = try FileProblem.read(file.relativePath, what: "the APNs key", option: option)
+        try self.init(pem: String(decoding: data, as: UTF8.self), label: file.lastPathComponent)
     }
 
     /// Signs bytes with ES256.

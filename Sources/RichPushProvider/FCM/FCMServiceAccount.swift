@@ -37,22 +37,23 @@ public struct FCMServiceAccount: Sendable {
 
     /// Reads a service-account JSON file.
     ///
-    /// - Parameter path: the file (Firebase console → Project settings → Service accounts →
-    ///   Generate new private key).
-    /// - Throws: `RichPushError` with code `io` (unreadable), `invalid_json` or `configuration`.
-    public init(contentsOf path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): no such file; download it from Firebase console → Project settings → Service accounts → Generate new private key")
-        }
-        guard !isDirectory.boolValue else {
-            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): it is a directory; give the JSON file")
-        }
+    /// - Parameters:
+    ///   - path: the file (Firebase console → Project settings → Service accounts → Generate new
+    ///     private key).
+    ///   - option: where the path came from (`--fcm-service-account`), named in the message when
+    ///     the file cannot be read.
+    /// - Throws: `RichPushError` with code `io` (unreadable, `FileProblem`), `invalid_json` or
+    ///   `configuration`.
+    public init(contentsOf path: String, option: String? = nil) throws {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw RichPushError(code: .io, message: "cannot read the FCM service-account file \(path): \(error.localizedDescription); check the path", underlying: error)
+            let code = FileProblem.errno(of: error) ?? EIO
+            throw FileProblem.error(
+                .read, path: path, what: "the FCM service-account file", option: option, errno: code,
+                alternative: code == ENOENT ? "download it: Firebase console → Project settings → Service accounts → Generate new private key" : nil,
+                underlying: error)
         }
         do {
             try self.init(json: data, label: "the service-account file \(path)")
