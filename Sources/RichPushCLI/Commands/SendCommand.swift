@@ -42,11 +42,20 @@ enum SendCommand {
             RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
             RICHPUSH_APNS_CERT, RICHPUSH_APNS_CERT_PASSWORD, RICHPUSH_APNS_SANDBOX=1,
             RICHPUSH_FCM_SERVICE_ACCOUNT, RICHPUSH_FCM_URL, RICHPUSH_FCM_TOKEN_URL,
-            RICHPUSH_PROVIDER (apns or fcm, when settings for both are in the environment).
+            RICHPUSH_PROVIDER (apns or fcm, when settings for both are in the environment). An
+            option beats its variable; --sandbox and --apns-url are alternatives (both: usage
+            error), and RICHPUSH_APNS_URL beats RICHPUSH_APNS_SANDBOX=1.
 
-            Exit status: 0 every token accepted; 2 some tokens not accepted (inactive, bad, retries
-            exhausted); 1 a configuration error (bad key, team, topic, service account) or a
-            payload error; 64 usage.
+            A host that does not answer (refused, timed out): each token sent gets --max-attempts
+            requests; once 5 tokens in a row got no answer no new token is sent — the ones already
+            on their way (the first 3 × --concurrency, at least 5) end retries_exhausted, every
+            later one gets a not_sent line — and the batch stops (exit 1). So does a batch in
+            which no token got any answer, however few tokens it had.
+
+            Exit status: 0 every token accepted; 2 some tokens not accepted (inactive, bad,
+            rejected, or retries exhausted while the provider answered others); 1 the batch
+            stopped: a configuration error (bad key, team, topic, service account, TLS), a payload
+            error, an unreadable file, or the provider unreachable; 64 usage (also for --dry-run).
             """,
         options: [
             .value("key", "FILE", help: "The APNs auth key AuthKey_XXXXXXXXXX.p8 (token auth). Env RICHPUSH_APNS_KEY."),

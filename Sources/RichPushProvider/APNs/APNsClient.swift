@@ -186,7 +186,10 @@ public final class APNsClient: Sendable {
     }
 
     /// Tokens in a row with no answer at all (every attempt failed to connect or timed out)
-    /// after which a batch gives up: the remaining tokens are `not_sent`.
+    /// after which a batch gives up: no new token is sent, the ones already on their way (up to
+    /// three windows of `maxConcurrentStreams`) finish, the remaining tokens are `not_sent`, and
+    /// `stoppedBy` says why. A batch in which no token got any answer sets `stoppedBy` too,
+    /// however few tokens it had.
     public static let tokensWithoutAnswerBeforeGivingUp = 5
 
     /// Whether a string is a device token APNs could accept: hex digits, even length, ≥ 64.

@@ -11,7 +11,9 @@ import RichPushCore
 /// `maximumContinued` tokens that needed more than their first answer (new chunks wait meanwhile).
 /// The batch stops at the first configuration error (every later request would fail the same
 /// way), and gives up when `tokensWithoutAnswerBeforeGivingUp` tokens in a row got no answer at all;
-/// the tokens after a stop are reported `not_sent`.
+/// the tokens after a stop are reported `not_sent` (the ones already on their way finish with
+/// their own outcome: `retries_exhausted` when they got no answer either). A batch in which no
+/// token got any answer stops the same way however few tokens it had: the endpoint is unreachable.
 struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
     /// One token after its first request.
     enum FirstAttempt: Sendable {
@@ -68,6 +70,9 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
         var sourceDone = false
         var readFailed = false
         var nextIndex = 0
+        // Tokens in a row with no answer at all after every attempt, and the last one's message.
+        var tokensWithoutAnswer = 0
+        var lastWithoutAnswer: String?
         func record(_ index: Int, _ result: Result) {
             summary.add(result)
             onResult(index, result)
@@ -78,7 +83,6 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
             // First requests that found no connection, in a row: new chunks wait (the tokens
             // already out retry with backoff) until a response arrives or the batch gives up.
             var connectionFailuresInARow = 0
-            var tokensWithoutAnswer = 0
             // A first answer said the configuration is wrong; its token is still being finished.
             var stopExpected = false
 
@@ -119,6 +123,7 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
                 if result.status != nil { connectionFailuresInARow = 0 }
                 if result.outcome == .retriesExhausted, result.status == nil {
                     tokensWithoutAnswer += 1
+                    lastWithoutAnswer = result.message
                     if tokensWithoutAnswer >= Self.tokensWithoutAnswerBeforeGivingUp, stoppedBy == nil {
                         stoppedBy = RichPushError(
                             code: .connectionFailed,
@@ -167,6 +172,13 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
         }
         if !sourceDone, stoppedBy == nil {
             stoppedBy = RichPushError(code: .connectionFailed, message: "gave up the batch: the connection to \(endpoint) kept failing; check the host, port and network, then send again")
+        }
+        // Fewer tokens than it takes to give up, and not one answered: unreachable all the same.
+        if stoppedBy == nil, summary.sent == 0, tokensWithoutAnswer > 0 {
+            stoppedBy = RichPushError(
+                code: .connectionFailed,
+                message: "no answer from \(endpoint): \(tokensWithoutAnswer) token\(tokensWithoutAnswer == 1 ? "" : "s") sent, none answered after \(maxAttempts) attempt\(maxAttempts == 1 ? "" : "s") each (\(lastWithoutAnswer ?? "no answer")); check the host, port and network, then send again"
+            )
         }
         // Every token gets a line: the ones never sent are read and reported `not_sent`.
         if !readFailed, let stop = stoppedBy {
