@@ -47,8 +47,7 @@ enum MigrateCommand {
         guard case .sqlite(let path) = StoreLocation.parse(fromText) else {
             throw UsageError(command: "migrate", message: "--from must be a SQLite file (sqlite:PATH or a path), not '\(PostgresConnectionInfo.redact(fromText))'")
         }
-        let environment = ProcessInfo.processInfo.environment
-        guard let toText = args.value("to") ?? environment[StoreLocation.environmentVariable], !toText.isEmpty else {
+        guard let toText = args.value("to", orEnvironment: StoreLocation.environmentVariable), !toText.isEmpty else {
             throw UsageError(command: "migrate", message: "give the PostgreSQL database with --to postgres://user@host:5432/dbname (or RICHPUSH_DB_URL)")
         }
         guard PostgresConnectionInfo.isPostgresURL(toText) else {

@@ -45,9 +45,7 @@ enum RecordSendCommand {
             .value("results", "FILE", help: "Per-token results: richpush send's JSON lines, or a JSON array; - = stdin."),
             .value("source", "NAME", help: "Where the figures come from: onesignal, backend, … (a-z 0-9 - _ .; default external)."),
             .value("title", "TEXT", help: "A title for the dashboard."),
-            .value("server", "URL", help: "The server (default $RICHPUSH_SERVER, else http://127.0.0.1:8080)."),
-            .value("admin-token", "TOKEN", help: "Admin token (default $RICHPUSH_ADMIN_TOKEN)."),
-        ],
+        ] + StatisticsServerConnection.options,
         run: run
     )
 
@@ -58,14 +56,7 @@ enum RecordSendCommand {
         guard let batchID = args.value("batch-id"), !batchID.isEmpty else {
             throw UsageError(command: "record-send", message: "'--batch-id ID' is required: it names this batch so that a retry is not counted twice")
         }
-        let env = ProcessInfo.processInfo.environment
-        let serverText = args.value("server") ?? env["RICHPUSH_SERVER"] ?? "http://127.0.0.1:8080"
-        guard let base = URL(string: serverText), let scheme = base.scheme, ["http", "https"].contains(scheme.lowercased()), base.host != nil else {
-            throw UsageError(command: "record-send", message: "'--server \(serverText)' must be an http(s) URL like http://127.0.0.1:8080")
-        }
-        guard let token = args.value("admin-token") ?? env["RICHPUSH_ADMIN_TOKEN"], !token.isEmpty else {
-            throw UsageError(command: "record-send", message: "needs the admin token: --admin-token TOKEN or RICHPUSH_ADMIN_TOKEN (printed by richpush serve)")
-        }
+        let connection = try StatisticsServerConnection(args)
         var common: [String: JSONValue] = [:]
         if let source = args.value("source") { common["source"] = .string(source) }
         if let title = args.value("title") { common["title"] = .string(title) }
@@ -102,37 +93,15 @@ enum RecordSendCommand {
             bodies.append((batchID, .object(body)))
         }
 
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        let root = serverText.hasSuffix("/") ? serverText : serverText + "/"
-        guard let url = URL(string: root + "v1/pushes/" + (pushID.addingPercentEncoding(withAllowedCharacters: allowed) ?? pushID) + "/sends") else {
-            throw UsageError(command: "record-send", message: "cannot build a URL from '\(serverText)'")
-        }
+        let url = try connection.pushesURL(pushID, suffix: "/sends", command: "record-send")
         var totals = (sent: 0, accepted: 0, skipped: 0, duplicates: 0)
         for (id, body) in bodies {
-            var request = URLRequest(url: url, timeoutInterval: 60)
-            request.httpMethod = "POST"
-            request.httpBody = body.jsonData()
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            request.setValue("richpush/\(RichPushVersion.current)", forHTTPHeaderField: "User-Agent")
-            let data: Data
-            let response: URLResponse
-            do {
-                (data, response) = try await URLSession.shared.data(for: request)
-            } catch {
-                throw RichPushError(
-                    code: .server, message: "cannot reach the statistics server at \(serverText) (\(error.localizedDescription)); start it with 'richpush serve' or pass --server",
-                    underlying: error)
-            }
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let (status, data) = try await connection.request(url, method: "POST", json: body.jsonData(), timeout: 60)
             guard status == 200, let answer = try? JSONValue.parse(data) else {
-                if status == 401 {
-                    throw RichPushError(code: .server, message: "the server refused the admin token (401); pass the token richpush serve printed, with --admin-token or RICHPUSH_ADMIN_TOKEN")
-                }
-                if let error = StatsCommand.errorObject(data) {
+                if let error = StatisticsServerConnection.errorObject(data) {
                     throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)) for batch \(id): \(error.message)")
                 }
-                throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatsCommand.notRichPush)")
+                throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatisticsServerConnection.notRichPush)")
             }
             totals.sent += answer["sent"]?.intValue ?? 0
             totals.accepted += answer["accepted"]?.intValue ?? 0

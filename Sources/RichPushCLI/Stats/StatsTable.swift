@@ -33,7 +33,7 @@ enum StatsTable {
         out += "opened       \(number(p.opened))" + (p.delivered > 0 ? " (\(percent(Double(p.opened) / Double(p.delivered))) of delivered)" : "") + "\n"
         out += "display rate \(p.displayRate.map(percent) ?? "— (needs accepted counts: send it with POST /v1/pushes, or richpush record-send)")\n"
         out += "media bytes  \(number(p.mediaBytes))\n"
-        out += "elapsed_ms   p50 \(p.elapsedMs.p50.map(ms) ?? "—"), p95 \(p.elapsedMs.p95.map(ms) ?? "—") over \(number(p.elapsedMs.count)) receipts\n"
+        out += "elapsed_ms   p50 \(p.elapsedMs.p50.map(ms) ?? "—"), p95 \(p.elapsedMs.p95.map(ms) ?? "—") over \(number(p.elapsedMs.count)) receipt\(p.elapsedMs.count == 1 ? "" : "s")\n"
         out += "first seen   \(p.firstSeen ?? "—")\nlast seen    \(p.lastSeen ?? "—")\n"
         if !p.outcomes.isEmpty {
             out += "\noutcome\n" + breakdown(p.outcomes)
@@ -58,15 +58,17 @@ enum StatsTable {
         return table(header: nil, rows: rows, leftAligned: [0])
     }
 
-    private static func table(header: [String]?, rows: [[String]], leftAligned: Set<Int>) -> String {
+    /// Columns padded to the widest cell, measured in terminal columns (`DisplayWidth`: a CJK
+    /// push id takes two per character).
+    static func table(header: [String]?, rows: [[String]], leftAligned: Set<Int>) -> String {
         let all = (header.map { [$0] } ?? []) + rows
         let columns = all.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
-        for row in all { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        for row in all { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) } }
         var out = ""
         for row in all {
             let cells = row.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                let pad = String(repeating: " ", count: widths[i] - DisplayWidth.of(cell))
                 return leftAligned.contains(i) ? cell + pad : pad + cell
             }
             out += cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
