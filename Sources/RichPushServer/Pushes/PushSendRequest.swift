@@ -161,7 +161,7 @@ public struct PushSendRequest: Sendable {
             switch value {
             case .string(let s) where !s.isEmpty: requested = s.value
             case .number(let n) where n.isIntegerLiteral: requested = n.text
-            default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string")
+            default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string, or an integer (taken as its exact digits)")
             }
         }
         var inPayload: (path: PayloadKeyPath, id: String)?
