@@ -18,7 +18,8 @@ import RichPushProvider
 /// Per-token outcomes also feed the token lifecycle: `token_inactive` and `token_bad` tokens are
 /// skipped by later `POST /v1/pushes` until the app registers them again.
 public struct RecordedSendRequest: Sendable {
-    /// The largest body (10,000 results of about 100 bytes).
+    /// The largest body, in bytes (1 MB: 10,000 results of about 100 bytes; `richpush record-send`
+    /// splits longer result files into batches that fit, see `RecordedSendBatches`).
     public static let maximumBodyBytes = PushSendRequest.maximumBodyBytes
     /// The largest count accepted in `sent`, `accepted` or `skipped` (a billion devices).
     public static let maximumCount = 1_000_000_000
