@@ -174,8 +174,9 @@ enum RecordSendCommand {
             guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
                 throw RichPushError(code: .invalidPayload, message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
             }
-            // A token that is not one (richpush send reports it token_bad, never sent) is left out.
-            guard FCMClient.isPlausibleRegistrationToken(token) else { return nil }
+            // A token that is not one (richpush send reports it token_bad, never sent) is left out:
+            // the server's rule (DeviceTokenRule) would refuse the whole batch for it.
+            guard DeviceTokenRule.canonical(token, provider: nil) != nil else { return nil }
             var result: [String: JSONValue] = ["token": .string(token), "outcome": .string(outcome)]
             if let status = value["status"] { result["status"] = status }
             if let reason = value["reason"], reason != .null { result["reason"] = reason }

@@ -59,25 +59,14 @@ public struct PushSendRequest: Sendable {
     /// - Throws: `PushRequestError` (400 naming the field; 400 `payload_rejected` with the lint
     ///   findings; 413 `too_many_tokens`).
     public init(body: Data, defaultTopic: String?, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
-        let example = "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}"
-        let json: JSONValue
-        do {
-            // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
-            json = try JSONValue.parseStrictly(body)
-        } catch let error as RichPushError {
-            if let tooDeep = JSONNesting.tooDeepMessage(body) { throw PushRequestError(field: "body", message: tooDeep) }
-            throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
-        }
-        guard let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
-        }
-        let known: Set<String> = [
-            "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
-            "priority", "collapse_id", "expiration", "topic",
-        ]
-        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(field: unknown, message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
-        }
+        // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
+        let root = try JSONRequestBody.object(
+            body,
+            known: [
+                "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
+                "priority", "collapse_id", "expiration", "topic",
+            ],
+            example: "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
 
         // Provider.
         if let value = root["provider"] {
@@ -101,12 +90,12 @@ public struct PushSendRequest: Sendable {
                     message: "\(list.count) tokens in one request; at most \(Self.maximumTokens): split the list into several requests (same push_id to add to one push)")
             }
             var seen = Set<String>()
+            let named = provider
             for (index, item) in list.enumerated() {
-                guard let raw = item.stringValue?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 4096 else {
-                    throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a string of 1…4096 bytes; each token is the device token (APNs: hex; FCM: the registration token)")
-                }
                 // APNs tokens are hex, in any case: one spelling (lower case) everywhere.
-                let token = provider != "fcm" && APNsClient.isWellFormedDeviceToken(raw) ? raw.lowercased() : raw
+                guard let raw = item.stringValue, let token = DeviceTokenRule.canonical(raw, provider: named) else {
+                    throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a device token: \(DeviceTokenRule.summary)")
+                }
                 if seen.insert(token).inserted { tokens.append(token) }
             }
         }

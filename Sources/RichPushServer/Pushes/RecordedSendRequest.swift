@@ -41,19 +41,7 @@ public struct RecordedSendRequest: Sendable {
     /// - Throws: `PushRequestError` 400 naming the field, 413 over 10,000 results.
     public init(pushID: String, body: Data, nowMs: Int) throws {
         let example = #"e.g. {"batch_id": "job-42", "source": "backend", "sent": 1200, "accepted": 1180}"#
-        let json: JSONValue
-        do {
-            json = try JSONValue.parseStrictly(body)
-        } catch let error as RichPushError {
-            throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
-        }
-        guard let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
-        }
-        let known: Set<String> = ["batch_id", "source", "sent", "accepted", "skipped", "results", "title"]
-        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(field: String(unknown.prefix(64)), message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
-        }
+        let root = try JSONRequestBody.object(body, known: ["batch_id", "source", "sent", "accepted", "skipped", "results", "title"], example: example)
         guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: Receipt.Limits.identifierBytes) else {
             throw PushRequestError(
                 field: "batch_id",
@@ -120,12 +108,9 @@ public struct RecordedSendRequest: Sendable {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw PushRequestError(field: "results", message: "\(field): unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
         }
-        guard let raw = object["token"]?.stringValue?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 4096,
-            FCMClient.isPlausibleRegistrationToken(raw)
-        else {
-            throw PushRequestError(field: "results", message: "\(field).token must be the device token (1…4096 printable characters)")
+        guard let token = object["token"]?.stringValue.flatMap({ DeviceTokenRule.canonical($0, provider: nil) }) else {
+            throw PushRequestError(field: "results", message: "\(field).token is not a device token: \(DeviceTokenRule.summary)")
         }
-        let token = APNsClient.isWellFormedDeviceToken(raw) ? raw.lowercased() : raw
         guard let outcome = object["outcome"]?.stringValue, outcomes.contains(outcome) else {
             throw PushRequestError(field: "results", message: "\(field).outcome must be one of \(outcomes.sorted().joined(separator: ", "))")
         }
