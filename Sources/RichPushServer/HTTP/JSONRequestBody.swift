@@ -31,4 +31,26 @@ enum JSONRequestBody {
         }
         return root
     }
+
+    /// A list field (`tokens`, `results`): a JSON array of at most `maximum` items.
+    ///
+    /// - Parameters:
+    ///   - value: the field's value.
+    ///   - field: its name.
+    ///   - allowEmpty: whether `[]` is accepted (`tokens` beside `user_ids`).
+    ///   - maximum: the most items one request may hold.
+    ///   - expected: what the field must be, e.g. `a non-empty array of device tokens`.
+    ///   - split: what to do about too many, e.g. `split the list into several requests`.
+    /// - Returns: the items.
+    /// - Throws: `PushRequestError` 400 naming the field, 413 `too_many_tokens` past `maximum`.
+    static func list(_ value: JSONValue, field: String, allowEmpty: Bool = false, maximum: Int, expected: String, split: String) throws -> [JSONValue] {
+        guard let list = value.arrayValue, allowEmpty || !list.isEmpty else {
+            throw PushRequestError(field: field, message: "\(field) must be \(expected)")
+        }
+        guard list.count <= maximum else {
+            throw PushRequestError(
+                status: 413, code: "too_many_tokens", field: field, message: "\(list.count) \(field) in one request; at most \(maximum): \(split)")
+        }
+        return list
+    }
 }

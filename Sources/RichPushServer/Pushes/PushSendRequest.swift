@@ -81,14 +81,10 @@ public struct PushSendRequest: Sendable {
         // Targets: tokens and/or user ids.
         var tokens: [String] = []
         if let value = root["tokens"] {
-            guard let list = value.arrayValue, !list.isEmpty || root["user_ids"] != nil else {
-                throw PushRequestError(field: "tokens", message: "tokens must be a non-empty array of device tokens (APNs: hex; FCM: registration tokens)")
-            }
-            guard list.count <= Self.maximumTokens else {
-                throw PushRequestError(
-                    status: 413, code: "too_many_tokens", field: "tokens",
-                    message: "\(list.count) tokens in one request; at most \(Self.maximumTokens): split the list into several requests (same push_id to add to one push)")
-            }
+            let list = try JSONRequestBody.list(
+                value, field: "tokens", allowEmpty: root["user_ids"] != nil, maximum: Self.maximumTokens,
+                expected: "a non-empty array of device tokens (APNs: hex; FCM: registration tokens)",
+                split: "split the list into several requests (same push_id to add to one push)")
             var seen = Set<String>()
             let named = provider
             for (index, item) in list.enumerated() {

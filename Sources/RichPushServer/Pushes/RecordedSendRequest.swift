@@ -73,14 +73,9 @@ public struct RecordedSendRequest: Sendable {
             guard sent == nil, accepted == nil, skipped == nil else {
                 throw PushRequestError(field: "results", message: "give either results (per token) or sent/accepted counts, not both")
             }
-            guard let list = value.arrayValue, !list.isEmpty else {
-                throw PushRequestError(field: "results", message: "results must be a non-empty array of {\"token\", \"outcome\"}")
-            }
-            guard list.count <= PushSendRequest.maximumTokens else {
-                throw PushRequestError(
-                    status: 413, code: "too_many_tokens", field: "results",
-                    message: "\(list.count) results in one request; at most \(PushSendRequest.maximumTokens): send several batches (each with its own batch_id)")
-            }
+            let list = try JSONRequestBody.list(
+                value, field: "results", maximum: PushSendRequest.maximumTokens, expected: "a non-empty array of {\"token\", \"outcome\"}",
+                split: "send several batches (each with its own batch_id)")
             var seen = Set<String>()
             for (index, item) in list.enumerated() {
                 tokens.append(try Self.result(item, index: index, nowMs: nowMs))
