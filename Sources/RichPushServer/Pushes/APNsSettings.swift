@@ -79,8 +79,8 @@ public struct APNsSettings: Sendable {
             return anything ? .failure(MissingSettings(names: missing)) : nil
         }
         let sandboxOn = sandbox || environment["RICHPUSH_APNS_SANDBOX"] == "1"
-        let where_: APNsEnvironment = url.map { .custom($0) } ?? (sandboxOn ? .sandbox : .production)
-        return .success(APNsSettings(keyFile: key, keyID: keyID, teamID: teamID, topic: topic, environment: where_, caFile: caFile))
+        let environmentChoice: APNsEnvironment = url.map { .custom($0) } ?? (sandboxOn ? .sandbox : .production)
+        return .success(APNsSettings(keyFile: key, keyID: keyID, teamID: teamID, topic: topic, environment: environmentChoice, caFile: caFile))
     }
 
     /// The signer for the `.p8` key, read from `keyFile`.
