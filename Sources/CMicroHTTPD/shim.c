@@ -30,6 +30,9 @@ struct rp_conn {
     struct rp_conn *prev;
     struct rp_conn *next;
     MHD_socket fd;
+    /// The connection, and the daemon thread that owns it (the only thread that touches it).
+    struct MHD_Connection *connection;
+    pthread_t owner;
     atomic_int phase;
     _Atomic uint64_t phase_start_ns;
     _Atomic uint64_t body_bytes;
@@ -156,6 +159,8 @@ static void rp_notify_connection(void *cls, struct MHD_Connection *connection, v
         if (c == NULL) return;
         const union MHD_ConnectionInfo *fd = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         c->fd = fd ? fd->connect_fd : MHD_INVALID_SOCKET;
+        c->connection = connection;
+        c->owner = pthread_self();
         const union MHD_ConnectionInfo *address = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         rp_format_address(address ? address->client_addr : NULL, c->peer, sizeof c->peer);
         atomic_init(&c->phase, RP_PHASE_HEADERS);
@@ -232,6 +237,73 @@ static void *rp_sweeper(void *argument) {
     }
     pthread_mutex_unlock(&s->sweep_lock);
     return NULL;
+}
+
+/// What libmicrohttpd makes of a Content-Length value (MHD_str_to_uint64_n_ in
+/// parse_connection_headers): 0 = a length it reads, 413 = digits past 2^64 - 1, 400 = anything
+/// else (empty, a sign, a space, a list, a letter).
+static unsigned rp_content_length_verdict(const char *value) {
+    uint64_t n = 0;
+    size_t digits = 0;
+    for (const char *p = value; *p >= '0' && *p <= '9'; p++, digits++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (n > (UINT64_MAX - d) / 10) return 413;
+        n = n * 10 + d;
+    }
+    return (digits == 0 || value[digits] != 0) ? 400 : 0;
+}
+
+/// Answers a request whose Content-Length libmicrohttpd is about to refuse, once, and closes it.
+///
+/// libmicrohttpd 0.9.75 (Debian 12's) queues its own 400/413 for a malformed or overflowing
+/// Content-Length, then its state machine builds the response head a second time: the client gets
+/// the status line and headers twice, then an HTML body (fixed upstream in 1.0.0: the state after
+/// parse_connection_headers is checked). No callback of ours runs for such a request, but
+/// libmicrohttpd logs the refusal on the connection's own thread just before: this, called from
+/// the logger, finds the owning thread's connection whose headers are in and whose Content-Length
+/// libmicrohttpd cannot read, writes one well-formed JSON answer (with the security headers) and
+/// shuts the socket down, so the doubled answer that follows is never sent.
+static void rp_answer_bad_content_length(struct rp_server *s) {
+    pthread_t self = pthread_self();
+    pthread_mutex_lock(&s->conns_lock);
+    for (struct rp_conn *c = s->conns; c != NULL; c = c->next) {
+        // Only this thread's connections: their header lists are not changing under us.
+        if (c->connection == NULL || c->fd == MHD_INVALID_SOCKET || !pthread_equal(c->owner, self)) continue;
+        if (atomic_load(&c->phase) != RP_PHASE_HEADERS) continue;
+        if (MHD_lookup_connection_value(c->connection, MHD_HEADER_KIND, "Transfer-Encoding") != NULL) continue;
+        const char *length = MHD_lookup_connection_value(c->connection, MHD_HEADER_KIND, "Content-Length");
+        unsigned status = length ? rp_content_length_verdict(length) : 0;
+        if (status == 0) continue;
+        int expected = RP_PHASE_HEADERS;
+        if (!atomic_compare_exchange_strong(&c->phase, &expected, RP_PHASE_CLOSING)) continue;
+        const char *body = status == 413
+            ? "{\"error\":{\"code\":\"too_large\",\"message\":\"Content-Length is past any body this server reads\"}}\n"
+            : "{\"error\":{\"code\":\"invalid_content_length\",\"message\":\"Content-Length must be one whole number of bytes (digits only)\"}}\n";
+        char head[2048];
+        int used = snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nContent-Type: application/json\r\nConnection: close\r\n", status,
+                            status == 413 ? "Content Too Large" : "Bad Request");
+        // The server's security headers, "Name: value\n" lines, as on every other answer.
+        for (const char *line = s->default_headers; line != NULL && *line && used > 0 && (size_t)used < sizeof head;) {
+            const char *end = strchr(line, '\n');
+            size_t len = end ? (size_t)(end - line) : strlen(line);
+            if (memchr(line, ':', len) != NULL) used += snprintf(head + used, sizeof head - (size_t)used, "%.*s\r\n", (int)len, line);
+            line = end ? end + 1 : NULL;
+        }
+        if (used > 0 && (size_t)used < sizeof head) {
+            used += snprintf(head + used, sizeof head - (size_t)used, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+        }
+        if (used > 0 && (size_t)used < sizeof head) (void)send(c->fd, head, (size_t)used, MSG_NOSIGNAL);
+        shutdown(c->fd, SHUT_RDWR);
+        break;
+    }
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
+/// libmicrohttpd's error log (MHD_OPTION_EXTERNAL_LOGGER): only the Content-Length refusal is
+/// acted on (see rp_answer_bad_content_length); nothing is printed.
+static void rp_log(void *cls, const char *format, va_list arguments) {
+    (void)arguments;
+    if (format != NULL && strstr(format, "Content-Length") != NULL) rp_answer_bad_content_length(cls);
 }
 
 static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Connection *connection,
@@ -448,7 +520,8 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address = NULL;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO;
+    // MHD_USE_ERROR_LOG: libmicrohttpd's log goes to rp_log (which prints nothing).
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     const char *h = (host == NULL || strcmp(host, "localhost") == 0) ? "127.0.0.1" : host;
@@ -473,6 +546,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)threads,
         MHD_OPTION_NOTIFY_COMPLETED, &rp_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, &rp_notify_connection, server,
+        MHD_OPTION_EXTERNAL_LOGGER, &rp_log, server,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)limits->idle_timeout_seconds,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)limits->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)limits->max_connections_per_ip,

@@ -2,6 +2,8 @@
 import Foundation
 
 #if os(Linux)
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// Glibc's RUSAGE_SELF as the enum type getrusage(2) takes, named after it.
 private let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
 #endif
 

@@ -1,6 +1,7 @@
 #if !canImport(UserNotifications)
 import Foundation
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The error domain of UserNotifications errors (Apple: `UNErrorDomain`).
 public let UNErrorDomain: String = "UNErrorDomain"
 

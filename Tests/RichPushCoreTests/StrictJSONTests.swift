@@ -86,4 +86,25 @@ import Testing
         #expect(linter.fix(number) == number)
         #expect(linter.lint(number).first?.fixable == false)
     }
+
+    @Test func parseRefusingDuplicateKeysNamesTheKeyAndOtherwiseParsesAsParse() throws {
+        do {
+            _ = try JSONValue.parseRefusingDuplicateKeys(Data("{\"push_id\":\"x\",\n \"\\u0070ush_id\":\"y\"}".utf8))
+            Issue.record("a duplicate key was accepted")
+        } catch let error as JSONDuplicateKeyError {
+            #expect(error.key == "push_id")
+            #expect((error.line, error.column) == (2, 2))
+            #expect(error.message.contains("duplicate key \"push_id\""))
+        }
+        // Nested objects too; a byte order mark is skipped as `parse` does; other errors stay `invalid_json`.
+        #expect(throws: JSONDuplicateKeyError.self) { try JSONValue.parseRefusingDuplicateKeys(Data(#"[{"a":1,"a":1}]"#.utf8)) }
+        let bom = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a":1}"#.utf8)
+        #expect(try JSONValue.parseRefusingDuplicateKeys(bom) == JSONValue.parse(bom))
+        do {
+            _ = try JSONValue.parseRefusingDuplicateKeys(Data("{\"a\":1,}".utf8))
+            Issue.record("a trailing comma was accepted")
+        } catch let error as RichPushError {
+            #expect(error.code == .invalidJSON)
+        }
+    }
 }

@@ -142,6 +142,39 @@ struct PushSendEndpointTests {
         #expect(await wrongTeam.terminate() == 0)
     }
 
+    @Test("serve with some APNs settings but not all is a usage error naming what is missing; an unreadable key names --apns-key")
+    func partialSettingsAtStart() async throws {
+        let dir = try Fixtures.temporaryDirectory("serve-apns-settings")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func serve(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Finished {
+            try await ChildProcess(
+                Fixtures.richpushBinary.path,
+                ["serve", "--port", "0", "--db", dir.appendingPathComponent("r.sqlite").path, "--admin-token", ServerProcess.token] + arguments,
+                environment: environment
+            ).run(timeout: 60)
+        }
+        let keyOnly = try await serve(["--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path])
+        #expect(keyOnly.status == 64, "\(keyOnly.stderr)")
+        #expect(keyOnly.stderr.contains("--apns-team-id TEAMID (or RICHPUSH_APNS_TEAM_ID), --apns-topic BUNDLE_ID (or RICHPUSH_APNS_TOPIC)"), "\(keyOnly.stderr)")
+        #expect(!keyOnly.stderr.contains("--apns-key-id"), "the key id comes from the file name: \(keyOnly.stderr)")
+        #expect(!keyOnly.stdout.contains("PORT"), "it must not start: \(keyOnly.stdout)")
+        let fromEnvironment = try await serve([], environment: ["RICHPUSH_APNS_TOPIC": "com.example.app"])
+        #expect(fromEnvironment.status == 64)
+        #expect(fromEnvironment.stderr.contains("--apns-key FILE (or RICHPUSH_APNS_KEY)"), "\(fromEnvironment.stderr)")
+
+        let missingKey = dir.appendingPathComponent("nonexistent/AuthKey_ABC123DEFG.p8").path
+        let noFile = try await serve(["--apns-key", missingKey, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app"])
+        #expect(noFile.status == 1)
+        #expect(noFile.stderr.contains("cannot read the APNs key \(missingKey) given to --apns-key (or RICHPUSH_APNS_KEY): no such file; check the path"), "\(noFile.stderr)")
+        #expect(!noFile.stderr.contains("--key "), "\(noFile.stderr)")
+        #expect(!noFile.stderr.contains("could not be completed"), "\(noFile.stderr)")
+        let notAKey = dir.appendingPathComponent("AuthKey_ABC123DEFG.p8")
+        try Data("not a key".utf8).write(to: notAKey)
+        let bad = try await serve(["--apns-key", notAKey.path, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("the APNs key given to --apns-key (or RICHPUSH_APNS_KEY): AuthKey_ABC123DEFG.p8 is not"), "\(bad.stderr)")
+    }
+
     @Test("end to end: article 000 sent through POST /v1/pushes, its receipt from richpush simulate lands, display rate 1.0 on the API and the dashboard")
     func endToEnd() async throws {
         let mock = try await MockAPNsProcess()

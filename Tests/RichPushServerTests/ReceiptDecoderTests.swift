@@ -84,6 +84,49 @@ struct ReceiptDecoderTests {
         #expect(field(of: #"{"push_id":"#, json: true) == "body")
     }
 
+    @Test("a field given twice is 400 duplicate_field in JSON as in a form, never the last value counted")
+    func duplicateFields() throws {
+        func refusal(_ body: String, json isJSON: Bool) -> ReceiptFieldError? {
+            do {
+                _ = isJSON ? try json(body) : try form(body)
+                return nil
+            } catch {
+                return error as? ReceiptFieldError
+            }
+        }
+        for (body, isJSON, name) in [
+            ("push_id=x&push_id=y", false, "push_id"),
+            (#"{"push_id":"x","push_id":"y"}"#, true, "push_id"),
+            (#"{"push_id":"x","push_id":"x"}"#, true, "push_id"),
+            (#"{"push_id":"x","event":"opened","\u0065vent":"delivered"}"#, true, "event"),
+            (#"{"push_id":"x","elapsed_ms":1,"elapsed_ms":2}"#, true, "elapsed_ms"),
+        ] {
+            let error = try #require(refusal(body, json: isJSON), "\(body)")
+            #expect(error.code == "duplicate_field", "\(body)")
+            #expect(error.field == name, "\(body)")
+            #expect(error.status == 400)
+            #expect(error.message == "\(name) was given more than once; send it once")
+        }
+        // The lenient parts of the JSON path stay: a byte order mark, unknown fields.
+        #expect(try json("\u{FEFF}{\"push_id\":\"x\",\"extra\":{\"a\":1}}").pushID == "x")
+    }
+
+    @Test("push_id and receipt_id are strings, or JSON integers taken as their exact text; other fields are strings")
+    func identifierTypes() throws {
+        #expect(try json(#"{"push_id":2018001}"#).pushID == "2018001")
+        #expect(try json(#"{"push_id":"2018001"}"#) == form("push_id=2018001"))
+        #expect(try json(#"{"push_id":18446744073709551616,"receipt_id":7}"#).pushID == "18446744073709551616")
+        #expect(try json(#"{"push_id":"a","receipt_id":7}"#).receiptID == "7")
+        #expect(try json(#"{"push_id":-12}"#).pushID == "-12")
+        for body in [#"{"push_id":1.0}"#, #"{"push_id":1e3}"#, #"{"push_id":true}"#, #"{"push_id":{"id":"1"}}"#] {
+            #expect(field(of: body, json: true) == "push_id", "\(body)")
+        }
+        #expect(field(of: #"{"push_id":"a","receipt_id":0.5}"#, json: true) == "receipt_id")
+        #expect(field(of: #"{"push_id":"a","media_type":5}"#, json: true) == "media_type")
+        #expect(field(of: #"{"push_id":"a","outcome":5}"#, json: true) == "outcome")
+        #expect(field(of: #"{"push_id":"a","event":1}"#, json: true) == "event")
+    }
+
     @Test("the 400 body is JSON with code, field and message")
     func errorBody() throws {
         do {

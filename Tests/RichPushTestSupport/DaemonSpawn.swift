@@ -24,7 +24,7 @@ enum DaemonSpawn {
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
         // Under ChildProcess's spawn lock, so no Foundation spawn opens its socket pair meanwhile:
         // every descriptor above stderr open now is closed in the child.

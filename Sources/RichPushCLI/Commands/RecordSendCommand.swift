@@ -26,8 +26,9 @@ enum RecordSendCommand {
             by later POST /v1/pushes until the app registers them again.
 
             --batch-id names this batch (your job or request id): recording the same batch again
-            is not counted twice, so a retry is safe. More than 10,000 results are sent as
-            batches ID-1, ID-2, …
+            is not counted twice, so a retry is safe. Results that do not fit one request (10,000
+            results or 1 MB, whichever comes first) are sent as batches ID-1, ID-2, …, split the
+            same way on every run of the same file, so re-running it counts nothing twice.
 
             Exit status: 0 recorded (or already recorded), 1 refused by the server or not
             reachable (409: the batch id was recorded with other figures), 64 usage.
@@ -59,7 +60,12 @@ enum RecordSendCommand {
         let connection = try StatisticsServerConnection(args)
         var common: [String: JSONValue] = [:]
         if let source = args.value("source") { common["source"] = .string(source) }
-        if let title = args.value("title") { common["title"] = .string(title) }
+        if let title = args.value("title") {
+            guard title.utf8.count <= 256 else {
+                throw UsageError(command: "record-send", message: "'--title' is \(title.utf8.count) bytes; the dashboard keeps at most 256")
+            }
+            common["title"] = .string(title)
+        }
 
         var bodies: [(batchID: String, body: JSONValue)] = []
         if let file = args.value("results") {
@@ -70,13 +76,11 @@ enum RecordSendCommand {
             guard !results.isEmpty else {
                 throw UsageError(command: "record-send", message: "\(file == "-" ? "standard input" : file) has no results (one JSON object per line with \"token\" and \"outcome\")")
             }
-            let size = PushSendRequest.maximumTokens
-            let chunks = stride(from: 0, to: results.count, by: size).map { Array(results[$0..<min(results.count, $0 + size)]) }
-            for (index, chunk) in chunks.enumerated() {
+            for batch in try RecordedSendBatches(results: results, batchID: batchID).batches {
                 var body = common
-                body["batch_id"] = .string(chunks.count == 1 ? batchID : "\(batchID)-\(index + 1)")
-                body["results"] = .array(chunk)
-                bodies.append((body["batch_id"]?.stringValue ?? batchID, .object(body)))
+                body["batch_id"] = .string(batch.batchID)
+                body["results"] = .array(batch.results)
+                bodies.append((batch.batchID, .object(body)))
             }
         } else {
             guard let sent = try args.integer("sent", in: 0...1_000_000_000), let accepted = try args.integer("accepted", in: 0...1_000_000_000) else {
@@ -139,8 +143,9 @@ enum RecordSendCommand {
             guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
                 throw RichPushError(code: .invalidPayload, message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
             }
-            // A token that is not one (richpush send reports it token_bad, never sent) is left out.
-            guard FCMClient.isPlausibleRegistrationToken(token) else { return nil }
+            // A token that is not one (richpush send reports it token_bad, never sent) is left out:
+            // the server's rule (DeviceTokenRule) would refuse the whole batch for it.
+            guard DeviceTokenRule.canonical(token, provider: nil) != nil else { return nil }
             var result: [String: JSONValue] = ["token": .string(token), "outcome": .string(outcome)]
             if let status = value["status"] { result["status"] = status }
             if let reason = value["reason"], reason != .null { result["reason"] = reason }

@@ -63,7 +63,9 @@ enum ServeCommand {
             APNs settings, as for `richpush send` (environment used when the flag is absent):
             RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID (default: from AuthKey_<KEYID>.p8),
             RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
-            RICHPUSH_APNS_SANDBOX=1. The key's contents are never printed.
+            RICHPUSH_APNS_SANDBOX=1. The key's contents are never printed. Some of the four
+            (key, key id, team id, topic) without the others is a usage error (exit 64) naming
+            what is missing; none of them leaves POST /v1/pushes to FCM, or answering 503.
 
             FCM settings: RICHPUSH_FCM_SERVICE_ACCOUNT, RICHPUSH_FCM_URL, RICHPUSH_FCM_TOKEN_URL,
             RICHPUSH_FCM_CA_FILE; RICHPUSH_DEVICE_SECRET for --device-secret.
@@ -139,7 +141,7 @@ enum ServeCommand {
             generated = true
         }
         var apns: APNsSettings?
-        var apnsMissing = APNsSettings.allSettings.names
+        let apnsMissing = APNsSettings.allSettings.names
         switch APNsSettings.resolve(option: { args.value($0) }, sandbox: args.flag("apns-sandbox"), environment: ProcessInfo.processInfo.environment) {
         case .success(let settings)?:
             let url = settings.environment.baseURL
@@ -148,7 +150,11 @@ enum ServeCommand {
             }
             apns = settings
         case .failure(let missing)?:
-            apnsMissing = missing.names
+            // As `richpush send`: some APNs settings but not all is a mistake to fix now, not a
+            // server that starts and answers 503 to every push.
+            throw UsageError(
+                command: "serve",
+                message: "the APNs settings for POST /v1/pushes are incomplete: also give \(missing.names.joined(separator: ", ")); or leave out every --apns-* setting (POST /v1/pushes then sends through FCM only, or answers 503)")
         case nil:
             break
         }

@@ -16,6 +16,8 @@ struct JSONParser {
     struct Failure: Error {
         var offset: Int
         var message: String
+        /// The key, when the failure is a key given twice in one object.
+        var duplicateKey: String? = nil
     }
 
     /// Parses `data` into a value.
@@ -23,9 +25,11 @@ struct JSONParser {
     ///   - data: UTF-8 JSON.
     ///   - duplicates: what a duplicate key does.
     ///   - skipByteOrderMark: skip a leading UTF-8 BOM instead of refusing it.
+    ///   - namingDuplicates: throw a refused duplicate key as `JSONDuplicateKeyError` (naming the
+    ///     key) rather than as `RichPushError`.
     /// - Returns: the value.
-    /// - Throws: `RichPushError` `invalid_json` with line and column.
-    static func parse(_ data: Data, duplicates: Duplicates, skipByteOrderMark: Bool) throws -> JSONValue {
+    /// - Throws: `RichPushError` `invalid_json` with line and column (or `JSONDuplicateKeyError`).
+    static func parse(_ data: Data, duplicates: Duplicates, skipByteOrderMark: Bool, namingDuplicates: Bool = false) throws -> JSONValue {
         let result: Result<JSONValue, Failure> = data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), duplicates: duplicates)
             if skipByteOrderMark, parser.bytes.count >= 3, parser.bytes[0] == 0xEF, parser.bytes[1] == 0xBB, parser.bytes[2] == 0xBF {
@@ -46,7 +50,11 @@ struct JSONParser {
             let (line, column) = data.withUnsafeBytes { raw in
                 lineAndColumn(of: failure.offset, in: raw.bindMemory(to: UInt8.self))
             }
-            throw RichPushError(code: .invalidJSON, message: "not valid JSON at line \(line), column \(column): \(failure.message)")
+            let message = "not valid JSON at line \(line), column \(column): \(failure.message)"
+            if namingDuplicates, let key = failure.duplicateKey {
+                throw JSONDuplicateKeyError(key: key, line: line, column: column, message: message)
+            }
+            throw RichPushError(code: .invalidJSON, message: message)
         }
     }
 
@@ -179,7 +187,7 @@ struct JSONParser {
                     message: "the keys \"\(existing)\" and \"\(key)\" differ only in Unicode normalization (canonically equivalent); keep one spelling")
             }
             if duplicates == .refuse {
-                throw Failure(offset: keyStart, message: "duplicate key \"\(key)\" in the same object; keep only one")
+                throw Failure(offset: keyStart, message: "duplicate key \"\(key)\" in the same object; keep only one", duplicateKey: key)
             }
         }
         skipWhitespace()

@@ -28,3 +28,18 @@ extension JSONValue {
         try JSONParser.parse(data, duplicates: .refuse, skipByteOrderMark: false)
     }
 }
+
+extension JSONValue {
+    /// Parses JSON bytes as `parse(_:)` does (a leading byte order mark is skipped), but refuses a
+    /// key given twice in one object instead of keeping its last value.
+    ///
+    /// For bodies that also come as forms (`push_id=x&push_id=y` is refused there): the same
+    /// duplicate in JSON must not quietly count under the last value.
+    /// - Parameter data: UTF-8 JSON text.
+    /// - Returns: the parsed value.
+    /// - Throws: `JSONDuplicateKeyError` naming the key; `RichPushError` `invalid_json` for
+    ///   anything else that is not JSON.
+    public static func parseRefusingDuplicateKeys(_ data: Data) throws -> JSONValue {
+        try JSONParser.parse(data, duplicates: .refuse, skipByteOrderMark: true, namingDuplicates: true)
+    }
+}

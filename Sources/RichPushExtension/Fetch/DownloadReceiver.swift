@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// Receives one response for `MediaFetcher`: applies the status, size and type rules while the
 /// bytes stream in, and writes the body to a fresh file once its first bytes say it is media.

@@ -103,16 +103,16 @@ enum DashboardPage {
             <section class="grid">
             <div class="panel"><h2>Receipts over time</h2><div class="sub">per \(bucket), UTC · distinct receipts\(range.map { " · \(HTML.escape($0))" } ?? "")</div>
             <div class="legend"><span><i style="background:\(SVGChart.Palette.delivered)"></i>delivered</span><span><i style="background:\(SVGChart.Palette.opened)"></i>opened</span></div>
-            \(SVGChart.timeline(s.timeline, bucketSeconds: s.bucketSeconds))</div>
+            <div class="chart">\(SVGChart.timeline(s.timeline, bucketSeconds: s.bucketSeconds))</div></div>
             <div class="panel"><h2>Why media was not attached</h2><div class="sub">\(HTML.number(failures)) delivered receipts with a reason</div>
-            \(SVGChart.reasons(s.reasons))</div>
+            <div class="chart">\(SVGChart.reasons(s.reasons))</div></div>
             </section>
             <section class="grid">
             <div class="panel"><h2>Funnel per push</h2><div class="sub">sent → accepted → delivered → opened, each push on its own scale · the first pushes of the table below</div>
             <div class="legend"><span><i style="background:\(SVGChart.Palette.sent)"></i>sent</span><span><i style="background:\(SVGChart.Palette.accepted)"></i>accepted</span><span><i style="background:\(SVGChart.Palette.delivered)"></i>delivered</span><span><i style="background:\(SVGChart.Palette.opened)"></i>opened</span></div>
-            \(SVGChart.funnel(pushes))</div>
+            <div class="chart">\(SVGChart.funnel(pushes))</div></div>
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of delivered receipts · p50 \(s.p50Ms.map { HTML.duration(ms: $0) } ?? "—") · p95 \(s.p95Ms.map { HTML.duration(ms: $0) } ?? "—") · budget ≈ 30 s</div>
-            \(SVGChart.timing(s.timing, p50: s.p50Ms, p95: s.p95Ms))</div>
+            <div class="chart">\(SVGChart.timing(s.timing, p50: s.p50Ms, p95: s.p95Ms))</div></div>
             </section>
             <section class="panel"><h2>Pushes</h2><div class="sub">\(HTML.escape(listCaption(view.parameters))) · JSON at <code>GET /v1/pushes</code></div>
             \(filterForm(view.parameters))

@@ -1,5 +1,10 @@
 /// The CSS the dashboard and the per-push page share (inline: the Content-Security-Policy allows
 /// inline styles and nothing from outside).
+///
+/// Responsive: from 1,100 px down the key figures take 3 columns and the panels stack; from 700 px
+/// down (phones, 390 px) 2 columns, tighter margins, and what cannot shrink scrolls sideways in its
+/// own box rather than the page: the pushes table (cells on one line) and the wide charts (`svg.wide`
+/// keeps at least 640 px, so its 11 px labels stay readable).
 enum PageStyle {
     static let css = """
         *{box-sizing:border-box}
@@ -38,5 +43,23 @@ enum PageStyle {
         .crumbs{font-size:13px;margin-bottom:10px}
         .src{display:inline-block;font-size:11.5px;padding:1px 7px;border-radius:9px;background:#e7ecfb;color:#2f4ab8;white-space:nowrap}
         .src.ext{background:#eef6ec;color:#2f7a2a}.muted{color:#9aa2b3;font-size:12px}
+        .chart{overflow-x:auto}.chart svg{display:block}
+        @media (max-width:1100px){
+        .cards{grid-template-columns:repeat(3,1fr)}
+        .grid,.grid3{grid-template-columns:minmax(0,1fr)}
+        }
+        @media (max-width:700px){
+        header{flex-wrap:wrap;gap:6px 12px;padding:12px 14px}
+        header .meta{flex-wrap:wrap;gap:6px 12px}
+        main{padding:12px 12px 28px}
+        .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:10px;margin-bottom:12px}
+        .card{padding:12px}.card .v{font-size:21px}
+        .grid,.grid3{gap:12px;margin-bottom:12px}
+        .panel{padding:14px 12px}
+        .chart svg.wide{min-width:640px}
+        th,td{padding:7px 8px}.scroll th,.scroll td{white-space:nowrap}
+        .filters label{flex:1 1 140px}.filters input{min-width:0;width:100%}
+        .pager{gap:8px}
+        }
         """
 }

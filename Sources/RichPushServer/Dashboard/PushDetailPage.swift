@@ -57,16 +57,16 @@ enum PushDetailPage {
             <section class="grid">
             <div class="panel"><h2>Funnel</h2><div class="sub">sent → accepted → delivered → opened</div>
             <div class="legend"><span><i style="background:\(SVGChart.Palette.sent)"></i>sent</span><span><i style="background:\(SVGChart.Palette.accepted)"></i>accepted</span><span><i style="background:\(SVGChart.Palette.delivered)"></i>delivered</span><span><i style="background:\(SVGChart.Palette.opened)"></i>opened</span></div>
-            \(SVGChart.funnel([p]))
+            <div class="chart">\(SVGChart.funnel([p]))</div>
             <table style="margin-top:12px"><tbody>\(factRows)</tbody></table></div>
             <div class="panel"><h2>Device tokens</h2><div class="sub">what each token's send came to (provider outcome)</div>
             <table><thead><tr><th>outcome</th><th class="num">tokens</th></tr></thead><tbody>\(tokenRows)</tbody></table></div>
             </section>
             <section class="grid3">
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of this push's delivered receipts · p50 \(p.elapsedMs.p50.map { HTML.duration(ms: $0) } ?? "—") · p95 \(p.elapsedMs.p95.map { HTML.duration(ms: $0) } ?? "—")</div>
-            \(SVGChart.timing(detail.timing, p50: p.elapsedMs.p50, p95: p.elapsedMs.p95))</div>
+            <div class="chart">\(SVGChart.timing(detail.timing, p50: p.elapsedMs.p50, p95: p.elapsedMs.p95))</div></div>
             <div class="panel"><h2>Why media was not attached</h2><div class="sub">\(HTML.number(detail.reasons.map(\.count).reduce(0, +))) delivered receipts with a reason</div>
-            \(SVGChart.reasons(detail.reasons))</div>
+            <div class="chart">\(SVGChart.reasons(detail.reasons))</div></div>
             <div class="panel"><h2>Outcomes</h2><div class="sub">what the extension did with each delivered notification</div>
             <table><thead><tr><th>outcome</th><th class="num">receipts</th></tr></thead><tbody>\(outcomeRows)</tbody></table></div>
             </section>

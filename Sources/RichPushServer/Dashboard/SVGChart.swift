@@ -171,8 +171,11 @@ enum SVGChart {
 
     // MARK: Primitives
 
+    /// An `<svg>` that scales to its box; a chart wider than 600 units is `class="wide"`, which a
+    /// narrow screen scrolls sideways rather than shrinks (PageStyle).
     private static func open(width: Double, height: Double, label: String) -> String {
-        "<svg viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" width=\"100%\" role=\"img\" aria-label=\"\(HTML.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        let wide = width > 600 ? " class=\"wide\"" : ""
+        return "<svg\(wide) viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" width=\"100%\" role=\"img\" aria-label=\"\(HTML.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
     }
 
     private static func empty(width: Double, height: Double, _ message: String) -> String {

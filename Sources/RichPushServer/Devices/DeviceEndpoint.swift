@@ -72,11 +72,9 @@ struct DeviceEndpoint {
     /// `DELETE /v1/devices/{token}`: `200 {token, deleted}`; the token is skipped by later sends
     /// until it registers again. `400` for something that is not a token.
     func unregister(_ token: String) -> EndpointReply {
-        let trimmed = token.trimmingCharacters(in: .whitespaces)
-        guard trimmed.utf8.count <= DeviceRegistrationRequest.maximumTokenBytes, FCMClient.isPlausibleRegistrationToken(trimmed) else {
-            return .now(.error(400, code: "invalid_token", message: "DELETE /v1/devices/{token}: the token is 1…\(DeviceRegistrationRequest.maximumTokenBytes) printable characters"))
+        guard let normalized = DeviceTokenRule.canonical(token, provider: nil) else {
+            return .now(.error(400, code: "invalid_token", message: "DELETE /v1/devices/{token}: the token is \(DeviceTokenRule.summary)"))
         }
-        let normalized = APNsClient.isWellFormedDeviceToken(trimmed) ? trimmed.lowercased() : trimmed
         let store = self.store
         return .later { Self.unregister(normalized, in: store) }
     }

@@ -11,6 +11,9 @@ import RichPushProvider
 /// ```
 ///
 /// - `provider` defaults to `apns` for a token of 64 or more hex digits, else `fcm`.
+/// - The token follows `DeviceTokenRule` (1…1,024 bytes), as in every other endpoint.
+/// - A `null` optional field is the field left out: `"user_id": null` registers the token with no
+///   user (signed out).
 /// - `user_id` binds the token to a user for `POST /v1/pushes` `"user_ids"`; the server accepts
 ///   it only with proof (see `UserVerification`): the admin token as `Authorization: Bearer` (the
 ///   app's backend registers on the user's behalf), or `user_hash` = hex HMAC-SHA256 of the user
@@ -18,8 +21,8 @@ import RichPushProvider
 public struct DeviceRegistrationRequest: Sendable, Equatable {
     /// The largest body, in bytes (a token of a few hundred bytes plus a few short fields).
     public static let maximumBodyBytes = 8_192
-    /// The longest FCM registration token accepted, in bytes (today's are about 160).
-    public static let maximumTokenBytes = 1_024
+    /// The longest token accepted, in bytes: `DeviceTokenRule.maximumBytes`, as everywhere else.
+    public static let maximumTokenBytes = DeviceTokenRule.maximumBytes
     /// The longest user id, in bytes.
     public static let maximumUserIDBytes = 128
     /// The longest app version, in bytes.
@@ -53,21 +56,13 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
                 status: 415, code: "unsupported_media_type", field: "Content-Type",
                 message: "send the registration as application/json, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
         }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parseStrictly(body)
-        } catch let error as RichPushError {
-            throw PushRequestError(field: "body", message: "the body is \(error.message)")
-        }
-        guard let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
-        }
-        let known: Set<String> = ["token", "platform", "provider", "user_id", "user_hash", "app_version"]
-        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(field: String(unknown.prefix(64)), message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
-        }
+        let root = try JSONRequestBody.object(
+            body, known: ["token", "platform", "provider", "user_id", "user_hash", "app_version"],
+            example: "e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
+        // A field that is null is absent (an SDK writes a nil optional so): `"user_id": null` is
+        // no user, as when the field is left out.
         func string(_ key: String) throws -> String? {
-            guard let value = root[key] else { return nil }
+            guard let value = root[key], value != .null else { return nil }
             guard let s = value.stringValue, !(value.jsonStringValue?.hasUnpairedSurrogates ?? false) else {
                 throw PushRequestError(field: key, message: "\(key) must be a string")
             }
@@ -90,8 +85,8 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
             }
             token = rawToken.lowercased()
         } else {
-            guard rawToken.utf8.count <= Self.maximumTokenBytes, FCMClient.isPlausibleRegistrationToken(rawToken) else {
-                throw PushRequestError(field: "token", message: "an FCM registration token is 1…\(Self.maximumTokenBytes) printable ASCII characters without spaces")
+            guard DeviceTokenRule.isValid(rawToken) else {
+                throw PushRequestError(field: "token", message: "an FCM registration token is \(DeviceTokenRule.summary)")
             }
             token = rawToken
         }

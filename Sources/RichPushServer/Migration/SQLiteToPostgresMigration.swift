@@ -74,7 +74,7 @@ public final class SQLiteToPostgresMigration {
         self.sqlitePath = sqlitePath
         self.chunkSize = max(100, min(chunkSize, 50_000))
         sourceKey = "sqlite:" + absolute
-        source = try SQLiteConnection(path: sqlitePath, readOnly: true)
+        source = try SQLiteConnection(path: sqlitePath, readOnly: true, notADatabaseHint: "give --from the file richpush serve used (its --db, default ./richpush.sqlite)")
         let version = try source.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
         let tables = Set(try source.prepared("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) ?? "" })
         guard (1...SQLiteStore.schemaVersion).contains(version), tables.isSuperset(of: ["receipts", "pushes", "push_tokens"]) else {

@@ -148,7 +148,7 @@ final class PostgresConnection {
             if text.utf8.contains(0) { text = text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") }
             return strdup(text)
         }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
     }

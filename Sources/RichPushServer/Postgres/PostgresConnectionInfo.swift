@@ -133,8 +133,8 @@ public struct PostgresConnectionInfo: Sendable, Equatable {
         let keys = pairs.map { strdup($0.0) }
         let values = pairs.map { strdup($0.1) }
         defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
+            for key in keys { free(key) }
+            for value in values { free(value) }
         }
         let keyPointers: [UnsafePointer<CChar>?] = keys.map { $0.map { UnsafePointer($0) } } + [nil]
         let valuePointers: [UnsafePointer<CChar>?] = values.map { $0.map { UnsafePointer($0) } } + [nil]

@@ -79,7 +79,7 @@ final class PostgresPool: @unchecked Sendable {
     func close() {
         condition.withLock {
             closed = true
-            idle.forEach { $0.disconnect() }
+            for connection in idle { connection.disconnect() }
             idle.removeAll()
             condition.broadcast()
         }

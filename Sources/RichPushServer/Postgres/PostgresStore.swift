@@ -581,11 +581,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             guard let row = try Self.readPushes(db, [pushID])[pushID] else { return nil }
             let outcomes = try db.execute(
                 "SELECT COALESCE(outcome, '') AS o, count(*) FROM push_tokens WHERE push_id = $1 GROUP BY 1 ORDER BY 2 DESC, COALESCE(outcome, '') COLLATE \"C\"", [pushID])
-            let tokenOutcomes = outcomes.rows { (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", count: outcomes.int($0, 1) ?? 0) }
-            let reasons = row.statistics.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (reason: $0.key, count: $0.value) }
-            return PushDetail(
-                statistics: row.statistics, title: row.title, firstSentMs: row.firstSentMs, lastSentMs: row.lastSentMs,
-                tokenOutcomes: tokenOutcomes, reasons: reasons, timing: SQLiteStore.histogram(row.distribution))
+            return row.detail(tokenOutcomes: outcomes.rows { (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", count: outcomes.int($0, 1) ?? 0) })
         }
     }
 
@@ -604,9 +600,9 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     }
 
     /// The dashboard snapshot from the summaries in one snapshot (see `StatisticsStore.dashboard(_:)`);
-    /// the same arithmetic as `SQLiteStore`. The display rate's numerator (delivered receipts of
-    /// pushes with a send) is summed over the pushes sent through the server, which only the
-    /// admin creates; everything else reads summaries of bounded size.
+    /// the arithmetic is `DashboardTotals`', shared with `SQLiteStore`. The display rate's numerator
+    /// (delivered receipts of pushes with a send) is summed over the pushes sent through the
+    /// server, which only the admin creates; everything else reads summaries of bounded size.
     public func dashboard(_ query: DashboardQuery) throws -> DashboardSnapshot {
         try read { db in
             let t = try db.execute(
@@ -616,34 +612,22 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
                        COALESCE(SUM(pushes), 0), MIN(first_receipt_ms), MAX(last_receipt_ms)
                 FROM totals
                 """)
-            let first = t.int(0, 9), last = t.int(0, 10)
             let deliveredOfSent = try db.execute(
                 "SELECT COALESCE(SUM(c.receipts), 0) FROM pushes p JOIN push_counts c ON c.push_id = p.push_id WHERE c.event = 'delivered'"
             ).int(0, 0) ?? 0
-
-            var bucketSeconds = 60
-            var timeline: [DashboardSnapshot.TimeBucket] = []
-            if let first, let last {
-                let from = max(first, query.fromMs ?? first)
-                let to = min(last, (query.toMs ?? Int.max) - 1)
-                if from <= to {
-                    let plan = TimelinePlan.plan(fromMs: from, toMs: to, maximumBuckets: query.maximumBuckets, newestMs: last)
-                    bucketSeconds = plan.bucketSeconds
-                    let widthMs = plan.bucketSeconds * 1000
-                    timeline = (0..<plan.count).map { DashboardSnapshot.TimeBucket(startMs: plan.originMs + $0 * widthMs, delivered: 0, opened: 0) }
-                    let rows = try db.execute(
-                        """
-                        SELECT bucket_ms, SUM(delivered), SUM(opened) FROM timeline
-                        WHERE width_ms = $1::bigint AND bucket_ms >= $2::bigint AND bucket_ms <= $3::bigint GROUP BY bucket_ms ORDER BY bucket_ms
-                        """,
-                        [String(plan.sourceWidthMs), String(plan.originMs), String(to)])
-                    for i in 0..<rows.count {
-                        let index = ((rows.int(i, 0) ?? 0) - plan.originMs) / widthMs
-                        guard timeline.indices.contains(index) else { continue }
-                        timeline[index].delivered += rows.int(i, 1) ?? 0
-                        timeline[index].opened += rows.int(i, 2) ?? 0
-                    }
-                }
+            let totals = DashboardTotals(
+                receipts: t.int(0, 0) ?? 0, delivered: t.int(0, 1) ?? 0, opened: t.int(0, 2) ?? 0, mediaAttached: t.int(0, 3) ?? 0,
+                withOutcome: t.int(0, 4) ?? 0, withReason: t.int(0, 5) ?? 0, sent: t.int(0, 6) ?? 0, accepted: t.int(0, 7) ?? 0,
+                deliveredOfSentPushes: deliveredOfSent, pushes: t.int(0, 8) ?? 0, firstReceiptMs: t.int(0, 9), lastReceiptMs: t.int(0, 10))
+            var timeline: (plan: TimelinePlan, rows: [(bucketMs: Int, delivered: Int, opened: Int)])?
+            if let (plan, to) = totals.timelinePlan(query) {
+                let rows = try db.execute(
+                    """
+                    SELECT bucket_ms, SUM(delivered), SUM(opened) FROM timeline
+                    WHERE width_ms = $1::bigint AND bucket_ms >= $2::bigint AND bucket_ms <= $3::bigint GROUP BY bucket_ms ORDER BY bucket_ms
+                    """,
+                    [String(plan.sourceWidthMs), String(plan.originMs), String(to)])
+                timeline = (plan, rows.rows { (bucketMs: rows.int($0, 0) ?? 0, delivered: rows.int($0, 1) ?? 0, opened: rows.int($0, 2) ?? 0) })
             }
             let reasonRows = try db.execute(
                 "SELECT reason, SUM(receipts) FROM reason_totals GROUP BY reason ORDER BY 2 DESC, reason COLLATE \"C\" LIMIT 9")
@@ -651,152 +635,70 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             let distributionRows = try db.execute("SELECT elapsed_ms, SUM(receipts) FROM elapsed_totals GROUP BY elapsed_ms ORDER BY elapsed_ms")
             let distribution = distributionRows.rows { (value: distributionRows.int($0, 0) ?? 0, count: distributionRows.int($0, 1) ?? 0) }
             let newest = try Self.readPage(db, PushQuery(limit: 12))
-            var snapshot = DashboardSnapshot(
-                totalReceipts: t.int(0, 0) ?? 0, delivered: t.int(0, 1) ?? 0, opened: t.int(0, 2) ?? 0, mediaAttached: t.int(0, 3) ?? 0,
-                withOutcome: t.int(0, 4) ?? 0, sent: t.int(0, 6) ?? 0, accepted: t.int(0, 7) ?? 0, deliveredOfSentPushes: deliveredOfSent,
-                bucketSeconds: bucketSeconds, timeline: timeline, reasons: reasons, timing: SQLiteStore.histogram(distribution),
-                p50Ms: PushStatistics.percentile(distribution, 50), p95Ms: PushStatistics.percentile(distribution, 95),
-                pushes: newest.pushes, totalPushes: t.int(0, 8) ?? 0
-            )
-            snapshot.withReason = t.int(0, 5) ?? 0
-            snapshot.firstReceiptMs = first
-            snapshot.lastReceiptMs = last
-            return snapshot
+            return totals.snapshot(timeline: timeline, reasons: reasons, distribution: distribution, pushes: newest.pushes)
         }
     }
 
     // MARK: Reads
 
-    /// What one push's rows say.
-    private struct PushRow {
-        var statistics: PushStatistics
-        var title: String?
-        var firstSentMs: Int?
-        var lastSentMs: Int?
-        var distribution: [(value: Int, count: Int)]
-    }
-
-    /// A page of push ids from `push_index` (an index range scan of `limit` + 1 rows, as
-    /// `SQLiteStore`: the tighter of a cursor and the range bound on its side), then the figures
-    /// of those pushes.
+    /// A page of push ids from `push_index` (an index range scan of `limit` + 1 rows, planned by
+    /// `PushPagePlan` as for `SQLiteStore`), then the figures of those pushes.
     private static func readPage(_ db: PostgresConnection, _ query: PushQuery) throws -> PushPage {
+        let plan = PushPagePlan(query)
         var conditions: [String] = []
         var values: [String?] = []
         func parameter(_ value: String, _ type: String) -> String {
             values.append(value)
             return "$\(values.count)::\(type)"
         }
-        if let prefix = query.prefix {
-            conditions.append("push_id >= \(parameter(prefix, "text")) AND push_id < \(parameter(prefix + "\u{10FFFF}", "text"))")
+        if let range = plan.prefixRange {
+            conditions.append("push_id >= \(parameter(range.lower, "text")) AND push_id < \(parameter(range.upper, "text"))")
         }
-        let byID = query.ordersByID
-        var forward = true
-        // The bounds on start time: the range's, unless a cursor on the same side is tighter
-        // (decided first, so only parameters that are used get numbers).
-        enum Bound {
-            case range(Int)
-            case cursor(PushCursor)
-        }
-        var lower = query.startedFromMs.map(Bound.range)
-        var upper = query.startedBeforeMs.map(Bound.range)
-        switch query.position {
-        case .first:
-            break
-        case .after(let cursor):
-            if byID {
-                conditions.append("push_id > \(parameter(cursor.pushID, "text"))")
-            } else if query.startedBeforeMs.map({ $0 > cursor.startedMs ?? Int.max }) ?? true {
-                upper = .cursor(cursor)
+        if let id = plan.idAfter { conditions.append("push_id > \(parameter(id, "text"))") }
+        if let id = plan.idBefore { conditions.append("push_id < \(parameter(id, "text"))") }
+        for (bound, range, row) in [(plan.lower, ">=", ">"), (plan.upper, "<", "<")] {
+            switch bound {
+            case .range(let ms)?:
+                conditions.append("started_ms \(range) \(parameter(String(ms), "bigint"))")
+            case .cursor(let ms, let id)?:
+                conditions.append("(started_ms, push_id) \(row) (\(parameter(String(ms), "bigint")), \(parameter(id, "text")))")
+            case nil:
+                break
             }
-        case .before(let cursor):
-            forward = false
-            if byID {
-                conditions.append("push_id < \(parameter(cursor.pushID, "text"))")
-            } else if query.startedFromMs.map({ $0 <= cursor.startedMs ?? Int.max }) ?? true {
-                lower = .cursor(cursor)
-            }
-        }
-        switch lower {
-        case .range(let ms)?: conditions.append("started_ms >= \(parameter(String(ms), "bigint"))")
-        case .cursor(let c)?:
-            conditions.append("(started_ms, push_id) > (\(parameter(String(c.startedMs ?? Int.max), "bigint")), \(parameter(c.pushID, "text")))")
-        case nil: break
-        }
-        switch upper {
-        case .range(let ms)?: conditions.append("started_ms < \(parameter(String(ms), "bigint"))")
-        case .cursor(let c)?:
-            conditions.append("(started_ms, push_id) < (\(parameter(String(c.startedMs ?? Int.max), "bigint")), \(parameter(c.pushID, "text")))")
-        case nil: break
-        }
-        let order: String
-        if byID {
-            order = forward ? "push_id ASC" : "push_id DESC"
-        } else {
-            order = forward ? "started_ms DESC, push_id DESC" : "started_ms ASC, push_id ASC"
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let limit = parameter(String(query.limit + 1), "bigint")
-        let result = try db.execute("SELECT push_id, started_ms FROM push_index\(filter) ORDER BY \(order) LIMIT \(limit)", values)
-        var rows = result.rows { (id: result.text($0, 0) ?? "", started: result.int($0, 1) ?? 0) }
-        let more = rows.count > query.limit
-        if more { rows.removeLast() }
-        if !forward { rows.reverse() }
-        func cursor(_ row: (id: String, started: Int)) -> PushCursor { PushCursor(startedMs: byID ? nil : row.started, pushID: row.id) }
-        let next: PushCursor?
-        let previous: PushCursor?
-        if forward {
-            next = more ? rows.last.map(cursor) : nil
-            if case .first = query.position { previous = nil } else { previous = rows.first.map(cursor) }
-        } else {
-            next = rows.last.map(cursor)
-            previous = more ? rows.first.map(cursor) : nil
-        }
-        let figures = try readPushes(db, rows.map(\.id))
-        return PushPage(pushes: rows.compactMap { figures[$0.id]?.statistics }, next: next, previous: previous)
+        let limit = parameter(String(plan.fetchLimit), "bigint")
+        let result = try db.execute("SELECT push_id, started_ms FROM push_index\(filter) ORDER BY \(plan.order) LIMIT \(limit)", values)
+        let page = plan.page(result.rows { (id: result.text($0, 0) ?? "", started: result.int($0, 1) ?? 0) })
+        let figures = try readPushes(db, page.ids)
+        return PushPage(pushes: page.ids.compactMap { figures[$0]?.statistics }, next: page.next, previous: page.previous)
     }
 
     /// The figures of some pushes from their `push_counts`, `pushes` and `push_elapsed` rows
-    /// (three queries on keys led by `push_id`, slots summed) — the same arithmetic as
-    /// `SQLiteStore`; pushes with no rows are left out.
+    /// (three queries on keys led by `push_id`, slots summed; the arithmetic is `PushRow`'s, as
+    /// for `SQLiteStore`); pushes with no rows are left out.
     private static func readPushes(_ db: PostgresConnection, _ ids: [String]) throws -> [String: PushRow] {
         guard !ids.isEmpty else { return [:] }
-        struct Row {
-            var delivered = 0, opened = 0, mediaBytes = 0
-            var first: Int?, last: Int?
-            var outcomes: [String: Int] = [:], reasons: [String: Int] = [:]
-            var counted = false
-        }
         let list = PostgresArrayLiteral.text(ids)
-        var rows: [String: Row] = [:]
-        let counts = try db.execute(
+        var counts: [String: PushRow.Counts] = [:]
+        let countRows = try db.execute(
             """
             SELECT push_id, event, outcome, reason, SUM(receipts), SUM(media_bytes), MIN(first_ms), MAX(last_ms) FROM push_counts
             WHERE push_id = ANY($1::text[]) GROUP BY push_id, event, outcome, reason
             """, [list])
-        for i in 0..<counts.count {
-            let id = counts.text(i, 0) ?? "", event = counts.text(i, 1) ?? "", outcome = counts.text(i, 2) ?? "", reason = counts.text(i, 3) ?? ""
-            let n = counts.int(i, 4) ?? 0, bytes = counts.int(i, 5) ?? 0, first = counts.int(i, 6) ?? 0, last = counts.int(i, 7) ?? 0
-            var row = rows[id] ?? Row()
-            row.counted = true
-            if event == Receipt.Event.delivered.rawValue {
-                row.delivered += n
-                row.mediaBytes += bytes
-                if !outcome.isEmpty { row.outcomes[outcome, default: 0] += n }
-                if !reason.isEmpty { row.reasons[reason, default: 0] += n }
-            } else if event == Receipt.Event.opened.rawValue {
-                row.opened += n
-            }
-            row.first = min(row.first ?? first, first)
-            row.last = max(row.last ?? last, last)
-            rows[id] = row
+        for i in 0..<countRows.count {
+            counts[countRows.text(i, 0) ?? "", default: PushRow.Counts()].add(
+                event: countRows.text(i, 1) ?? "", outcome: countRows.text(i, 2) ?? "", reason: countRows.text(i, 3) ?? "",
+                receipts: countRows.int(i, 4) ?? 0, mediaBytes: countRows.int(i, 5) ?? 0, firstMs: countRows.int(i, 6) ?? 0,
+                lastMs: countRows.int(i, 7) ?? 0)
         }
         let sendRows = try db.execute(
             "SELECT push_id, sent, accepted, first_sent_at_ms, last_sent_at_ms, title, skipped FROM pushes WHERE push_id = ANY($1::text[])", [list])
-        var sends: [String: (sent: Int?, accepted: Int?, first: Int?, last: Int?, title: String?, skipped: Int?)] = [:]
+        var sends: [String: PushRow.Send] = [:]
         for i in 0..<sendRows.count {
-            sends[sendRows.text(i, 0) ?? ""] = (
-                sendRows.int(i, 1), sendRows.int(i, 2), sendRows.int(i, 3), sendRows.int(i, 4), sendRows.text(i, 5), sendRows.int(i, 6)
-            )
+            sends[sendRows.text(i, 0) ?? ""] = PushRow.Send(
+                sent: sendRows.int(i, 1), accepted: sendRows.int(i, 2), firstSentMs: sendRows.int(i, 3), lastSentMs: sendRows.int(i, 4),
+                title: sendRows.text(i, 5), skipped: sendRows.int(i, 6))
         }
         var sources: [String: [String]] = [:]
         if !sends.isEmpty {
@@ -814,25 +716,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         }
         var out: [String: PushRow] = [:]
         for id in ids {
-            let send = sends[id]
-            guard rows[id] != nil || send != nil else { continue }
-            var row = rows[id] ?? Row()
-            if !row.counted {
-                row.first = send?.first
-                row.last = send?.last
-            }
-            let distribution = distributions[id] ?? []
-            let statistics = PushStatistics(
-                pushID: id, sent: send?.sent, accepted: send?.accepted, delivered: row.delivered, opened: row.opened,
-                outcomes: row.outcomes, reasons: row.reasons, mediaBytes: row.mediaBytes,
-                elapsedMs: .init(
-                    count: distribution.map(\.count).reduce(0, +), p50: PushStatistics.percentile(distribution, 50),
-                    p95: PushStatistics.percentile(distribution, 95)),
-                // The SQLite store's formatting, so both stores answer the same bytes.
-                firstSeen: row.first.map(SQLiteStore.iso8601), lastSeen: row.last.map(SQLiteStore.iso8601),
-                skipped: send?.skipped, sources: sources[id] ?? []
-            )
-            out[id] = PushRow(statistics: statistics, title: send?.title, firstSentMs: send?.first, lastSentMs: send?.last, distribution: distribution)
+            out[id] = PushRow(pushID: id, counts: counts[id], send: sends[id], sources: sources[id] ?? [], distribution: distributions[id] ?? [])
         }
         return out
     }

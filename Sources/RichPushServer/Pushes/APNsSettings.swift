@@ -1,4 +1,5 @@
 import Foundation
+import RichPushCore
 import RichPushProvider
 
 /// How `richpush serve` reaches APNs for `POST /v1/pushes`: token auth with a `.p8` key.
@@ -78,8 +79,33 @@ public struct APNsSettings: Sendable {
             return anything ? .failure(MissingSettings(names: missing)) : nil
         }
         let sandboxOn = sandbox || environment["RICHPUSH_APNS_SANDBOX"] == "1"
-        let where_: APNsEnvironment = url.map { .custom($0) } ?? (sandboxOn ? .sandbox : .production)
-        return .success(APNsSettings(keyFile: key, keyID: keyID, teamID: teamID, topic: topic, environment: where_, caFile: caFile))
+        let environmentChoice: APNsEnvironment = url.map { .custom($0) } ?? (sandboxOn ? .sandbox : .production)
+        return .success(APNsSettings(keyFile: key, keyID: keyID, teamID: teamID, topic: topic, environment: environmentChoice, caFile: caFile))
+    }
+
+    /// The signer for the `.p8` key, read from `keyFile`.
+    ///
+    /// - Returns: the ES256 signer of the provider tokens.
+    /// - Throws: `RichPushError` `io` naming the path, what is wrong with it (no such file, a
+    ///   directory, not readable) and the flag (`--apns-key` or `RICHPUSH_APNS_KEY`); `invalid_key`
+    ///   when the file is not an EC P-256 key in PEM form.
+    public func signer() throws -> ES256Signer {
+        func unreadable(_ reason: String) -> RichPushError {
+            RichPushError(
+                code: .io,
+                message: "cannot read the APNs key \(keyFile) given to --apns-key (or RICHPUSH_APNS_KEY): \(reason); check the path (the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com → Certificates, Identifiers & Profiles → Keys)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: keyFile, isDirectory: &isDirectory) else { throw unreadable("no such file") }
+        guard !isDirectory.boolValue else { throw unreadable("it is a directory") }
+        guard FileManager.default.isReadableFile(atPath: keyFile), let data = FileManager.default.contents(atPath: keyFile) else {
+            throw unreadable("permission denied")
+        }
+        do {
+            return try ES256Signer(pem: String(decoding: data, as: UTF8.self), label: URL(fileURLWithPath: keyFile).lastPathComponent)
+        } catch let error as RichPushError {
+            throw RichPushError(code: error.code, message: "the APNs key given to --apns-key (or RICHPUSH_APNS_KEY): \(error.message)")
+        }
     }
 
     /// The APNs settings that were not given.

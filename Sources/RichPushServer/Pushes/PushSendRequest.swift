@@ -59,25 +59,14 @@ public struct PushSendRequest: Sendable {
     /// - Throws: `PushRequestError` (400 naming the field; 400 `payload_rejected` with the lint
     ///   findings; 413 `too_many_tokens`).
     public init(body: Data, defaultTopic: String?, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
-        let example = "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}"
-        let json: JSONValue
-        do {
-            // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
-            json = try JSONValue.parseStrictly(body)
-        } catch let error as RichPushError {
-            if let tooDeep = JSONNesting.tooDeepMessage(body) { throw PushRequestError(field: "body", message: tooDeep) }
-            throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
-        }
-        guard let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
-        }
-        let known: Set<String> = [
-            "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
-            "priority", "collapse_id", "expiration", "topic",
-        ]
-        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(field: unknown, message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
-        }
+        // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
+        let root = try JSONRequestBody.object(
+            body,
+            known: [
+                "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
+                "priority", "collapse_id", "expiration", "topic",
+            ],
+            example: "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
 
         // Provider.
         if let value = root["provider"] {
@@ -92,21 +81,17 @@ public struct PushSendRequest: Sendable {
         // Targets: tokens and/or user ids.
         var tokens: [String] = []
         if let value = root["tokens"] {
-            guard let list = value.arrayValue, !list.isEmpty || root["user_ids"] != nil else {
-                throw PushRequestError(field: "tokens", message: "tokens must be a non-empty array of device tokens (APNs: hex; FCM: registration tokens)")
-            }
-            guard list.count <= Self.maximumTokens else {
-                throw PushRequestError(
-                    status: 413, code: "too_many_tokens", field: "tokens",
-                    message: "\(list.count) tokens in one request; at most \(Self.maximumTokens): split the list into several requests (same push_id to add to one push)")
-            }
+            let list = try JSONRequestBody.list(
+                value, field: "tokens", allowEmpty: root["user_ids"] != nil, maximum: Self.maximumTokens,
+                expected: "a non-empty array of device tokens (APNs: hex; FCM: registration tokens)",
+                split: "split the list into several requests (same push_id to add to one push)")
             var seen = Set<String>()
+            let named = provider
             for (index, item) in list.enumerated() {
-                guard let raw = item.stringValue?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 4096 else {
-                    throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a string of 1…4096 bytes; each token is the device token (APNs: hex; FCM: the registration token)")
-                }
                 // APNs tokens are hex, in any case: one spelling (lower case) everywhere.
-                let token = provider != "fcm" && APNsClient.isWellFormedDeviceToken(raw) ? raw.lowercased() : raw
+                guard let raw = item.stringValue, let token = DeviceTokenRule.canonical(raw, provider: named) else {
+                    throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a device token: \(DeviceTokenRule.summary)")
+                }
                 if seen.insert(token).inserted { tokens.append(token) }
             }
         }
@@ -161,7 +146,7 @@ public struct PushSendRequest: Sendable {
             switch value {
             case .string(let s) where !s.isEmpty: requested = s.value
             case .number(let n) where n.isIntegerLiteral: requested = n.text
-            default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string")
+            default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string, or an integer (taken as its exact digits)")
             }
         }
         var inPayload: (path: PayloadKeyPath, id: String)?

@@ -43,12 +43,7 @@ public final class PushSender: Sendable {
         self.apnsMissing = apnsMissing
         self.store = store
         if let settings {
-            let signer: ES256Signer
-            do {
-                signer = try ES256Signer(contentsOf: URL(fileURLWithPath: settings.keyFile))
-            } catch let error as RichPushError {
-                throw RichPushError(code: error.code, message: "the APNs key for POST /v1/pushes (--apns-key or RICHPUSH_APNS_KEY): \(error.message)")
-            }
+            let signer = try settings.signer()
             let manager = APNsTokenManager(signer: signer, keyID: settings.keyID, teamID: settings.teamID)
             var transport = TransportConfiguration()
             if let caFile = settings.caFile {

@@ -18,7 +18,8 @@ import RichPushProvider
 /// Per-token outcomes also feed the token lifecycle: `token_inactive` and `token_bad` tokens are
 /// skipped by later `POST /v1/pushes` until the app registers them again.
 public struct RecordedSendRequest: Sendable {
-    /// The largest body (10,000 results of about 100 bytes).
+    /// The largest body, in bytes (1 MB: 10,000 results of about 100 bytes; `richpush record-send`
+    /// splits longer result files into batches that fit, see `RecordedSendBatches`).
     public static let maximumBodyBytes = PushSendRequest.maximumBodyBytes
     /// The largest count accepted in `sent`, `accepted` or `skipped` (a billion devices).
     public static let maximumCount = 1_000_000_000
@@ -40,19 +41,7 @@ public struct RecordedSendRequest: Sendable {
     /// - Throws: `PushRequestError` 400 naming the field, 413 over 10,000 results.
     public init(pushID: String, body: Data, nowMs: Int) throws {
         let example = #"e.g. {"batch_id": "job-42", "source": "backend", "sent": 1200, "accepted": 1180}"#
-        let json: JSONValue
-        do {
-            json = try JSONValue.parseStrictly(body)
-        } catch let error as RichPushError {
-            throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
-        }
-        guard let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
-        }
-        let known: Set<String> = ["batch_id", "source", "sent", "accepted", "skipped", "results", "title"]
-        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(field: String(unknown.prefix(64)), message: "unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
-        }
+        let root = try JSONRequestBody.object(body, known: ["batch_id", "source", "sent", "accepted", "skipped", "results", "title"], example: example)
         guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: Receipt.Limits.identifierBytes) else {
             throw PushRequestError(
                 field: "batch_id",
@@ -84,14 +73,9 @@ public struct RecordedSendRequest: Sendable {
             guard sent == nil, accepted == nil, skipped == nil else {
                 throw PushRequestError(field: "results", message: "give either results (per token) or sent/accepted counts, not both")
             }
-            guard let list = value.arrayValue, !list.isEmpty else {
-                throw PushRequestError(field: "results", message: "results must be a non-empty array of {\"token\", \"outcome\"}")
-            }
-            guard list.count <= PushSendRequest.maximumTokens else {
-                throw PushRequestError(
-                    status: 413, code: "too_many_tokens", field: "results",
-                    message: "\(list.count) results in one request; at most \(PushSendRequest.maximumTokens): send several batches (each with its own batch_id)")
-            }
+            let list = try JSONRequestBody.list(
+                value, field: "results", maximum: PushSendRequest.maximumTokens, expected: "a non-empty array of {\"token\", \"outcome\"}",
+                split: "send several batches (each with its own batch_id)")
             var seen = Set<String>()
             for (index, item) in list.enumerated() {
                 tokens.append(try Self.result(item, index: index, nowMs: nowMs))
@@ -119,12 +103,9 @@ public struct RecordedSendRequest: Sendable {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw PushRequestError(field: "results", message: "\(field): unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
         }
-        guard let raw = object["token"]?.stringValue?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 4096,
-            FCMClient.isPlausibleRegistrationToken(raw)
-        else {
-            throw PushRequestError(field: "results", message: "\(field).token must be the device token (1…4096 printable characters)")
+        guard let token = object["token"]?.stringValue.flatMap({ DeviceTokenRule.canonical($0, provider: nil) }) else {
+            throw PushRequestError(field: "results", message: "\(field).token is not a device token: \(DeviceTokenRule.summary)")
         }
-        let token = APNsClient.isWellFormedDeviceToken(raw) ? raw.lowercased() : raw
         guard let outcome = object["outcome"]?.stringValue, outcomes.contains(outcome) else {
             throw PushRequestError(field: "results", message: "\(field).outcome must be one of \(outcomes.sorted().joined(separator: ", "))")
         }

@@ -13,7 +13,9 @@ import RichPushCore
 /// not dropped) but must look like codes (`a-z`, `0-9`, `_`); `event` must be `delivered` or
 /// `opened`, since a misspelt event would silently vanish from every figure. `push_id` and
 /// `receipt_id` must be printable (`IdentifierRule`: no control, bidi-control, invisible or
-/// line-separator characters), so the dashboard shows every id as it is.
+/// line-separator characters), so the dashboard shows every id as it is; in JSON they may also be
+/// integers, kept as their exact text (`{"push_id": 2018001}` is `push_id=2018001`). A field given
+/// twice is refused (`400 duplicate_field`) in a form and in JSON alike.
 public enum ReceiptDecoder {
     /// Decodes and validates a body.
     ///
@@ -147,7 +149,11 @@ public enum ReceiptDecoder {
     static func jsonFields(_ body: Data) throws -> [String: RawField] {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(body)
+            value = try JSONValue.parseRefusingDuplicateKeys(body)
+        } catch let duplicate as JSONDuplicateKeyError {
+            // As the form path: `{"push_id":"x","push_id":"y"}` must not count under "y".
+            let name = String(duplicate.key.prefix(64))
+            throw ReceiptFieldError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
         } catch {
             if let tooDeep = JSONNesting.tooDeepMessage(body) {
                 throw ReceiptFieldError(code: "invalid_body", field: "body", message: tooDeep + "; a receipt is one flat object like {\"push_id\":\"2018001\"}")
@@ -187,7 +193,10 @@ public enum ReceiptDecoder {
     }
 
     /// A string field (empty = absent), bounded in UTF-8 bytes, without control characters;
-    /// with `printable`, held to `IdentifierRule` (no bidi controls, invisible or line-separator characters).
+    /// with `printable` (the ids), held to `IdentifierRule` (no bidi controls, invisible or
+    /// line-separator characters) and also taken as a JSON integer, kept as its exact text
+    /// (`{"push_id": 2018001}` is push `2018001`, as `push_id=2018001` in a form; `1.0`, `1e3`
+    /// are refused: their text is not the id a payload would carry).
     static func string(_ name: String, _ fields: [String: RawField], maxBytes: Int, printable: Bool = false) throws -> String? {
         guard let raw = fields[name] else { return nil }
         let value: String
@@ -195,8 +204,10 @@ public enum ReceiptDecoder {
         case .text(let s): value = s
         case .json(.null): return nil
         case .json(.string(let s)): value = s.value
-        case .json(.number(let n)) where n.isIntegerLiteral: value = n.text
-        case .json: throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) must be a string")
+        case .json(.number(let n)) where printable && n.isIntegerLiteral: value = n.text
+        case .json:
+            let expected = printable ? "a string (or an integer, taken as its digits)" : "a string"
+            throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) must be \(expected)")
         }
         if value.isEmpty { return nil }
         if value.utf8.count > maxBytes {

@@ -66,6 +66,20 @@ public struct DashboardSnapshot: Sendable, Equatable {
     /// The histogram's bucket edges in ms (the extension's budget is about 30 s: Apple).
     public static let timingEdgesMs = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000]
 
+    /// The timing histogram (`timingEdgesMs`) of a distribution.
+    ///
+    /// - Parameter distribution: `elapsed_ms` → delivered receipts.
+    /// - Returns: one bucket per edge; a value below the first edge counts in the first.
+    static func timingHistogram(_ distribution: [(value: Int, count: Int)]) -> [TimingBucket] {
+        let edges = timingEdgesMs
+        var timing = edges.indices.map { i in TimingBucket(lowerMs: edges[i], upperMs: i + 1 < edges.count ? edges[i + 1] : nil, count: 0) }
+        for (value, count) in distribution {
+            let index = (edges.lastIndex { $0 <= value }) ?? 0
+            timing[index].count += count
+        }
+        return timing
+    }
+
     public static func == (a: DashboardSnapshot, b: DashboardSnapshot) -> Bool {
         a.totalReceipts == b.totalReceipts && a.delivered == b.delivered && a.opened == b.opened
             && a.mediaAttached == b.mediaAttached && a.timeline == b.timeline && a.timing == b.timing

@@ -11,15 +11,20 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// The file path, for messages.
     let path: String
+    /// What to do when the file is not a SQLite database, in the caller's words (its flag).
+    private let notADatabaseHint: String
 
     /// Opens (creating if needed) a database file.
     ///
     /// - Parameters:
     ///   - path: the file path.
     ///   - readOnly: open without write access.
+    ///   - notADatabaseHint: what the user should do when the file turns out not to be a SQLite
+    ///     database, naming the caller's own option (serve: `--db`, migrate: `--from`).
     /// - Throws: `RichPushError` `store` when the file cannot be opened.
-    init(path: String, readOnly: Bool = false) throws {
+    init(path: String, readOnly: Bool = false, notADatabaseHint: String = "give the path of a RichPush SQLite database") throws {
         self.path = path
+        self.notADatabaseHint = notADatabaseHint
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -99,12 +104,12 @@ final class SQLiteConnection {
     }
 
     /// The error for a file that is not SQLite at all (`SQLITE_NOTADB`, e.g. `--db notes.json`),
-    /// saying what to pass instead; `nil` for any other result code.
+    /// saying what to pass instead (`notADatabaseHint`); `nil` for any other result code.
     private func notADatabase(_ rc: Int32, _ message: String) -> RichPushError? {
         guard rc & 0xFF == SQLITE_NOTADB else { return nil }
         return RichPushError(
             code: .store,
-            message: "'\(path)' is not a RichPush SQLite database (SQLite: \(message)); pass --db with a new or existing richpush database path"
+            message: "'\(path)' is not a RichPush SQLite database (SQLite: \(message)); \(notADatabaseHint)"
         )
     }
 }

@@ -100,7 +100,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     public init(path: String, synchronous: Synchronous = .full) throws {
         self.path = path
         self.syncsWAL = synchronous == .full
-        writer = try SQLiteConnection(path: path)
+        writer = try SQLiteConnection(path: path, notADatabaseHint: "pass --db with a new or existing richpush database path")
         // Another process opening the same new file may be switching it to WAL right now.
         try writer.execute("PRAGMA journal_mode=WAL", busyRetrySeconds: 10)
         // FULL is kept by syncing the WAL ourselves (syncCommitted), outside the transaction.

@@ -48,6 +48,25 @@ struct TimelinePlan: Equatable {
         return TimelinePlan(bucketSeconds: width, sourceWidthMs: source, originMs: origin, count: count)
     }
 
+    /// The bars: every bar of the plan, oldest first, gaps as zeros, each the sum of the stored
+    /// rows that fall in it (rows outside the plan are left out).
+    ///
+    /// - Parameter rows: stored rows of `sourceWidthMs`: bucket start (ms since 1970), delivered, opened.
+    /// - Returns: `count` bars of `bucketSeconds` from `originMs`.
+    func bars(_ rows: [(bucketMs: Int, delivered: Int, opened: Int)]) -> [DashboardSnapshot.TimeBucket] {
+        let widthMs = bucketSeconds * 1000
+        var bars = (0..<count).map { DashboardSnapshot.TimeBucket(startMs: originMs + $0 * widthMs, delivered: 0, opened: 0) }
+        // Rows before the origin are left out before dividing: the division truncates toward
+        // zero, so a row less than one bar early would land in the first bar.
+        for row in rows where row.bucketMs >= originMs {
+            let index = (row.bucketMs - originMs) / widthMs
+            guard bars.indices.contains(index) else { continue }
+            bars[index].delivered += row.delivered
+            bars[index].opened += row.opened
+        }
+        return bars
+    }
+
     /// `value` rounded down to a multiple of `step` (also for negative values).
     static func floor(_ value: Int, _ step: Int) -> Int {
         let q = value / step

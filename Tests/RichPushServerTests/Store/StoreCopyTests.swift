@@ -223,6 +223,15 @@ struct StoreCopyTests {
         let missing = try await ChildProcess(binary, ["migrate", "--from", "/nonexistent/x.sqlite", "--to", "postgres://u@h/db"]).run(timeout: 30)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no SQLite database at '/nonexistent/x.sqlite'"))
+        // A file that is not SQLite at all: the message names migrate's own option, never serve's --db.
+        let notSQLite = try Fixtures.temporaryDirectory("migrate-not-sqlite").appendingPathComponent("notes.txt")
+        defer { try? FileManager.default.removeItem(at: notSQLite.deletingLastPathComponent()) }
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: notSQLite)
+        let notDatabase = try await ChildProcess(binary, ["migrate", "--from", notSQLite.path, "--to", "postgres://u@h/db"]).run(timeout: 30)
+        #expect(notDatabase.status == 1)
+        #expect(notDatabase.stderr.contains("'\(notSQLite.path)' is not a RichPush SQLite database"), "\(notDatabase.stderr)")
+        #expect(notDatabase.stderr.contains("give --from the file richpush serve used"), "\(notDatabase.stderr)")
+        #expect(!notDatabase.stderr.contains("--db with"), "\(notDatabase.stderr)")
 
         let (sqlite, source) = try await Self.filledSQLite()
         try await source.close()
