@@ -115,22 +115,18 @@ public final class APNsClient: Sendable {
     ///   - deviceTokens: the hex tokens.
     ///   - progress: called with (done, total) as results arrive.
     /// - Returns: one result per token in the given order, the `sent` / `accepted` counts, and
-    ///   `stoppedBy` when a configuration error stopped the batch (later tokens: `not_sent`).
+    ///   `stoppedBy` when the batch stopped: a configuration error, or the host unreachable
+    ///   (later tokens: `not_sent`).
     /// - Throws: `RichPushError` with code `payload_rejected` or `invalid_request` (nothing sent).
     public func send(
         _ notification: APNsNotification, to deviceTokens: [String],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> APNsBatchResult {
-        let total = deviceTokens.count
-        var results = [APNsResult?](repeating: nil, count: total)
-        var done = 0
-        let summary = try await send(notification, tokens: ArrayTokenSource(deviceTokens)) { index, result in
-            results[index] = result
-            done += 1
-            progress?(done, total)
-        }
-        let final = results.enumerated().map { index, result in
-            result ?? APNsResult(deviceToken: deviceTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped")
+        let (final, summary) = try await InOrderResults.collect(
+            deviceTokens, progress: progress,
+            notSent: { APNsResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") }
+        ) { source, onResult in
+            try await send(notification, tokens: source, onResult: onResult)
         }
         var batch = APNsBatchResult(results: final, stoppedBy: summary.stoppedBy)
         batch.unexpectedBody = summary.unexpectedBody

@@ -134,16 +134,11 @@ public final class FCMClient: Sendable {
         _ message: FCMMessage, to registrationTokens: [String],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> FCMBatchResult {
-        let total = registrationTokens.count
-        var results = [FCMSendResult?](repeating: nil, count: total)
-        var done = 0
-        let summary = try await send(message, tokens: ArrayTokenSource(registrationTokens)) { index, result in
-            results[index] = result
-            done += 1
-            progress?(done, total)
-        }
-        let final = results.enumerated().map { index, result in
-            result ?? FCMSendResult(deviceToken: registrationTokens[index], outcome: .notSent, attempts: 0, message: "not sent: the batch stopped")
+        let (final, summary) = try await InOrderResults.collect(
+            registrationTokens, progress: progress,
+            notSent: { FCMSendResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") }
+        ) { source, onResult in
+            try await send(message, tokens: source, onResult: onResult)
         }
         return FCMBatchResult(results: final, stoppedBy: summary.stoppedBy, unexpectedBody: summary.unexpectedBody)
     }
