@@ -124,10 +124,11 @@ public final class APNsClient: Sendable {
     ) async throws -> APNsBatchResult {
         let (final, summary) = try await InOrderResults.collect(
             deviceTokens, progress: progress,
-            notSent: { APNsResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") }
-        ) { source, onResult in
-            try await send(notification, tokens: source, onResult: onResult)
-        }
+            notSent: { APNsResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") },
+            send: { source, onResult in
+                try await send(notification, tokens: source, onResult: onResult)
+            }
+        )
         var batch = APNsBatchResult(results: final, stoppedBy: summary.stoppedBy)
         batch.unexpectedBody = summary.unexpectedBody
         return batch

@@ -136,10 +136,11 @@ public final class FCMClient: Sendable {
     ) async throws -> FCMBatchResult {
         let (final, summary) = try await InOrderResults.collect(
             registrationTokens, progress: progress,
-            notSent: { FCMSendResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") }
-        ) { source, onResult in
-            try await send(message, tokens: source, onResult: onResult)
-        }
+            notSent: { FCMSendResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") },
+            send: { source, onResult in
+                try await send(message, tokens: source, onResult: onResult)
+            }
+        )
         return FCMBatchResult(results: final, stoppedBy: summary.stoppedBy, unexpectedBody: summary.unexpectedBody)
     }
 
