@@ -1,7 +1,8 @@
 import Foundation
-@testable import RichPushCLI
 import RichPushServer
 import Testing
+
+@testable import RichPushCLI
 
 /// `richpush stats`' tables: columns line up in a terminal whatever script the push ids use.
 @Suite struct StatsTableTests {
