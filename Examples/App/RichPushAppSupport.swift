@@ -73,13 +73,15 @@ struct RichPushAppSupport: Sendable {
     /// - Parameter userInfo: the notification's payload (`content.userInfo`).
     func reportOpened(userInfo: [AnyHashable: Any]) async {
         guard let receiptsURL, let stateDirectory, let payload = JSONValue(any: userInfo) else { return }
-        guard let pushID = pushIDKeyPaths.lazy.compactMap({ path -> String? in
-            switch path.lookup(in: payload) {
-            case .string(let s)? where !s.isEmpty: return s.value
-            case .number(let n)? where n.isIntegerLiteral: return n.text
-            default: return nil
-            }
-        }).first else { return }
+        guard
+            let pushID = pushIDKeyPaths.lazy.compactMap({ path -> String? in
+                switch path.lookup(in: payload) {
+                case .string(let s)? where !s.isEmpty: return s.value
+                case .number(let n)? where n.isIntegerLiteral: return n.text
+                default: return nil
+                }
+            }).first
+        else { return }
         do {
             let delivery = ReceiptDelivery(directory: stateDirectory)
             let (status, http) = try await delivery.submit(Receipt(pushID: pushID, event: .opened), to: receiptsURL, timeout: 10)

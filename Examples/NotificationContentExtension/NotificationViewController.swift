@@ -159,11 +159,12 @@ final class NotificationViewController: UIViewController {
     /// 10 MB photo does not take the extension's memory); every frame of an animated GIF.
     private static func image(at url: URL, maximumPixels: CGFloat) -> UIImage? {
         guard let source = CGImageSourceCreateWithURL(url as CFURL, nil) else { return nil }
-        let options = [
-            kCGImageSourceCreateThumbnailFromImageAlways: true,
-            kCGImageSourceCreateThumbnailWithTransform: true,
-            kCGImageSourceThumbnailMaxPixelSize: maximumPixels,
-        ] as CFDictionary
+        let options =
+            [
+                kCGImageSourceCreateThumbnailFromImageAlways: true,
+                kCGImageSourceCreateThumbnailWithTransform: true,
+                kCGImageSourceThumbnailMaxPixelSize: maximumPixels,
+            ] as CFDictionary
         let count = CGImageSourceGetCount(source)
         guard count > 1 else {
             return CGImageSourceCreateThumbnailAtIndex(source, 0, options).map { UIImage(cgImage: $0) }

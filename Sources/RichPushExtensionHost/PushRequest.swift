@@ -46,7 +46,9 @@ public enum PushRequest {
     public static func problem(with payload: Data) -> String {
         let json: JSONValue
         do { json = try JSONValue.parse(payload) } catch {
-            if payload.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "the payload is empty; it must be a JSON object like {\"aps\": {\"alert\": \"Hello\"}}" }
+            if payload.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+                return "the payload is empty; it must be a JSON object like {\"aps\": {\"alert\": \"Hello\"}}"
+            }
             return (error as? RichPushError)?.message ?? String(describing: error)
         }
         do { _ = try NotificationPayload(json: json) } catch {

@@ -77,7 +77,9 @@ public enum RichPushCategoryRegistry {
         let keep = NotificationCategoryDescription.merge(existing: placeholders, appCategoryIdentifiers: appIDs, adding: adding, limit: limit)
         var result: Set<UNNotificationCategory> = []
         for description in keep {
-            if let current = ordered.first(where: { $0.identifier == description.identifier }), description.identifier != adding.identifier || appIDs.contains(adding.identifier) {
+            if let current = ordered.first(where: { $0.identifier == description.identifier }),
+                description.identifier != adding.identifier || appIDs.contains(adding.identifier)
+            {
                 result.insert(current)
             } else {
                 result.insert(makeCategory(adding))

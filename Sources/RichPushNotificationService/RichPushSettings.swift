@@ -102,14 +102,17 @@ public struct RichPushSettings: Sendable {
                     pipeline.mediaCategoryIdentifiers[kind] = category.isEmpty ? nil : category
                 }
             } else {
-                problems.append("RichPush.MediaCategoryIdentifiers must be a dictionary from image, video, audio to category identifiers (empty for none); using image, video, audio")
+                problems.append(
+                    "RichPush.MediaCategoryIdentifiers must be a dictionary from image, video, audio to category identifiers (empty for none); using image, video, audio"
+                )
             }
         }
         if let value = d["ButtonCategorySlots"] {
             if let n = Self.number(value), n == n.rounded(), n >= 0, n <= Double(Self.maximumButtonCategorySlots) {
                 pipeline.buttonCategorySlots = Int(n)
             } else {
-                problems.append("RichPush.ButtonCategorySlots must be an integer from 0 to \(Self.maximumButtonCategorySlots); using \(pipeline.buttonCategorySlots)")
+                problems.append(
+                    "RichPush.ButtonCategorySlots must be an integer from 0 to \(Self.maximumButtonCategorySlots); using \(pipeline.buttonCategorySlots)")
             }
         }
         if let value = d["AdditionalAttachmentTypes"] {
@@ -120,21 +123,26 @@ public struct RichPushSettings: Sendable {
                 pipeline.additionalAttachmentFormats = Set(formats)
             } else {
                 problems.append(
-                    "RichPush.AdditionalAttachmentTypes must be an array of these UTType identifiers outside Apple's table: \(optIn.map(\.uniformTypeIdentifier).joined(separator: ", ")); only Apple's table is attached")
+                    "RichPush.AdditionalAttachmentTypes must be an array of these UTType identifiers outside Apple's table: \(optIn.map(\.uniformTypeIdentifier).joined(separator: ", ")); only Apple's table is attached"
+                )
             }
         }
         if let value = d["Deadline"] {
             if let n = Self.number(value), n.isFinite, n >= 1, n <= Self.maximumDeadline {
                 pipeline.deadline = n
             } else {
-                problems.append("RichPush.Deadline must be a number of seconds from 1 to \(Int(Self.maximumDeadline)) (Apple gives the extension about 30 s); using \(pipeline.deadline)")
+                problems.append(
+                    "RichPush.Deadline must be a number of seconds from 1 to \(Int(Self.maximumDeadline)) (Apple gives the extension about 30 s); using \(pipeline.deadline)"
+                )
             }
         }
         if let value = d["AllowedHTTPHosts"] {
             if let hosts = value as? [Any], let strings = hosts as? [String], strings.allSatisfy({ !$0.isEmpty }) {
                 pipeline.allowedHTTPHosts = Set(strings.map { $0.lowercased() })
             } else {
-                problems.append("RichPush.AllowedHTTPHosts must be an array of host names (each also needs an NSAppTransportSecurity exception); http:// media stays refused")
+                problems.append(
+                    "RichPush.AllowedHTTPHosts must be an array of host names (each also needs an NSAppTransportSecurity exception); http:// media stays refused"
+                )
             }
         }
         if let value = d["AppGroupIdentifier"] {

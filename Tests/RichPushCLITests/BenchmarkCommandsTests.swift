@@ -11,7 +11,9 @@ import Testing
         let paths = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
         #expect(paths.count >= 8, "\(paths.sorted())")
         for path in paths.sorted() {
-            #expect(FileManager.default.fileExists(atPath: Fixtures.packageRoot.appendingPathComponent(path).path), "BENCHMARKS.md names \(path), which is not in the repo")
+            #expect(
+                FileManager.default.fileExists(atPath: Fixtures.packageRoot.appendingPathComponent(path).path),
+                "BENCHMARKS.md names \(path), which is not in the repo")
         }
         // Each "Command:" or ```sh block of a figures section names one of them.
         #expect(text.components(separatedBy: "bash benchmarks/").count - 1 >= 8)

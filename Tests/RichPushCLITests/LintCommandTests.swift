@@ -72,7 +72,10 @@ import Testing
     @Test func aMissingFileIsAClearError() async throws {
         let run = try await lint(["/nonexistent/payload.json"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("cannot read the payload /nonexistent/payload.json: no such file or directory; check the path, or give - to read standard input"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "cannot read the payload /nonexistent/payload.json: no such file or directory; check the path, or give - to read standard input"),
+            "\(run.stderr)")
     }
 
     func write(_ text: String, in dir: URL) throws -> URL {

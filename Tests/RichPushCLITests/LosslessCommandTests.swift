@@ -8,7 +8,8 @@ import Testing
 /// unreadable standard input is a clear error (exit 1), never a crash.
 @Suite struct LosslessCommandTests {
     /// Compact with sorted keys, so the expected output is the input with only the fix applied.
-    static let payload = #"{"aps":{"alert":{"body":"\#u{FEFF}本文\ud83d","title":"t\udc00"},"badge":7,"mutable-content":"1"},"big":18446744073709551615,"d":0.1000,"e":1e400,"image-url":"https://img.example.com/a.png","neg":-18446744073709551616}"#
+    static let payload =
+        #"{"aps":{"alert":{"body":"\#u{FEFF}本文\ud83d","title":"t\udc00"},"badge":7,"mutable-content":"1"},"big":18446744073709551615,"d":0.1000,"e":1e400,"image-url":"https://img.example.com/a.png","neg":-18446744073709551616}"#
 
     func richpush(_ arguments: [String], stdin: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
         if let stdin {
@@ -65,7 +66,8 @@ import Testing
 
     @Test(arguments: ["lint", "simulate", "send"])
     func anUnreadableStandardInputIsAClearErrorNotACrash(command: String) async throws {
-        let arguments = command == "send" ? ["send", "--payload", "-", "--token", String(repeating: "a", count: 64), "--dry-run", "--topic", "t"] : [command, "-"]
+        let arguments =
+            command == "send" ? ["send", "--payload", "-", "--token", String(repeating: "a", count: 64), "--dry-run", "--topic", "t"] : [command, "-"]
         let closed = try await richpush(arguments, stdin: "<&-")
         #expect(closed.status == 1, "\(closed.stderr)")
         #expect(closed.stderr.contains("standard input is closed"))
@@ -97,7 +99,8 @@ import Testing
             """
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let eio = try await ChildProcess("python3", ["-c", python, dir.appendingPathComponent("stderr").path, Fixtures.richpushBinary.path] + arguments).run(timeout: 60)
+        let eio = try await ChildProcess("python3", ["-c", python, dir.appendingPathComponent("stderr").path, Fixtures.richpushBinary.path] + arguments).run(
+            timeout: 60)
         #expect(eio.stdout.hasPrefix("1\n"), "\(eio.stdout) \(eio.stderr)")
         #expect(eio.stdout.contains("input/output error"), "\(eio.stdout)")
     }

@@ -170,7 +170,9 @@ struct SimulateCommandTests {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let payload = try article000(server: server, in: dir)
-        let run = try await richpush(["simulate", payload.path, "--allow-http-host", "127.0.0.1", "--transport", "urlsession", "--out", dir.appendingPathComponent("o").path, "--json"])
+        let run = try await richpush([
+            "simulate", payload.path, "--allow-http-host", "127.0.0.1", "--transport", "urlsession", "--out", dir.appendingPathComponent("o").path, "--json",
+        ])
         #expect(run.status == 0)
         #expect(try object(run.stdout)["outcome"] as? String == "media_attached")
     }
@@ -188,16 +190,18 @@ struct SimulateCommandTests {
         #expect(json["reason"] as? String == "invalid_payload")
     }
 
-    @Test("bad command-line use exits 64 with a message saying what to fix", arguments: [
-        (["simulate", "p.json", "--dedline", "3"], "--deadline"),
-        (["simulate"], "PAYLOAD.json"),
-        (["simulate", "p.json", "--deadline", "soon"], "--deadline soon"),
-        (["simulate", "p.json", "--budget", "0"], "--budget 0"),
-        (["simulate", "p.json", "--receipts-url", "not a url"], "--receipts-url"),
-        (["simulate", "a.json", "b.json"], "one payload file"),
-        (["simulate", "p.json", "--transport", "carrier-pigeon"], "curl or urlsession"),
-        (["simulate", "p.json", "--json=yes"], "--json"),
-    ])
+    @Test(
+        "bad command-line use exits 64 with a message saying what to fix",
+        arguments: [
+            (["simulate", "p.json", "--dedline", "3"], "--deadline"),
+            (["simulate"], "PAYLOAD.json"),
+            (["simulate", "p.json", "--deadline", "soon"], "--deadline soon"),
+            (["simulate", "p.json", "--budget", "0"], "--budget 0"),
+            (["simulate", "p.json", "--receipts-url", "not a url"], "--receipts-url"),
+            (["simulate", "a.json", "b.json"], "one payload file"),
+            (["simulate", "p.json", "--transport", "carrier-pigeon"], "curl or urlsession"),
+            (["simulate", "p.json", "--json=yes"], "--json"),
+        ])
     func usageErrors(_ arguments: [String], _ mentions: String) async throws {
         let run = try await richpush(arguments)
         #expect(run.status == 64)
@@ -217,7 +221,10 @@ struct SimulateCommandTests {
     func help() async throws {
         let run = try await richpush(["simulate", "--help"])
         #expect(run.status == 0)
-        for option in ["--deadline", "--budget", "--receipts-url", "--allow-http-host", "--out", "--json", "--media-key", "--default-body", "--media-category", "--no-media-category", "--transport"] {
+        for option in [
+            "--deadline", "--budget", "--receipts-url", "--allow-http-host", "--out", "--json", "--media-key", "--default-body", "--media-category",
+            "--no-media-category", "--transport",
+        ] {
             #expect(run.stdout.contains(option), "\(option)")
         }
         let top = try await richpush(["--help"])

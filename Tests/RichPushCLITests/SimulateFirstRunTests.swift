@@ -25,7 +25,9 @@ struct SimulateFirstRunTests {
         ("alert a number", Data(#"{"aps": {"alert": 42, "mutable-content": 1}}"#.utf8), "`aps.alert`"),
     ]
 
-    @Test("a payload that is not a JSON object, or has a malformed aps, goes through the host as the original with invalid_payload and a warning", arguments: 0..<badPayloads.count)
+    @Test(
+        "a payload that is not a JSON object, or has a malformed aps, goes through the host as the original with invalid_payload and a warning",
+        arguments: 0..<badPayloads.count)
     func invalidPayloadThroughTheHost(_ index: Int) async throws {
         let (name, bytes, mentions) = Self.badPayloads[index]
         let dir = try Fixtures.temporaryDirectory("richpush-first-run")

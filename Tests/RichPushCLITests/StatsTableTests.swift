@@ -13,9 +13,11 @@ import Testing
             lastSeen: "2026-04-01T03:27:32Z", sources: ["apns"])
     }
 
-    @Test("display width: wide and fullwidth 2, combining 0, the rest 1", arguments: [
-        ("campaign-1", 10), ("夏のセール", 10), ("세일", 4), ("ＡＢＣ", 6), ("e\u{301}te\u{301}", 3), ("🎉x", 3), ("a\u{200D}b", 2), ("ｶﾀｶﾅ", 4),
-    ])
+    @Test(
+        "display width: wide and fullwidth 2, combining 0, the rest 1",
+        arguments: [
+            ("campaign-1", 10), ("夏のセール", 10), ("세일", 4), ("ＡＢＣ", 6), ("e\u{301}te\u{301}", 3), ("🎉x", 3), ("a\u{200D}b", 2), ("ｶﾀｶﾅ", 4),
+        ])
     func width(_ text: String, _ columns: Int) {
         #expect(DisplayWidth.of(text) == columns)
     }

@@ -20,19 +20,24 @@ import Darwin
 
     @Test func writingIntoAMissingFolderSaysToCreateIt() {
         let error = FileProblem.error(.write, path: "/nope/out/fixed.json", what: "the fixed payload", option: "--output", errno: ENOENT)
-        #expect(error.message == "cannot write the fixed payload to /nope/out/fixed.json: the folder /nope/out does not exist; create it (mkdir -p /nope/out) or give another path to --output")
+        #expect(
+            error.message
+                == "cannot write the fixed payload to /nope/out/fixed.json: the folder /nope/out does not exist; create it (mkdir -p /nope/out) or give another path to --output"
+        )
         let relative = FileProblem.error(.write, path: "out/x.json", errno: ENOENT)
         #expect(relative.message == "cannot write out/x.json: the folder out does not exist; create it (mkdir -p out) or give another path")
     }
 
-    @Test("each reason has its own advice", arguments: [
-        (FileProblem.Access.read, EACCES, "cannot read f: permission denied; check its permissions (ls -l f)"),
-        (.read, EISDIR, "cannot read f: is a directory; give a file, not a folder"),
-        (.read, ENOTDIR, "cannot read f: not a directory; a part of the path is a file, not a folder: check the path"),
-        (.write, EACCES, "cannot write f: permission denied; check the folder's permissions, or give another path"),
-        (.write, EROFS, "cannot write f: read-only file system; write somewhere else"),
-        (.write, ENOSPC, "cannot write f: no space left on device; free some space, or give another path"),
-    ])
+    @Test(
+        "each reason has its own advice",
+        arguments: [
+            (FileProblem.Access.read, EACCES, "cannot read f: permission denied; check its permissions (ls -l f)"),
+            (.read, EISDIR, "cannot read f: is a directory; give a file, not a folder"),
+            (.read, ENOTDIR, "cannot read f: not a directory; a part of the path is a file, not a folder: check the path"),
+            (.write, EACCES, "cannot write f: permission denied; check the folder's permissions, or give another path"),
+            (.write, EROFS, "cannot write f: read-only file system; write somewhere else"),
+            (.write, ENOSPC, "cannot write f: no space left on device; free some space, or give another path"),
+        ])
     func advice(_ access: FileProblem.Access, _ code: Int32, _ message: String) {
         #expect(FileProblem.error(access, path: "f", errno: code).message == message)
     }

@@ -7,7 +7,8 @@ import Testing
 /// surrogate escapes kept (issue 11).
 @Suite struct LosslessJSONTests {
     /// Compact, keys sorted: what `jsonData()` writes, so parse → write is byte-exact.
-    static let edgeCases = #"{"big":18446744073709551615,"bom":"\#u{FEFF}x\#u{FEFF}","decimal":0.1000,"exp":1E+2,"high":"a\ud800b","huge":1e400,"low":"\udc00","minus0":-0,"nested":[1.0,-12.50e-3,{"k":340282366920938463463374607431768211457}],"nfd":"e\#u{301}","pair":"😀","tiny":1e-400}"#
+    static let edgeCases =
+        #"{"big":18446744073709551615,"bom":"\#u{FEFF}x\#u{FEFF}","decimal":0.1000,"exp":1E+2,"high":"a\ud800b","huge":1e400,"low":"\udc00","minus0":-0,"nested":[1.0,-12.50e-3,{"k":340282366920938463463374607431768211457}],"nfd":"e\#u{301}","pair":"😀","tiny":1e-400}"#
 
     @Test func parseThenWriteGivesTheSameBytes() throws {
         let data = Data(Self.edgeCases.utf8)

@@ -43,8 +43,10 @@ import Testing
         for name in try Fixtures.payloadNames() {
             #expect(failure(String(decoding: try Fixtures.payload(name), as: UTF8.self)) == nil, "\(name)")
         }
-        for text in ["{}", "[]", " 0 ", "-0.5e+10", "\"\\ud83d\\ude00\"", "{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}]}", "true", "null",
-                     "{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\", \"é\": \"日本\"}"] {
+        for text in [
+            "{}", "[]", " 0 ", "-0.5e+10", "\"\\ud83d\\ude00\"", "{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}]}", "true", "null",
+            "{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\", \"é\": \"日本\"}",
+        ] {
             #expect(failure(text) == nil, "\(text)")
         }
     }

@@ -79,6 +79,8 @@ struct CompressedMediaTests {
     }
 
     static func peak(_ output: String) -> Int? {
-        output.split(separator: " ").first { $0.hasPrefix("peak=") }.flatMap { Int($0.dropFirst("peak=".count).trimmingCharacters(in: .whitespacesAndNewlines)) }
+        output.split(separator: " ").first { $0.hasPrefix("peak=") }.flatMap {
+            Int($0.dropFirst("peak=".count).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 }

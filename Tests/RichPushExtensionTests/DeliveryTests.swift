@@ -103,11 +103,13 @@ struct DeliveryTests {
         let entered = Signal()
         let counter = DeliveryCounter()
         let pipeline = NotificationPipeline(configuration: configuration)
-        let run = pipeline.start(payload: mediaPayload(server.url("/media/photo.jpg")), validate: { media in
-            #expect(FileManager.default.fileExists(atPath: media.file.path))
-            entered.fire()
-            try? await Task.sleep(for: .milliseconds(500))
-        }, deliver: { counter.record($0) })
+        let run = pipeline.start(
+            payload: mediaPayload(server.url("/media/photo.jpg")),
+            validate: { media in
+                #expect(FileManager.default.fileExists(atPath: media.file.path))
+                entered.fire()
+                try? await Task.sleep(for: .milliseconds(500))
+            }, deliver: { counter.record($0) })
         #expect(await entered.wait(seconds: 5))
         run.expire()
         let result = await run.result()
@@ -124,16 +126,22 @@ struct DeliveryTests {
         let configuration = try testConfiguration()
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let pipeline = NotificationPipeline(configuration: configuration)
-        let accepted = await pipeline.start(payload: mediaPayload(server.url("/media/logo.png")), validate: { (media: DownloadedMedia) async throws in
-            #expect(media.format == .png)
-            #expect(media.bytes == 1_906)
-            #expect(try Data(contentsOf: media.file).count == 1_906)
-        }, deliver: { _ in }).result()
+        let accepted = await pipeline.start(
+            payload: mediaPayload(server.url("/media/logo.png")),
+            validate: { (media: DownloadedMedia) async throws in
+                #expect(media.format == .png)
+                #expect(media.bytes == 1_906)
+                #expect(try Data(contentsOf: media.file).count == 1_906)
+            }, deliver: { _ in }
+        ).result()
         #expect(accepted.outcome == .mediaAttached)
 
-        let refused = await pipeline.start(payload: mediaPayload(server.url("/media/photo.jpg")), validate: { _ in
-            throw MediaValidationError(reason: .tooLarge, message: "the system said no")
-        }, deliver: { _ in }).result()
+        let refused = await pipeline.start(
+            payload: mediaPayload(server.url("/media/photo.jpg")),
+            validate: { _ in
+                throw MediaValidationError(reason: .tooLarge, message: "the system said no")
+            }, deliver: { _ in }
+        ).result()
         #expect(refused.outcome == .textOnly)
         #expect(refused.reason == .tooLarge)
         #expect(refused.content.attachments.isEmpty)

@@ -28,9 +28,11 @@ struct MediaURLTests {
         #expect(url.absoluteString == "https://cdn.example.com/logo.png?w=720&sig=abc123")
     }
 
-    @Test("URLs without an http(s) scheme or a host are bad_url", arguments: [
-        "ftp://example.com/a.jpg", "file:///etc/passwd", "example.com/a.jpg", "https://", "http:///a.jpg", "javascript:alert(1)", "://x",
-    ])
+    @Test(
+        "URLs without an http(s) scheme or a host are bad_url",
+        arguments: [
+            "ftp://example.com/a.jpg", "file:///etc/passwd", "example.com/a.jpg", "https://", "http:///a.jpg", "javascript:alert(1)", "://x",
+        ])
     func rejects(_ raw: String) {
         #expect(throws: FetchFailure.self) { try MediaURL.normalize(raw) }
         do {

@@ -23,10 +23,11 @@ struct ReceiptTests {
         let receipts = try await server.receipts()
         let body = try #require(receipts.first { $0.contains("receipt_id=\(receiptID)") })
         #expect(body.hasPrefix("push_id=2018001&"))
-        let fields = Dictionary(uniqueKeysWithValues: body.split(separator: "&").map { pair -> (String, String) in
-            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            return (kv[0], (kv.count > 1 ? kv[1] : "").removingPercentEncoding ?? "")
-        })
+        let fields = Dictionary(
+            uniqueKeysWithValues: body.split(separator: "&").map { pair -> (String, String) in
+                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (kv[0], (kv.count > 1 ? kv[1] : "").removingPercentEncoding ?? "")
+            })
         #expect(fields["event"] == "delivered")
         #expect(fields["outcome"] == "media_attached")
         #expect(fields["media_bytes"] == "89696")

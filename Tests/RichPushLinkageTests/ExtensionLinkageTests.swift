@@ -38,11 +38,13 @@ import Testing
         let dir = try Fixtures.temporaryDirectory("richpush-linkage")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("server.c")
-        try Data("""
+        try Data(
+            """
             int sqlite3_open(const char *name, void **db);
             void *MHD_start_daemon(unsigned int flags, unsigned short port, ...);
             int open_store(void) { void *db; MHD_start_daemon(0, 8080, 0); return sqlite3_open("stats.db", &db); }
-            """.utf8).write(to: source)
+            """.utf8
+        ).write(to: source)
         let object = dir.appendingPathComponent("libserver.so")
         // With libsqlite3 as a NEEDED entry where the runtime library exists, else symbols only.
         let withLibrary = try await ChildProcess("cc", ["-shared", "-fPIC", "-o", object.path, source.path, "-Wl,--no-as-needed", "-l:libsqlite3.so.0"])

@@ -36,7 +36,9 @@ struct LibraryEvolutionBuild: Sendable {
     /// The symbol graph of a module.
     func symbolGraph(_ module: String) -> URL { directory.appendingPathComponent("symbolgraphs/\(module).symbols.json") }
 
-    private static let once = Task<LibraryEvolutionBuild, any Error> { try await build(modules: modules, sourcesRoot: Fixtures.packageRoot.appendingPathComponent("Sources")) }
+    private static let once = Task<LibraryEvolutionBuild, any Error> {
+        try await build(modules: modules, sourcesRoot: Fixtures.packageRoot.appendingPathComponent("Sources"))
+    }
 
     /// The shared build.
     static func shared() async throws -> LibraryEvolutionBuild { try await once.value }

@@ -59,7 +59,8 @@ struct StandInAPITests {
             } else if fields[0] == "decl", inherited.contains(path) {
                 continue
             } else if fields[0] == "decl", apple.contains(where: { $0.hasPrefix("decl\t\(path)\t") }) {
-                found.append("declared differently from Apple's: \(line)\n  Apple: \(apple.filter { $0.hasPrefix("decl\t\(path)\t") }.joined(separator: " | "))")
+                found.append(
+                    "declared differently from Apple's: \(line)\n  Apple: \(apple.filter { $0.hasPrefix("decl\t\(path)\t") }.joined(separator: " | "))")
             } else {
                 found.append("Apple has no such \(fields[0] == "decl" ? "declaration" : fields[0] == "conforms" ? "conformance" : "superclass"): \(line)")
             }
@@ -90,7 +91,11 @@ struct StandInAPITests {
         let cases = standIn.filter { $0.hasPrefix("decl\tUNError.Code.") && $0.contains("\tswift.enum.case\t") }
         #expect(cases.count == 12)
         // Convenience, as Apple's; no public initializer where Apple has none.
-        #expect(standIn.contains { $0.hasPrefix("decl\tUNNotificationAttachment.init(identifier:url:options:)\t") && $0.hasSuffix("public\tconvenience init(identifier: String, url URL: URL, options: [AnyHashable : Any]? = nil) throws") })
+        #expect(
+            standIn.contains {
+                $0.hasPrefix("decl\tUNNotificationAttachment.init(identifier:url:options:)\t")
+                    && $0.hasSuffix("public\tconvenience init(identifier: String, url URL: URL, options: [AnyHashable : Any]? = nil) throws")
+            })
         #expect(!standIn.contains { $0.hasPrefix("decl\tUNNotificationTrigger.init") || $0.hasPrefix("decl\tUNPushNotificationTrigger.init") })
         #expect(!standIn.contains { $0.hasPrefix("conforms\tUNUserNotificationCenter\tSendable") })
         #expect(!standIn.contains { $0.hasPrefix("conforms\tUNNotificationActionOptions\tHashable") })

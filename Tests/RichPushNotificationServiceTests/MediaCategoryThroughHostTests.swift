@@ -83,7 +83,8 @@ import UserNotificationsStandIn
         let slots = 4
         // Five button sets that all prefer one slot (found by trying tags).
         let preferred = NotificationCategoryDescription.preferredButtonSlot(for: buttons("0"), slots: slots)
-        let tags = (0..<1000).map(String.init).filter { NotificationCategoryDescription.preferredButtonSlot(for: buttons($0), slots: slots) == preferred }.prefix(5)
+        let tags = (0..<1000).map(String.init).filter { NotificationCategoryDescription.preferredButtonSlot(for: buttons($0), slots: slots) == preferred }
+            .prefix(5)
         #expect(tags.count == 5)
         var registered: [String] = []
         for tag in tags.prefix(4) {

@@ -19,7 +19,8 @@ import UserNotificationsStandIn
     static let delete = NotificationButton(identifier: "delete", title: "Delete", destructive: true, authenticationRequired: true)
 
     @Test func buttonsBecomeActionsWithTheirOptionsAndTextInput() throws {
-        let category = RichPushCategoryRegistry.makeCategory(NotificationCategoryDescription(identifier: "richpush.b.test", buttons: [Self.reply, Self.delete]))
+        let category = RichPushCategoryRegistry.makeCategory(
+            NotificationCategoryDescription(identifier: "richpush.b.test", buttons: [Self.reply, Self.delete]))
         #expect(category.identifier == "richpush.b.test")
         #expect(category.actions.map(\.identifier) == ["reply", "delete"])
         let input = try #require(category.actions[0] as? UNTextInputNotificationAction)

@@ -98,7 +98,10 @@ import UserNotificationsStandIn
 
     /// Apple's table has MPEG-4, MPEG, MPEG-2 video and AVI, and neither QuickTime nor MPEG-2
     /// transport streams.
-    @Test(arguments: [("clip.mov", nil), ("clip.ts", nil), ("clip.m2v", "public.mpeg-2-video"), ("clip.mpg", "public.mpeg"), ("clip.avi", "public.avi"), ("clip.mp4", "public.mpeg-4"), ("song.m4a", "public.mpeg-4-audio"), ("song.aif", "public.aiff-audio"), ("song.wav", "com.microsoft.waveform-audio")])
+    @Test(arguments: [
+        ("clip.mov", nil), ("clip.ts", nil), ("clip.m2v", "public.mpeg-2-video"), ("clip.mpg", "public.mpeg"), ("clip.avi", "public.avi"),
+        ("clip.mp4", "public.mpeg-4"), ("song.m4a", "public.mpeg-4-audio"), ("song.aif", "public.aiff-audio"), ("song.wav", "com.microsoft.waveform-audio"),
+    ])
     func videoAndAudioFollowApplesTableByExtension(name: String, type: String?) throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -20,9 +20,11 @@ private final class UnreadableRecordingService: RichPushServiceExtension {
 
 /// Payload bytes that are not a JSON object reach the real bridge as unreadable, not as `{}`.
 @Suite struct UnreadablePayloadThroughHostTests {
-    @Test("bytes that are not a JSON object give the original with invalid_payload, the parse error kept", arguments: [
-        "notjson", "", "[1, 2]", "\"just a string\"",
-    ])
+    @Test(
+        "bytes that are not a JSON object give the original with invalid_payload, the parse error kept",
+        arguments: [
+            "notjson", "", "[1, 2]", "\"just a string\"",
+        ])
     func notAJSONObject(_ text: String) async throws {
         let store = try Fixtures.temporaryDirectory("richpush-host-store")
         defer { try? FileManager.default.removeItem(at: store) }

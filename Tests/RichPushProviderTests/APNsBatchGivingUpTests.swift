@@ -40,7 +40,10 @@ final class FailingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     @Test func anUntrustedServerCertificateIsNeverRetried() async throws {
-        let transport = FailingTransport(RichPushError(code: .tlsConfiguration, message: "SSL peer certificate was not OK (curl 60); the server's certificate is not trusted: pass its CA with --ca-file"))
+        let transport = FailingTransport(
+            RichPushError(
+                code: .tlsConfiguration,
+                message: "SSL peer certificate was not OK (curl 60); the server's certificate is not trusted: pass its CA with --ca-file"))
         let batch = try await client(transport).send(MockAPNs.notification(), to: tokens)
         #expect(batch.stoppedBy?.message.contains("--ca-file") == true)
         #expect(batch.results.allSatisfy { $0.attempts <= 1 })

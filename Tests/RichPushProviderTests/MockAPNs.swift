@@ -31,11 +31,13 @@ final class MockAPNs: @unchecked Sendable {
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
         clientCertificateFile = clientCertificate ? directory.appendingPathComponent("client.pem") : nil
-        process = ChildProcess("python3", [
-            Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
-            "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
-            "--ca-out", caFile.path, "--script", scriptFile.path,
-        ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []))
+        process = ChildProcess(
+            "python3",
+            [
+                Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
+                "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
+                "--ca-out", caFile.path, "--script", scriptFile.path,
+            ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []))
         port = try await process.start(waitingForPort: 30)
         // The CA file is written before PORT is printed.
         var configuration = TransportConfiguration()
@@ -50,7 +52,9 @@ final class MockAPNs: @unchecked Sendable {
 
     /// Makes a fresh P-256 key in PKCS#8 PEM (the `.p8` form) with the openssl CLI.
     static func makeKey(at url: URL) async throws {
-        let run = try await ChildProcess("/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(url.path)'"]).run(timeout: 30)
+        let run = try await ChildProcess(
+            "/bin/sh", ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(url.path)'"]
+        ).run(timeout: 30)
         guard run.status == 0 else { throw TestSupportError("openssl failed: \(run.stderr)") }
     }
 
@@ -98,11 +102,13 @@ final class MockAPNs: @unchecked Sendable {
         prefix + String(repeating: "0", count: 64 - prefix.count)
     }
 
-    static func notification(_ payload: PushPayload = {
-        var p = PushPayload(title: "お知らせ", body: "テスト")
-        p.mediaURL = "https://example.com/001.jpg"
-        return p
-    }()) -> APNsNotification {
+    static func notification(
+        _ payload: PushPayload = {
+            var p = PushPayload(title: "お知らせ", body: "テスト")
+            p.mediaURL = "https://example.com/001.jpg"
+            return p
+        }()
+    ) -> APNsNotification {
         APNsNotification(payload: payload.jsonData(), topic: topic)
     }
 }

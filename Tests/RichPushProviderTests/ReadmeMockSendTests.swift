@@ -23,11 +23,13 @@ import Testing
         block.insert("for _ in $(seq 1 300); do grep -q '^PORT ' apns.out && break; sleep 0.1; done", at: portLine)
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("Tests"), withDestinationURL: Fixtures.packageRoot.appendingPathComponent("Tests"))
+        try FileManager.default.createSymbolicLink(
+            at: dir.appendingPathComponent("Tests"), withDestinationURL: Fixtures.packageRoot.appendingPathComponent("Tests"))
         let bin = Fixtures.richpushBinary.deletingLastPathComponent().path
         // The mock is stopped with SIGKILL: children of the test process start with SIGTERM
         // blocked, and a mock left running would hold Foundation's exit pipe open.
-        let script = ["set -u", "cd '\(dir.path)'", "export PATH='\(bin)':\"$PATH\"", "trap 'kill -KILL $(jobs -p) 2>/dev/null' EXIT"] + block
+        let script =
+            ["set -u", "cd '\(dir.path)'", "export PATH='\(bin)':\"$PATH\"", "trap 'kill -KILL $(jobs -p) 2>/dev/null' EXIT"] + block
             + ["status=$?", "curl -sk --http2 \"https://127.0.0.1:$PORT/stats\" > stats.json", "exit $status"]
         let run = try await ChildProcess("/bin/bash", ["-c", script.joined(separator: "\n")]).run(timeout: 120)
         #expect(run.status == 2, "\(run.stderr)")

@@ -8,10 +8,13 @@ import Testing
     func send(_ mock: MockAPNs, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
         var env = environment
         env["RICHPUSH_APNS_TEAM_ID"] = env["RICHPUSH_APNS_TEAM_ID"] ?? MockAPNs.teamID
-        return try await ChildProcess(Fixtures.richpushBinary.path, [
-            "send", "--key", mock.keyFile.path, "--topic", MockAPNs.topic,
-            "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path,
-        ] + arguments, environment: env).run(timeout: 120)
+        return try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "send", "--key", mock.keyFile.path, "--topic", MockAPNs.topic,
+                "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path,
+            ] + arguments, environment: env
+        ).run(timeout: 120)
     }
 
     @Test func aTokensFilePrintsOneJSONLinePerTokenAndASummary() async throws {
@@ -27,7 +30,8 @@ import Testing
         }
         let text: String = "# tokens\r\n\n" + fileLines.joined() + "   \n# end"
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let run = try await send(mock, ["--tokens", file.path, "--title", "お知らせ", "--body", "テスト", "--image", "https://example.com/001.jpg", "--push-id", "2018001"])
+        let run = try await send(
+            mock, ["--tokens", file.path, "--title", "お知らせ", "--body", "テスト", "--image", "https://example.com/001.jpg", "--push-id", "2018001"])
         #expect(run.status == 2)
         let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 51)
@@ -70,7 +74,8 @@ import Testing
     @Test func aPayloadWithALintErrorIsNotSent() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }
-        let run = try await send(mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed001-fcm-send.json").path])
+        let run = try await send(
+            mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed001-fcm-send.json").path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("fcm_legacy_mutable_content"))
         #expect(try await mock.stats()["requests"] == .int(0))
@@ -79,7 +84,9 @@ import Testing
     @Test func aWrongTeamStopsWithWhatToFix() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }
-        let run = try await send(mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path], environment: ["RICHPUSH_APNS_TEAM_ID": "WRONGTEAM0"])
+        let run = try await send(
+            mock, ["--token", MockAPNs.token("aa"), "--payload", Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path],
+            environment: ["RICHPUSH_APNS_TEAM_ID": "WRONGTEAM0"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("InvalidProviderToken"))
         #expect(run.stderr.contains("--team-id"))
@@ -100,7 +107,9 @@ import Testing
         defer { mock.stop() }
         let garbage = mock.directory.appendingPathComponent("garbage.p8")
         try Data("not a certificate\n".utf8).write(to: garbage)
-        let result = try await run(["--cert", garbage.path, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path, "--title", "t", "--body", "b"] + tokens(3))
+        let result = try await run(
+            ["--cert", garbage.path, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path, "--title", "t", "--body", "b"]
+                + tokens(3))
         #expect(result.status == 1)
         #expect(result.stderr.contains("--cert \(garbage.path): not a PKCS#12 or PEM certificate"))
         #expect(try await mock.stats()["requests"] == .int(0))
@@ -110,7 +119,10 @@ import Testing
         let mock = try await MockAPNs(clientCertificate: true)
         defer { mock.stop() }
         let pem = try #require(mock.clientCertificateFile)
-        let common = ["--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path, "--title", "t", "--body", "b", "--token", MockAPNs.token("ce")]
+        let common = [
+            "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.caFile.path, "--title", "t", "--body", "b", "--token",
+            MockAPNs.token("ce"),
+        ]
         let good = try await run(["--cert", pem.path] + common)
         #expect(good.status == 0, "\(good.stderr)")
         // The certificate alone (no key in the file): the key must come with --cert-key.
@@ -140,7 +152,10 @@ import Testing
     @Test func aCAFileThatIsNotACertificateStopsBeforeAnyRequest() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }
-        let bad = try await run(["--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.keyFile.path, "--title", "t", "--body", "b", "--token", MockAPNs.token("aa")])
+        let bad = try await run([
+            "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", mock.keyFile.path,
+            "--title", "t", "--body", "b", "--token", MockAPNs.token("aa"),
+        ])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("--ca-file \(mock.keyFile.path): not a PEM certificate"))
     }
@@ -149,9 +164,19 @@ import Testing
         let mock = try await MockAPNs()
         defer { mock.stop() }
         let otherCA = mock.directory.appendingPathComponent("other-ca.pem")
-        let made = try await ChildProcess("/bin/sh", ["-c", "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout '\(mock.directory.path)/other.key' -out '\(otherCA.path)' -subj /CN=other -days 1"]).run(timeout: 30)
+        let made = try await ChildProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout '\(mock.directory.path)/other.key' -out '\(otherCA.path)' -subj /CN=other -days 1",
+            ]
+        ).run(timeout: 30)
         try #require(made.status == 0, "\(made.stderr)")
-        let result = try await run(["--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", otherCA.path, "--title", "t", "--body", "b"] + tokens(8))
+        let result = try await run(
+            [
+                "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL, "--ca-file", otherCA.path,
+                "--title", "t", "--body", "b",
+            ] + tokens(8))
         #expect(result.status == 1)
         #expect(result.stderr.contains("not trusted"))
         #expect(result.stderr.contains("--ca-file"))
@@ -170,8 +195,11 @@ import Testing
         try FileManager.default.copyItem(at: mock.keyFile, to: key)
         try FileManager.default.copyItem(at: mock.caFile, to: ca)
         mock.stop()  // nothing listens on the port any more: every connection is refused
-        let result = try await run(["--key", key.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", closedURL, "--ca-file", ca.path,
-                                    "--title", "t", "--body", "b", "--concurrency", "1", "--max-attempts", "2"] + tokens(40))
+        let result = try await run(
+            [
+                "--key", key.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", closedURL, "--ca-file", ca.path,
+                "--title", "t", "--body", "b", "--concurrency", "1", "--max-attempts", "2",
+            ] + tokens(40))
         #expect(result.status == 1)
         #expect(result.stderr.contains("gave up the batch"))
         let lines = try result.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }

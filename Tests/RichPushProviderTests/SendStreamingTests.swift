@@ -6,7 +6,9 @@ import Testing
 /// `richpush send` through FCM, tokens streamed from standard input, and the payload bytes that
 /// reach the provider (issue 11), run as the built binary against the project's mocks.
 @Suite(.serialized) struct SendStreamingTests {
-    func richpush(_ arguments: [String], environment: [String: String] = [:], stdinFile: URL? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    func richpush(_ arguments: [String], environment: [String: String] = [:], stdinFile: URL? = nil) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         if let stdinFile {
             return try await ChildProcess(
                 "/bin/sh", ["-c", "\"$0\" \"$@\" < '\(stdinFile.path)'", Fixtures.richpushBinary.path] + arguments, environment: environment
@@ -22,8 +24,10 @@ import Testing
         let tokens = (1...30).map { "fcm-token-\($0):APA91b" } + ["unregistered-1", "invalid-1", "mismatch-1", "busy-1"]
         try ("# FCM registration tokens\n" + tokens.joined(separator: "\r\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let run = try await richpush(
-            ["send", "--fcm-url", mock.endpoint, "--tokens", file.path, "--title", "お知らせ", "--body", "テスト",
-             "--image", "https://example.com/001.jpg", "--push-id", "2018001", "--priority", "10"],
+            [
+                "send", "--fcm-url", mock.endpoint, "--tokens", file.path, "--title", "お知らせ", "--body", "テスト",
+                "--image", "https://example.com/001.jpg", "--push-id", "2018001", "--priority", "10",
+            ],
             environment: ["RICHPUSH_FCM_SERVICE_ACCOUNT": mock.serviceAccountFile.path])
         #expect(run.status == 2, "\(run.stderr)")
         let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
@@ -53,14 +57,19 @@ import Testing
     }
 
     @Test func fcmAndAPNsSettingsTogetherAreAUsageErrorUnlessAProviderIsChosen() async throws {
-        let both = try await richpush(["send", "--fcm-service-account", "/tmp/sa.json", "--key", "/tmp/AuthKey_ABC123DEFG.p8", "--title", "t", "--body", "b", "--token", "x"])
+        let both = try await richpush([
+            "send", "--fcm-service-account", "/tmp/sa.json", "--key", "/tmp/AuthKey_ABC123DEFG.p8", "--title", "t", "--body", "b", "--token", "x",
+        ])
         #expect(both.status == 64)
         #expect(both.stderr.contains("not both"))
-        let env = try await richpush(["send", "--title", "t", "--body", "b", "--token", "x"],
-                                     environment: ["RICHPUSH_FCM_SERVICE_ACCOUNT": "/tmp/sa.json", "RICHPUSH_APNS_KEY": "/tmp/k.p8"])
+        let env = try await richpush(
+            ["send", "--title", "t", "--body", "b", "--token", "x"],
+            environment: ["RICHPUSH_FCM_SERVICE_ACCOUNT": "/tmp/sa.json", "RICHPUSH_APNS_KEY": "/tmp/k.p8"])
         #expect(env.status == 64)
         #expect(env.stderr.contains("--provider apns|fcm"))
-        let topic = try await richpush(["send", "--fcm-service-account", "/tmp/sa.json", "--topic", "com.example.app", "--title", "t", "--body", "b", "--token", "x"])
+        let topic = try await richpush([
+            "send", "--fcm-service-account", "/tmp/sa.json", "--topic", "com.example.app", "--title", "t", "--body", "b", "--token", "x",
+        ])
         #expect(topic.status == 64)
         #expect(topic.stderr.contains("'--topic' is not used with FCM"))
     }
@@ -73,8 +82,10 @@ import Testing
         let tokens = (1...3000).map { MockAPNs.token(String(format: "%04x", $0)) } + [gone]
         try (tokens.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let run = try await richpush(
-            ["send", "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
-             "--ca-file", mock.caFile.path, "--tokens", "-", "--title", "t", "--body", "b"],
+            [
+                "send", "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
+                "--ca-file", mock.caFile.path, "--tokens", "-", "--title", "t", "--body", "b",
+            ],
             stdinFile: file)
         #expect(run.status == 2, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
@@ -90,8 +101,10 @@ import Testing
         let file = mock.directory.appendingPathComponent("tokens.txt")
         try ((1...2500).map { MockAPNs.token(String(format: "%04x", $0)) }.joined(separator: "\n")).write(to: file, atomically: true, encoding: .utf8)
         let run = try await richpush(
-            ["send", "--key", mock.keyFile.path, "--team-id", "WRONGTEAM0", "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
-             "--ca-file", mock.caFile.path, "--tokens", file.path, "--title", "t", "--body", "b", "--concurrency", "100"])
+            [
+                "send", "--key", mock.keyFile.path, "--team-id", "WRONGTEAM0", "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
+                "--ca-file", mock.caFile.path, "--tokens", file.path, "--title", "t", "--body", "b", "--concurrency", "100",
+            ])
         #expect(run.status == 1)
         #expect(run.stderr.contains("InvalidProviderToken"))
         let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
@@ -107,8 +120,10 @@ import Testing
         let text = #"{"aps":{"alert":{"body":"\#u{FEFF}b\ud800","title":"t"}},"big":18446744073709551615,"d":0.1000,"e":1e400}"#
         try Data(text.utf8).write(to: payload)
         let run = try await richpush(
-            ["send", "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
-             "--ca-file", mock.caFile.path, "--token", MockAPNs.token("aa"), "--payload", payload.path, "--push-id", "p-1"])
+            [
+                "send", "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
+                "--ca-file", mock.caFile.path, "--token", MockAPNs.token("aa"), "--payload", payload.path, "--push-id", "p-1",
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         let body = try #require(try await mock.stats()["last_body_b64"]?.stringValue.flatMap { Data(base64Encoded: $0) })
         let expected = text.replacingOccurrences(of: #","e":1e400}"#, with: #","e":1e400,"push_id":"p-1"}"#)

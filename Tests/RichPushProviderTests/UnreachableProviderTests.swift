@@ -21,7 +21,9 @@ final class BlackholeListener: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard bound == 0, listen(socketFD, 128) == 0 else {
             close(socketFD)
             throw TestSupportError("bind/listen failed")
@@ -51,9 +53,12 @@ final class BlackholeListener: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = dir.appendingPathComponent("AuthKey_\(MockAPNs.keyID).p8")
         try await MockAPNs.makeKey(at: key)
-        return try await ChildProcess(Fixtures.richpushBinary.path, [
-            "send", "--key", key.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--title", "t", "--body", "b",
-        ] + arguments).run(timeout: 120)
+        return try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "send", "--key", key.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--title", "t", "--body", "b",
+            ] + arguments
+        ).run(timeout: 120)
     }
 
     func lines(_ stdout: String) throws -> [JSONValue] {
@@ -79,7 +84,8 @@ final class BlackholeListener: @unchecked Sendable {
     /// With a window of one token, the tokens after the fifth without an answer are never sent.
     @Test func pastTheTokensOnTheirWayTheRestAreNotSent() async throws {
         let port = try Self.refusedPort()
-        let run = try await send(["--apns-url", "https://127.0.0.1:\(port)", "--max-attempts", "1", "--concurrency", "1"] + tokens.flatMap { ["--token", $0] })
+        let run = try await send(
+            ["--apns-url", "https://127.0.0.1:\(port)", "--max-attempts", "1", "--concurrency", "1"] + tokens.flatMap { ["--token", $0] })
         #expect(run.status == 1)
         let results = try lines(run.stdout)
         #expect(results.count == 20)
@@ -155,12 +161,17 @@ final class BlackholeListener: @unchecked Sendable {
         #expect(batch.stoppedBy == nil)
     }
 
-    @Test("usage errors before anything is sent, --dry-run included", arguments: [
-        (["--concurrency", "0", "--dry-run"], "'--concurrency 0' must be an integer from 1 to 1000"),
-        (["--max-attempts", "0", "--dry-run"], "'--max-attempts 0' must be an integer from 1 to 10"),
-        (["--sandbox", "--apns-url", "https://127.0.0.1:1", "--dry-run"], "give either '--sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both"),
-        (["--sandbox", "--apns-url", "https://127.0.0.1:1"], "give either '--sandbox'"),
-    ])
+    @Test(
+        "usage errors before anything is sent, --dry-run included",
+        arguments: [
+            (["--concurrency", "0", "--dry-run"], "'--concurrency 0' must be an integer from 1 to 1000"),
+            (["--max-attempts", "0", "--dry-run"], "'--max-attempts 0' must be an integer from 1 to 10"),
+            (
+                ["--sandbox", "--apns-url", "https://127.0.0.1:1", "--dry-run"],
+                "give either '--sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both"
+            ),
+            (["--sandbox", "--apns-url", "https://127.0.0.1:1"], "give either '--sandbox'"),
+        ])
     func usage(_ arguments: [String], _ message: String) async throws {
         let run = try await send(arguments + ["--token", tokens[0]])
         #expect(run.status == 64, "\(run.stderr)")

@@ -25,7 +25,10 @@ struct DashboardBrowsingTests {
         let server = try await ServerProcess()
         let c = server.client()
         for i in 0..<60 {
-            #expect(try await c.post("/v1/receipts", form: "push_id=campaign-\(String(format: "%02d", i))&receipt_id=r&outcome=media_attached&elapsed_ms=\(100 + i)").status == 202)
+            #expect(
+                try await c.post(
+                    "/v1/receipts", form: "push_id=campaign-\(String(format: "%02d", i))&receipt_id=r&outcome=media_attached&elapsed_ms=\(100 + i)"
+                ).status == 202)
         }
         #expect(try await c.post("/v1/receipts", form: "push_id=other-1").status == 202)
         let first = try await c.request("GET", "/", headers: server.admin)
@@ -97,7 +100,10 @@ struct DashboardBrowsingTests {
         #expect(Set(seen).count == 61)
         let prefixed = try await c.request("GET", "/v1/pushes?prefix=campaign-5", headers: server.admin)
         #expect(try #require(try prefixed.json()["pushes"] as? [[String: Any]]).count == 10)
-        for query in ["limit=0", "limit=1001", "limit=-1", "limit=99999999999999999999", "after=nonsense", "from=2026-02-30", "from=2026-12-01&to=2026-11-01", "after=i00"] {
+        for query in [
+            "limit=0", "limit=1001", "limit=-1", "limit=99999999999999999999", "after=nonsense", "from=2026-02-30", "from=2026-12-01&to=2026-11-01",
+            "after=i00",
+        ] {
             let r = try await c.request("GET", "/v1/pushes?\(query)", headers: server.admin)
             #expect(r.status == 400, "\(query)")
         }

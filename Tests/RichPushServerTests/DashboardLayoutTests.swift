@@ -6,7 +6,9 @@ import Testing
 /// headless Chromium (Tests/Support/dashboard_layout.py).
 @Suite("dashboard layout", .serialized)
 struct DashboardLayoutTests {
-    @Test("at 390 px nothing runs off the side: 2 card columns, panels stacked, the table and wide charts scroll in their own box at a readable size; 1280 px keeps 6 columns side by side")
+    @Test(
+        "at 390 px nothing runs off the side: 2 card columns, panels stacked, the table and wide charts scroll in their own box at a readable size; 1280 px keeps 6 columns side by side"
+    )
     func reflows() async throws {
         let server = try await ServerProcess()
         let c = server.client()
@@ -14,13 +16,17 @@ struct DashboardLayoutTests {
         #expect(try await c.postJSON("/v1/pushes/campaign-2026-spring-sale/sends", sends, headers: server.admin).status == 200)
         for i in 0..<30 {
             let reason = i % 3 == 0 ? "&outcome=text_only&reason=timeout" : "&outcome=media_attached"
-            #expect(try await c.post("/v1/receipts", form: "push_id=campaign-2026-spring-sale&receipt_id=d\(i)&elapsed_ms=\(200 + 37 * i)\(reason)").status == 202)
+            #expect(
+                try await c.post("/v1/receipts", form: "push_id=campaign-2026-spring-sale&receipt_id=d\(i)&elapsed_ms=\(200 + 37 * i)\(reason)").status == 202)
             #expect(try await c.post("/v1/receipts", form: "push_id=campaign-2026-11-\(i % 7)&receipt_id=d\(i)").status == 202)
         }
-        let run = try await ChildProcess("python3", [
-            Fixtures.supportDirectory.appendingPathComponent("dashboard_layout.py").path,
-            "--server", server.origin, "--token", ServerProcess.token, "--push", "campaign-2026-spring-sale",
-        ]).run(timeout: 120)
+        let run = try await ChildProcess(
+            "python3",
+            [
+                Fixtures.supportDirectory.appendingPathComponent("dashboard_layout.py").path,
+                "--server", server.origin, "--token", ServerProcess.token, "--push", "campaign-2026-spring-sale",
+            ]
+        ).run(timeout: 120)
         try #require(run.status == 0, "dashboard_layout.py failed: \(run.stderr)")
         let line = try #require(run.stdout.split(separator: "\n").last)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: [String: Any]]])

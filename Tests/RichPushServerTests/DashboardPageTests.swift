@@ -15,7 +15,8 @@ struct DashboardPageTests {
             totalReceipts: 0, delivered: 0, opened: 0, mediaAttached: 0, withOutcome: 0, sent: 0, accepted: 0, bucketSeconds: 60,
             timeline: [], reasons: [], timing: [], p50Ms: nil, p95Ms: nil,
             pushes: (0..<3).map {
-                PushStatistics(pushID: "p\($0)", sent: nil, accepted: nil, delivered: 0, opened: 0, outcomes: [:], reasons: [:], mediaBytes: 0,
+                PushStatistics(
+                    pushID: "p\($0)", sent: nil, accepted: nil, delivered: 0, opened: 0, outcomes: [:], reasons: [:], mediaBytes: 0,
                     elapsedMs: .init(count: 0, p50: nil, p95: nil), firstSeen: nil, lastSeen: nil)
             }, totalPushes: 3)
         #expect(DashboardPage.pushCount(snapshot) == "3 pushes")

@@ -70,7 +70,8 @@ struct DeviceTokenRuleTests {
         func register(_ json: String) throws -> DeviceRegistrationRequest {
             try DeviceRegistrationRequest(body: Data(json.utf8), contentType: "application/json")
         }
-        let signedOut = try register(#"{"token": "\#(Self.hex)", "platform": "ios", "user_id": null, "user_hash": null, "app_version": null, "provider": null}"#)
+        let signedOut = try register(
+            #"{"token": "\#(Self.hex)", "platform": "ios", "user_id": null, "user_hash": null, "app_version": null, "provider": null}"#)
         #expect(signedOut.userID == nil)
         #expect(signedOut.userHash == nil)
         #expect(signedOut.appVersion == nil)

@@ -20,10 +20,13 @@ struct EveryProviderFunnelTests {
     func simulate(_ payload: JSONValue, server: ServerProcess, in dir: URL, name: String) async throws {
         let file = dir.appendingPathComponent("\(name).json")
         try payload.jsonData().write(to: file)
-        let run = try await ChildProcess(Fixtures.richpushBinary.path, [
-            "simulate", file.path, "--allow-http-host", "127.0.0.1", "--receipts-url", "http://127.0.0.1:\(server.port)/v1/receipts",
-            "--out", dir.appendingPathComponent("out-\(name)").path, "--state", dir.appendingPathComponent("state-\(name)").path,
-        ]).run(timeout: 60)
+        let run = try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "simulate", file.path, "--allow-http-host", "127.0.0.1", "--receipts-url", "http://127.0.0.1:\(server.port)/v1/receipts",
+                "--out", dir.appendingPathComponent("out-\(name)").path, "--state", dir.appendingPathComponent("state-\(name)").path,
+            ]
+        ).run(timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
@@ -87,7 +90,8 @@ struct EveryProviderFunnelTests {
         let conflict = try await c.postJSON(path, try json(["batch_id": "b-1", "source": "onesignal", "sent": 1300, "accepted": 1180]), headers: server.admin)
         #expect(conflict.status == 409)
         #expect((try conflict.json()["error"] as? [String: Any])?["code"] as? String == "batch_conflict")
-        #expect(try await c.postJSON(path, try json(["batch_id": "b-2", "source": "onesignal", "sent": 10, "accepted": 10]), headers: server.admin).status == 200)
+        #expect(
+            try await c.postJSON(path, try json(["batch_id": "b-2", "source": "onesignal", "sent": 10, "accepted": 10]), headers: server.admin).status == 200)
 
         for i in 0..<95 {
             #expect(try await c.post("/v1/receipts", form: "push_id=os-7f3a&receipt_id=d\(i)&outcome=media_attached").status == 202)
@@ -110,19 +114,25 @@ struct EveryProviderFunnelTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let results = dir.appendingPathComponent("results.jsonl")
         try """
-            {"token":"\(Self.accepted)","outcome":"accepted","status":200,"apns-id":"x"}
-            {"token":"\(Self.gone)","outcome":"token_inactive","status":410,"reason":"Unregistered","timestamp":1700000000000}
-            """.write(to: results, atomically: true, encoding: .utf8)
-        let run = try await ChildProcess(Fixtures.richpushBinary.path, [
-            "record-send", "backend-1", "--batch-id", "job-42", "--source", "backend", "--results", results.path,
-            "--server", "http://127.0.0.1:\(server.port)",
-        ], environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]).run(timeout: 60)
+        {"token":"\(Self.accepted)","outcome":"accepted","status":200,"apns-id":"x"}
+        {"token":"\(Self.gone)","outcome":"token_inactive","status":410,"reason":"Unregistered","timestamp":1700000000000}
+        """.write(to: results, atomically: true, encoding: .utf8)
+        let run = try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "record-send", "backend-1", "--batch-id", "job-42", "--source", "backend", "--results", results.path,
+                "--server", "http://127.0.0.1:\(server.port)",
+            ], environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]
+        ).run(timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("recorded push backend-1: sent 2, accepted 1, skipped 0"))
-        let rerun = try await ChildProcess(Fixtures.richpushBinary.path, [
-            "record-send", "backend-1", "--batch-id", "job-42", "--source", "backend", "--results", results.path,
-            "--server", "http://127.0.0.1:\(server.port)",
-        ], environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]).run(timeout: 60)
+        let rerun = try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "record-send", "backend-1", "--batch-id", "job-42", "--source", "backend", "--results", results.path,
+                "--server", "http://127.0.0.1:\(server.port)",
+            ], environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]
+        ).run(timeout: 60)
         #expect(rerun.stdout.contains("already recorded"))
         let backend = try await server.push("backend-1")
         #expect(backend["sent"] as? Int == 2)
@@ -147,7 +157,8 @@ struct EveryProviderFunnelTests {
         #expect(first.status == 200, "\(first.text)")
         #expect(try first.json()["skipped"] as? Int == 0)
 
-        let second = try await c.postJSON("/v1/pushes", try json(["push_id": "life-2", "tokens": [Self.accepted, Self.gone], "title": "t", "body": "b"]), headers: server.admin)
+        let second = try await c.postJSON(
+            "/v1/pushes", try json(["push_id": "life-2", "tokens": [Self.accepted, Self.gone], "title": "t", "body": "b"]), headers: server.admin)
         let answer = try second.json()
         #expect(answer["sent"] as? Int == 1)
         #expect(answer["skipped"] as? Int == 1)
@@ -163,14 +174,16 @@ struct EveryProviderFunnelTests {
         let registered = try await c.postJSON("/v1/devices", try json(["token": Self.gone.uppercased(), "platform": "ios", "app_version": "2.4.1 (812)"]))
         #expect(registered.status == 201, "\(registered.text)")
         #expect(try registered.json()["provider"] as? String == "apns")
-        let third = try await c.postJSON("/v1/pushes", try json(["push_id": "life-3", "tokens": [Self.gone], "title": "t", "body": "b"]), headers: server.admin)
+        let third = try await c.postJSON(
+            "/v1/pushes", try json(["push_id": "life-3", "tokens": [Self.gone], "title": "t", "body": "b"]), headers: server.admin)
         #expect(try third.json()["accepted"] as? Int == 1)
         #expect(try third.json()["skipped"] as? Int == 0)
         #expect(try await mock.stats()["per_token"]?[Self.gone] == .int(2))
 
         // DELETE: the app removed its registration; the token is skipped until it registers again.
         #expect(try await c.request("DELETE", "/v1/devices/\(Self.gone)").status == 200)
-        let fourth = try await c.postJSON("/v1/pushes", try json(["push_id": "life-4", "tokens": [Self.gone], "title": "t", "body": "b"]), headers: server.admin)
+        let fourth = try await c.postJSON(
+            "/v1/pushes", try json(["push_id": "life-4", "tokens": [Self.gone], "title": "t", "body": "b"]), headers: server.admin)
         #expect(try fourth.json()["skipped"] as? Int == 1)
         #expect(await server.terminate() == 0)
     }
@@ -182,15 +195,19 @@ struct EveryProviderFunnelTests {
         let fcm = try await MockFCMProcess()
         defer { fcm.stop() }
         let secret = "device-secret-0123456789abcdef"
-        let server = try await ServerProcess(extraArguments: mock.serveArguments() + [
-            "--fcm-service-account", fcm.serviceAccountFile.path, "--fcm-url", fcm.endpoint, "--device-secret", secret,
-        ])
+        let server = try await ServerProcess(
+            extraArguments: mock.serveArguments() + [
+                "--fcm-service-account", fcm.serviceAccountFile.path, "--fcm-url", fcm.endpoint, "--device-secret", secret,
+            ])
         let c = server.client()
         let iphone = MockAPNsProcess.token("c1"), pixel = "fcm-pixel-1:APA91b"
         // The backend registers on the user's behalf with the admin token.
         #expect(try await c.postJSON("/v1/devices", try json(["token": iphone, "platform": "ios", "user_id": "u-42"]), headers: server.admin).status == 201)
         // The app registers itself with the user_hash its backend computed (Python's hmac here).
-        let hash = try await ChildProcess("python3", ["-c", "import hmac,hashlib,sys; print(hmac.new(sys.argv[1].encode(), sys.argv[2].encode(), hashlib.sha256).hexdigest())", secret, "u-42"]).run(timeout: 30)
+        let hash = try await ChildProcess(
+            "python3",
+            ["-c", "import hmac,hashlib,sys; print(hmac.new(sys.argv[1].encode(), sys.argv[2].encode(), hashlib.sha256).hexdigest())", secret, "u-42"]
+        ).run(timeout: 30)
         let userHash = hash.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let withHash = try await c.postJSON("/v1/devices", try json(["token": pixel, "platform": "android", "user_id": "u-42", "user_hash": userHash]))
         #expect(withHash.status == 201, "\(withHash.text)")
@@ -198,19 +215,24 @@ struct EveryProviderFunnelTests {
         // Without proof, or with the wrong proof, or with the dashboard cookie alone: refused.
         let noProof = try await c.postJSON("/v1/devices", try json(["token": MockAPNsProcess.token("d1"), "platform": "ios", "user_id": "u-42"]))
         #expect(noProof.status == 403)
-        let wrong = try await c.postJSON("/v1/devices", try json(["token": MockAPNsProcess.token("d1"), "platform": "ios", "user_id": "u-42", "user_hash": String(repeating: "0", count: 64)]))
+        let wrong = try await c.postJSON(
+            "/v1/devices",
+            try json(["token": MockAPNsProcess.token("d1"), "platform": "ios", "user_id": "u-42", "user_hash": String(repeating: "0", count: 64)]))
         #expect(wrong.status == 403)
         let login = try await c.post("/login", form: "token=\(ServerProcess.token)", headers: ["Origin": server.origin])
         let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
-        let viaCookie = try await c.postJSON("/v1/devices", try json(["token": MockAPNsProcess.token("d1"), "platform": "ios", "user_id": "u-42"]), headers: ["Cookie": cookie])
+        let viaCookie = try await c.postJSON(
+            "/v1/devices", try json(["token": MockAPNsProcess.token("d1"), "platform": "ios", "user_id": "u-42"]), headers: ["Cookie": cookie])
         #expect(viaCookie.status == 403)
 
-        let push = try await c.postJSON("/v1/pushes", try json(["push_id": "u-1", "user_ids": ["u-42", "nobody"], "title": "t", "body": "b"]), headers: server.admin)
+        let push = try await c.postJSON(
+            "/v1/pushes", try json(["push_id": "u-1", "user_ids": ["u-42", "nobody"], "title": "t", "body": "b"]), headers: server.admin)
         #expect(push.status == 200, "\(push.text)")
         let answer = try push.json()
         #expect(answer["accepted"] as? Int == 2)
         #expect(answer["users_without_devices"] as? [String] == ["nobody"])
-        let byToken = Dictionary(uniqueKeysWithValues: (answer["results"] as? [[String: Any]] ?? []).map { ($0["token"] as? String ?? "", $0["provider"] as? String ?? "") })
+        let byToken = Dictionary(
+            uniqueKeysWithValues: (answer["results"] as? [[String: Any]] ?? []).map { ($0["token"] as? String ?? "", $0["provider"] as? String ?? "") })
         #expect(byToken == [iphone: "apns", pixel: "fcm"])
         let stats = try await server.push("u-1")
         #expect(stats["sources"] as? [String] == ["apns", "fcm"])

@@ -10,10 +10,12 @@ struct PushSendEndpointTests {
     static let accepted = MockAPNsProcess.token("a1")
     static let unregistered = MockAPNsProcess.token("b2")
     static let badToken = MockAPNsProcess.token("c3")
-    static var script: [String: [[String: Any]]] { [
-        unregistered: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]],
-        badToken: [["status": 400, "reason": "BadDeviceToken"]],
-    ] }
+    static var script: [String: [[String: Any]]] {
+        [
+            unregistered: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]],
+            badToken: [["status": 400, "reason": "BadDeviceToken"]],
+        ]
+    }
 
     func json(_ body: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
@@ -155,7 +157,8 @@ struct PushSendEndpointTests {
         }
         let keyOnly = try await serve(["--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path])
         #expect(keyOnly.status == 64, "\(keyOnly.stderr)")
-        #expect(keyOnly.stderr.contains("--apns-team-id TEAMID (or RICHPUSH_APNS_TEAM_ID), --apns-topic BUNDLE_ID (or RICHPUSH_APNS_TOPIC)"), "\(keyOnly.stderr)")
+        #expect(
+            keyOnly.stderr.contains("--apns-team-id TEAMID (or RICHPUSH_APNS_TEAM_ID), --apns-topic BUNDLE_ID (or RICHPUSH_APNS_TOPIC)"), "\(keyOnly.stderr)")
         #expect(!keyOnly.stderr.contains("--apns-key-id"), "the key id comes from the file name: \(keyOnly.stderr)")
         #expect(!keyOnly.stdout.contains("PORT"), "it must not start: \(keyOnly.stdout)")
         let fromEnvironment = try await serve([], environment: ["RICHPUSH_APNS_TOPIC": "com.example.app"])
@@ -165,7 +168,9 @@ struct PushSendEndpointTests {
         let missingKey = dir.appendingPathComponent("nonexistent/AuthKey_ABC123DEFG.p8").path
         let noFile = try await serve(["--apns-key", missingKey, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app"])
         #expect(noFile.status == 1)
-        #expect(noFile.stderr.contains("cannot read the APNs key \(missingKey) given to --apns-key (or RICHPUSH_APNS_KEY): no such file; check the path"), "\(noFile.stderr)")
+        #expect(
+            noFile.stderr.contains("cannot read the APNs key \(missingKey) given to --apns-key (or RICHPUSH_APNS_KEY): no such file; check the path"),
+            "\(noFile.stderr)")
         #expect(!noFile.stderr.contains("--key "), "\(noFile.stderr)")
         #expect(!noFile.stderr.contains("could not be completed"), "\(noFile.stderr)")
         let notAKey = dir.appendingPathComponent("AuthKey_ABC123DEFG.p8")
@@ -197,10 +202,13 @@ struct PushSendEndpointTests {
         text.replaceSubrange(range, with: media.url("/media/photo.jpg"))
         let payload = dir.appendingPathComponent("payload.json")
         try Data(text.utf8).write(to: payload)
-        let run = try await ChildProcess(Fixtures.richpushBinary.path, [
-            "simulate", payload.path, "--allow-http-host", "127.0.0.1",
-            "--receipts-url", "http://127.0.0.1:\(server.port)/v1/receipts", "--out", dir.appendingPathComponent("out").path, "--json",
-        ]).run(timeout: 60)
+        let run = try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "simulate", payload.path, "--allow-http-host", "127.0.0.1",
+                "--receipts-url", "http://127.0.0.1:\(server.port)/v1/receipts", "--out", dir.appendingPathComponent("out").path, "--json",
+            ]
+        ).run(timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
 
         // 3. The figures.

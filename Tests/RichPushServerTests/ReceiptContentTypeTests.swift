@@ -32,19 +32,27 @@ struct ReceiptContentTypeTests {
             #expect(message.contains("application/x-www-form-urlencoded") && message.contains("application/json"), "\(message)")
             #expect(!message.contains("push_id is required"))
         }
-        let json = try #require(try await c.request("POST", "/v1/receipts", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(#"{"push_id":"x"}"#.utf8)).json()["error"] as? [String: String])
+        let json = try #require(
+            try await c.request("POST", "/v1/receipts", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(#"{"push_id":"x"}"#.utf8))
+                .json()["error"] as? [String: String])
         #expect(json["message"]?.contains("looks like JSON") == true)
         // Nothing of the above was stored; real form and JSON receipts still are.
         #expect(try await c.post("/v1/receipts", form: "push_id=2018001").status == 202)
         #expect(try await c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"j"}"#).status == 202)
-        #expect(try await c.request("POST", "/v1/receipts", headers: ["Content-Type": "text/plain;charset=UTF-8"], body: Data(#"{"push_id":"2018001","receipt_id":"beacon"}"#.utf8)).status == 202)
+        #expect(
+            try await c.request(
+                "POST", "/v1/receipts", headers: ["Content-Type": "text/plain;charset=UTF-8"], body: Data(#"{"push_id":"2018001","receipt_id":"beacon"}"#.utf8)
+            ).status == 202)
         #expect(try await server.push("2018001")["delivered"] as? Int == 3)
         #expect(await server.terminate() == 0)
     }
 
     @Test("limit messages name the limit, not internal type names")
     func noInternalNames() {
-        for body in ["push_id=\(String(repeating: "x", count: Receipt.Limits.identifierBytes + 1))", "push_id=1&elapsed_ms=99999999", "push_id=1&media_type=\(String(repeating: "a", count: 300))"] {
+        for body in [
+            "push_id=\(String(repeating: "x", count: Receipt.Limits.identifierBytes + 1))", "push_id=1&elapsed_ms=99999999",
+            "push_id=1&media_type=\(String(repeating: "a", count: 300))",
+        ] {
             do {
                 _ = try ReceiptDecoder.decode(body: Data(body.utf8), contentType: "application/x-www-form-urlencoded")
                 Issue.record("accepted \(body.prefix(40))")

@@ -43,7 +43,8 @@ struct ReceiptDecoderTests {
 
     @Test("JSON receipts take numbers for push_id and integers for counts")
     func jsonReceipt() throws {
-        let r = try json(#"{"push_id":2018001,"receipt_id":"a","outcome":"media_attached","elapsed_ms":420,"media_bytes":89696,"media_type":"public.jpeg","extra":true}"#)
+        let r = try json(
+            #"{"push_id":2018001,"receipt_id":"a","outcome":"media_attached","elapsed_ms":420,"media_bytes":89696,"media_type":"public.jpeg","extra":true}"#)
         #expect(r.pushID == "2018001")
         #expect(r.outcome == .mediaAttached)
         #expect(r.elapsedMs == 420)

@@ -193,10 +193,11 @@ struct ReceiptWriterTests {
         let answers = RecordingStore()
         for i in 0..<count {
             let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "r\(i)"), userAgent: nil, receivedAtMs: 0)
-            #expect(writer.submit(receipt) { result in
-                answers.record(.ack("r\(i)", result))
-                countdown.done()
-            })
+            #expect(
+                writer.submit(receipt) { result in
+                    answers.record(.ack("r\(i)", result))
+                    countdown.done()
+                })
         }
         await countdown.wait()
         return answers.events.compactMap { if case .ack(_, let result) = $0 { result } else { nil } }

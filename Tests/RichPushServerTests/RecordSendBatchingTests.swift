@@ -78,10 +78,12 @@ struct RecordSendBatchingTests {
             "record-send", "camp7k", "--batch-id", "send-7k", "--source", "richpush-send", "--results", file.path,
             "--server", "http://127.0.0.1:\(server.port)",
         ]
-        let first = try await ChildProcess(Fixtures.richpushBinary.path, arguments, environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]).run(timeout: 120)
+        let first = try await ChildProcess(Fixtures.richpushBinary.path, arguments, environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]).run(
+            timeout: 120)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("recorded push camp7k: sent 7000, accepted 7000, skipped 0 in 2 batch(es)"), "\(first.stdout)")
-        let rerun = try await ChildProcess(Fixtures.richpushBinary.path, arguments, environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]).run(timeout: 120)
+        let rerun = try await ChildProcess(Fixtures.richpushBinary.path, arguments, environment: ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]).run(
+            timeout: 120)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stdout.contains("already recorded before: nothing counted twice"), "\(rerun.stdout)")
         let push = try await server.push("camp7k")

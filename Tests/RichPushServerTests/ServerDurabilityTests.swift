@@ -46,7 +46,8 @@ struct ServerDurabilityTests {
                 group.addTask {
                     let c = HTTPTestClient(port: port)
                     for post in chunks[k] {
-                        if let r = try? await c.post("/v1/receipts", form: "push_id=\(post.push)&receipt_id=\(post.id)&outcome=media_attached"), r.status == 202 {
+                        if let r = try? await c.post("/v1/receipts", form: "push_id=\(post.push)&receipt_id=\(post.id)&outcome=media_attached"), r.status == 202
+                        {
                             statuses.add("all", "\(post.push)/\(post.id)/\(UUID().uuidString)")
                         } else {
                             statuses.fail()

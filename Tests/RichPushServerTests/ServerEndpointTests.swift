@@ -13,10 +13,12 @@ struct ServerEndpointTests {
         #expect(bare.status == 202)
         #expect(bare.body.isEmpty)
         let full = try await c.post(
-            "/v1/receipts", form: "push_id=2018001&event=delivered&receipt_id=dev1&outcome=media_attached&elapsed_ms=420&media_bytes=89696&media_type=public.jpeg",
+            "/v1/receipts",
+            form: "push_id=2018001&event=delivered&receipt_id=dev1&outcome=media_attached&elapsed_ms=420&media_bytes=89696&media_type=public.jpeg",
             headers: ["User-Agent": "RichPushExtension/0.1 (iPhone; iOS 17.4)"])
         #expect(full.status == 202)
-        let json = try await c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev2","outcome":"text_only","reason":"timeout","elapsed_ms":25000}"#)
+        let json = try await c.postJSON(
+            "/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev2","outcome":"text_only","reason":"timeout","elapsed_ms":25000}"#)
         #expect(json.status == 202)
         #expect(try await c.postJSON("/v1/receipts", #"{"push_id":"2018001","receipt_id":"dev1","event":"opened"}"#).status == 202)
 
@@ -182,7 +184,8 @@ struct ServerEndpointTests {
 
     @Test("serve refuses a malformed postgres:// URL with libpq's reason and without its password")
     func postgresURL() async throws {
-        let r = try await ChildProcess(Fixtures.richpushBinary.path, ["serve", "--port", "0", "--db", "postgres://app:s3cret@localhost/richpush?bogus=1"]).run(timeout: 30)
+        let r = try await ChildProcess(Fixtures.richpushBinary.path, ["serve", "--port", "0", "--db", "postgres://app:s3cret@localhost/richpush?bogus=1"]).run(
+            timeout: 30)
         #expect(r.status == 1)
         #expect(r.stderr.contains("'postgres://app:***@localhost/richpush?…' is not a valid PostgreSQL URL (libpq: invalid URI query parameter: \"bogus\")"))
         #expect(!r.stderr.contains("s3cret"))

@@ -49,11 +49,14 @@ struct StoreMigrationTests {
         #expect(old.accepted == 2)
         #expect(old.displayRate == 0.5)
         try store.recordSend(
-            PushSendRecord(pushID: "new", sentAtMs: 1_700_000_100_000, tokens: [
-                .init(deviceToken: "t1", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 1_700_000_000_000),
-                .init(deviceToken: "t2", status: nil, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
-                .init(deviceToken: "t3", status: 200, outcome: "accepted"),
-            ]))
+            PushSendRecord(
+                pushID: "new", sentAtMs: 1_700_000_100_000,
+                tokens: [
+                    .init(
+                        deviceToken: "t1", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 1_700_000_000_000),
+                    .init(deviceToken: "t2", status: nil, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
+                    .init(deviceToken: "t3", status: 200, outcome: "accepted"),
+                ]))
         let new = try #require(try store.push("new"))
         #expect(new.sent == 2)  // t2 was never sent (malformed): kept per token, not counted
         #expect(new.accepted == 1)

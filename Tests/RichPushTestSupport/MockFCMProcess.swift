@@ -25,10 +25,12 @@ public final class MockFCMProcess: @unchecked Sendable {
         try Data(try await Self.sharedKey.value.utf8).write(to: key)
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
-        child = ChildProcess("python3", [
-            Fixtures.supportDirectory.appendingPathComponent("mock_fcm.py").path,
-            "--key", key.path, "--client-email", Self.clientEmail, "--project", Self.project, "--script", scriptFile.path,
-        ])
+        child = ChildProcess(
+            "python3",
+            [
+                Fixtures.supportDirectory.appendingPathComponent("mock_fcm.py").path,
+                "--key", key.path, "--client-email", Self.clientEmail, "--project", Self.project, "--script", scriptFile.path,
+            ])
         port = try await child.start(waitingForPort: 30)
         serviceAccountFile = directory.appendingPathComponent("service-account.json")
         let json: JSONValue = .object([

@@ -75,7 +75,8 @@ enum EncryptCommand {
         guard plaintextBytes <= limit else {
             throw RichPushError(
                 code: .invalidPayload,
-                message: "PLAINTEXT.json file \(plaintextPath) is \(plaintextBytes) bytes as compact JSON; the encrypted payload cannot fit APNs' \(limit)-byte limit (Apple; ciphertext in base64 is 4/3 of the plaintext): send media by URL and keep the text short"
+                message:
+                    "PLAINTEXT.json file \(plaintextPath) is \(plaintextBytes) bytes as compact JSON; the encrypted payload cannot fit APNs' \(limit)-byte limit (Apple; ciphertext in base64 is 4/3 of the plaintext): send media by URL and keep the text short"
             )
         }
         let envelope = try PayloadCipher.encrypt(plaintext, key: key, kid: kid)
@@ -87,7 +88,9 @@ enum EncryptCommand {
                 if let existing, existing != clearPushID {
                     throw RichPushError(
                         code: .invalidPayload,
-                        message: "--payload file \(basePath) has push id \(existing.compactText()) but PLAINTEXT.json has push_id \(clearPushID.compactText()): make them the same, or drop one")
+                        message:
+                            "--payload file \(basePath) has push id \(existing.compactText()) but PLAINTEXT.json has push_id \(clearPushID.compactText()): make them the same, or drop one"
+                    )
                 }
                 if existing == nil { base["push_id"] = clearPushID }
             }
@@ -95,17 +98,23 @@ enum EncryptCommand {
             output = .object(base)
         } else if let clearPushID {
             FileHandle.standardError.write(
-                Data("richpush encrypt: note: push_id \(clearPushID.compactText()) is not in the envelope (a device that cannot decrypt still sends its receipt): put \"push_id\": \(clearPushID.compactText()) in the payload next to \"enc\", or use --payload (--encrypt-push-id keeps it inside)\n".utf8))
+                Data(
+                    "richpush encrypt: note: push_id \(clearPushID.compactText()) is not in the envelope (a device that cannot decrypt still sends its receipt): put \"push_id\": \(clearPushID.compactText()) in the payload next to \"enc\", or use --payload (--encrypt-push-id keeps it inside)\n"
+                        .utf8))
         }
         let outputData = output.jsonData(sortedKeys: true)
         if arguments.value("payload") != nil, outputData.count > limit {
             throw RichPushError(
                 code: .invalidPayload,
-                message: "the payload with the envelope is \(outputData.count) bytes; APNs accepts at most \(limit) bytes (Apple's limit): shorten PLAINTEXT.json (\(plaintextBytes) bytes) or the --payload file"
+                message:
+                    "the payload with the envelope is \(outputData.count) bytes; APNs accepts at most \(limit) bytes (Apple's limit): shorten PLAINTEXT.json (\(plaintextBytes) bytes) or the --payload file"
             )
         }
         if outputData.count > limit {
-            FileHandle.standardError.write(Data("richpush encrypt: warning: the envelope alone is \(outputData.count) bytes, over APNs' \(limit)-byte payload limit (Apple); shorten PLAINTEXT.json (\(plaintextBytes) bytes)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "richpush encrypt: warning: the envelope alone is \(outputData.count) bytes, over APNs' \(limit)-byte payload limit (Apple); shorten PLAINTEXT.json (\(plaintextBytes) bytes)\n"
+                        .utf8))
         }
         FileHandle.standardOutput.write(outputData + Data("\n".utf8))
         return 0

@@ -60,7 +60,8 @@ enum HostedSimulation {
             let mb = Double(peak) / 1_048_576
             let limit = Double(ProcessMemory.extensionLimitBytes) / 1_048_576
             line += String(
-                format: "\n%@peak memory %.1f MB for this whole Linux process (Swift runtime and Foundation alone are ~23 MB here);\n%@not comparable with iOS's ~%.0f MB extension limit, which counts the extension's own memory",
+                format:
+                    "\n%@peak memory %.1f MB for this whole Linux process (Swift runtime and Foundation alone are ~23 MB here);\n%@not comparable with iOS's ~%.0f MB extension limit, which counts the extension's own memory",
                 "".padding(toLength: 12, withPad: " ", startingAt: 0), mb, "".padding(toLength: 12, withPad: " ", startingAt: 0), limit)
         }
         for fault in report.faults { line += "\n" + "".padding(toLength: 12, withPad: " ", startingAt: 0) + "fault: \(fault)" }

@@ -54,7 +54,9 @@ enum InputFile {
                 if data.count > maximumBytes {
                     throw RichPushError(
                         code: .io,
-                        message: "\(describe(path)) holds more than \(maximumBytes >> 20) MiB; \(what) is a push payload (Apple: at most 4096 bytes, 5120 for VoIP): check that it is the right file")
+                        message:
+                            "\(describe(path)) holds more than \(maximumBytes >> 20) MiB; \(what) is a push payload (Apple: at most 4096 bytes, 5120 for VoIP): check that it is the right file"
+                    )
                 }
             } else if n == 0 {
                 return data
@@ -101,7 +103,9 @@ enum InputFile {
             switch code {
             case EBADF: advice = "standard input is closed; pipe \(what) in (e.g. `< payload.json`) or give a file instead of -"
             case EISDIR: advice = "standard input is a directory; redirect a file into it (`< payload.json`) or give a file instead of -"
-            case EIO: advice = "standard input cannot be read (input/output error: a background job reading its terminal, or a terminal that is gone); pipe \(what) in or give a file instead of -"
+            case EIO:
+                advice =
+                    "standard input cannot be read (input/output error: a background job reading its terminal, or a terminal that is gone); pipe \(what) in or give a file instead of -"
             default: advice = "standard input cannot be read (\(reason)); pipe \(what) in or give a file instead of -"
             }
             return RichPushError(code: .io, message: "cannot read \(what): \(advice)")

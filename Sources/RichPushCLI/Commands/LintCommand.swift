@@ -29,7 +29,11 @@ enum LintCommand {
             .flag("fix", help: "Rewrite fixable mistakes; the fixed payload goes to stdout or --output."),
             .value("output", "FILE", help: "With --fix: write the fixed payload to FILE instead of stdout."),
             .flag("voip", help: "Apply the VoIP size limit (5120 bytes) instead of 4096."),
-            .value("media-key", "PATH", repeatable: true, help: "A media key path to check (repeatable); default: the RichPush defaults\n(aps.alert.image, image-url, attachment-url, url, media-url, fcm_options.image)."),
+            .value(
+                "media-key", "PATH", repeatable: true,
+                help:
+                    "A media key path to check (repeatable); default: the RichPush defaults\n(aps.alert.image, image-url, attachment-url, url, media-url, fcm_options.image)."
+            ),
             .flag("json", help: "Print findings as JSON lines {severity, code, key, message, fixed}."),
         ],
         run: run

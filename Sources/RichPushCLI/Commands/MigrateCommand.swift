@@ -31,7 +31,11 @@ enum MigrateCommand {
             """,
         options: [
             .value("from", "sqlite:PATH", help: "The SQLite store to copy (sqlite:PATH, file:PATH or a path)."),
-            .value("to", "URL", help: "The PostgreSQL database: postgres://user[:password]@host[:port]/dbname\n[?sslmode=require&…] (default $RICHPUSH_DB_URL; PGPASSWORD and\n~/.pgpass work as for psql)."),
+            .value(
+                "to", "URL",
+                help:
+                    "The PostgreSQL database: postgres://user[:password]@host[:port]/dbname\n[?sslmode=require&…] (default $RICHPUSH_DB_URL; PGPASSWORD and\n~/.pgpass work as for psql)."
+            ),
             .value("batch", "N", help: "Rows per transaction (100…50000, default 5000)."),
         ],
         run: run
@@ -45,13 +49,15 @@ enum MigrateCommand {
             throw UsageError(command: "migrate", message: "give the SQLite store to copy with --from sqlite:./richpush.sqlite")
         }
         guard case .sqlite(let path) = StoreLocation.parse(fromText) else {
-            throw UsageError(command: "migrate", message: "--from must be a SQLite file (sqlite:PATH or a path), not '\(PostgresConnectionInfo.redact(fromText))'")
+            throw UsageError(
+                command: "migrate", message: "--from must be a SQLite file (sqlite:PATH or a path), not '\(PostgresConnectionInfo.redact(fromText))'")
         }
         guard let toText = args.value("to", orEnvironment: StoreLocation.environmentVariable), !toText.isEmpty else {
             throw UsageError(command: "migrate", message: "give the PostgreSQL database with --to postgres://user@host:5432/dbname (or RICHPUSH_DB_URL)")
         }
         guard PostgresConnectionInfo.isPostgresURL(toText) else {
-            throw UsageError(command: "migrate", message: "--to must be a PostgreSQL URL (postgres://user@host:5432/dbname), not '\(PostgresConnectionInfo.redact(toText))'")
+            throw UsageError(
+                command: "migrate", message: "--to must be a PostgreSQL URL (postgres://user@host:5432/dbname), not '\(PostgresConnectionInfo.redact(toText))'")
         }
         let batch = try args.integer("batch", in: 100...50_000) ?? 5_000
 
@@ -73,7 +79,9 @@ enum MigrateCommand {
             out += line + "\n"
         }
         let total = summaries.map(\.copied).reduce(0, +)
-        out += total == 0 ? "nothing left to copy: the target is up to date with this file.\n" : "done: run `richpush serve --db <the same URL>` on each instance.\n"
+        out +=
+            total == 0
+            ? "nothing left to copy: the target is up to date with this file.\n" : "done: run `richpush serve --db <the same URL>` on each instance.\n"
         FileHandle.standardOutput.write(Data(out.utf8))
         return 0
     }

@@ -12,20 +12,23 @@ extension PipelineDetails {
         if let c = self.category {
             category = .object([
                 "identifier": .string(c.identifier),
-                "buttons": .array(c.buttons.map { b in
-                    .object([
-                        "id": .string(b.identifier), "title": .string(b.title), "destructive": .bool(b.destructive),
-                        "foreground": .bool(b.foreground), "authenticationRequired": .bool(b.authenticationRequired),
-                        "icon": opt(b.icon),
-                        "textInput": b.textInput.map { .object(["buttonTitle": .string($0.buttonTitle), "placeholder": .string($0.placeholder)]) } ?? .null,
-                    ])
-                }),
+                "buttons": .array(
+                    c.buttons.map { b in
+                        .object([
+                            "id": .string(b.identifier), "title": .string(b.title), "destructive": .bool(b.destructive),
+                            "foreground": .bool(b.foreground), "authenticationRequired": .bool(b.authenticationRequired),
+                            "icon": opt(b.icon),
+                            "textInput": b.textInput.map { .object(["buttonTitle": .string($0.buttonTitle), "placeholder": .string($0.placeholder)]) } ?? .null,
+                        ])
+                    }),
             ])
         }
         var thumbnail: JSONValue = .null
         if let t = self.thumbnail {
             thumbnail = .object([
-                "clippingRect": t.clippingRect.map { .object(["x": .double($0.x), "y": .double($0.y), "width": .double($0.width), "height": .double($0.height)]) } ?? .null,
+                "clippingRect": t.clippingRect.map {
+                    .object(["x": .double($0.x), "y": .double($0.y), "width": .double($0.width), "height": .double($0.height)])
+                } ?? .null,
                 "time": t.time.map(JSONValue.double) ?? .null,
                 "hidden": .bool(t.hidden),
             ])

@@ -24,7 +24,9 @@ final class ProgressBar: @unchecked Sendable {
         }
         let width = 30
         let filled = min(width, done * width / total)
-        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total) (\(min(100, done * 100 / total))%)"
+        let line =
+            "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            + "] \(done)/\(total) (\(min(100, done * 100 / total))%)"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -4,7 +4,7 @@ import RichPushProvider
 import RichPushServer
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// `richpush record-send`: tells the statistics server about the sends of a push that another
@@ -74,7 +74,9 @@ enum RecordSendCommand {
             }
             let results = try parseResults(try await InputFile.read(file, what: "the results"), file: file)
             guard !results.isEmpty else {
-                throw UsageError(command: "record-send", message: "\(file == "-" ? "standard input" : file) has no results (one JSON object per line with \"token\" and \"outcome\")")
+                throw UsageError(
+                    command: "record-send",
+                    message: "\(file == "-" ? "standard input" : file) has no results (one JSON object per line with \"token\" and \"outcome\")")
             }
             for batch in try RecordedSendBatches(results: results, batchID: batchID).batches {
                 var body = common
@@ -105,14 +107,19 @@ enum RecordSendCommand {
                 if let error = StatisticsServerConnection.errorObject(data) {
                     throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)) for batch \(id): \(error.message)")
                 }
-                throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatisticsServerConnection.notRichPush)")
+                throw RichPushError(
+                    code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatisticsServerConnection.notRichPush)")
             }
             totals.sent += answer["sent"]?.intValue ?? 0
             totals.accepted += answer["accepted"]?.intValue ?? 0
             totals.skipped += answer["skipped"]?.intValue ?? 0
             if answer["duplicate"] == .bool(true) { totals.duplicates += 1 }
         }
-        let already = totals.duplicates == 0 ? "" : totals.duplicates == bodies.count ? " (already recorded before: nothing counted twice)" : " (\(totals.duplicates) of \(bodies.count) batches were already recorded)"
+        let already =
+            totals.duplicates == 0
+            ? ""
+            : totals.duplicates == bodies.count
+                ? " (already recorded before: nothing counted twice)" : " (\(totals.duplicates) of \(bodies.count) batches were already recorded)"
         print("recorded push \(pushID): sent \(totals.sent), accepted \(totals.accepted), skipped \(totals.skipped) in \(bodies.count) batch(es)\(already)")
         return 0
     }
@@ -141,7 +148,9 @@ enum RecordSendCommand {
         }
         return try items.compactMap { line, value in
             guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
-                throw RichPushError(code: .invalidPayload, message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
+                throw RichPushError(
+                    code: .invalidPayload,
+                    message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
             }
             // A token that is not one (richpush send reports it token_bad, never sent) is left out:
             // the server's rule (DeviceTokenRule) would refuse the whole batch for it.

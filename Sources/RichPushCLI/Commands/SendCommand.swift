@@ -118,10 +118,13 @@ enum SendCommand {
         let topic: String
         if provider == .fcm {
             if args.value("topic") != nil {
-                throw UsageError(command: "send", message: "'--topic' is not used with FCM: FCM sends to the app registered in the Firebase project; drop --topic")
+                throw UsageError(
+                    command: "send", message: "'--topic' is not used with FCM: FCM sends to the app registered in the Firebase project; drop --topic")
             }
             for apnsOnly in ["key", "key-id", "team-id", "cert", "cert-key", "apns-url", "apns-id"] where args.value(apnsOnly) != nil {
-                throw UsageError(command: "send", message: "'--\(apnsOnly)' is an APNs setting; with --fcm-service-account the APNs credentials live in the Firebase project")
+                throw UsageError(
+                    command: "send", message: "'--\(apnsOnly)' is an APNs setting; with --fcm-service-account the APNs credentials live in the Firebase project"
+                )
             }
             if args.flag("sandbox") {
                 throw UsageError(command: "send", message: "'--sandbox' is an APNs setting; FCM picks the APNs environment from the app's registration")
@@ -136,7 +139,9 @@ enum SendCommand {
         var notification = APNsNotification(payload: payloadData, topic: topic)
         if let type = args.value("push-type") {
             guard APNsPushType.documented.map(\.rawValue).contains(type) else {
-                throw UsageError(command: "send", message: "'--push-type \(type)' is not an APNs push type; use one of \(APNsPushType.documented.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError(
+                    command: "send",
+                    message: "'--push-type \(type)' is not an APNs push type; use one of \(APNsPushType.documented.map(\.rawValue).joined(separator: ", "))")
             }
             notification.pushType = APNsPushType(rawValue: type)
         }
@@ -151,7 +156,9 @@ enum SendCommand {
         }
         if let collapseID = args.value("collapse-id") {
             guard collapseID.utf8.count <= APNsNotification.maximumCollapseIDBytes else {
-                throw UsageError(command: "send", message: "'--collapse-id' is \(collapseID.utf8.count) bytes; Apple allows at most \(APNsNotification.maximumCollapseIDBytes) bytes")
+                throw UsageError(
+                    command: "send",
+                    message: "'--collapse-id' is \(collapseID.utf8.count) bytes; Apple allows at most \(APNsNotification.maximumCollapseIDBytes) bytes")
             }
             notification.collapseID = collapseID
         }
@@ -188,7 +195,8 @@ enum SendCommand {
         if let file {
             let counted = try await TokenFileSource.countTokens(file)
             if counted == 0, listed.isEmpty {
-                throw UsageError(command: "send", message: "the tokens file \(file) has no device tokens (one token per line; blank lines and # comments are ignored)")
+                throw UsageError(
+                    command: "send", message: "the tokens file \(file) has no device tokens (one token per line; blank lines and # comments are ignored)")
             }
             expected = counted.map { $0 + listed.count }
             sources.append(try TokenFileSource(path: file))
@@ -230,13 +238,17 @@ enum SendCommand {
         output.flush()
         progress?.finish(done: done)
         if summary.total == 0 {
-            throw UsageError(command: "send", message: "no device tokens \(file == "-" ? "on standard input" : "to send to") (one token per line; blank lines and # comments are ignored)")
+            throw UsageError(
+                command: "send",
+                message: "no device tokens \(file == "-" ? "on standard input" : "to send to") (one token per line; blank lines and # comments are ignored)")
         }
         if file != nil || summary.total > 1 {
-            LintCommand.printError("richpush send: \(summary.total) tokens, sent \(summary.sent), accepted \(summary.accepted) (\(summary.countsDescription)); \(connections())")
+            LintCommand.printError(
+                "richpush send: \(summary.total) tokens, sent \(summary.sent), accepted \(summary.accepted) (\(summary.countsDescription)); \(connections())")
         }
         if let body = summary.unexpectedBody {
-            LintCommand.printError("richpush send: an answer was not \(provider == .apns ? "APNs" : "FCM") JSON (a proxy or load balancer in between?), shown once: \(body)")
+            LintCommand.printError(
+                "richpush send: an answer was not \(provider == .apns ? "APNs" : "FCM") JSON (a proxy or load balancer in between?), shown once: \(body)")
         }
         if let stop = summary.stoppedBy {
             throw stop
@@ -275,7 +287,11 @@ enum SendCommand {
             return p
         }
         if fcmEnv, apnsEnv {
-            throw UsageError(command: "send", message: "the environment has APNs (RICHPUSH_APNS_KEY / _CERT) and FCM (RICHPUSH_FCM_SERVICE_ACCOUNT) settings: choose with --provider apns|fcm or RICHPUSH_PROVIDER")
+            throw UsageError(
+                command: "send",
+                message:
+                    "the environment has APNs (RICHPUSH_APNS_KEY / _CERT) and FCM (RICHPUSH_FCM_SERVICE_ACCOUNT) settings: choose with --provider apns|fcm or RICHPUSH_PROVIDER"
+            )
         }
         return fcmEnv ? .fcm : .apns
     }
@@ -298,34 +314,53 @@ enum SendCommand {
         if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) == nil, args.value("cert-key") != nil {
             throw UsageError(command: "send", message: "'--cert-key' goes with '--cert FILE' (a PEM client certificate whose key is in another file)")
         }
-        if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) != nil, args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) != nil, args.value("key") != nil {
+        if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) != nil, args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) != nil,
+            args.value("key") != nil
+        {
             throw UsageError(command: "send", message: "give either '--key' (token auth) or '--cert' (certificate auth), not both")
         }
         let authentication: APNsAuthentication
         var clientCertificate: TransportConfiguration.ClientCertificate?
         if let cert = args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) {
-            let certificate = TransportConfiguration.ClientCertificate(certificateFile: cert, keyFile: args.value("cert-key"), passphrase: args.value("cert-password", orEnvironment: "RICHPUSH_APNS_CERT_PASSWORD", env))
+            let certificate = TransportConfiguration.ClientCertificate(
+                certificateFile: cert, keyFile: args.value("cert-key"),
+                passphrase: args.value("cert-password", orEnvironment: "RICHPUSH_APNS_CERT_PASSWORD", env))
             clientCertificate = certificate
             authentication = .certificate(certificate)
         } else {
             guard let keyPath = args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) else {
-                throw UsageError(command: "send", message: "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth, or --fcm-service-account to send through FCM")
+                throw UsageError(
+                    command: "send",
+                    message:
+                        "give '--key AuthKey_KEYID.p8' and '--team-id TEAMID' (add --key-id when the file is not named AuthKey_<KEYID>.p8), or --cert for certificate auth, or --fcm-service-account to send through FCM"
+                )
             }
             // The file first: a missing key is the first thing to fix, whatever its name.
             let keyData = try FileProblem.read(keyPath, what: "the APNs key", option: args.value("key") != nil ? "--key" : "RICHPUSH_APNS_KEY")
             let keyName = URL(fileURLWithPath: keyPath).lastPathComponent
             let derivedID = keyName.hasPrefix("AuthKey_") && keyName.hasSuffix(".p8") ? String(keyName.dropFirst(8).dropLast(3)) : nil
             guard let keyID = args.value("key-id", orEnvironment: "RICHPUSH_APNS_KEY_ID", env) ?? derivedID else {
-                throw UsageError(command: "send", message: "'--key-id KEYID' is needed: the key file \(keyName) is not named AuthKey_<KEYID>.p8 (the key id is the 10 characters Apple shows next to the key)")
+                throw UsageError(
+                    command: "send",
+                    message:
+                        "'--key-id KEYID' is needed: the key file \(keyName) is not named AuthKey_<KEYID>.p8 (the key id is the 10 characters Apple shows next to the key)"
+                )
             }
             guard Self.isAppleID(keyID) else {
-                throw UsageError(command: "send", message: "the key id '\(keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --key-id or the AuthKey_<KEYID>.p8 file name")
+                throw UsageError(
+                    command: "send",
+                    message:
+                        "the key id '\(keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --key-id or the AuthKey_<KEYID>.p8 file name"
+                )
             }
             guard let teamID = args.value("team-id", orEnvironment: "RICHPUSH_APNS_TEAM_ID", env) else {
-                throw UsageError(command: "send", message: "'--team-id' is required (Membership details in the developer account), or set RICHPUSH_APNS_TEAM_ID")
+                throw UsageError(
+                    command: "send", message: "'--team-id' is required (Membership details in the developer account), or set RICHPUSH_APNS_TEAM_ID")
             }
             guard Self.isAppleID(teamID) else {
-                throw UsageError(command: "send", message: "'--team-id \(teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
+                throw UsageError(
+                    command: "send",
+                    message: "'--team-id \(teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
             }
             let signer = try ES256Signer(pem: String(decoding: keyData, as: UTF8.self), label: keyName)
             authentication = .token(APNsTokenManager(signer: signer, keyID: keyID, teamID: teamID))
@@ -343,12 +378,18 @@ enum SendCommand {
         _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
     ) throws -> (FCMClient, String) {
         guard let path = args.value("fcm-service-account", orEnvironment: "RICHPUSH_FCM_SERVICE_ACCOUNT", env) else {
-            throw UsageError(command: "send", message: "'--fcm-service-account FILE' is required to send through FCM (the service-account JSON from Firebase console → Project settings → Service accounts)")
+            throw UsageError(
+                command: "send",
+                message:
+                    "'--fcm-service-account FILE' is required to send through FCM (the service-account JSON from Firebase console → Project settings → Service accounts)"
+            )
         }
         var account = try FCMServiceAccount(
             contentsOf: path, option: args.value("fcm-service-account") != nil ? "--fcm-service-account" : "RICHPUSH_FCM_SERVICE_ACCOUNT")
         let endpoint = args.value("fcm-url", orEnvironment: "RICHPUSH_FCM_URL", env) ?? FCMClient.defaultEndpoint
-        for (name, url) in [("fcm-url", endpoint), ("fcm-token-url", args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) ?? account.tokenURI)] {
+        for (name, url) in [
+            ("fcm-url", endpoint), ("fcm-token-url", args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) ?? account.tokenURI),
+        ] {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw UsageError(command: "send", message: "'--\(name) \(url)' must start with https:// (or http:// for a local test server)")
             }

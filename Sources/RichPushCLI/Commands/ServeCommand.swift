@@ -7,7 +7,8 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
-        usage: "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://…] [--admin-token TOKEN] [--public-url URL]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]] [--device-secret SECRET]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]",
+        usage:
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://…] [--admin-token TOKEN] [--public-url URL]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]] [--device-secret SECRET]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -79,19 +80,55 @@ enum ServeCommand {
         options: [
             .value("host", "ADDRESS", help: "IPv4/IPv6 address to bind (default 127.0.0.1; 0.0.0.0 for all)."),
             .value("port", "PORT", help: "TCP port (default 8080; 0 picks a free port)."),
-            .value("db", "PATH-or-URL", help: "SQLite file (default ./richpush.sqlite), or a PostgreSQL URL\npostgres://user@host:5432/dbname[?sslmode=require] for several\ninstances on one database. Env RICHPUSH_DB_URL."),
-            .value("db-connections", "N", help: "PostgreSQL connections per instance (2…64, default 4): 2 for\nreads and sends (1 when N is 2), the rest each store one batch of\nreceipts at a time (default 2); a further batch starts only while\none has waited 2 ms for its COMMIT (a slow disk, a far database)."),
-            .value("admin-token", "TOKEN", help: "Admin token for /v1/pushes and the dashboard, at least 16 bytes\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
-            .value("public-url", "URL", help: "The URL browsers use for the dashboard, e.g. https://stats.example.com\nbehind a reverse proxy: admin actions from that origin are allowed,\nand with https the login cookie is Secure."),
-            .value("trusted-proxy", "ADDRESS", repeatable: true, help: "A reverse proxy's address (repeatable, or comma-separated): its\nX-Forwarded-For/-Proto/-Host are believed (client address for the\nlogin throttle, TLS for the Secure cookie). Default per-IP cap: off."),
-            .value("max-connections", "N", help: "Connections open at once (default 10000, lowered to what ulimit -n\nallows); from 90 % of it requests get 503 server_busy."),
-            .value("max-connections-per-ip", "N", help: "Connections from one client address (default 64; 0 = no limit, e.g.\nbehind a reverse proxy whose address all connections have)."),
-            .value("header-timeout", "SECONDS", help: "Request line + headers must arrive within SECONDS of the connection\n(or of the previous request when kept alive), else it is closed\n(default 10; 0.5…600)."),
-            .value("min-body-rate", "BYTES", help: "A body must arrive at BYTES per second after a grace of\n--header-timeout, else the connection is closed (default 1024; 0 = off)."),
+            .value(
+                "db", "PATH-or-URL",
+                help:
+                    "SQLite file (default ./richpush.sqlite), or a PostgreSQL URL\npostgres://user@host:5432/dbname[?sslmode=require] for several\ninstances on one database. Env RICHPUSH_DB_URL."
+            ),
+            .value(
+                "db-connections", "N",
+                help:
+                    "PostgreSQL connections per instance (2…64, default 4): 2 for\nreads and sends (1 when N is 2), the rest each store one batch of\nreceipts at a time (default 2); a further batch starts only while\none has waited 2 ms for its COMMIT (a slow disk, a far database)."
+            ),
+            .value(
+                "admin-token", "TOKEN",
+                help: "Admin token for /v1/pushes and the dashboard, at least 16 bytes\n(default: $RICHPUSH_ADMIN_TOKEN, else a generated one)."),
+            .value(
+                "public-url", "URL",
+                help:
+                    "The URL browsers use for the dashboard, e.g. https://stats.example.com\nbehind a reverse proxy: admin actions from that origin are allowed,\nand with https the login cookie is Secure."
+            ),
+            .value(
+                "trusted-proxy", "ADDRESS", repeatable: true,
+                help:
+                    "A reverse proxy's address (repeatable, or comma-separated): its\nX-Forwarded-For/-Proto/-Host are believed (client address for the\nlogin throttle, TLS for the Secure cookie). Default per-IP cap: off."
+            ),
+            .value(
+                "max-connections", "N",
+                help: "Connections open at once (default 10000, lowered to what ulimit -n\nallows); from 90 % of it requests get 503 server_busy."),
+            .value(
+                "max-connections-per-ip", "N",
+                help: "Connections from one client address (default 64; 0 = no limit, e.g.\nbehind a reverse proxy whose address all connections have)."),
+            .value(
+                "header-timeout", "SECONDS",
+                help:
+                    "Request line + headers must arrive within SECONDS of the connection\n(or of the previous request when kept alive), else it is closed\n(default 10; 0.5…600)."
+            ),
+            .value(
+                "min-body-rate", "BYTES",
+                help: "A body must arrive at BYTES per second after a grace of\n--header-timeout, else the connection is closed (default 1024; 0 = off)."),
             .value("idle-timeout", "SECONDS", help: "Close a connection with no byte in or out for SECONDS (default 30)."),
-            .value("synchronous", "full|normal", help: "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill).\nPostgreSQL always commits with synchronous_commit=on."),
+            .value(
+                "synchronous", "full|normal",
+                help:
+                    "SQLite sync at each commit (default full: a 202 survives\nprocess kill and OS crash; normal: survives process kill).\nPostgreSQL always commits with synchronous_commit=on."
+            ),
             .value("threads", "N", help: "HTTP server threads (default: one per core, at least 2)."),
-            .value("commit-linger", "MS", help: "Wait up to MS milliseconds (0…50) for just-answered clients\nto send again before a group commit, so one commit covers them\n(default 0 = at once; never longer than the last commit)."),
+            .value(
+                "commit-linger", "MS",
+                help:
+                    "Wait up to MS milliseconds (0…50) for just-answered clients\nto send again before a group commit, so one commit covers them\n(default 0 = at once; never longer than the last commit)."
+            ),
             .value("apns-key", "FILE", help: "APNs auth key AuthKey_XXXXXXXXXX.p8 for POST /v1/pushes. Env RICHPUSH_APNS_KEY."),
             .value("apns-key-id", "KEYID", help: "The key's 10-character id (default: from the file name). Env RICHPUSH_APNS_KEY_ID."),
             .value("apns-team-id", "TEAMID", help: "The 10-character team id. Env RICHPUSH_APNS_TEAM_ID."),
@@ -103,7 +140,11 @@ enum ServeCommand {
             .value("fcm-url", "URL", help: "Another FCM endpoint (a test server). Env RICHPUSH_FCM_URL."),
             .value("fcm-token-url", "URL", help: "Another OAuth2 token endpoint than the file's token_uri. Env RICHPUSH_FCM_TOKEN_URL."),
             .value("fcm-ca-file", "PEM", help: "Extra trust roots for --fcm-url (a test CA). Env RICHPUSH_FCM_CA_FILE."),
-            .value("device-secret", "SECRET", help: "Key for POST /v1/devices user_hash (HMAC-SHA256 of user_id; at least 16 characters,\ne.g. openssl rand -hex 32). Env RICHPUSH_DEVICE_SECRET."),
+            .value(
+                "device-secret", "SECRET",
+                help:
+                    "Key for POST /v1/devices user_hash (HMAC-SHA256 of user_id; at least 16 characters,\ne.g. openssl rand -hex 32). Env RICHPUSH_DEVICE_SECRET."
+            ),
         ],
         run: run
     )
@@ -132,7 +173,8 @@ enum ServeCommand {
             guard given.utf8.count >= AdminAuthenticator.minimumTokenBytes else {
                 throw UsageError(
                     command: "serve",
-                    message: "the admin token is \(given.utf8.count) bytes; use at least \(AdminAuthenticator.minimumTokenBytes) (e.g. `openssl rand -hex 32`), or leave --admin-token and RICHPUSH_ADMIN_TOKEN unset and serve generates a 32-byte one"
+                    message:
+                        "the admin token is \(given.utf8.count) bytes; use at least \(AdminAuthenticator.minimumTokenBytes) (e.g. `openssl rand -hex 32`), or leave --admin-token and RICHPUSH_ADMIN_TOKEN unset and serve generates a 32-byte one"
                 )
             }
             token = given
@@ -154,7 +196,9 @@ enum ServeCommand {
             // server that starts and answers 503 to every push.
             throw UsageError(
                 command: "serve",
-                message: "the APNs settings for POST /v1/pushes are incomplete: also give \(missing.names.joined(separator: ", ")); or leave out every --apns-* setting (POST /v1/pushes then sends through FCM only, or answers 503)")
+                message:
+                    "the APNs settings for POST /v1/pushes are incomplete: also give \(missing.names.joined(separator: ", ")); or leave out every --apns-* setting (POST /v1/pushes then sends through FCM only, or answers 503)"
+            )
         case nil:
             break
         }
@@ -170,7 +214,8 @@ enum ServeCommand {
         var deviceSecret: Data?
         if let secret = args.value("device-secret") ?? environment["RICHPUSH_DEVICE_SECRET"], !secret.isEmpty {
             guard secret.utf8.count >= 16 else {
-                throw UsageError(command: "serve", message: "the device secret is \(secret.utf8.count) characters; give at least 16 (e.g. openssl rand -hex 32)")
+                throw UsageError(
+                    command: "serve", message: "the device secret is \(secret.utf8.count) characters; give at least 16 (e.g. openssl rand -hex 32)")
             }
             deviceSecret = Data(secret.utf8)
         }
@@ -180,10 +225,13 @@ enum ServeCommand {
         let connections = try args.integer("db-connections", in: 2...64)
         if case .postgres = location {
             if args.value("synchronous") != nil {
-                throw UsageError(command: "serve", message: "--synchronous applies to a SQLite --db; PostgreSQL commits with synchronous_commit=on (a 202 follows the WAL flush)")
+                throw UsageError(
+                    command: "serve",
+                    message: "--synchronous applies to a SQLite --db; PostgreSQL commits with synchronous_commit=on (a 202 follows the WAL flush)")
             }
         } else if connections != nil {
-            throw UsageError(command: "serve", message: "--db-connections applies to a PostgreSQL --db (postgres://…); a SQLite file has one writer and one reader")
+            throw UsageError(
+                command: "serve", message: "--db-connections applies to a PostgreSQL --db (postgres://…); a SQLite file has one writer and one reader")
         }
         let store = try location.open(synchronous: synchronous, connections: connections ?? PostgresStore.defaultConnections)
 
@@ -209,7 +257,8 @@ enum ServeCommand {
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         var banner = "PORT \(server.port)\n"
         if let postgres = store as? PostgresStore {
-            banner += "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(postgres.info.redacted), synchronous_commit=on, \(postgres.connectionCount) connections: \(postgres.concurrentBatches) for receipt batches, \(postgres.connectionCount - postgres.concurrentBatches) for reads and sends)\n"
+            banner +=
+                "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(postgres.info.redacted), synchronous_commit=on, \(postgres.connectionCount) connections: \(postgres.concurrentBatches) for receipt batches, \(postgres.connectionCount - postgres.concurrentBatches) for reads and sends)\n"
         } else {
             banner += "richpush serve: listening on http://\(displayHost):\(server.port) (store: \(location.displayName), synchronous=\(synchronous))\n"
         }
@@ -221,11 +270,14 @@ enum ServeCommand {
             banner += "  send:      POST /v1/pushes is off (503) until given \(apnsMissing.joined(separator: ", ")), or --fcm-service-account\n"
         }
         if let fcm {
-            banner += "  send:      POST http://\(displayHost):\(server.port)/v1/pushes {\"provider\": \"fcm\"} → FCM \(fcm.endpoint), project \(server.fcmProjectID ?? "?")\n"
+            banner +=
+                "  send:      POST http://\(displayHost):\(server.port)/v1/pushes {\"provider\": \"fcm\"} → FCM \(fcm.endpoint), project \(server.fcmProjectID ?? "?")\n"
         }
-        banner += "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
+        banner +=
+            "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
         let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
-        banner += "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"
+        banner +=
+            "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"
         if generated {
             banner += "  admin token (generated, shown once; set RICHPUSH_ADMIN_TOKEN to keep one): \(token)\n"
         }
@@ -251,7 +303,8 @@ enum ServeCommand {
         for item in args.values("trusted-proxy").flatMap({ $0.split(separator: ",") }) {
             let address = item.trimmingCharacters(in: .whitespaces)
             guard ServerConfiguration.isIPAddress(address) else {
-                throw UsageError(command: "serve", message: "'--trusted-proxy \(address)' must be an IPv4 or IPv6 address (the proxy's address as this server sees it)")
+                throw UsageError(
+                    command: "serve", message: "'--trusted-proxy \(address)' must be an IPv4 or IPv6 address (the proxy's address as this server sees it)")
             }
             proxies.append(address)
         }
@@ -267,13 +320,18 @@ enum ServeCommand {
             guard n <= room else {
                 throw UsageError(
                     command: "serve",
-                    message: "'--max-connections \(n)' needs \(n + ConnectionLimits.reservedDescriptors) file descriptors, but this process may open \(descriptors) (ulimit -n): raise the limit or give at most \(max(16, room))"
+                    message:
+                        "'--max-connections \(n)' needs \(n + ConnectionLimits.reservedDescriptors) file descriptors, but this process may open \(descriptors) (ulimit -n): raise the limit or give at most \(max(16, room))"
                 )
             }
             limits.maximumConnections = n
         } else {
             guard room >= 64 else {
-                throw UsageError(command: "serve", message: "this process may open only \(descriptors) files (ulimit -n); richpush serve needs at least \(64 + ConnectionLimits.reservedDescriptors)")
+                throw UsageError(
+                    command: "serve",
+                    message:
+                        "this process may open only \(descriptors) files (ulimit -n); richpush serve needs at least \(64 + ConnectionLimits.reservedDescriptors)"
+                )
             }
             limits.maximumConnections = min(limits.maximumConnections, room)
         }

@@ -44,20 +44,44 @@ enum SimulateCommand {
             """,
         options: [
             .value("deadline", "SECONDS", help: "The pipeline's own stop for media work (default 25).\nThen it delivers the best attempt with reason timeout."),
-            .value("budget", "SECONDS", help: "The host's limit (default 30, Apple's ~30 s): then it calls\nexpire(), as iOS calls serviceExtensionTimeWillExpire()."),
+            .value(
+                "budget", "SECONDS",
+                help: "The host's limit (default 30, Apple's ~30 s): then it calls\nexpire(), as iOS calls serviceExtensionTimeWillExpire()."),
             .value("receipts-url", "URL", help: "POST the receipt here (form-encoded, push_id first).\nWithout it no receipt is sent (status skipped)."),
-            .value("allow-http-host", "HOST", repeatable: true, help: "Allow cleartext http:// to HOST (an App Transport\nSecurity exception), for media and receipts."),
+            .value(
+                "allow-http-host", "HOST", repeatable: true,
+                help: "Allow cleartext http:// to HOST (an App Transport\nSecurity exception), for media and receipts."),
             .value("out", "DIR", help: "Where attachment folders go (created if missing; must be\nwritable; default: a new temporary folder, printed)."),
             .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt (and host, on Linux)."),
-            .value("media-key", "PATH", repeatable: true, help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
+            .value(
+                "media-key", "PATH", repeatable: true,
+                help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
-            .value("default-body", "TEXT", help: "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(PipelineConfiguration.articleDefaultBody)\" (\"check it now\")."),
-            .value("media-category", "[KIND=]ID", repeatable: true, help: "Category set when media is attached and the payload names\nnone: ID for every kind, or KIND=ID for image, video or audio\n(default image=image, video=video, audio=audio)."),
+            .value(
+                "default-body", "TEXT",
+                help:
+                    "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(PipelineConfiguration.articleDefaultBody)\" (\"check it now\")."
+            ),
+            .value(
+                "media-category", "[KIND=]ID", repeatable: true,
+                help:
+                    "Category set when media is attached and the payload names\nnone: ID for every kind, or KIND=ID for image, video or audio\n(default image=image, video=video, audio=audio)."
+            ),
             .flag("no-media-category", help: "Never set a category."),
             .value("transport", "NAME", help: "HTTP layer: curl (default on Linux) or urlsession."),
-            .value("keys", "FILE", help: "Key file for encrypted payloads (\"enc\"): {\"KID\": \"<base64 of 32 bytes>\"}.\nWithout it an encrypted payload shows the server's alert (decrypt_failed)."),
-            .value("cache", "DIR", help: "Media cache directory (the App Group container on iOS): keyed by\nURL, 50 MB, least recently used evicted, honours Cache-Control."),
-            .value("state", "DIR", help: "Shared state directory (App Group): receipt queue (retried on\nlater runs, once per push), install id (a stable receipt_id per push),\nbadge counter for badge_op. Without it every run is a fresh install."),
+            .value(
+                "keys", "FILE",
+                help:
+                    "Key file for encrypted payloads (\"enc\"): {\"KID\": \"<base64 of 32 bytes>\"}.\nWithout it an encrypted payload shows the server's alert (decrypt_failed)."
+            ),
+            .value(
+                "cache", "DIR",
+                help: "Media cache directory (the App Group container on iOS): keyed by\nURL, 50 MB, least recently used evicted, honours Cache-Control."),
+            .value(
+                "state", "DIR",
+                help:
+                    "Shared state directory (App Group): receipt queue (retried on\nlater runs, once per push), install id (a stable receipt_id per push),\nbadge counter for badge_op. Without it every run is a fresh install."
+            ),
         ],
         run: run
     )
@@ -75,14 +99,16 @@ enum SimulateCommand {
         let budget = try args.seconds("budget", in: 0.1...600) ?? 30
         if let raw = args.value("receipts-url") {
             guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw UsageError(command: command, message: "'--receipts-url \(raw)' must be an http(s) URL with a host, e.g. https://stats.example.com/v1/receipts")
+                throw UsageError(
+                    command: command, message: "'--receipts-url \(raw)' must be an http(s) URL with a host, e.g. https://stats.example.com/v1/receipts")
             }
             configuration.receiptsURL = url
         }
         configuration.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
         for option in ["media-key", "push-id-key"] {
             for key in args.values(option) where key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
-                throw UsageError(command: command, message: "--\(option) \"\(key)\" is not a key path (empty or with an empty part): give dotted keys, e.g. data.image")
+                throw UsageError(
+                    command: command, message: "--\(option) \"\(key)\" is not a key path (empty or with an empty part): give dotted keys, e.g. data.image")
             }
         }
         let mediaKeys = args.values("media-key")
@@ -98,7 +124,9 @@ enum SimulateCommand {
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 {
                 guard let kind = MediaKind(rawValue: parts[0]), !parts[1].isEmpty else {
-                    throw UsageError(command: command, message: "'--media-category \(value)': KIND must be image, video or audio and ID not empty, e.g. --media-category video=movie")
+                    throw UsageError(
+                        command: command,
+                        message: "'--media-category \(value)': KIND must be image, video or audio and ID not empty, e.g. --media-category video=movie")
                 }
                 configuration.mediaCategoryIdentifiers[kind] = parts[1]
             } else {
@@ -136,13 +164,15 @@ enum SimulateCommand {
         let data = try await SimulateFiles.readPayload(path)
         let name = path == "-" ? "standard input" : path
         if let json = try? JSONValue.parse(data), (try? NotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
-            RichPushCommandLine.printError("note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
+            RichPushCommandLine.printError(
+                "note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
 
         #if !canImport(UserNotifications)
         // The real RichPushServiceExtension in the Linux host: the pipeline writes into
         // the extension's own folder; the host moves shown attachments into --out, as iOS moves them.
-        let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
+        let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
         configuration.attachmentsDirectory = extensionFolder
         let hosted = await HostedSimulation.run(payload: data, configuration: configuration, transport: transport, budget: budget, store: out)
         try? FileManager.default.removeItem(at: extensionFolder)
@@ -188,29 +218,31 @@ enum SimulateCommand {
         func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
         let c = r.content
-        return .object([
-            "outcome": .string(r.outcome.rawValue),
-            "reason": opt(r.reason?.rawValue),
-            "httpStatus": opt(r.httpStatus),
-            "pushId": opt(r.pushID),
-            "elapsedMs": .int(r.elapsedMs),
-            "content": .object([
-                "title": .string(c.title),
-                "subtitle": .string(c.subtitle),
-                "body": .string(c.body),
-                "categoryIdentifier": .string(c.categoryIdentifier),
-                "threadIdentifier": .string(c.threadIdentifier),
-                "badge": opt(c.badge),
-                "sound": opt(c.sound),
-                "attachments": .array(c.attachments.map {
-                    .object(["identifier": .string($0.identifier), "file": .string($0.file), "type": .string($0.type), "bytes": .int($0.bytes)])
-                }),
-            ]),
-            "receipt": .object([
-                "status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus), "error": opt(r.receipt.error),
-            ]),
-            "details": r.details.json,
-        ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
+        return .object(
+            [
+                "outcome": .string(r.outcome.rawValue),
+                "reason": opt(r.reason?.rawValue),
+                "httpStatus": opt(r.httpStatus),
+                "pushId": opt(r.pushID),
+                "elapsedMs": .int(r.elapsedMs),
+                "content": .object([
+                    "title": .string(c.title),
+                    "subtitle": .string(c.subtitle),
+                    "body": .string(c.body),
+                    "categoryIdentifier": .string(c.categoryIdentifier),
+                    "threadIdentifier": .string(c.threadIdentifier),
+                    "badge": opt(c.badge),
+                    "sound": opt(c.sound),
+                    "attachments": .array(
+                        c.attachments.map {
+                            .object(["identifier": .string($0.identifier), "file": .string($0.file), "type": .string($0.type), "bytes": .int($0.bytes)])
+                        }),
+                ]),
+                "receipt": .object([
+                    "status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus), "error": opt(r.receipt.error),
+                ]),
+                "details": r.details.json,
+            ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
     }
 
     /// The readable summary: what the user would see, then why.

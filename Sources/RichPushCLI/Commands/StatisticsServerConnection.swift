@@ -2,7 +2,7 @@ import Foundation
 import RichPushCore
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// How `stats` and `record-send` reach a running statistics server: `--server` and
@@ -88,7 +88,9 @@ struct StatisticsServerConnection {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         if status == 401 {
-            throw RichPushError(code: .server, message: "the server refused the admin token (401); pass the token richpush serve printed, with --admin-token or RICHPUSH_ADMIN_TOKEN")
+            throw RichPushError(
+                code: .server,
+                message: "the server refused the admin token (401); pass the token richpush serve printed, with --admin-token or RICHPUSH_ADMIN_TOKEN")
         }
         return (status, data)
     }

@@ -3,7 +3,7 @@ import RichPushCore
 import RichPushServer
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// `richpush stats`: the server's per-push figures as a terminal table.
@@ -65,7 +65,8 @@ enum StatsCommand {
             }
         } catch {
             throw RichPushError(
-                code: .server, message: "\(url.absoluteString) answered 200 but not with RichPush statistics JSON: \(StatisticsServerConnection.notRichPush)", underlying: error)
+                code: .server, message: "\(url.absoluteString) answered 200 but not with RichPush statistics JSON: \(StatisticsServerConnection.notRichPush)",
+                underlying: error)
         }
         return 0
     }

@@ -133,16 +133,17 @@ final class TokenFileSource: DeviceTokenSource, @unchecked Sendable {
     static func countTokens(_ path: String) async throws -> Int? {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int?, any Error>) in
             Thread {
-                continuation.resume(with: Result {
-                    guard path != "-" else { return nil }
-                    let fd = try InputFile.open(path, what: "the tokens file", option: "--tokens")
-                    defer { _ = close(fd) }
-                    var info = stat()
-                    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-                    var count = 0
-                    try readTokens(fd, path: path) { _ in count += 1 }
-                    return count
-                })
+                continuation.resume(
+                    with: Result {
+                        guard path != "-" else { return nil }
+                        let fd = try InputFile.open(path, what: "the tokens file", option: "--tokens")
+                        defer { _ = close(fd) }
+                        var info = stat()
+                        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+                        var count = 0
+                        try readTokens(fd, path: path) { _ in count += 1 }
+                        return count
+                    })
             }.start()
         }
     }

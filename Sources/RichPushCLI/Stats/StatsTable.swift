@@ -33,7 +33,8 @@ enum StatsTable {
         out += "opened       \(number(p.opened))" + (p.delivered > 0 ? " (\(percent(Double(p.opened) / Double(p.delivered))) of delivered)" : "") + "\n"
         out += "display rate \(p.displayRate.map(percent) ?? "— (needs accepted counts: send it with POST /v1/pushes, or richpush record-send)")\n"
         out += "media bytes  \(number(p.mediaBytes))\n"
-        out += "elapsed_ms   p50 \(p.elapsedMs.p50.map(ms) ?? "—"), p95 \(p.elapsedMs.p95.map(ms) ?? "—") over \(number(p.elapsedMs.count)) receipt\(p.elapsedMs.count == 1 ? "" : "s")\n"
+        out +=
+            "elapsed_ms   p50 \(p.elapsedMs.p50.map(ms) ?? "—"), p95 \(p.elapsedMs.p95.map(ms) ?? "—") over \(number(p.elapsedMs.count)) receipt\(p.elapsedMs.count == 1 ? "" : "s")\n"
         out += "first seen   \(p.firstSeen ?? "—")\nlast seen    \(p.lastSeen ?? "—")\n"
         if !p.outcomes.isEmpty {
             out += "\noutcome\n" + breakdown(p.outcomes)

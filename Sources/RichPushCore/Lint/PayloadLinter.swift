@@ -56,32 +56,36 @@ public struct PayloadLinter: Sendable {
         var findings: [LintFinding] = []
         let size = payload.jsonData(sortedKeys: false).count
         if size > sizeLimit {
-            findings.append(LintFinding(
-                .error, .payloadTooLarge, at: nil,
-                "the payload is \(size) bytes; APNs accepts at most \(sizeLimit) bytes\(voip ? " for VoIP" : "") (Apple's limit): shorten the text or custom keys, or send the media by URL"
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .payloadTooLarge, at: nil,
+                    "the payload is \(size) bytes; APNs accepts at most \(sizeLimit) bytes\(voip ? " for VoIP" : "") (Apple's limit): shorten the text or custom keys, or send the media by URL"
+                ))
         }
 
         if let notification = root["notification"]?.objectValue, notification["mutable_content"] != nil {
-            findings.append(LintFinding(
-                .error, .fcmLegacyMutableContent, at: "notification.mutable_content",
-                "FCM legacy `notification.mutable_content` is not an APNs payload: APNs wants {\"aps\": {\"alert\": …, \"mutable-content\": 1}} (in FCM HTTP v1: apns.payload.aps)",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .fcmLegacyMutableContent, at: "notification.mutable_content",
+                    "FCM legacy `notification.mutable_content` is not an APNs payload: APNs wants {\"aps\": {\"alert\": …, \"mutable-content\": 1}} (in FCM HTTP v1: apns.payload.aps)",
+                    fixable: true
+                ))
         }
         if root["mutable-content"] != nil {
-            findings.append(LintFinding(
-                .error, .mutableContentOutsideAPS, at: "mutable-content",
-                "`mutable-content` is outside `aps`, where iOS ignores it; move it to aps[\"mutable-content\"] = 1",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .mutableContentOutsideAPS, at: "mutable-content",
+                    "`mutable-content` is outside `aps`, where iOS ignores it; move it to aps[\"mutable-content\"] = 1",
+                    fixable: true
+                ))
         }
         if root["mutable_content"] != nil {
-            findings.append(LintFinding(
-                .error, .mutableContentUnderscore, at: "mutable_content",
-                "`mutable_content` (underscore, outside `aps`) is not an APNs key; write aps[\"mutable-content\"] = 1",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .mutableContentUnderscore, at: "mutable_content",
+                    "`mutable_content` (underscore, outside `aps`) is not an APNs key; write aps[\"mutable-content\"] = 1",
+                    fixable: true
+                ))
         }
 
         let apsValue = root["aps"]
@@ -89,36 +93,40 @@ public struct PayloadLinter: Sendable {
         if apsValue == nil, root["notification"] == nil {
             findings.append(LintFinding(.error, .missingAPS, at: "aps", "there is no `aps` dictionary; APNs payloads look like {\"aps\": {\"alert\": …}}"))
         } else if case .string(let text)? = apsValue {
-            findings.append(LintFinding(
-                .error, .wrongType, at: "aps",
-                "`aps` is the string \"\(text)\", it must be a dictionary; --fix makes it {\"alert\": \"\(text)\"}",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .wrongType, at: "aps",
+                    "`aps` is the string \"\(text)\", it must be a dictionary; --fix makes it {\"alert\": \"\(text)\"}",
+                    fixable: true
+                ))
         } else if let apsValue, aps == nil {
             findings.append(LintFinding(.error, .wrongType, at: "aps", "`aps` is \(Self.kind(apsValue)), it must be a dictionary; this has no automatic fix"))
         }
         let apsMap = aps ?? [:]
         if apsMap["mutable_content"] != nil {
-            findings.append(LintFinding(
-                .error, .mutableContentUnderscore, at: "aps.mutable_content",
-                "`mutable_content` (underscore) is not an APNs key; write \"mutable-content\": 1 (hyphen, integer)",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .mutableContentUnderscore, at: "aps.mutable_content",
+                    "`mutable_content` (underscore) is not an APNs key; write \"mutable-content\": 1 (hyphen, integer)",
+                    fixable: true
+                ))
         }
         let mutable = apsMap["mutable-content"]
         switch mutable {
         case .string(let s)?:
-            findings.append(LintFinding(
-                .error, .mutableContentString, at: "aps.mutable-content",
-                "`mutable-content` is the string \"\(s)\"; iOS honours only the integer 1 (as in article 001's \"1\" mistake)",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .mutableContentString, at: "aps.mutable-content",
+                    "`mutable-content` is the string \"\(s)\"; iOS honours only the integer 1 (as in article 001's \"1\" mistake)",
+                    fixable: true
+                ))
         case .bool(let b)?:
-            findings.append(LintFinding(
-                .error, .mutableContentBool, at: "aps.mutable-content",
-                "`mutable-content` is the boolean \(b); iOS honours only the integer 1",
-                fixable: true
-            ))
+            findings.append(
+                LintFinding(
+                    .error, .mutableContentBool, at: "aps.mutable-content",
+                    "`mutable-content` is the boolean \(b); iOS honours only the integer 1",
+                    fixable: true
+                ))
         default:
             break
         }
@@ -136,11 +144,13 @@ public struct PayloadLinter: Sendable {
         case nil: alertVisible = false
         case let other?:
             alertVisible = false
-            findings.append(LintFinding(.error, .wrongType, at: "aps.alert", "`alert` is \(Self.kind(other)); it must be a string or a dictionary with title/body"))
+            findings.append(
+                LintFinding(.error, .wrongType, at: "aps.alert", "`alert` is \(Self.kind(other)); it must be a string or a dictionary with title/body"))
         }
-        let legacyAlertVisible = root["notification"]?.objectValue.map { n in
-            ["title", "body"].contains { !(n[$0]?.stringValue ?? "").isEmpty }
-        } ?? false
+        let legacyAlertVisible =
+            root["notification"]?.objectValue.map { n in
+                ["title", "body"].contains { !(n[$0]?.stringValue ?? "").isEmpty }
+            } ?? false
         let isBackground = apsMap["content-available"] != nil && !alertVisible
 
         // Media.
@@ -148,37 +158,44 @@ public struct PayloadLinter: Sendable {
         if !media.isEmpty {
             let first = media[0].path
             if isBackground {
-                findings.append(LintFinding(
-                    .error, .backgroundPushWithMedia, at: "aps.content-available",
-                    "a background push (content-available, no alert) names media at `\(first)`, but it never reaches the notification service extension; add a visible alert and \"mutable-content\": 1, or drop the media"
-                ))
+                findings.append(
+                    LintFinding(
+                        .error, .backgroundPushWithMedia, at: "aps.content-available",
+                        "a background push (content-available, no alert) names media at `\(first)`, but it never reaches the notification service extension; add a visible alert and \"mutable-content\": 1, or drop the media"
+                    ))
             } else if !alertVisible && !legacyAlertVisible {
-                findings.append(LintFinding(
-                    .error, .mediaWithoutAlert, at: "aps.alert",
-                    "media is named at `\(first)` but there is no visible alert (title, subtitle or body); the extension runs only for visible alerts"
-                ))
+                findings.append(
+                    LintFinding(
+                        .error, .mediaWithoutAlert, at: "aps.alert",
+                        "media is named at `\(first)` but there is no visible alert (title, subtitle or body); the extension runs only for visible alerts"
+                    ))
             }
-            let spelledWrong = findings.contains { [.mutableContentString, .mutableContentBool, .mutableContentUnderscore, .mutableContentOutsideAPS, .fcmLegacyMutableContent].contains($0.code) }
+            let spelledWrong = findings.contains {
+                [.mutableContentString, .mutableContentBool, .mutableContentUnderscore, .mutableContentOutsideAPS, .fcmLegacyMutableContent].contains($0.code)
+            }
             if !isMutable && !spelledWrong && !isBackground {
-                findings.append(LintFinding(
-                    .error, .mutableContentMissing, at: "aps.mutable-content",
-                    "media is named at `\(first)` but aps has no \"mutable-content\": 1, so the notification service extension never runs",
-                    fixable: true
-                ))
+                findings.append(
+                    LintFinding(
+                        .error, .mutableContentMissing, at: "aps.mutable-content",
+                        "media is named at `\(first)` but aps has no \"mutable-content\": 1, so the notification service extension never runs",
+                        fixable: true
+                    ))
             }
             for (path, url) in media {
                 let parsed = URL(string: url)
                 let scheme = parsed?.scheme?.lowercased()
                 if scheme == "http" {
-                    findings.append(LintFinding(
-                        .error, .insecureMediaURL, at: path.description,
-                        "the media URL \(url) is cleartext http; App Transport Security blocks it in the extension: serve it over https"
-                    ))
+                    findings.append(
+                        LintFinding(
+                            .error, .insecureMediaURL, at: path.description,
+                            "the media URL \(url) is cleartext http; App Transport Security blocks it in the extension: serve it over https"
+                        ))
                 } else if scheme != "https" || (parsed?.host ?? "").isEmpty {
-                    findings.append(LintFinding(
-                        .error, .badMediaURL, at: path.description,
-                        "the media value \"\(url)\" is not an https URL with a host"
-                    ))
+                    findings.append(
+                        LintFinding(
+                            .error, .badMediaURL, at: path.description,
+                            "the media value \"\(url)\" is not an https URL with a host"
+                        ))
                 }
             }
         }
@@ -190,13 +207,15 @@ public struct PayloadLinter: Sendable {
         if let level = apsMap["interruption-level"] {
             if let s = level.stringValue {
                 if !InterruptionLevel.documented.map(\.rawValue).contains(s) {
-                    findings.append(LintFinding(
-                        .warning, .unknownInterruptionLevel, at: "aps.interruption-level",
-                        "`interruption-level` \"\(s)\" is not one Apple documents (passive, active, time-sensitive, critical)"
-                    ))
+                    findings.append(
+                        LintFinding(
+                            .warning, .unknownInterruptionLevel, at: "aps.interruption-level",
+                            "`interruption-level` \"\(s)\" is not one Apple documents (passive, active, time-sensitive, critical)"
+                        ))
                 }
             } else {
-                findings.append(LintFinding(.warning, .wrongType, at: "aps.interruption-level", "`interruption-level` is \(Self.kind(level)); it must be a string"))
+                findings.append(
+                    LintFinding(.warning, .wrongType, at: "aps.interruption-level", "`interruption-level` is \(Self.kind(level)); it must be a string"))
             }
         }
         if let score = apsMap["relevance-score"] {

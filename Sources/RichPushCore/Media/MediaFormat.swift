@@ -38,7 +38,8 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
     /// QuickTime movies (`.mov`): not in Apple's table; iOS may or may not attach one.
     public static let quickTime = MediaFormat(uniformTypeIdentifier: "com.apple.quicktime-movie", fileExtension: "mov", kind: .video, name: "QuickTime movie")
     /// MPEG-2 transport streams (`.ts`): not in Apple's table; iOS may or may not attach one.
-    public static let mpeg2TransportStream = MediaFormat(uniformTypeIdentifier: "public.mpeg-2-transport-stream", fileExtension: "ts", kind: .video, name: "MPEG-2 transport stream")
+    public static let mpeg2TransportStream = MediaFormat(
+        uniformTypeIdentifier: "public.mpeg-2-transport-stream", fileExtension: "ts", kind: .video, name: "MPEG-2 transport stream")
 
     // MARK: Known media that iOS does not attach
     public static let webP = MediaFormat(uniformTypeIdentifier: "org.webmproject.webp", fileExtension: "webp", kind: nil, name: "WebP")

@@ -176,7 +176,8 @@ struct JSONParser {
         if scanned.hasUnpairedSurrogates {
             throw Failure(
                 offset: keyStart,
-                message: "the key \"\(scanned.value)\" holds an unpaired UTF-16 surrogate escape (such as \\ud800); string values may, keys may not: rename the key")
+                message:
+                    "the key \"\(scanned.value)\" holds an unpaired UTF-16 surrogate escape (such as \\ud800); string values may, keys may not: rename the key")
         }
         let key = scanned.value
         if let index = members.index(forKey: key) {
@@ -272,7 +273,8 @@ struct JSONParser {
                 Self.appendGeneralizedUTF8(scalar, to: &utf8)
                 continue
             default:
-                throw Failure(offset: i, message: "the escape '\\\(Character(UnicodeScalar(e)))' is not JSON (use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX)")
+                throw Failure(
+                    offset: i, message: "the escape '\\\(Character(UnicodeScalar(e)))' is not JSON (use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX)")
             }
             i += 2
         }
@@ -437,8 +439,7 @@ struct JSONParser {
         var line = 1, column = 1
         for j in 0..<min(offset, bytes.count) {
             let b = bytes[j]
-            if b == 0x0A { line += 1; column = 1 }
-            else if b & 0xC0 != 0x80 { column += 1 }
+            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
         }
         return (line, column)
     }

@@ -195,14 +195,23 @@ extension JSONValue: Codable {
     /// exactly, others as `Double`). Use `parse(_:)` to keep every number as written.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .number(JSONNumber(i)) }
-        else if let u = try? c.decode(UInt64.self) { self = .number(JSONNumber(u)) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? c.decode(Int64.self) {
+            self = .number(JSONNumber(i))
+        } else if let u = try? c.decode(UInt64.self) {
+            self = .number(JSONNumber(u))
+        } else if let d = try? c.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     /// Encodes through an `Encoder`; a number is written as `Int64`, `UInt64` or `Double`
@@ -213,9 +222,13 @@ extension JSONValue: Codable {
         case .null: try c.encodeNil()
         case .bool(let b): try c.encode(b)
         case .number(let n):
-            if n.isIntegerLiteral, let i = n.int64Value { try c.encode(i) }
-            else if n.isIntegerLiteral, let u = n.uint64Value { try c.encode(u) }
-            else { try c.encode(n.doubleValue) }
+            if n.isIntegerLiteral, let i = n.int64Value {
+                try c.encode(i)
+            } else if n.isIntegerLiteral, let u = n.uint64Value {
+                try c.encode(u)
+            } else {
+                try c.encode(n.doubleValue)
+            }
         case .string(let s): try c.encode(s.value)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)

@@ -15,12 +15,14 @@ struct ContentRules: Sendable {
     /// Adds the attachment, and its kind's media category when the payload names none.
     func attaching(_ media: DownloadedMedia, to content: NotificationContent) -> NotificationContent {
         var content = content
-        content.attachments = [NotificationContent.Attachment(
-            identifier: media.format.kind?.rawValue ?? "media",
-            file: media.file.path,
-            type: media.format.uniformTypeIdentifier,
-            bytes: media.bytes
-        )]
+        content.attachments = [
+            NotificationContent.Attachment(
+                identifier: media.format.kind?.rawValue ?? "media",
+                file: media.file.path,
+                type: media.format.uniformTypeIdentifier,
+                bytes: media.bytes
+            )
+        ]
         if content.categoryIdentifier.isEmpty, let kind = media.format.kind, let category = mediaCategoryIdentifiers[kind] {
             content.categoryIdentifier = category
         }

@@ -89,9 +89,12 @@ public struct MediaFetcher: Sendable {
                 let transportError = error as? MediaTransportError
                 switch transportError?.code {
                 case .timeout?, .cancelled?:
-                    throw FetchFailure(.timeout, "the deadline passed before the media arrived (\(transportError?.message ?? ""))", httpStatus: receiver.statusCode)
+                    throw FetchFailure(
+                        .timeout, "the deadline passed before the media arrived (\(transportError?.message ?? ""))", httpStatus: receiver.statusCode)
                 default:
-                    throw FetchFailure(.network, "fetching \(url.absoluteString) failed: \(transportError?.message ?? String(describing: error))", httpStatus: receiver.statusCode)
+                    throw FetchFailure(
+                        .network, "fetching \(url.absoluteString) failed: \(transportError?.message ?? String(describing: error))",
+                        httpStatus: receiver.statusCode)
                 }
             }
             if Task.isCancelled || ContinuousClock.now > deadline {

@@ -44,7 +44,8 @@ final class MediaFileReader {
 
     /// A `truncated` error for `what`.
     func truncated(_ what: String) -> MediaIntegrityError {
-        MediaIntegrityError(.truncated, "\(formatName): the file ends at byte \(size) inside \(what) (cut short: an interrupted download or a server that sent less)")
+        MediaIntegrityError(
+            .truncated, "\(formatName): the file ends at byte \(size) inside \(what) (cut short: an interrupted download or a server that sent less)")
     }
 
     /// A `corrupt` error.

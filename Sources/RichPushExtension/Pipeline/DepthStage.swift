@@ -239,7 +239,8 @@ final class DepthStage: Sendable {
     /// state directory is configured, else directly.
     func send(_ receipt: Receipt, to url: URL, sender: ReceiptSender) async -> ReceiptReport {
         guard let directory = configuration.stateDirectory else { return await sender.send(receipt, to: url) }
-        let delivery = ReceiptDelivery(directory: directory, poster: TransportReceiptPoster(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts))
+        let delivery = ReceiptDelivery(
+            directory: directory, poster: TransportReceiptPoster(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts))
         do {
             let id = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
             let (status, http) = try await delivery.submit(receipt, to: url, timeout: configuration.receiptTimeout)
@@ -277,12 +278,13 @@ final class DepthStage: Sendable {
     static func log(_ result: PipelineResult, configuration: PipelineConfiguration) {
         let d = result.details
         let detail = ([d.decryption].compactMap { $0 }.filter { $0 != "decrypted" } + d.notes).joined(separator: ",")
-        configuration.logger.log(NotificationLogLine(
-            pushID: result.pushID, outcome: result.outcome, reason: result.reason, detail: detail.isEmpty ? nil : detail,
-            attachments: result.content.attachments.count, mediaRequested: d.mediaRequested,
-            bytes: result.content.attachments.reduce(0) { $0 + $1.bytes }, fetchMs: d.fetchMs, totalMs: result.elapsedMs,
-            cacheHits: d.cacheHits, receipt: result.receipt.status.rawValue
-        ))
+        configuration.logger.log(
+            NotificationLogLine(
+                pushID: result.pushID, outcome: result.outcome, reason: result.reason, detail: detail.isEmpty ? nil : detail,
+                attachments: result.content.attachments.count, mediaRequested: d.mediaRequested,
+                bytes: result.content.attachments.reduce(0) { $0 + $1.bytes }, fetchMs: d.fetchMs, totalMs: result.elapsedMs,
+                cacheHits: d.cacheHits, receipt: result.receipt.status.rawValue
+            ))
     }
 
     private static func pushID(in json: JSONValue, paths: [PayloadKeyPath]) -> String? {

@@ -308,7 +308,8 @@ public final class PipelineRun: Sendable {
 
     /// Delivers once; later calls are ignored. The receipt status is the final one if known.
     private func deliverNow(_ decided: PipelineResult) {
-        let (handler, waiters, result): ((@Sendable (PipelineResult) -> Void)?, [CheckedContinuation<PipelineResult, Never>], PipelineResult?) = state.withLock { s in
+        let (handler, waiters, result): ((@Sendable (PipelineResult) -> Void)?, [CheckedContinuation<PipelineResult, Never>], PipelineResult?) = state.withLock
+        { s in
             guard s.delivered == nil else { return (nil, [], nil) }
             var result = decided
             result.receipt = s.receiptFinal ?? ReceiptReport(status: .pending, receiptID: receiptID)

@@ -174,7 +174,9 @@ public final class APNsClient: Sendable {
             },
             isStopAnswer: { [environment] answer in
                 let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
-                if case .stopBatch = APNsResponseHandling.classify(status: answer.status, reason: reason, topic: notification.topic, environment: environment) { return true }
+                if case .stopBatch = APNsResponseHandling.classify(status: answer.status, reason: reason, topic: notification.topic, environment: environment) {
+                    return true
+                }
                 return false
             },
             pause: pause
@@ -201,7 +203,9 @@ public final class APNsClient: Sendable {
 
     /// Sends the first request for each token as one transport batch (one provider-token lookup,
     /// one header list, one suspension) and finishes the 200s.
-    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: [String]) async -> [TokenBatch<APNsResult, APNsTokenManager.Token?>.FirstAttempt] {
+    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: [String]) async -> [TokenBatch<APNsResult, APNsTokenManager.Token?>
+        .FirstAttempt]
+    {
         var providerToken: APNsTokenManager.Token?
         if let manager = authentication.tokenManager {
             do {
@@ -229,7 +233,8 @@ public final class APNsClient: Sendable {
             }
             attempts.append(nil)
             sentTokens.append(token)
-            requests.append(HTTPRequest(method: "POST", url: environment.baseURL + "/3/device/" + token.lowercased(), headers: headers, body: notification.payload))
+            requests.append(
+                HTTPRequest(method: "POST", url: environment.baseURL + "/3/device/" + token.lowercased(), headers: headers, body: notification.payload))
         }
         let responses = await transport.send(batch: requests)
         var sent = 0
@@ -255,7 +260,8 @@ public final class APNsClient: Sendable {
     private static func malformed(_ token: String) -> APNsResult {
         var result = APNsResult(deviceToken: token, outcome: .tokenBad, attempts: 0)
         result.reason = .badDeviceToken
-        result.message = "not sent: a device token is an even number (≥ 64) of hex digits, as the app gets it from didRegisterForRemoteNotificationsWithDeviceToken"
+        result.message =
+            "not sent: a device token is an even number (≥ 64) of hex digits, as the app gets it from didRegisterForRemoteNotificationsWithDeviceToken"
         return result
     }
 
@@ -296,9 +302,10 @@ public final class APNsClient: Sendable {
                     pending = nil
                     response = try first.get()
                 } else {
-                    response = try await transport.send(HTTPRequest(
-                        method: "POST", url: url, headers: notification.headers(bearer: providerToken?.jwt), body: notification.payload
-                    ))
+                    response = try await transport.send(
+                        HTTPRequest(
+                            method: "POST", url: url, headers: notification.headers(bearer: providerToken?.jwt), body: notification.payload
+                        ))
                 }
             } catch {
                 if let failure = error as? RichPushError, failure.code == .tlsConfiguration {
@@ -337,13 +344,15 @@ public final class APNsClient: Sendable {
             case .renewProviderToken:
                 guard let manager = authentication.tokenManager, let stale = providerToken, !renewed else {
                     result.outcome = .configurationError
-                    result.message = "APNs says ExpiredProviderToken again right after a renewal: check this machine's clock (the token's iat must be within the last hour)"
+                    result.message =
+                        "APNs says ExpiredProviderToken again right after a renewal: check this machine's clock (the token's iat must be within the last hour)"
                     return result
                 }
                 do {
                     guard let fresh = try await manager.renew(afterExpired: stale.jwt) else {
                         result.outcome = .configurationError
-                        result.message = "APNs says ExpiredProviderToken, but the token was already renewed less than 20 minutes ago (Apple: renew at most every 20 minutes): check this machine's clock"
+                        result.message =
+                            "APNs says ExpiredProviderToken, but the token was already renewed less than 20 minutes ago (Apple: renew at most every 20 minutes): check this machine's clock"
                         return result
                     }
                     providerToken = fresh
@@ -361,7 +370,8 @@ public final class APNsClient: Sendable {
                     continue
                 }
                 result.outcome = .retriesExhausted
-                result.message = "APNs still answered \(response.status) \(result.reason?.rawValue ?? "") after \(result.attempts) attempts; try again later"
+                result.message =
+                    "APNs still answered \(response.status) \(result.reason?.rawValue ?? "") after \(result.attempts) attempts; try again later"
                     + (result.unexpectedBody != nil ? "; the answer was not APNs JSON (its start is shown once after the batch)" : "")
                 return result
             case .tokenInactive:
@@ -369,11 +379,13 @@ public final class APNsClient: Sendable {
                     let stamp = result.timestamp, registered > stamp
                 {
                     result.outcome = .tokenReRegistered
-                    result.message = "APNs says the token is inactive since \(Self.iso(stamp)), but the app registered it again at \(Self.iso(registered)): kept"
+                    result.message =
+                        "APNs says the token is inactive since \(Self.iso(stamp)), but the app registered it again at \(Self.iso(registered)): kept"
                 } else {
                     await tokenStateHandler?.deviceTokenBecameInactive(token, since: result.timestamp)
                     result.outcome = .tokenInactive
-                    result.message = "the token is no longer active\(result.timestamp.map { " since " + Self.iso($0) } ?? ""): stop sending to it until the app registers again"
+                    result.message =
+                        "the token is no longer active\(result.timestamp.map { " since " + Self.iso($0) } ?? ""): stop sending to it until the app registers again"
                 }
                 return result
             case .tokenBad:
@@ -389,7 +401,8 @@ public final class APNsClient: Sendable {
                 return result
             case .rejected:
                 result.outcome = .rejected
-                result.message = "APNs rejected the notification (\(response.status) \(result.reason?.rawValue ?? "no reason"))"
+                result.message =
+                    "APNs rejected the notification (\(response.status) \(result.reason?.rawValue ?? "no reason"))"
                     + (result.unexpectedBody != nil ? "; the answer was not APNs JSON (its start is shown once after the batch)" : "")
                 return result
             }

@@ -44,13 +44,16 @@ public struct APNsNotification: Sendable {
     ///   `background` with priority 10).
     public func validate(linter: PayloadLinter = PayloadLinter(), checkingTopic: Bool = true) throws -> [LintFinding] {
         if checkingTopic, topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
-            throw RichPushError(code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; pass the app's bundle id, e.g. --topic com.example.app")
+            throw RichPushError(
+                code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; pass the app's bundle id, e.g. --topic com.example.app")
         }
         if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDBytes {
-            throw RichPushError(code: .invalidRequest, message: "apns-collapse-id is \(collapseID.utf8.count) bytes; Apple allows at most \(Self.maximumCollapseIDBytes) bytes")
+            throw RichPushError(
+                code: .invalidRequest, message: "apns-collapse-id is \(collapseID.utf8.count) bytes; Apple allows at most \(Self.maximumCollapseIDBytes) bytes")
         }
         if pushType == .background, priority == .immediately {
-            throw RichPushError(code: .invalidRequest, message: "a background push must have apns-priority 5 (Apple); drop --priority 10 or use push type alert")
+            throw RichPushError(
+                code: .invalidRequest, message: "a background push must have apns-priority 5 (Apple); drop --priority 10 or use push type alert")
         }
         var linter = linter
         linter.voip = pushType == .voip

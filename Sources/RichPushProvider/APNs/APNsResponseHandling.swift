@@ -30,7 +30,9 @@ enum APNsResponseHandling: Equatable {
         case .unregistered?, .expiredToken?: return .tokenInactive
         case .badDeviceToken?, .deviceTokenNotForTopic?: return .tokenBad
         case .invalidProviderToken?:
-            return .stopBatch("APNs could not verify the provider token: check that --key-id is the key's id (AuthKey_<KEYID>.p8), that --team-id is the team that owns the key, that the key is not revoked, and that this machine's clock is right")
+            return .stopBatch(
+                "APNs could not verify the provider token: check that --key-id is the key's id (AuthKey_<KEYID>.p8), that --team-id is the team that owns the key, that the key is not revoked, and that this machine's clock is right"
+            )
         case .missingProviderToken?:
             return .stopBatch("APNs got no provider token and no client certificate: pass --key, --key-id and --team-id (or a client certificate)")
         case .unrelatedKeyIdInToken?:
@@ -38,7 +40,9 @@ enum APNsResponseHandling: Equatable {
         case .badEnvironmentKeyIdInToken?:
             return .stopBatch("the key is restricted to the other environment than \(environment): send to \(other), or use a key for both")
         case .topicDisallowed?:
-            return .stopBatch("APNs does not allow pushing to topic \(topic) with this key or certificate: check that --topic is the app's bundle id and that the key's team owns the app")
+            return .stopBatch(
+                "APNs does not allow pushing to topic \(topic) with this key or certificate: check that --topic is the app's bundle id and that the key's team owns the app"
+            )
         case .missingTopic?:
             return .stopBatch("APNs needs a topic: pass --topic with the app's bundle id")
         case .badTopic?:
@@ -50,9 +54,11 @@ enum APNsResponseHandling: Equatable {
         case .forbidden?:
             return .stopBatch("APNs says Forbidden: the key or certificate may not send this; check it in the developer account")
         case .tooManyProviderTokenUpdates?:
-            return .stopBatch("the provider token was renewed too often (Apple: at most once every 20 minutes): share one token across processes and do not sign per request")
+            return .stopBatch(
+                "the provider token was renewed too often (Apple: at most once every 20 minutes): share one token across processes and do not sign per request")
         case .badPath?, .methodNotAllowed?:
-            return .stopBatch("the request URL or method is wrong: --apns-url must be only the base (e.g. https://api.push.apple.com), requests go to POST /3/device/<token>")
+            return .stopBatch(
+                "the request URL or method is wrong: --apns-url must be only the base (e.g. https://api.push.apple.com), requests go to POST /3/device/<token>")
         case .badCollapseId?:
             return .stopBatch("apns-collapse-id is invalid (Apple: at most 64 bytes)")
         case .badExpirationDate?:
@@ -73,7 +79,9 @@ enum APNsResponseHandling: Equatable {
             return .stopBatch("the request path has no device token")
         default:
             if status == 429 || (500...599).contains(status) { return .retry }
-            if status == 403 { return .stopBatch("APNs refused the credentials (\(reason?.rawValue ?? "no reason")): check the key, key id, team id and topic") }
+            if status == 403 {
+                return .stopBatch("APNs refused the credentials (\(reason?.rawValue ?? "no reason")): check the key, key id, team id and topic")
+            }
             if status == 410 { return .tokenInactive }
             return .rejected
         }
@@ -86,10 +94,12 @@ enum APNsResponseHandling: Equatable {
             return "the token belongs to another app than \(topic), or to the \(other) environment"
         }
         if environment == .production {
-            return "the token is not valid for production APNs: a token from a development build (run from Xcode) works only with sandbox: try --sandbox; otherwise the app must register again"
+            return
+                "the token is not valid for production APNs: a token from a development build (run from Xcode) works only with sandbox: try --sandbox; otherwise the app must register again"
         }
         if environment == .sandbox {
-            return "the token is not valid for sandbox APNs: a TestFlight or App Store build's token works only with production: drop --sandbox; otherwise the app must register again"
+            return
+                "the token is not valid for sandbox APNs: a TestFlight or App Store build's token works only with production: drop --sandbox; otherwise the app must register again"
         }
         return "the token is not valid for \(environment): check sandbox vs production, or have the app register again"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+
 #if canImport(CryptoKit)
 import CryptoKit
 #elseif canImport(COpenSSL)
@@ -30,12 +31,15 @@ public struct ES256Signer: JWTSigner {
         do {
             key = try P256.Signing.PrivateKey(pemRepresentation: pem)
         } catch {
-            throw RichPushError(code: .invalidKey, message: "\(label) is not an EC P-256 private key in PEM form; use the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com")
+            throw RichPushError(
+                code: .invalidKey, message: "\(label) is not an EC P-256 private key in PEM form; use the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com")
         }
         #elseif canImport(COpenSSL)
         let loaded = try OpenSSLKey(pem: pem, label: label)
         guard loaded.baseID == EVP_PKEY_EC, loaded.bits == 256 else {
-            throw RichPushError(code: .invalidKey, message: "\(label) is not an EC P-256 key (\(loaded.bits)-bit, type \(loaded.baseID)); APNs token auth needs the .p8 auth key")
+            throw RichPushError(
+                code: .invalidKey,
+                message: "\(label) is not an EC P-256 key (\(loaded.bits)-bit, type \(loaded.baseID)); APNs token auth needs the .p8 auth key")
         }
         key = loaded
         #endif

@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+
 #if canImport(COpenSSL)
 import COpenSSL
 #elseif canImport(CryptoKit)

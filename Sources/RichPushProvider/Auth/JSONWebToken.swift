@@ -14,7 +14,8 @@ public enum JSONWebToken {
     public static func make(header: [String: JSONValue], claims: [String: JSONValue], signer: any JWTSigner) throws -> String {
         var h = header
         h["alg"] = .string(signer.algorithm)
-        let signingInput = Base64URL.encode(JSONValue.object(h).jsonData(sortedKeys: true)) + "."
+        let signingInput =
+            Base64URL.encode(JSONValue.object(h).jsonData(sortedKeys: true)) + "."
             + Base64URL.encode(JSONValue.object(claims).jsonData(sortedKeys: true))
         let signature = try signer.sign(Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)

@@ -26,7 +26,8 @@ final class OpenSSLKey: @unchecked Sendable {
         guard let parsed else {
             throw RichPushError(
                 code: .invalidKey,
-                message: "\(label) is not a PEM private key (\(Self.lastError())); an APNs key is the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com, starting with -----BEGIN PRIVATE KEY-----"
+                message:
+                    "\(label) is not a PEM private key (\(Self.lastError())); an APNs key is the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com, starting with -----BEGIN PRIVATE KEY-----"
             )
         }
         key = parsed

@@ -127,7 +127,8 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
                     if tokensWithoutAnswer >= Self.tokensWithoutAnswerBeforeGivingUp, stoppedBy == nil {
                         stoppedBy = RichPushError(
                             code: .connectionFailed,
-                            message: "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(endpoint) after \(maxAttempts) attempts each (\(result.message ?? "no answer")); check the host, port and network, then send again"
+                            message:
+                                "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(endpoint) after \(maxAttempts) attempts each (\(result.message ?? "no answer")); check the host, port and network, then send again"
                         )
                     }
                 } else if result.status != nil {
@@ -171,13 +172,16 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
             }
         }
         if !sourceDone, stoppedBy == nil {
-            stoppedBy = RichPushError(code: .connectionFailed, message: "gave up the batch: the connection to \(endpoint) kept failing; check the host, port and network, then send again")
+            stoppedBy = RichPushError(
+                code: .connectionFailed,
+                message: "gave up the batch: the connection to \(endpoint) kept failing; check the host, port and network, then send again")
         }
         // Fewer tokens than it takes to give up, and not one answered: unreachable all the same.
         if stoppedBy == nil, summary.sent == 0, tokensWithoutAnswer > 0 {
             stoppedBy = RichPushError(
                 code: .connectionFailed,
-                message: "no answer from \(endpoint): \(tokensWithoutAnswer) token\(tokensWithoutAnswer == 1 ? "" : "s") sent, none answered after \(maxAttempts) attempt\(maxAttempts == 1 ? "" : "s") each (\(lastWithoutAnswer ?? "no answer")); check the host, port and network, then send again"
+                message:
+                    "no answer from \(endpoint): \(tokensWithoutAnswer) token\(tokensWithoutAnswer == 1 ? "" : "s") sent, none answered after \(maxAttempts) attempt\(maxAttempts == 1 ? "" : "s") each (\(lastWithoutAnswer ?? "no answer")); check the host, port and network, then send again"
             )
         }
         // Every token gets a line: the ones never sent are read and reported `not_sent`.

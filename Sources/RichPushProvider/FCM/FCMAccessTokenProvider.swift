@@ -75,17 +75,22 @@ public actor FCMAccessTokenProvider {
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
         let response: HTTPResponse
         do {
-            response = try await transport.send(HTTPRequest(
-                method: "POST", url: account.tokenURI,
-                headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
-            ))
+            response = try await transport.send(
+                HTTPRequest(
+                    method: "POST", url: account.tokenURI,
+                    headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
+                ))
         } catch let error as RichPushError {
             throw RichPushError(code: error.code, message: "cannot get an OAuth2 access token from \(account.tokenURI): \(error.message)", underlying: error)
         }
         let json = (try? JSONValue.parse(response.body)) ?? .null
         guard response.status == 200, let token = json["access_token"]?.stringValue, !token.isEmpty else {
             let detail = json["error_description"]?.stringValue ?? json["error"]?.stringValue ?? "status \(response.status)"
-            throw RichPushError(code: .oauth, message: "the OAuth2 endpoint \(account.tokenURI) refused the service account \(account.clientEmail): \(detail); check the key is current and the account has the Firebase Cloud Messaging API Admin role")
+            throw RichPushError(
+                code: .oauth,
+                message:
+                    "the OAuth2 endpoint \(account.tokenURI) refused the service account \(account.clientEmail): \(detail); check the key is current and the account has the Firebase Cloud Messaging API Admin role"
+            )
         }
         // Google answers 3599; a value out of 60 s … 24 h is not trusted as is.
         let lifetime = min(max(json["expires_in"]?.intValue ?? 3600, 60), 86_400)

@@ -202,7 +202,9 @@ public final class FCMClient: Sendable {
     }
 
     /// Sends the first request of each token of a chunk with one access token; finishes the 200s.
-    private func sendFirstAttempts(_ template: (prefix: [UInt8], suffix: [UInt8]), to registrationTokens: [String]) async -> [TokenBatch<FCMSendResult, String?>.FirstAttempt] {
+    private func sendFirstAttempts(_ template: (prefix: [UInt8], suffix: [UInt8]), to registrationTokens: [String]) async -> [TokenBatch<FCMSendResult, String?>
+        .FirstAttempt]
+    {
         let bearer: String
         do {
             bearer = try await tokens.accessToken()
@@ -217,9 +219,13 @@ public final class FCMClient: Sendable {
         for raw in registrationTokens {
             let token = raw.trimmingCharacters(in: .whitespaces)
             guard Self.isPlausibleRegistrationToken(token) else {
-                attempts.append(.finished(FCMSendResult(
-                    deviceToken: token, outcome: .tokenBad, attempts: 0,
-                    message: "not sent: an FCM registration token is 1…4096 printable ASCII characters without spaces, as the app gets it from Messaging.messaging().token")))
+                attempts.append(
+                    .finished(
+                        FCMSendResult(
+                            deviceToken: token, outcome: .tokenBad, attempts: 0,
+                            message:
+                                "not sent: an FCM registration token is 1…4096 printable ASCII characters without spaces, as the app gets it from Messaging.messaging().token"
+                        )))
                 continue
             }
             attempts.append(nil)
@@ -314,7 +320,8 @@ public final class FCMClient: Sendable {
             case .renewAccessToken:
                 guard !renewed else {
                     result.outcome = .configurationError
-                    result.message = "FCM refused a fresh access token (401\(error.message.map { ": " + $0 } ?? "")): check that the service account belongs to project \(account.projectID) and is not disabled"
+                    result.message =
+                        "FCM refused a fresh access token (401\(error.message.map { ": " + $0 } ?? "")): check that the service account belongs to project \(account.projectID) and is not disabled"
                     return result
                 }
                 renewed = true
@@ -347,7 +354,8 @@ public final class FCMClient: Sendable {
                 return result
             case .rejected:
                 result.outcome = .rejected
-                result.message = "FCM rejected the message (\(response.status) \(result.errorCode ?? "no error code")\(error.message.map { ": " + $0 } ?? ""))" + note
+                result.message =
+                    "FCM rejected the message (\(response.status) \(result.errorCode ?? "no error code")\(error.message.map { ": " + $0 } ?? ""))" + note
                 return result
             }
         }

@@ -61,15 +61,23 @@ enum FCMResponseHandling: Equatable {
         switch error.fcmCode {
         case "UNREGISTERED": return .tokenInactive
         case "SENDER_ID_MISMATCH":
-            return .tokenBad("the token belongs to another Firebase project than \(project) (SENDER_ID_MISMATCH): it was registered by an app with another sender; use that project's service account, or have the app register again")
+            return .tokenBad(
+                "the token belongs to another Firebase project than \(project) (SENDER_ID_MISMATCH): it was registered by an app with another sender; use that project's service account, or have the app register again"
+            )
         case "QUOTA_EXCEEDED", "UNAVAILABLE", "INTERNAL": return .retry
         case "THIRD_PARTY_AUTH_ERROR":
-            return .stopBatch("FCM could not authenticate to APNs for project \(project) (THIRD_PARTY_AUTH_ERROR): upload the APNs auth key (.p8) or certificate in the Firebase console (Project settings → Cloud Messaging → Apple app configuration)")
+            return .stopBatch(
+                "FCM could not authenticate to APNs for project \(project) (THIRD_PARTY_AUTH_ERROR): upload the APNs auth key (.p8) or certificate in the Firebase console (Project settings → Cloud Messaging → Apple app configuration)"
+            )
         case "INVALID_ARGUMENT":
             if error.isAboutTheToken {
-                return .tokenBad("FCM says the registration token is not valid (INVALID_ARGUMENT\(error.message.map { ": " + $0 } ?? "")): have the app register again and send its current FCM token")
+                return .tokenBad(
+                    "FCM says the registration token is not valid (INVALID_ARGUMENT\(error.message.map { ": " + $0 } ?? "")): have the app register again and send its current FCM token"
+                )
             }
-            return .stopBatch("FCM refused the message (INVALID_ARGUMENT\(error.message.map { ": " + $0 } ?? "")); every token would get the same answer: fix the payload or headers (`richpush lint`)")
+            return .stopBatch(
+                "FCM refused the message (INVALID_ARGUMENT\(error.message.map { ": " + $0 } ?? "")); every token would get the same answer: fix the payload or headers (`richpush lint`)"
+            )
         case nil:
             break
         default:
@@ -78,11 +86,17 @@ enum FCMResponseHandling: Equatable {
         switch status {
         case 401: return .renewAccessToken
         case 403:
-            return .stopBatch("FCM refused the service account for project \(project) (\(error.apiStatus ?? "403")\(error.message.map { ": " + $0 } ?? "")): give it the Firebase Cloud Messaging API Admin role and enable the FCM API for the project")
+            return .stopBatch(
+                "FCM refused the service account for project \(project) (\(error.apiStatus ?? "403")\(error.message.map { ": " + $0 } ?? "")): give it the Firebase Cloud Messaging API Admin role and enable the FCM API for the project"
+            )
         case 404:
-            return .stopBatch("FCM knows no project \(project) (\(error.apiStatus ?? "404")\(error.message.map { ": " + $0 } ?? "")): check project_id in the service-account file, or --fcm-url")
+            return .stopBatch(
+                "FCM knows no project \(project) (\(error.apiStatus ?? "404")\(error.message.map { ": " + $0 } ?? "")): check project_id in the service-account file, or --fcm-url"
+            )
         case 400:
-            if error.isAboutTheToken { return .tokenBad("FCM says the registration token is not valid (\(error.message ?? "400")): have the app register again") }
+            if error.isAboutTheToken {
+                return .tokenBad("FCM says the registration token is not valid (\(error.message ?? "400")): have the app register again")
+            }
             return .stopBatch("FCM refused the request (\(error.code ?? "400")\(error.message.map { ": " + $0 } ?? "")); every token would get the same answer")
         case 429, 500...599: return .retry
         default: return .rejected

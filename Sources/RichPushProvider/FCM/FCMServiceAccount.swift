@@ -25,7 +25,9 @@ public struct FCMServiceAccount: Sendable {
         let json = try JSONValue.parse(data)
         func member(_ name: String) throws -> String {
             guard let value = json[name]?.stringValue, !value.isEmpty else {
-                throw RichPushError(code: .configuration, message: "\(label) has no \"\(name)\"; download the service-account key again (Firebase console → Project settings → Service accounts)")
+                throw RichPushError(
+                    code: .configuration,
+                    message: "\(label) has no \"\(name)\"; download the service-account key again (Firebase console → Project settings → Service accounts)")
             }
             return value
         }

@@ -251,7 +251,9 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         let userdata = Unmanaged.passUnretained(transfer).toOpaque()
         _ = richpush_curl_setopt_string(easy, CURLOPT_URL, request.url)
         _ = richpush_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = richpush_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, configuration.httpVersion == .http2PriorKnowledge ? Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE) : Int(CURL_HTTP_VERSION_2TLS))
+        _ = richpush_curl_setopt_long(
+            easy, CURLOPT_HTTP_VERSION,
+            configuration.httpVersion == .http2PriorKnowledge ? Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE) : Int(CURL_HTTP_VERSION_2TLS))
         _ = richpush_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         _ = richpush_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
         _ = richpush_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(configuration.requestTimeout * 1000))
@@ -275,7 +277,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         if request.method != "GET" {
             _ = richpush_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
             request.body.withUnsafeBytes { raw in
-                _ = richpush_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
+                _ = richpush_curl_setopt_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
             }
         }
         let headerList: HeaderList
@@ -336,11 +339,13 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight")))
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
-            transfer.complete(.failure(RichPushError(
-                // A timeout before any connection was made is a connection failure, too.
-                code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
-                message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
-            )))
+            transfer.complete(
+                .failure(
+                    RichPushError(
+                        // A timeout before any connection was made is a connection failure, too.
+                        code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
+                        message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
+                    )))
         } else {
             var response = HTTPResponse(
                 status: status, headers: transfer.headers, body: transfer.body,
@@ -377,7 +382,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     private static func errorCode(_ code: CURLcode) -> RichPushError.Code {
         switch code {
         case CURLE_SSL_CERTPROBLEM, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             return .tlsConfiguration
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .connectionFailed
@@ -395,7 +400,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         case CURLE_OPERATION_TIMEDOUT:
             return "; the server did not answer in time"
         case CURLE_SSL_CERTPROBLEM:
-            return "; the client certificate cannot be used: --cert must be the APNs certificate as .p12, or PEM with its key (--cert-key), and the right passphrase"
+            return
+                "; the client certificate cannot be used: --cert must be the APNs certificate as .p12, or PEM with its key (--cert-key), and the right passphrase"
         default:
             return ""
         }

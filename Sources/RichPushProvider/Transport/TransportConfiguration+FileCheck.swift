@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+
 #if canImport(COpenSSL)
 import COpenSSL
 #endif
@@ -17,23 +18,36 @@ extension TransportConfiguration {
         if let caFile {
             let data = try FileProblem.read(caFile, what: "the CA file", option: names.caFile)
             guard Self.pemCertificateCount(data) > 0 else {
-                throw RichPushError(code: .providerConfiguration, message: "\(names.caFile) \(caFile): not a PEM certificate (expected -----BEGIN CERTIFICATE-----); pass the CA that signed the server's certificate")
+                throw RichPushError(
+                    code: .providerConfiguration,
+                    message:
+                        "\(names.caFile) \(caFile): not a PEM certificate (expected -----BEGIN CERTIFICATE-----); pass the CA that signed the server's certificate"
+                )
             }
         }
         guard let cert = clientCertificate else { return }
         let data = try FileProblem.read(cert.certificateFile, what: "the client certificate", option: names.cert)
         if cert.type.uppercased() == "P12" {
             guard Self.pkcs12Opens(data, passphrase: cert.passphrase) else {
-                throw RichPushError(code: .providerConfiguration, message: "\(names.cert) \(cert.certificateFile): not a PKCS#12 certificate, or the passphrase is wrong; export the APNs certificate with its key from Keychain Access as .p12 and pass its password (env RICHPUSH_APNS_CERT_PASSWORD)")
+                throw RichPushError(
+                    code: .providerConfiguration,
+                    message:
+                        "\(names.cert) \(cert.certificateFile): not a PKCS#12 certificate, or the passphrase is wrong; export the APNs certificate with its key from Keychain Access as .p12 and pass its password (env RICHPUSH_APNS_CERT_PASSWORD)"
+                )
             }
             return
         }
         guard Self.pemCertificateCount(data) > 0 else {
-            throw RichPushError(code: .providerConfiguration, message: "\(names.cert) \(cert.certificateFile): not a PKCS#12 or PEM certificate (a PEM starts with -----BEGIN CERTIFICATE-----; a .p12 must end in .p12); an APNs auth key AuthKey_….p8 goes to --key, not --cert")
+            throw RichPushError(
+                code: .providerConfiguration,
+                message:
+                    "\(names.cert) \(cert.certificateFile): not a PKCS#12 or PEM certificate (a PEM starts with -----BEGIN CERTIFICATE-----; a .p12 must end in .p12); an APNs auth key AuthKey_….p8 goes to --key, not --cert"
+            )
         }
         let keyData = try cert.keyFile.map { try FileProblem.read($0, what: "the certificate's key", option: names.certKey) } ?? data
         guard Self.pemPrivateKeyOpens(keyData, passphrase: cert.passphrase) else {
-            let message = cert.keyFile.map { "\(names.certKey) \($0): not a PEM private key, or the passphrase is wrong" }
+            let message =
+                cert.keyFile.map { "\(names.certKey) \($0): not a PEM private key, or the passphrase is wrong" }
                 ?? "\(names.cert) \(cert.certificateFile): no private key in the file (or the passphrase is wrong); pass the key with \(names.certKey) FILE"
             throw RichPushError(code: .providerConfiguration, message: message)
         }

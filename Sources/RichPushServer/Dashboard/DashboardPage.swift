@@ -28,9 +28,10 @@ enum DashboardPage {
     ///   - generatedAtMs: now, milliseconds since 1970.
     /// - Returns: the HTML document.
     static func render(_ s: DashboardSnapshot, generatedAtMs: Int) -> String {
-        render(View(
-            snapshot: s, page: PushPage(pushes: s.pushes, next: nil, previous: nil),
-            parameters: ListParameters(query: PushQuery(limit: pageSize)), problem: nil, generatedAtMs: generatedAtMs))
+        render(
+            View(
+                snapshot: s, page: PushPage(pushes: s.pushes, next: nil, previous: nil),
+                parameters: ListParameters(query: PushQuery(limit: pageSize)), problem: nil, generatedAtMs: generatedAtMs))
     }
 
     /// Renders the page.
@@ -45,7 +46,10 @@ enum DashboardPage {
         let displayRate = s.accepted > 0 ? HTML.percent(Double(s.deliveredOfSentPushes) / Double(s.accepted)) : "—"
         let timing = s.p50Ms.map { p50 in "\(HTML.duration(ms: p50)) / \(s.p95Ms.map { HTML.duration(ms: $0) } ?? "—")" } ?? "—"
         let failures = max(s.withReason, s.reasons.map(\.count).reduce(0, +))
-        let bucket = s.bucketSeconds >= 86_400 ? "\(s.bucketSeconds / 86_400) d" : s.bucketSeconds >= 3600 ? "\(s.bucketSeconds / 3600) h" : s.bucketSeconds >= 60 ? "\(s.bucketSeconds / 60) min" : "\(s.bucketSeconds) s"
+        let bucket =
+            s.bucketSeconds >= 86_400
+            ? "\(s.bucketSeconds / 86_400) d"
+            : s.bucketSeconds >= 3600 ? "\(s.bucketSeconds / 3600) h" : s.bucketSeconds >= 60 ? "\(s.bucketSeconds / 60) min" : "\(s.bucketSeconds) s"
         let filtered = view.parameters.prefix != nil || view.parameters.from != nil || view.parameters.to != nil
 
         var cards = ""
@@ -83,7 +87,8 @@ enum DashboardPage {
             rows += "<td class=\"when\">\(HTML.escape(shortTime(p.lastSeen)))</td></tr>"
         }
         if rows.isEmpty {
-            rows = filtered
+            rows =
+                filtered
                 ? "<tr><td colspan=\"13\" class=\"empty\">No push matches. <a href=\"/\">Show all pushes</a></td></tr>"
                 : "<tr><td colspan=\"13\" class=\"empty\">No receipts yet. Post one: <code>curl -d push_id=2018001 http://HOST/v1/receipts</code></td></tr>"
         }

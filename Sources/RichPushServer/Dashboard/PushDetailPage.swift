@@ -34,10 +34,13 @@ enum PushDetailPage {
         facts.append(("first receipt", p.delivered + p.opened > 0 ? longTime(p.firstSeen) : "—"))
         facts.append(("last receipt", p.delivered + p.opened > 0 ? longTime(p.lastSeen) : "—"))
         facts.append(("extension time p50 / p95", timing))
-        let factRows = "<tr><th>source</th><td>\(DashboardPage.sourceLabel(p.sources))</td></tr>"
+        let factRows =
+            "<tr><th>source</th><td>\(DashboardPage.sourceLabel(p.sources))</td></tr>"
             + facts.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
 
-        var tokenRows = detail.tokenOutcomes.map { "<tr><td class=\"mono\">\(HTML.escape($0.outcome))</td><td class=\"num\">\(HTML.number($0.count))</td></tr>" }.joined()
+        var tokenRows = detail.tokenOutcomes.map {
+            "<tr><td class=\"mono\">\(HTML.escape($0.outcome))</td><td class=\"num\">\(HTML.number($0.count))</td></tr>"
+        }.joined()
         if tokenRows.isEmpty { tokenRows = "<tr><td colspan=\"2\" class=\"empty\">No per-token results recorded</td></tr>" }
         var outcomeRows = p.outcomes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             .map { "<tr><td class=\"mono\">\(HTML.escape($0.key))</td><td class=\"num\">\(HTML.number($0.value))</td></tr>" }.joined()

@@ -123,7 +123,8 @@ enum SVGChart {
             svg += text(labelW + barMax + 12, y + 17, summary, anchor: "start", size: 12, fill: "#1d2433")
             let sentText: String
             if let sent = p.sent, let accepted = p.accepted {
-                sentText = "sent \(HTML.number(sent)) · accepted \(HTML.number(accepted))"
+                sentText =
+                    "sent \(HTML.number(sent)) · accepted \(HTML.number(accepted))"
                     + (p.displayRate.map { " · display \(HTML.percent($0))" } ?? "")
             } else {
                 sentText = "sent — (no send recorded)"
@@ -175,7 +176,8 @@ enum SVGChart {
     /// narrow screen scrolls sideways rather than shrinks (PageStyle).
     private static func open(width: Double, height: Double, label: String) -> String {
         let wide = width > 600 ? " class=\"wide\"" : ""
-        return "<svg\(wide) viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" width=\"100%\" role=\"img\" aria-label=\"\(HTML.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        return
+            "<svg\(wide) viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" width=\"100%\" role=\"img\" aria-label=\"\(HTML.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
     }
 
     private static func empty(width: Double, height: Double, _ message: String) -> String {
@@ -197,7 +199,8 @@ enum SVGChart {
     ) -> String {
         let family = mono ? " font-family=\"ui-monospace,SFMono-Regular,Menlo,Consolas,monospace\"" : ""
         let tooltip = title.map { "<title>\(HTML.escape($0))</title>" } ?? ""
-        return "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" font-size=\"\(fmt(size))\" fill=\"\(fill)\"\(family)>\(tooltip)\(HTML.escape(s))</text>"
+        return
+            "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" font-size=\"\(fmt(size))\" fill=\"\(fill)\"\(family)>\(tooltip)\(HTML.escape(s))</text>"
     }
 
     private static func fmt(_ d: Double) -> String { String(format: "%.1f", d) }

@@ -36,14 +36,18 @@ struct DeviceEndpoint {
         }
         if let userID = registration.userID, !auth.isAuthorized(authorization: request.header("Authorization"), cookie: nil) {
             guard let secret else {
-                return .now(.error(
-                    403, code: "user_not_verified",
-                    message: "binding a token to a user_id needs proof: the admin token as Authorization: Bearer (from your backend), or a user_hash when richpush serve has --device-secret"))
+                return .now(
+                    .error(
+                        403, code: "user_not_verified",
+                        message:
+                            "binding a token to a user_id needs proof: the admin token as Authorization: Bearer (from your backend), or a user_hash when richpush serve has --device-secret"
+                    ))
             }
             guard let hash = registration.userHash, let mac = Self.bytes(hex: hash), HMACSHA256.verify(mac, message: Data(userID.utf8), key: secret) else {
-                return .now(.error(
-                    403, code: "user_not_verified",
-                    message: "user_hash is missing or wrong: it is hex HMAC-SHA256 of user_id under the server's device secret, computed by your backend"))
+                return .now(
+                    .error(
+                        403, code: "user_not_verified",
+                        message: "user_hash is missing or wrong: it is hex HMAC-SHA256 of user_id under the server's device secret, computed by your backend"))
             }
         }
         let store = self.store
@@ -55,9 +59,10 @@ struct DeviceEndpoint {
         let nowMs = Int(Date().timeIntervalSince1970 * 1000)
         let created: Bool
         do {
-            created = try store.registerDevice(DeviceRegistration(
-                token: registration.token, provider: registration.provider, platform: registration.platform,
-                userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
+            created = try store.registerDevice(
+                DeviceRegistration(
+                    token: registration.token, provider: registration.provider, platform: registration.platform,
+                    userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
         } catch {
             return .error(503, code: "store_error", message: (error as? RichPushError)?.message ?? String(describing: error), headers: [("Retry-After", "1")])
         }

@@ -70,7 +70,10 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
         }
 
         guard let rawToken = try string("token")?.trimmingCharacters(in: .whitespaces), !rawToken.isEmpty else {
-            throw PushRequestError(field: "token", message: "token is required: the device token (APNs: hex from didRegisterForRemoteNotificationsWithDeviceToken; FCM: Messaging.messaging().token)")
+            throw PushRequestError(
+                field: "token",
+                message:
+                    "token is required: the device token (APNs: hex from didRegisterForRemoteNotificationsWithDeviceToken; FCM: Messaging.messaging().token)")
         }
         let isHex = APNsClient.isWellFormedDeviceToken(rawToken)
         if let given = try string("provider") {
@@ -81,7 +84,10 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
         }
         if provider == "apns" {
             guard isHex else {
-                throw PushRequestError(field: "token", message: "an APNs device token is an even number (64…400) of hex digits, as the app gets it in didRegisterForRemoteNotificationsWithDeviceToken")
+                throw PushRequestError(
+                    field: "token",
+                    message:
+                        "an APNs device token is an even number (64…400) of hex digits, as the app gets it in didRegisterForRemoteNotificationsWithDeviceToken")
             }
             token = rawToken.lowercased()
         } else {

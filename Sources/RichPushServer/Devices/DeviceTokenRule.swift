@@ -19,7 +19,8 @@ public enum DeviceTokenRule {
     public static let maximumBytes = 1_024
 
     /// What a token is, for error messages.
-    public static let summary = "1…1024 printable ASCII characters without spaces, quotes or backslashes (the device token: APNs hex, or an FCM registration token)"
+    public static let summary =
+        "1…1024 printable ASCII characters without spaces, quotes or backslashes (the device token: APNs hex, or an FCM registration token)"
 
     /// Whether `token` (already trimmed) follows the rule.
     /// - Parameter token: the candidate.

@@ -65,7 +65,8 @@ public struct HTTPRequest: @unchecked Sendable {
             rp_request_respond_empty(raw, UInt32(status))
             return
         }
-        let headers = response.headers.isEmpty
+        let headers =
+            response.headers.isEmpty
             ? nil
             : response.headers.map { "\(Self.clean($0.name)): \(Self.clean($0.value))" }.joined(separator: "\n")
         onRespond(status, seconds)

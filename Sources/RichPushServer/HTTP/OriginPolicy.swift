@@ -32,14 +32,17 @@ struct OriginPolicy: Sendable {
     func refusal(origin: String?, fetchSite: String?, client: ClientOrigin) -> String? {
         let own = ownOrigins(client)
         let expected = own.first ?? "this server's origin"
-        let advice = "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy start richpush serve with --public-url https://YOUR-HOST"
+        let advice =
+            "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy start richpush serve with --public-url https://YOUR-HOST"
         if let origin {
             let trimmed = origin.trimmingCharacters(in: .whitespaces)
             if let normalized = Self.normalizedOrigin(trimmed), own.contains(normalized) { return nil }
-            return "cross-origin request refused: admin actions signed in by cookie must come from this server's own pages (\(expected)), this one came from '\(trimmed.prefix(100))'; \(advice)"
+            return
+                "cross-origin request refused: admin actions signed in by cookie must come from this server's own pages (\(expected)), this one came from '\(trimmed.prefix(100))'; \(advice)"
         }
         if fetchSite?.trimmingCharacters(in: .whitespaces).lowercased() == "same-origin" { return nil }
-        return "request refused: an admin action signed in by cookie must carry the browser's Origin header (or Sec-Fetch-Site: same-origin) naming this server (\(expected)); \(advice)"
+        return
+            "request refused: an admin action signed in by cookie must carry the browser's Origin header (or Sec-Fetch-Site: same-origin) naming this server (\(expected)); \(advice)"
     }
 
     /// The origins this request may come from: the addressed host (with the request's scheme)

@@ -22,14 +22,16 @@ enum RequestFraming {
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard codings == ["chunked"] else {
                 let shown = transferEncodings.joined(separator: ", ").prefix(64)
-                return .failure(FramingError(
-                    status: 501, code: "unsupported_transfer_encoding",
-                    message: "Transfer-Encoding '\(shown)' is not supported; send the body with Content-Length (or Transfer-Encoding: chunked)"))
+                return .failure(
+                    FramingError(
+                        status: 501, code: "unsupported_transfer_encoding",
+                        message: "Transfer-Encoding '\(shown)' is not supported; send the body with Content-Length (or Transfer-Encoding: chunked)"))
             }
             guard contentLengths.isEmpty else {
-                return .failure(FramingError(
-                    status: 400, code: "ambiguous_length",
-                    message: "the request has both Transfer-Encoding and Content-Length; send one of them"))
+                return .failure(
+                    FramingError(
+                        status: 400, code: "ambiguous_length",
+                        message: "the request has both Transfer-Encoding and Content-Length; send one of them"))
             }
             return .success(nil)
         }
@@ -40,18 +42,21 @@ enum RequestFraming {
             for item in value.split(separator: ",", omittingEmptySubsequences: false) {
                 let text = item.trimmingCharacters(in: .whitespaces)
                 guard let parsed = parse(text) else {
-                    return .failure(FramingError(
-                        status: 400, code: "invalid_content_length",
-                        message: "Content-Length '\(text.prefix(32))' is not a whole number of bytes"))
+                    return .failure(
+                        FramingError(
+                            status: 400, code: "invalid_content_length",
+                            message: "Content-Length '\(text.prefix(32))' is not a whole number of bytes"))
                 }
                 guard case .value(let n) = parsed else {
-                    return .failure(FramingError(
-                        status: 413, code: "too_large", message: "Content-Length \(text.prefix(32)) is past any body this server reads"))
+                    return .failure(
+                        FramingError(
+                            status: 413, code: "too_large", message: "Content-Length \(text.prefix(32)) is past any body this server reads"))
                 }
                 if let length, length != n {
-                    return .failure(FramingError(
-                        status: 400, code: "conflicting_content_length",
-                        message: "the request declares different Content-Length values (\(length) and \(n)); send one"))
+                    return .failure(
+                        FramingError(
+                            status: 400, code: "conflicting_content_length",
+                            message: "the request declares different Content-Length values (\(length) and \(n)); send one"))
                 }
                 length = n
             }

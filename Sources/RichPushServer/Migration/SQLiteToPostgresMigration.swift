@@ -68,20 +68,26 @@ public final class SQLiteToPostgresMigration {
     ///   errors (`configuration`, `storeUnavailable` naming host and port, `store`).
     public init(sqlitePath: String, postgresURL: String, chunkSize: Int = 5_000) throws {
         guard FileManager.default.fileExists(atPath: sqlitePath) else {
-            throw RichPushError(code: .io, message: "no SQLite database at '\(sqlitePath)' (--from); give the file richpush serve used (its --db, default ./richpush.sqlite)")
+            throw RichPushError(
+                code: .io, message: "no SQLite database at '\(sqlitePath)' (--from); give the file richpush serve used (its --db, default ./richpush.sqlite)")
         }
         let absolute = URL(fileURLWithPath: sqlitePath).standardizedFileURL.resolvingSymlinksInPath().path
         self.sqlitePath = sqlitePath
         self.chunkSize = max(100, min(chunkSize, 50_000))
         sourceKey = "sqlite:" + absolute
-        source = try SQLiteConnection(path: sqlitePath, readOnly: true, notADatabaseHint: "give --from the file richpush serve used (its --db, default ./richpush.sqlite)")
+        source = try SQLiteConnection(
+            path: sqlitePath, readOnly: true, notADatabaseHint: "give --from the file richpush serve used (its --db, default ./richpush.sqlite)")
         let version = try source.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
         let tables = Set(try source.prepared("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) ?? "" })
         guard (1...SQLiteStore.schemaVersion).contains(version), tables.isSuperset(of: ["receipts", "pushes", "push_tokens"]) else {
             if version > SQLiteStore.schemaVersion {
-                throw RichPushError(code: .store, message: "'\(sqlitePath)' has schema version \(version), newer than this richpush (\(SQLiteStore.schemaVersion)); upgrade richpush")
+                throw RichPushError(
+                    code: .store,
+                    message: "'\(sqlitePath)' has schema version \(version), newer than this richpush (\(SQLiteStore.schemaVersion)); upgrade richpush")
             }
-            throw RichPushError(code: .store, message: "'\(sqlitePath)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (--from sqlite:PATH)")
+            throw RichPushError(
+                code: .store,
+                message: "'\(sqlitePath)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (--from sqlite:PATH)")
         }
         sourceVersion = version
         target = try PostgresStore(url: postgresURL, connections: 2, applicationName: "richpush migrate")
@@ -127,9 +133,10 @@ public final class SQLiteToPostgresMigration {
         table: String, item: String, budget: inout Int, progress: (Progress) -> Void,
         write: (_ after: Int) throws -> (read: Int, new: Int, last: Int)
     ) throws -> TableSummary {
-        let watermark = try target.write {
-            try $0.execute("SELECT last_rowid FROM richpush_migrations WHERE source = $1 AND item = $2", [sourceKey, item])
-        }.int(0, 0) ?? 0
+        let watermark =
+            try target.write {
+                try $0.execute("SELECT last_rowid FROM richpush_migrations WHERE source = $1 AND item = $2", [sourceKey, item])
+            }.int(0, 0) ?? 0
         let count = try source.prepared("SELECT count(*), COALESCE(SUM(rowid > ?), 0) FROM \(item)")
         try count.bind([.integer(watermark)])
         let (all, remaining) = try count.rows { ($0.int(0) ?? 0, $0.int(1) ?? 0) }.first ?? (0, 0)
@@ -190,7 +197,10 @@ public final class SQLiteToPostgresMigration {
         guard let last = rows.last?.0 else { return (0, 0, after) }
         // Before version 3 every send came from POST /v1/pushes through APNs: one batch says so
         // (a version-3 file has its batches, copied with the send batches).
-        let batches = sourceVersion >= 3 ? "" : """
+        let batches =
+            sourceVersion >= 3
+            ? ""
+            : """
             , batches AS (
                 INSERT INTO push_send_batches (push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms)
                 SELECT push_id, 'before-v3', 'apns', sent, accepted, 0, COALESCE(last_sent_at_ms, 0)

@@ -108,7 +108,9 @@ final class PostgresAvailability: @unchecked Sendable {
             return true
         }
         if first {
-            log("richpush: PostgreSQL at \(info.endpoint) is unreachable (\(error.message)); receipts get 503 until it is back; reconnecting every \(retryInterval) s")
+            log(
+                "richpush: PostgreSQL at \(info.endpoint) is unreachable (\(error.message)); receipts get 503 until it is back; reconnecting every \(retryInterval) s"
+            )
         }
     }
 }

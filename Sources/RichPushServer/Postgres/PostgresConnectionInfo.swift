@@ -59,7 +59,8 @@ public struct PostgresConnectionInfo: Sendable, Equatable {
             if let error { PQfreemem(error) }
             throw RichPushError(
                 code: .configuration,
-                message: "'\(Self.redact(url))' is not a valid PostgreSQL URL (libpq: \(reason)); the form is postgres://user[:password]@host[:port]/dbname[?sslmode=require&…]"
+                message:
+                    "'\(Self.redact(url))' is not a valid PostgreSQL URL (libpq: \(reason)); the form is postgres://user[:password]@host[:port]/dbname[?sslmode=require&…]"
             )
         }
         defer { PQconninfoFree(options) }

@@ -235,9 +235,10 @@ enum PostgresSchema {
         do {
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(advisoryLockKey)])
             // Tables are looked up (and created) in the first schema of the search_path only.
-            let hasMeta = try connection.execute(
-                "SELECT to_regclass(quote_ident(current_schema()) || '.richpush_meta') IS NOT NULL"
-            ).text(0, 0) == "t"
+            let hasMeta =
+                try connection.execute(
+                    "SELECT to_regclass(quote_ident(current_schema()) || '.richpush_meta') IS NOT NULL"
+                ).text(0, 0) == "t"
             var current = 0
             if hasMeta {
                 let stored = try connection.execute("SELECT value FROM richpush_meta WHERE key = 'schema_version'").text(0, 0)
@@ -246,7 +247,8 @@ enum PostgresSchema {
             if current > version {
                 throw RichPushError(
                     code: .store,
-                    message: "the PostgreSQL database \(connection.info.redacted) has RichPush schema version \(current), newer than this richpush (\(version)); upgrade richpush"
+                    message:
+                        "the PostgreSQL database \(connection.info.redacted) has RichPush schema version \(current), newer than this richpush (\(version)); upgrade richpush"
                 )
             }
             if current == 0 {
@@ -257,7 +259,8 @@ enum PostgresSchema {
                 if let found {
                     throw RichPushError(
                         code: .store,
-                        message: "the PostgreSQL database \(connection.info.redacted) already has tables that are not RichPush's (\(found)); use an empty database, or a schema of its own: add ?options=-csearch_path%3Drichpush to the URL after CREATE SCHEMA richpush"
+                        message:
+                            "the PostgreSQL database \(connection.info.redacted) already has tables that are not RichPush's (\(found)); use an empty database, or a schema of its own: add ?options=-csearch_path%3Drichpush to the URL after CREATE SCHEMA richpush"
                     )
                 }
                 try connection.execute(createVersion2)

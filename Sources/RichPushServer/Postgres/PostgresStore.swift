@@ -277,7 +277,9 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
                 )
                 """)
         let pushIDs = Set(receipts.map(\.receipt.pushID)).sorted()
-        let result = try write { try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot, index: pushIDs) + [source, String(lastRowID)], prepare: true) }
+        let result = try write {
+            try $0.execute(sql, Self.receiptParameters(receipts, slot: $0.slot, index: pushIDs) + [source, String(lastRowID)], prepare: true)
+        }
         return Self.newFlags(receipts, returned: result).filter { $0 }.count
     }
 
@@ -530,7 +532,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     /// reconnects an idle instance.
     public func health() -> StoreHealth {
         if stateLock.withLock({ closed }) { return StoreHealth(isAvailable: false, reason: "the store is closed") }
-        if Date().timeIntervalSince(availability.lastSuccess) >= 1, availability.unavailableSince.map({ Date().timeIntervalSince($0) >= availability.retryInterval }) ?? true,
+        if Date().timeIntervalSince(availability.lastSuccess) >= 1,
+            availability.unavailableSince.map({ Date().timeIntervalSince($0) >= availability.retryInterval }) ?? true,
             probeLock.try()
         {
             defer { probeLock.unlock() }
@@ -543,7 +546,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         guard let since = availability.unavailableSince else { return .available }
         return StoreHealth(
             isAvailable: false,
-            reason: "database unreachable since \(SQLiteStore.iso8601(Int(since.timeIntervalSince1970 * 1000))); receipts get 503 until it is back (reconnecting)"
+            reason:
+                "database unreachable since \(SQLiteStore.iso8601(Int(since.timeIntervalSince1970 * 1000))); receipts get 503 until it is back (reconnecting)"
         )
     }
 
@@ -580,8 +584,11 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
         try read { db in
             guard let row = try Self.readPushes(db, [pushID])[pushID] else { return nil }
             let outcomes = try db.execute(
-                "SELECT COALESCE(outcome, '') AS o, count(*) FROM push_tokens WHERE push_id = $1 GROUP BY 1 ORDER BY 2 DESC, COALESCE(outcome, '') COLLATE \"C\"", [pushID])
-            return row.detail(tokenOutcomes: outcomes.rows { (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", count: outcomes.int($0, 1) ?? 0) })
+                "SELECT COALESCE(outcome, '') AS o, count(*) FROM push_tokens WHERE push_id = $1 GROUP BY 1 ORDER BY 2 DESC, COALESCE(outcome, '') COLLATE \"C\"",
+                [pushID])
+            return row.detail(
+                tokenOutcomes: outcomes.rows { (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", count: outcomes.int($0, 1) ?? 0) }
+            )
         }
     }
 
@@ -612,9 +619,10 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
                        COALESCE(SUM(pushes), 0), MIN(first_receipt_ms), MAX(last_receipt_ms)
                 FROM totals
                 """)
-            let deliveredOfSent = try db.execute(
-                "SELECT COALESCE(SUM(c.receipts), 0) FROM pushes p JOIN push_counts c ON c.push_id = p.push_id WHERE c.event = 'delivered'"
-            ).int(0, 0) ?? 0
+            let deliveredOfSent =
+                try db.execute(
+                    "SELECT COALESCE(SUM(c.receipts), 0) FROM pushes p JOIN push_counts c ON c.push_id = p.push_id WHERE c.event = 'delivered'"
+                ).int(0, 0) ?? 0
             let totals = DashboardTotals(
                 receipts: t.int(0, 0) ?? 0, delivered: t.int(0, 1) ?? 0, opened: t.int(0, 2) ?? 0, mediaAttached: t.int(0, 3) ?? 0,
                 withOutcome: t.int(0, 4) ?? 0, withReason: t.int(0, 5) ?? 0, sent: t.int(0, 6) ?? 0, accepted: t.int(0, 7) ?? 0,

@@ -93,7 +93,9 @@ public struct APNsSettings: Sendable {
         func unreadable(_ reason: String) -> RichPushError {
             RichPushError(
                 code: .io,
-                message: "cannot read the APNs key \(keyFile) given to --apns-key (or RICHPUSH_APNS_KEY): \(reason); check the path (the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com → Certificates, Identifiers & Profiles → Keys)")
+                message:
+                    "cannot read the APNs key \(keyFile) given to --apns-key (or RICHPUSH_APNS_KEY): \(reason); check the path (the AuthKey_XXXXXXXXXX.p8 file from developer.apple.com → Certificates, Identifiers & Profiles → Keys)"
+            )
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: keyFile, isDirectory: &isDirectory) else { throw unreadable("no such file") }

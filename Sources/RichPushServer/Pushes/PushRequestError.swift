@@ -36,13 +36,14 @@ public struct PushRequestError: Error, Sendable, Equatable {
         var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
         if let field { error["field"] = .string(field) }
         if !findings.isEmpty {
-            error["findings"] = .array(findings.map { f in
-                .object([
-                    "severity": .string(f.severity.rawValue), "code": .string(f.code.rawValue),
-                    "key_path": f.keyPath.map(JSONValue.string) ?? .null, "message": .string(f.message),
-                    "fixable": .bool(f.fixable),
-                ])
-            })
+            error["findings"] = .array(
+                findings.map { f in
+                    .object([
+                        "severity": .string(f.severity.rawValue), "code": .string(f.code.rawValue),
+                        "key_path": f.keyPath.map(JSONValue.string) ?? .null, "message": .string(f.message),
+                        "fixable": .bool(f.fixable),
+                    ])
+                })
         }
         let body = JSONValue.object(["error": .object(error)]).jsonData(sortedKeys: true)
         return HTTPResponse(status: status, contentType: "application/json", body: body + Data("\n".utf8))

@@ -98,18 +98,25 @@ public struct PushSendRequest: Sendable {
         var userIDs: [String] = []
         if let value = root["user_ids"] {
             guard let list = value.arrayValue, !list.isEmpty, list.count <= Self.maximumUserIDs else {
-                throw PushRequestError(field: "user_ids", message: "user_ids must be an array of 1…\(Self.maximumUserIDs) user ids, as the app registered them with POST /v1/devices")
+                throw PushRequestError(
+                    field: "user_ids",
+                    message: "user_ids must be an array of 1…\(Self.maximumUserIDs) user ids, as the app registered them with POST /v1/devices")
             }
             var seen = Set<String>()
             for (index, item) in list.enumerated() {
                 guard let id = item.stringValue, DeviceRegistrationRequest.isValidUserID(id) else {
-                    throw PushRequestError(field: "user_ids", message: "user_ids[\(index)] is not a user id (a string of 1…\(DeviceRegistrationRequest.maximumUserIDBytes) bytes without control characters)")
+                    throw PushRequestError(
+                        field: "user_ids",
+                        message:
+                            "user_ids[\(index)] is not a user id (a string of 1…\(DeviceRegistrationRequest.maximumUserIDBytes) bytes without control characters)"
+                    )
                 }
                 if seen.insert(id).inserted { userIDs.append(id) }
             }
         }
         guard !tokens.isEmpty || !userIDs.isEmpty else {
-            throw PushRequestError(field: "tokens", message: "give tokens (a non-empty array of device tokens) or user_ids (users whose devices registered with POST /v1/devices)")
+            throw PushRequestError(
+                field: "tokens", message: "give tokens (a non-empty array of device tokens) or user_ids (users whose devices registered with POST /v1/devices)")
         }
         self.tokens = tokens
         self.userIDs = userIDs
@@ -161,7 +168,9 @@ public struct PushSendRequest: Sendable {
         if let requested, let inPayload, inPayload.id != requested {
             throw PushRequestError(
                 field: "push_id",
-                message: "push_id '\(requested.prefix(128))' differs from the payload's \(inPayload.path) '\(inPayload.id.prefix(128))'; the extension reports the payload's: give one of them")
+                message:
+                    "push_id '\(requested.prefix(128))' differs from the payload's \(inPayload.path) '\(inPayload.id.prefix(128))'; the extension reports the payload's: give one of them"
+            )
         }
         var generated = false
         let pushID: String
@@ -172,7 +181,8 @@ public struct PushSendRequest: Sendable {
             generated = true
         }
         guard pushID.utf8.count <= Receipt.Limits.identifierBytes else {
-            throw PushRequestError(field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) (the receipts' bound)")
+            throw PushRequestError(
+                field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) (the receipts' bound)")
         }
         if let bad = IdentifierRule.firstViolation(in: pushID) {
             throw PushRequestError(
@@ -197,15 +207,21 @@ public struct PushSendRequest: Sendable {
         }
         var notification = APNsNotification(payload: payload.jsonData(sortedKeys: true), topic: topic)
         if let value = root["push_type"] {
-            guard let s = value.stringValue, !s.isEmpty else { throw PushRequestError(field: "push_type", message: "push_type must be a string such as alert or background") }
+            guard let s = value.stringValue, !s.isEmpty else {
+                throw PushRequestError(field: "push_type", message: "push_type must be a string such as alert or background")
+            }
             notification.pushType = APNsPushType(rawValue: s)
         }
         if let value = root["priority"] {
-            guard let n = value.integerLiteralValue, [1, 5, 10].contains(n) else { throw PushRequestError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)") }
+            guard let n = value.integerLiteralValue, [1, 5, 10].contains(n) else {
+                throw PushRequestError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)")
+            }
             notification.priority = APNsPriority(rawValue: n)
         }
         if let value = root["collapse_id"] {
-            guard let s = value.stringValue, !s.isEmpty else { throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string (at most 64 bytes, Apple)") }
+            guard let s = value.stringValue, !s.isEmpty else {
+                throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string (at most 64 bytes, Apple)")
+            }
             notification.collapseID = s
         }
         if let value = root["expiration"] {
@@ -225,7 +241,8 @@ public struct PushSendRequest: Sendable {
         if !errors.isEmpty {
             throw PushRequestError(
                 code: "payload_rejected", field: "payload",
-                message: "the payload fails the checks (nothing was sent): " + errors.map(\.description).joined(separator: "; ") + "; `richpush lint --fix` rewrites the fixable ones",
+                message: "the payload fails the checks (nothing was sent): " + errors.map(\.description).joined(separator: "; ")
+                    + "; `richpush lint --fix` rewrites the fixable ones",
                 findings: findings)
         }
         do {

@@ -62,7 +62,9 @@ public final class PushSender: Sendable {
                 account = try FCMServiceAccount(contentsOf: fcm.serviceAccountFile)
             } catch let error as RichPushError {
                 apns?.shutdown()
-                throw RichPushError(code: error.code, message: "the FCM service account for POST /v1/pushes (--fcm-service-account or RICHPUSH_FCM_SERVICE_ACCOUNT): \(error.message)")
+                throw RichPushError(
+                    code: error.code,
+                    message: "the FCM service account for POST /v1/pushes (--fcm-service-account or RICHPUSH_FCM_SERVICE_ACCOUNT): \(error.message)")
             }
             if let tokenURL = fcm.tokenURL { account.tokenURI = tokenURL }
             var transport = TransportConfiguration()
@@ -147,25 +149,32 @@ public final class PushSender: Sendable {
                 }
             }
         } catch {
-            return PushRequestError(status: 503, code: "store_error", message: "cannot look up the users' devices: \((error as? RichPushError)?.message ?? "\(error)"); retry later").response
+            return PushRequestError(
+                status: 503, code: "store_error", message: "cannot look up the users' devices: \((error as? RichPushError)?.message ?? "\(error)"); retry later"
+            ).response
         }
         guard targets.count <= PushSendRequest.maximumTokens else {
             return PushRequestError(
                 status: 413, code: "too_many_tokens", field: "user_ids",
-                message: "the tokens and user_ids come to more than \(PushSendRequest.maximumTokens) device tokens; split the request (same push_id to add to one push)").response
+                message:
+                    "the tokens and user_ids come to more than \(PushSendRequest.maximumTokens) device tokens; split the request (same push_id to add to one push)"
+            ).response
         }
         let apnsTargets = targets.filter { $0.provider == "apns" }.map(\.token)
         let fcmTargets = targets.filter { $0.provider == "fcm" }.map(\.token)
         if !apnsTargets.isEmpty, apns == nil {
             return HTTPResponse.error(
                 503, code: "apns_not_configured",
-                message: "this push goes to APNs tokens, and POST /v1/pushes has no APNs settings; start richpush serve with: " + apnsMissing.joined(separator: ", ")
+                message: "this push goes to APNs tokens, and POST /v1/pushes has no APNs settings; start richpush serve with: "
+                    + apnsMissing.joined(separator: ", ")
                     + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)" + (fcm != nil ? ", or send FCM tokens with \"provider\": \"fcm\"" : ""))
         }
         if !fcmTargets.isEmpty, fcm == nil {
             return HTTPResponse.error(
                 503, code: "fcm_not_configured",
-                message: "this push goes to FCM tokens, and POST /v1/pushes has no FCM settings; start richpush serve with --fcm-service-account FILE (or RICHPUSH_FCM_SERVICE_ACCOUNT)")
+                message:
+                    "this push goes to FCM tokens, and POST /v1/pushes has no FCM settings; start richpush serve with --fcm-service-account FILE (or RICHPUSH_FCM_SERVICE_ACCOUNT)"
+            )
         }
 
         // Tokens recorded inactive or bad, and not registered again since, are skipped.
@@ -174,7 +183,9 @@ public final class PushSender: Sendable {
             let all = targets.map(\.token)
             skipped = try await onStore { try store.skippedTokens(among: all) }
         } catch {
-            return PushRequestError(status: 503, code: "store_error", message: "cannot read the token states: \((error as? RichPushError)?.message ?? "\(error)"); retry later").response
+            return PushRequestError(
+                status: 503, code: "store_error", message: "cannot read the token states: \((error as? RichPushError)?.message ?? "\(error)"); retry later"
+            ).response
         }
 
         let notification = request.notification
@@ -204,9 +215,10 @@ public final class PushSender: Sendable {
                 }
             }
             guard !sentTokens.isEmpty || !skippedTokens.isEmpty else { continue }
-            records.append(PushSendRecord(
-                pushID: request.pushID, sentAtMs: sentAtMs, title: request.title, tokens: sentTokens + skippedTokens,
-                source: provider, batchID: "\(provider)-" + UUID().uuidString.lowercased()))
+            records.append(
+                PushSendRecord(
+                    pushID: request.pushID, sentAtMs: sentAtMs, title: request.title, tokens: sentTokens + skippedTokens,
+                    source: provider, batchID: "\(provider)-" + UUID().uuidString.lowercased()))
         }
         var storeError: String?
         do {
@@ -283,12 +295,15 @@ public final class PushSender: Sendable {
         for target in targets {
             guard let skip = skipped[target.token] else { continue }
             let since = SQLiteStore.iso8601(skip.sinceMs)
-            let what = skip.state == .deleted ? "the app deleted its registration" : "\(target.provider == "apns" ? "APNs" : "FCM") called it \(skip.state) (\(skip.reason ?? "no reason"))"
-            lines.append(.object([
-                "token": .string(target.token), "provider": .string(target.provider), "status": .null,
-                "reason": skip.reason.map(JSONValue.string) ?? .null, "outcome": .string(PushOutcome.skipped.rawValue),
-                "message": .string("not sent: \(what) at \(since), and the app has not registered it again since (POST /v1/devices)"),
-            ]))
+            let what =
+                skip.state == .deleted
+                ? "the app deleted its registration" : "\(target.provider == "apns" ? "APNs" : "FCM") called it \(skip.state) (\(skip.reason ?? "no reason"))"
+            lines.append(
+                .object([
+                    "token": .string(target.token), "provider": .string(target.provider), "status": .null,
+                    "reason": skip.reason.map(JSONValue.string) ?? .null, "outcome": .string(PushOutcome.skipped.rawValue),
+                    "message": .string("not sent: \(what) at \(since), and the app has not registered it again since (POST /v1/devices)"),
+                ]))
         }
         var root: [String: JSONValue] = [
             "push_id": .string(request.pushID), "push_id_generated": .bool(request.pushIDGenerated),
@@ -302,9 +317,10 @@ public final class PushSender: Sendable {
             status = 502
             root["error"] = .object([
                 "code": .string("\(provider)_configuration"),
-                "message": .string(provider == "apns"
-                    ? "APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve --apns-key/--apns-key-id/--apns-team-id/--apns-topic)"
-                    : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve --fcm-service-account)"),
+                "message": .string(
+                    provider == "apns"
+                        ? "APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve --apns-key/--apns-key-id/--apns-team-id/--apns-topic)"
+                        : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve --fcm-service-account)"),
             ])
         }
         let body = JSONValue.object(root).jsonData(sortedKeys: true)

@@ -17,15 +17,18 @@ struct RecordedSendEndpoint {
             return .now(.error(400, code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes"))
         }
         if let bad = IdentifierRule.firstViolation(in: pushID) {
-            return .now(.error(
-                400, code: "not_printable",
-                message: "push_id holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)"))
+            return .now(
+                .error(
+                    400, code: "not_printable",
+                    message: "push_id holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)"))
         }
         if request.bodyTooLarge {
-            return .now(PushRequestError(
-                status: 413, code: "too_large",
-                message: "a sends body is at most \(RecordedSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) results): send several batches"
-            ).response)
+            return .now(
+                PushRequestError(
+                    status: 413, code: "too_large",
+                    message:
+                        "a sends body is at most \(RecordedSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) results): send several batches"
+                ).response)
         }
         let recorded: RecordedSendRequest
         do {
@@ -62,7 +65,9 @@ struct RecordedSendEndpoint {
         case .conflict(let source, let sent, let accepted, let skipped):
             return .error(
                 409, code: "batch_conflict",
-                message: "batch_id '\(record.batchID ?? "")' of push '\(pushID)' was recorded before from \(source) with sent \(sent), accepted \(accepted), skipped \(skipped); nothing was changed: give a new batch_id for another batch")
+                message:
+                    "batch_id '\(record.batchID ?? "")' of push '\(pushID)' was recorded before from \(source) with sent \(sent), accepted \(accepted), skipped \(skipped); nothing was changed: give a new batch_id for another batch"
+            )
         }
         return HTTPResponse(status: 200, contentType: "application/json", body: JSONValue.object(body).jsonData() + Data("\n".utf8))
     }

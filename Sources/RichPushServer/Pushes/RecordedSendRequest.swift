@@ -45,18 +45,23 @@ public struct RecordedSendRequest: Sendable {
         guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: Receipt.Limits.identifierBytes) else {
             throw PushRequestError(
                 field: "batch_id",
-                message: "batch_id is required: 1…\(Receipt.Limits.identifierBytes) bytes of printable text naming this batch of sends (your job or request id), so that a retry is not counted twice")
+                message:
+                    "batch_id is required: 1…\(Receipt.Limits.identifierBytes) bytes of printable text naming this batch of sends (your job or request id), so that a retry is not counted twice"
+            )
         }
         var source = "external"
         if let value = root["source"] {
             guard let s = value.stringValue, Self.isSourceName(s) else {
-                throw PushRequestError(field: "source", message: "source must be 1…32 characters of a-z, 0-9, '-', '_' or '.', e.g. \"onesignal\" or \"backend\"")
+                throw PushRequestError(
+                    field: "source", message: "source must be 1…32 characters of a-z, 0-9, '-', '_' or '.', e.g. \"onesignal\" or \"backend\"")
             }
             source = s
         }
         var title: String?
         if let value = root["title"] {
-            guard let s = value.stringValue, s.utf8.count <= 256 else { throw PushRequestError(field: "title", message: "title must be a string of at most 256 bytes") }
+            guard let s = value.stringValue, s.utf8.count <= 256 else {
+                throw PushRequestError(field: "title", message: "title must be a string of at most 256 bytes")
+            }
             title = s
         }
         func count(_ key: String) throws -> Int? {
@@ -101,7 +106,8 @@ public struct RecordedSendRequest: Sendable {
         guard let object = item.objectValue else { throw PushRequestError(field: "results", message: "\(field) must be an object {\"token\", \"outcome\"}") }
         let known: Set<String> = ["token", "outcome", "status", "reason", "inactive_since", "message_id"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(field: "results", message: "\(field): unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
+            throw PushRequestError(
+                field: "results", message: "\(field): unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
         }
         guard let token = object["token"]?.stringValue.flatMap({ DeviceTokenRule.canonical($0, provider: nil) }) else {
             throw PushRequestError(field: "results", message: "\(field).token is not a device token: \(DeviceTokenRule.summary)")
@@ -119,13 +125,16 @@ public struct RecordedSendRequest: Sendable {
         var reason: String?
         if let value = object["reason"], value != .null {
             guard let s = value.stringValue, !s.isEmpty, s.utf8.count <= 64, s.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-                throw PushRequestError(field: "results", message: "\(field).reason must be the provider's reason code (≤ 64 printable ASCII), e.g. Unregistered")
+                throw PushRequestError(
+                    field: "results", message: "\(field).reason must be the provider's reason code (≤ 64 printable ASCII), e.g. Unregistered")
             }
             reason = s
         }
         var messageID: String?
         if let value = object["message_id"], value != .null {
-            guard let s = value.stringValue, s.utf8.count <= 256 else { throw PushRequestError(field: "results", message: "\(field).message_id must be a string of at most 256 bytes") }
+            guard let s = value.stringValue, s.utf8.count <= 256 else {
+                throw PushRequestError(field: "results", message: "\(field).message_id must be a string of at most 256 bytes")
+            }
             messageID = s
         }
         var since: Int?

@@ -57,7 +57,8 @@ public enum ReceiptDecoder {
         if let detail { sent += " (\(detail))" }
         return ReceiptFieldError(
             code: "unsupported_media_type", field: "Content-Type",
-            message: "\(sent) is not accepted; send application/x-www-form-urlencoded (push_id=2018001&event=delivered) or application/json ({\"push_id\":\"2018001\"})",
+            message:
+                "\(sent) is not accepted; send application/x-www-form-urlencoded (push_id=2018001&event=delivered) or application/json ({\"push_id\":\"2018001\"})",
             status: 415
         )
     }

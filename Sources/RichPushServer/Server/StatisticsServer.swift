@@ -140,15 +140,18 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         if request.serverOpenConnections >= configuration.limits.busyThreshold {
             metrics.requestRefused("busy")
-            return .refuse(.error(
-                503, code: "server_busy",
-                message: "the server has too many open connections right now (\(configuration.limits.maximumConnections) at most); retry in a moment",
-                headers: [("Retry-After", "1"), ("Connection", "close")]))
+            return .refuse(
+                .error(
+                    503, code: "server_busy",
+                    message: "the server has too many open connections right now (\(configuration.limits.maximumConnections) at most); retry in a moment",
+                    headers: [("Retry-After", "1"), ("Connection", "close")]))
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         let route = Route(path: request.path)
         guard route != .notFound else {
-            return .refuse(.error(404, code: "not_found", message: "no route for \(String(request.path.prefix(200))); see README (POST /v1/receipts, GET /v1/pushes, GET /)"))
+            return .refuse(
+                .error(
+                    404, code: "not_found", message: "no route for \(String(request.path.prefix(200))); see README (POST /v1/receipts, GET /v1/pushes, GET /)"))
         }
         guard route.methods.contains(method) else { return .refuse(.methodNotAllowed(route.methods)) }
 
@@ -173,7 +176,8 @@ public final class StatisticsServer: @unchecked Sendable {
             case .bearer:
                 break
             case .session:
-                if method != "GET", let refusal = origins.refusal(origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"), client: client) {
+                if method != "GET", let refusal = origins.refusal(origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"), client: client)
+                {
                     metrics.requestRefused("cross_origin")
                     return .refuse(.error(403, code: "cross_origin", message: refusal, headers: [("Cache-Control", "no-store")]))
                 }
@@ -217,9 +221,11 @@ public final class StatisticsServer: @unchecked Sendable {
             let type = request.header("Content-Type").map(ReceiptDecoder.mediaType)
             guard type == "application/json" else {
                 metrics.requestRefused("media_type")
-                return .refuse(.error(
-                    415, code: "unsupported_media_type",
-                    message: "POST /v1/pushes takes a JSON body: send 'Content-Type: application/json' (got \(type.map { "'\($0.prefix(60))'" } ?? "none"))"))
+                return .refuse(
+                    .error(
+                        415, code: "unsupported_media_type",
+                        message: "POST /v1/pushes takes a JSON body: send 'Content-Type: application/json' (got \(type.map { "'\($0.prefix(60))'" } ?? "none"))"
+                    ))
             }
         }
         let limit = route.bodyLimit(method: method, receiptBytes: configuration.maximumBody)
@@ -241,7 +247,8 @@ public final class StatisticsServer: @unchecked Sendable {
         switch route {
         case .receipts: return "a receipt body is at most \(limit) bytes"
         case .pushes:
-            return "a push request body is at most \(PushSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) tokens): split the tokens into several requests with the same push_id"
+            return
+                "a push request body is at most \(PushSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) tokens): split the tokens into several requests with the same push_id"
         case .recordSends:
             return "a sends body is at most \(RecordedSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) results): send several batches"
         case .devices: return "a device registration is at most \(limit) bytes"
@@ -336,7 +343,8 @@ public final class StatisticsServer: @unchecked Sendable {
 
     private func throttled(_ seconds: Int, page: Bool) -> HTTPResponse {
         metrics.requestRefused("throttled")
-        let message = "too many wrong admin tokens from this address; try again in \(seconds) s (at most \(LoginThrottle.defaultBurst) attempts, then one every \(Int(LoginThrottle.defaultRefillSeconds)) s)"
+        let message =
+            "too many wrong admin tokens from this address; try again in \(seconds) s (at most \(LoginThrottle.defaultBurst) attempts, then one every \(Int(LoginThrottle.defaultRefillSeconds)) s)"
         if page { return .html(429, LoginPage.render(error: message), headers: [("Retry-After", String(seconds)), ("Cache-Control", "no-store")]) }
         return .error(429, code: "too_many_attempts", message: message, headers: [("Retry-After", String(seconds))])
     }
@@ -405,15 +413,17 @@ public final class StatisticsServer: @unchecked Sendable {
         guard let sender else {
             return answer(
                 request,
-                admin(.error(
-                    503, code: "apns_not_configured",
-                    message: "POST /v1/pushes needs APNs or FCM settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
-                        + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM), or --fcm-service-account FILE"
-                ))
+                admin(
+                    .error(
+                        503, code: "apns_not_configured",
+                        message: "POST /v1/pushes needs APNs or FCM settings; start richpush serve with: " + configuration.apnsMissing.joined(separator: ", ")
+                            + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM), or --fcm-service-account FILE"
+                    ))
             )
         }
         if request.bodyTooLarge {
-            return answer(request, PushRequestError(status: 413, code: "too_large", message: tooLargeMessage(.pushes, limit: PushSendRequest.maximumBodyBytes)).response)
+            return answer(
+                request, PushRequestError(status: 413, code: "too_large", message: tooLargeMessage(.pushes, limit: PushSendRequest.maximumBodyBytes)).response)
         }
         let push: PushSendRequest
         do {

@@ -134,12 +134,17 @@ extension SQLiteStore {
         )
         try counts.bind([.text(pushID)])
         let countRows = try counts.rows { s in
-            (event: s.text(0) ?? "", outcome: s.text(1) ?? "", reason: s.text(2) ?? "", receipts: s.int(3) ?? 0, bytes: s.int(4) ?? 0,
-             first: s.int(5) ?? 0, last: s.int(6) ?? 0)
+            (
+                event: s.text(0) ?? "", outcome: s.text(1) ?? "", reason: s.text(2) ?? "", receipts: s.int(3) ?? 0, bytes: s.int(4) ?? 0,
+                first: s.int(5) ?? 0, last: s.int(6) ?? 0
+            )
         }
-        let receipts = countRows.isEmpty ? nil : countRows.reduce(into: PushRow.Counts()) {
-            $0.add(event: $1.event, outcome: $1.outcome, reason: $1.reason, receipts: $1.receipts, mediaBytes: $1.bytes, firstMs: $1.first, lastMs: $1.last)
-        }
+        let receipts =
+            countRows.isEmpty
+            ? nil
+            : countRows.reduce(into: PushRow.Counts()) {
+                $0.add(event: $1.event, outcome: $1.outcome, reason: $1.reason, receipts: $1.receipts, mediaBytes: $1.bytes, firstMs: $1.first, lastMs: $1.last)
+            }
         let sends = try db.prepared("SELECT sent, accepted, first_sent_at_ms, last_sent_at_ms, title, skipped FROM pushes WHERE push_id = ?")
         try sends.bind([.text(pushID)])
         let send = try sends.rows {

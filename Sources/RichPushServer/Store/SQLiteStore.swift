@@ -145,7 +145,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 if !foreign.isEmpty {
                     throw RichPushError(
                         code: .store,
-                        message: "'\(db.path)' is a SQLite database but not a RichPush one (tables: \(foreign.prefix(5).joined(separator: ", "))); pass --db with a new or existing richpush database path"
+                        message:
+                            "'\(db.path)' is a SQLite database but not a RichPush one (tables: \(foreign.prefix(5).joined(separator: ", "))); pass --db with a new or existing richpush database path"
                     )
                 }
             }
@@ -418,7 +419,9 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 try token.run()
                 if let state = t.state {
                     markState.reset()
-                    try markState.bind([.text(t.deviceToken), .text(state.rawValue), .optional(t.reason), .optional(t.inactiveSinceMs), .integer(send.sentAtMs)])
+                    try markState.bind([
+                        .text(t.deviceToken), .text(state.rawValue), .optional(t.reason), .optional(t.inactiveSinceMs), .integer(send.sentAtMs),
+                    ])
                     try markState.run()
                 } else if t.wasAccepted {
                     clearState.reset()
@@ -548,7 +551,9 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             for token in Set(tokens) {
                 query.reset()
                 try query.bind([.text(token)])
-                guard let (state, reason, since, registered) = try query.rows({ ($0.text(0) ?? "", $0.text(1), $0.int(2) ?? 0, $0.int(3)) }).first else { continue }
+                guard let (state, reason, since, registered) = try query.rows({ ($0.text(0) ?? "", $0.text(1), $0.int(2) ?? 0, $0.int(3)) }).first else {
+                    continue
+                }
                 // Registered again after the provider's verdict (Apple: "unless it registered again later").
                 if let registered, registered > since { continue }
                 out[token] = TokenSkip(state: PushSendRecord.TokenState(rawValue: state), reason: reason, sinceMs: since)

@@ -173,7 +173,8 @@ struct DepthSimulateTests {
         let server = try await DepthServer.start()
         // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
-        let payload = try await Self.encrypt(["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
+        let payload = try await Self.encrypt(
+            ["title": "Decrypted title", "body": "Decrypted body", "media-url": "\(server.base)/stall", "push_id": "enc-stall"], in: scratch)
         let started = Date()
         let run = try await Self.simulate(try scratch.write("payload.json", payload), ["--keys", scratch.keys.path, "--deadline", "1"])
         // At the 1 s deadline, not at the host's 30 s budget (the server never answers).
@@ -190,8 +191,10 @@ struct DepthSimulateTests {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
         let cache = scratch.path("cache")
-        let cached = try scratch.write("cached.json", ["aps": ["alert": "hi", "mutable-content": 1], "media-url": "\(server.base)/media/logo.png?cc=max-age%3D600"])
-        let noStore = try scratch.write("nostore.json", ["aps": ["alert": "hi", "mutable-content": 1], "media-url": "\(server.base)/media/anim.gif?cc=no-store"])
+        let cached = try scratch.write(
+            "cached.json", ["aps": ["alert": "hi", "mutable-content": 1], "media-url": "\(server.base)/media/logo.png?cc=max-age%3D600"])
+        let noStore = try scratch.write(
+            "nostore.json", ["aps": ["alert": "hi", "mutable-content": 1], "media-url": "\(server.base)/media/anim.gif?cc=no-store"])
         let first = try await Self.simulate(cached, ["--cache", cache])
         #expect(first.json["outcome"] as? String == "media_attached")
         #expect(first.media["cacheHits"] as? Int == 0)
@@ -216,10 +219,18 @@ struct DepthSimulateTests {
         let scratch = try Scratch()
         let server = try await DepthServer.start()
         let cache = scratch.path("cache")
-        let a = try scratch.write("a.json", ["aps": ["alert": "a", "mutable-content": 1],
-            "media-url": ["photo.jpg", "logo.png", "anim.gif"].map { "\(server.base)/media/\($0)" }])
-        let b = try scratch.write("b.json", ["aps": ["alert": "b", "mutable-content": 1],
-            "media-url": ["progressive.jpg", "chime.mp3", "logo.png"].map { "\(server.base)/media/\($0)" }])
+        let a = try scratch.write(
+            "a.json",
+            [
+                "aps": ["alert": "a", "mutable-content": 1],
+                "media-url": ["photo.jpg", "logo.png", "anim.gif"].map { "\(server.base)/media/\($0)" },
+            ])
+        let b = try scratch.write(
+            "b.json",
+            [
+                "aps": ["alert": "b", "mutable-content": 1],
+                "media-url": ["progressive.jpg", "chime.mp3", "logo.png"].map { "\(server.base)/media/\($0)" },
+            ])
         let filling = try await Self.simulateConcurrently([(a, ["--cache", cache]), (b, ["--cache", cache])])
         #expect(filling.map { $0.media["attached"] as? Int } == [3, 3])
         await server.stopped()
@@ -227,7 +238,8 @@ struct DepthSimulateTests {
         #expect(served.map { $0.json["outcome"] as? String } == ["media_attached", "media_attached"])
         #expect(served.map { $0.media["cacheHits"] as? Int } == [3, 3])
         #expect(served[1].attachments.map { $0["type"] as? String } == ["public.jpeg", "public.mp3", "public.png"])
-        let index = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cache).appendingPathComponent("index.json"))) as? [[String: Any]]
+        let index =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cache).appendingPathComponent("index.json"))) as? [[String: Any]]
         #expect(index?.count == 5)
     }
 
@@ -298,15 +310,17 @@ struct DepthSimulateTests {
         let server = try await DepthServer.start()
         // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
-        let payload = try scratch.write("p.json", [
-            "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
-            "media-url": ["\(server.base)/media/photo.jpg", "\(server.base)/media/missing.jpg", "\(server.base)/media/chime.mp3"],
-            "buttons": [
-                ["id": "reply", "title": "Reply", "input": ["button": "Send", "placeholder": "Message"], "icon": "arrowshape.turn.up.left"],
-                ["id": "delete", "title": "Delete", "destructive": true],
-            ],
-            "thumbnail": ["clip": [0.25, 0, 0.5, 0.5], "time": 1.5, "hidden": false],
-        ] as [String: Any])
+        let payload = try scratch.write(
+            "p.json",
+            [
+                "aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1],
+                "media-url": ["\(server.base)/media/photo.jpg", "\(server.base)/media/missing.jpg", "\(server.base)/media/chime.mp3"],
+                "buttons": [
+                    ["id": "reply", "title": "Reply", "input": ["button": "Send", "placeholder": "Message"], "icon": "arrowshape.turn.up.left"],
+                    ["id": "delete", "title": "Delete", "destructive": true],
+                ],
+                "thumbnail": ["clip": [0.25, 0, 0.5, 0.5], "time": 1.5, "hidden": false],
+            ] as [String: Any])
         let run = try await Self.simulate(payload, ["--out", scratch.path("out")])
         #expect(run.json["outcome"] as? String == "media_attached")
         #expect(run.media["requested"] as? Int == 3)

@@ -5,8 +5,10 @@ import Testing
 @Suite("Buttons, thumbnail options and media lists from the payload")
 struct ActionsTests {
     static let buttons: JSONValue = .array([
-        .object(["id": .string("reply"), "title": .string("Reply"), "foreground": .bool(true), "icon": .string("arrowshape.turn.up.left"),
-                 "input": .object(["button": .string("Send"), "placeholder": .string("Message")])]),
+        .object([
+            "id": .string("reply"), "title": .string("Reply"), "foreground": .bool(true), "icon": .string("arrowshape.turn.up.left"),
+            "input": .object(["button": .string("Send"), "placeholder": .string("Message")]),
+        ]),
         .object(["id": .string("delete"), "title": .string("Delete"), "destructive": .bool(true), "auth": .bool(true)]),
     ])
 
@@ -65,7 +67,9 @@ struct ActionsTests {
     }
 
     @Test func thumbnailOptionsAreReadAndValidated() throws {
-        let payload: JSONValue = .object(["thumbnail": .object(["clip": .array([.double(0.25), .int(0), .double(0.5), .double(0.5)]), "time": .double(2.5), "hidden": .bool(false)])])
+        let payload: JSONValue = .object([
+            "thumbnail": .object(["clip": .array([.double(0.25), .int(0), .double(0.5), .double(0.5)]), "time": .double(2.5), "hidden": .bool(false)])
+        ])
         let options = try #require(try ThumbnailOptions.parse(payload: payload))
         #expect(options.clippingRect == ThumbnailOptions.ClippingRect(x: 0.25, y: 0, width: 0.5, height: 0.5))
         #expect(options.time == 2.5)

@@ -89,25 +89,28 @@ struct EncryptedPayloadTests {
     }
 
     @Test func anAlteredCiphertextOrTagFailsWithBadTag() throws {
-        #expect(try failure { enc in
-            var ct = try #require(Data(base64Encoded: enc["ct"]?.stringValue ?? ""))
-            ct[0] ^= 0x01
-            enc["ct"] = .string(ct.base64EncodedString())
-        } == .badTag)
-        #expect(try failure { enc in
-            var tag = try #require(Data(base64Encoded: enc["tag"]?.stringValue ?? ""))
-            tag[15] ^= 0x80
-            enc["tag"] = .string(tag.base64EncodedString())
-        } == .badTag)
+        #expect(
+            try failure { enc in
+                var ct = try #require(Data(base64Encoded: enc["ct"]?.stringValue ?? ""))
+                ct[0] ^= 0x01
+                enc["ct"] = .string(ct.base64EncodedString())
+            } == .badTag)
+        #expect(
+            try failure { enc in
+                var tag = try #require(Data(base64Encoded: enc["tag"]?.stringValue ?? ""))
+                tag[15] ^= 0x80
+                enc["tag"] = .string(tag.base64EncodedString())
+            } == .badTag)
         let otherKeys = try FileKeyProvider(keys: ["k-2": Data(repeating: 9, count: 32)])
         #expect(try failure({ _ in }, keys: otherKeys) == .badTag)
     }
 
     @Test func aShortenedTagIVOrEmptyCiphertextFailsWithTruncated() throws {
-        #expect(try failure { enc in
-            let tag = try #require(Data(base64Encoded: enc["tag"]?.stringValue ?? ""))
-            enc["tag"] = .string(tag.prefix(8).base64EncodedString())
-        } == .truncated)
+        #expect(
+            try failure { enc in
+                let tag = try #require(Data(base64Encoded: enc["tag"]?.stringValue ?? ""))
+                enc["tag"] = .string(tag.prefix(8).base64EncodedString())
+            } == .truncated)
         #expect(try failure { $0["iv"] = .string(Data(count: 8).base64EncodedString()) } == .truncated)
         #expect(try failure { $0["ct"] = .string("") } == .truncated)
     }

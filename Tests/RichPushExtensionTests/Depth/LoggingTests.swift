@@ -14,9 +14,10 @@ struct LoggingTests {
     @Test func theLineIsOneJSONObjectWithTheMetrics() throws {
         let lines = Lines()
         let logger = NotificationLogger { lines.append($0) }
-        logger.log(NotificationLogLine(
-            pushID: "2018001", outcome: .textOnly, reason: .decryptFailed, detail: "bad_tag", attachments: 0,
-            mediaRequested: 1, bytes: 0, fetchMs: 0, totalMs: 12, cacheHits: 0, receipt: "sent"))
+        logger.log(
+            NotificationLogLine(
+                pushID: "2018001", outcome: .textOnly, reason: .decryptFailed, detail: "bad_tag", attachments: 0,
+                mediaRequested: 1, bytes: 0, fetchMs: 0, totalMs: 12, cacheHits: 0, receipt: "sent"))
         #expect(lines.all.count == 1)
         let line = try #require(lines.all.first)
         #expect(!line.contains("\n"))
@@ -30,6 +31,9 @@ struct LoggingTests {
         #expect(object["fetch_ms"] as? Int == 0)
         #expect(object["bytes"] as? Int == 0)
         #expect(object["receipt"] as? String == "sent")
-        #expect(Set(object.keys) == ["event", "push_id", "outcome", "reason", "detail", "attachments", "media_requested", "bytes", "fetch_ms", "total_ms", "cache_hits", "receipt"])
+        #expect(
+            Set(object.keys) == [
+                "event", "push_id", "outcome", "reason", "detail", "attachments", "media_requested", "bytes", "fetch_ms", "total_ms", "cache_hits", "receipt",
+            ])
     }
 }

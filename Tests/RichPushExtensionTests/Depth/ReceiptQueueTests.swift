@@ -51,7 +51,8 @@ struct ReceiptQueueTests {
         }
         #expect(try queue.entries().map(\.receipt.pushID) == ["p2", "p3", "p4"])
         // The same receipt id is queued once.
-        #expect(try queue.enqueue(PendingReceipt(receipt: Receipt(pushID: "p4", receiptID: "r4"), url: "x", queuedAt: t.timeIntervalSince1970), now: t) == false)
+        #expect(
+            try queue.enqueue(PendingReceipt(receipt: Receipt(pushID: "p4", receiptID: "r4"), url: "x", queuedAt: t.timeIntervalSince1970), now: t) == false)
         _ = try queue.claimDue(now: t.addingTimeInterval(1_002.5), lease: 10)
         #expect(try queue.entries().map(\.receipt.pushID) == ["p3", "p4"])
     }

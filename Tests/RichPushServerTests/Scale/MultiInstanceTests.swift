@@ -240,7 +240,9 @@ struct MultiInstanceTests {
         for server in [sender] + others { #expect(await server.terminate() == 0) }
     }
 
-    @Test("the same batch of sends posted to 3 instances at once is counted once; a device registered on one is reached by user id from another, and its 410 skipped everywhere")
+    @Test(
+        "the same batch of sends posted to 3 instances at once is counted once; a device registered on one is reached by user id from another, and its 410 skipped everywhere"
+    )
     func recordedBatchesAndDevicesAcrossInstances() async throws {
         let gone = MockAPNsProcess.token("cc")
         // APNs' timestamp after the registration below: the token is inactive since then.
@@ -272,9 +274,11 @@ struct MultiInstanceTests {
         // there is skipped by instance 2.
         let register = #"{"token":"\#(gone)","platform":"ios","user_id":"u-7"}"#
         #expect(try await servers[0].client().postJSON("/v1/devices", register, headers: servers[0].admin).status == 201)
-        let first = try await servers[1].client().postJSON("/v1/pushes", #"{"push_id":"u7-1","user_ids":["u-7"],"title":"t","body":"b"}"#, headers: servers[1].admin)
+        let first = try await servers[1].client().postJSON(
+            "/v1/pushes", #"{"push_id":"u7-1","user_ids":["u-7"],"title":"t","body":"b"}"#, headers: servers[1].admin)
         #expect(try first.json()["sent"] as? Int == 1)
-        let second = try await servers[2].client().postJSON("/v1/pushes", #"{"push_id":"u7-2","user_ids":["u-7"],"title":"t","body":"b"}"#, headers: servers[2].admin)
+        let second = try await servers[2].client().postJSON(
+            "/v1/pushes", #"{"push_id":"u7-2","user_ids":["u-7"],"title":"t","body":"b"}"#, headers: servers[2].admin)
         #expect(try second.json()["skipped"] as? Int == 1)
         #expect(try second.json()["sent"] as? Int == 0)
         for server in servers { #expect(await server.terminate() == 0) }
@@ -291,7 +295,8 @@ struct MultiInstanceTests {
         var site = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/nginx/richpush.conf"), encoding: .utf8)
         let upstreams = servers.map { "    server 127.0.0.1:\($0.port) max_fails=3 fail_timeout=10s;" }.joined(separator: "\n")
         site = site.replacingOccurrences(
-            of: "    server 127.0.0.1:8081 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8082 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8083 max_fails=3 fail_timeout=10s;",
+            of:
+                "    server 127.0.0.1:8081 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8082 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8083 max_fails=3 fail_timeout=10s;",
             with: upstreams)
         #expect(site.components(separatedBy: upstreams).count == 3, "both upstreams list the instances")
         let port = try PostgresTestCluster.freePort()
@@ -323,7 +328,9 @@ struct MultiInstanceTests {
         let load = ScaleLoad()
         await load.run(clients: 4, postsPerClient: 150, ports: [port]) { k, i in ScaleLoad.Post(push: "lb", id: "\(k)-\(i)") }
         #expect(load.statuses == [202: 600])
-        let perInstance = [try await Self.metric(servers[0], "richpush_receipts_accepted_total"), try await Self.metric(servers[1], "richpush_receipts_accepted_total")]
+        let perInstance = [
+            try await Self.metric(servers[0], "richpush_receipts_accepted_total"), try await Self.metric(servers[1], "richpush_receipts_accepted_total"),
+        ]
         #expect(perInstance.reduce(0, +) == 600)
         #expect(perInstance.allSatisfy { $0 > 0 }, "\(perInstance)")
         let figures = try await front.request("GET", "/v1/pushes/lb", headers: servers[0].admin)

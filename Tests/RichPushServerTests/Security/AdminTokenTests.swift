@@ -28,7 +28,9 @@ struct AdminTokenTests {
         #expect(auth.credential(authorization: "Basic abc", cookie: nil) == .none)
     }
 
-    @Test("over HTTP: the token + 256 bytes is 401; ten wrong tokens from one address, then 429 with Retry-After even for the right token; other addresses unaffected")
+    @Test(
+        "over HTTP: the token + 256 bytes is 401; ten wrong tokens from one address, then 429 with Retry-After even for the right token; other addresses unaffected"
+    )
     func throttle() async throws {
         let server = try await ServerProcess()
         let attacker = server.client(from: "127.0.7.1")
@@ -115,7 +117,8 @@ struct AdminTokenTests {
             #expect(run.stderr.contains("the admin token is \(short.utf8.count) bytes; use at least 16"))
             #expect(run.stderr.contains("openssl rand -hex 32"))
         }
-        let env = try await ChildProcess(Fixtures.richpushBinary.path, ["serve", "--port", "0"], environment: ["RICHPUSH_ADMIN_TOKEN": "short"]).run(timeout: 30)
+        let env = try await ChildProcess(Fixtures.richpushBinary.path, ["serve", "--port", "0"], environment: ["RICHPUSH_ADMIN_TOKEN": "short"]).run(
+            timeout: 30)
         #expect(env.status == 64)
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

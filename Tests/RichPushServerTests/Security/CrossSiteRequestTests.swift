@@ -8,15 +8,20 @@ import Testing
 struct CrossSiteRequestTests {
     static let device = MockAPNsProcess.token("cf")
 
-    @Test("headless Chromium: a page on another port posts to /v1/pushes through the admin's session (fetch and form): 403, nothing sent; the dashboard's own origin can")
+    @Test(
+        "headless Chromium: a page on another port posts to /v1/pushes through the admin's session (fetch and form): 403, nothing sent; the dashboard's own origin can"
+    )
     func browserAttack() async throws {
         let mock = try await MockAPNsProcess()
         defer { mock.stop() }
         let server = try await ServerProcess(extraArguments: mock.serveArguments())
-        let run = try await ChildProcess("python3", [
-            Fixtures.supportDirectory.appendingPathComponent("csrf_browser.py").path,
-            "--server", server.origin, "--token", ServerProcess.token, "--device-token", Self.device,
-        ]).run(timeout: 120)
+        let run = try await ChildProcess(
+            "python3",
+            [
+                Fixtures.supportDirectory.appendingPathComponent("csrf_browser.py").path,
+                "--server", server.origin, "--token", ServerProcess.token, "--device-token", Self.device,
+            ]
+        ).run(timeout: 120)
         try #require(run.status == 0, "csrf_browser.py failed: \(run.stderr)")
         let line = try #require(run.stdout.split(separator: "\n").last)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -43,7 +48,9 @@ struct CrossSiteRequestTests {
         #expect(await server.terminate() == 0)
     }
 
-    @Test("over HTTP: cookie-signed changes need a same-origin Origin (or Sec-Fetch-Site: same-origin) and JSON; Bearer scripts need neither Origin nor a browser")
+    @Test(
+        "over HTTP: cookie-signed changes need a same-origin Origin (or Sec-Fetch-Site: same-origin) and JSON; Bearer scripts need neither Origin nor a browser"
+    )
     func originRules() async throws {
         let mock = try await MockAPNsProcess()
         defer { mock.stop() }
@@ -61,24 +68,30 @@ struct CrossSiteRequestTests {
             ["Origin": "http://127.0.0.1:1"], ["Origin": "null"], [:], ["Sec-Fetch-Site": "same-site"],
             ["Origin": "http://127.0.0.1:\(server.port).evil.example"], ["Origin": "https://127.0.0.1:\(server.port)"],
         ] {
-            let r = try await c.request("POST", "/v1/pushes", headers: json.merging(headers) { a, _ in a }.merging(["Cookie": cookie]) { a, _ in a }, body: Data(body.utf8))
+            let r = try await c.request(
+                "POST", "/v1/pushes", headers: json.merging(headers) { a, _ in a }.merging(["Cookie": cookie]) { a, _ in a }, body: Data(body.utf8))
             #expect(r.status == 403, "\(headers)")
             #expect(r.text.contains("cross_origin"))
             #expect(r.text.contains("Bearer"))
         }
         // Same origin but text/plain (what a form can send): 415.
-        let plain = try await c.request("POST", "/v1/pushes", headers: ["Cookie": cookie, "Origin": server.origin, "Content-Type": "text/plain"], body: Data(body.utf8))
+        let plain = try await c.request(
+            "POST", "/v1/pushes", headers: ["Cookie": cookie, "Origin": server.origin, "Content-Type": "text/plain"], body: Data(body.utf8))
         #expect(plain.status == 415)
         #expect(plain.text.contains("application/json"))
         #expect(try await mock.stats()["requests"]?.intValue == 0)
         // Same origin by Origin, and by Sec-Fetch-Site alone (a browser that left Origin out).
-        let viaOrigin = try await c.request("POST", "/v1/pushes", headers: ["Cookie": cookie, "Origin": server.origin, "Content-Type": "application/json"], body: Data(body.utf8))
+        let viaOrigin = try await c.request(
+            "POST", "/v1/pushes", headers: ["Cookie": cookie, "Origin": server.origin, "Content-Type": "application/json"], body: Data(body.utf8))
         #expect(viaOrigin.status == 200, "\(viaOrigin.text)")
-        let viaFetchSite = try await c.request("POST", "/v1/pushes", headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"], body: Data(body.utf8))
+        let viaFetchSite = try await c.request(
+            "POST", "/v1/pushes", headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"], body: Data(body.utf8))
         #expect(viaFetchSite.status == 200)
         // Bearer: no Origin needed (scripts), but JSON still.
         #expect(try await c.postJSON("/v1/pushes", body, headers: server.admin).status == 200)
-        #expect(try await c.request("POST", "/v1/pushes", headers: server.admin.merging(["Content-Type": "text/plain"]) { a, _ in a }, body: Data(body.utf8)).status == 415)
+        #expect(
+            try await c.request("POST", "/v1/pushes", headers: server.admin.merging(["Content-Type": "text/plain"]) { a, _ in a }, body: Data(body.utf8)).status
+                == 415)
         #expect(try await mock.stats()["requests"]?.intValue == 3)
 
         // Login and logout check the origin too (login CSRF, forced logout).
@@ -115,7 +128,9 @@ struct CrossSiteRequestTests {
         let proxied = try await ServerProcess(extraArguments: ["--trusted-proxy", "127.0.0.1"])
         let viaProxy = try await proxied.client().post(
             "/login", form: "token=\(ServerProcess.token)",
-            headers: ["Origin": "https://stats.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "stats.example.org", "X-Forwarded-For": "203.0.113.9"])
+            headers: [
+                "Origin": "https://stats.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "stats.example.org", "X-Forwarded-For": "203.0.113.9",
+            ])
         #expect(viaProxy.status == 303)
         #expect(viaProxy.headers["set-cookie"]?.hasSuffix("; Secure") == true)
         #expect(await proxied.terminate() == 0)

@@ -12,7 +12,9 @@ struct MalformedRequestTests {
         text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("HTTP/1.") }
     }
 
-    @Test("negative, overflowing and non-numeric Content-Length: one 400/413 with a JSON body and the security headers, then close; a garbage request line: a clean close")
+    @Test(
+        "negative, overflowing and non-numeric Content-Length: one 400/413 with a JSON body and the security headers, then close; a garbage request line: a clean close"
+    )
     func oneAnswerOrACleanClose() async throws {
         let server = try await ServerProcess()
         let thread = DedicatedThread(name: "malformed")

@@ -48,7 +48,8 @@ struct PreAuthMemoryTests {
         let thread = DedicatedThread(name: "trickle")
         let opened = try await thread.run {
             let n = sockets.open(400, port: port, sources: RawSockets.loopbackSources(10, third: 6))
-            sockets.sendAll("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8192\r\n\r\npush_id=t&x=")
+            sockets.sendAll(
+                "POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8192\r\n\r\npush_id=t&x=")
             return n
         }
         #expect(opened == 400)

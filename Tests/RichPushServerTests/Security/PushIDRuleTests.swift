@@ -9,7 +9,9 @@ import Testing
 /// characters into them, and ids stored before the rule are shown neutralised.
 @Suite("printable push ids")
 struct PushIDRuleTests {
-    @Test("receipts with a bidi override, a control character, a C1 control, an invisible or a line separator in push_id or receipt_id get 400 naming the character and the rule")
+    @Test(
+        "receipts with a bidi override, a control character, a C1 control, an invisible or a line separator in push_id or receipt_id get 400 naming the character and the rule"
+    )
     func refused() async throws {
         let server = try await ServerProcess()
         let c = server.client()

@@ -33,7 +33,9 @@ struct RequestFramingTests {
         #expect(status(check([], ["chunked", "chunked"])) == 501)
     }
 
-    @Test("over HTTP: conflicting duplicate Content-Length → 400 and nothing stored; unknown Transfer-Encoding → 501 and the connection closed at once; chunked receipts still work")
+    @Test(
+        "over HTTP: conflicting duplicate Content-Length → 400 and nothing stored; unknown Transfer-Encoding → 501 and the connection closed at once; chunked receipts still work"
+    )
     func overHTTP() async throws {
         let server = try await ServerProcess()
         let thread = DedicatedThread(name: "framing")
@@ -63,9 +65,15 @@ struct RequestFramingTests {
         try await thread.run { sockets.closeAll() }
 
         let c = server.client()
-        let chunked = try await c.raw(Data("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nf\r\npush_id=chunked\r\n0\r\n\r\n".utf8))
+        let chunked = try await c.raw(
+            Data(
+                "POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nf\r\npush_id=chunked\r\n0\r\n\r\n"
+                    .utf8))
         #expect(chunked.status == 202)
-        let same = try await c.raw(Data("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 12\r\nContent-Length: 12\r\n\r\npush_id=same".utf8))
+        let same = try await c.raw(
+            Data(
+                "POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 12\r\nContent-Length: 12\r\n\r\npush_id=same"
+                    .utf8))
         #expect(same.status == 202)
         for id in ["dupcl", "te", "tc"] {
             #expect(try await c.request("GET", "/v1/pushes/\(id)", headers: server.admin).status == 404)

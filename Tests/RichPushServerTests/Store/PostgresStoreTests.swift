@@ -81,7 +81,9 @@ struct PostgresStoreTests {
                         start.arriveAndWait()
                         var new = 0
                         for chunk in stride(from: 0, to: keys.count, by: 100) {
-                            let batch = keys[chunk..<min(chunk + 100, keys.count)].map { StoredReceipt(receipt: $0, userAgent: "w\(w)", receivedAtMs: 1_700_000_000_000 + chunk) }
+                            let batch = keys[chunk..<min(chunk + 100, keys.count)].map {
+                                StoredReceipt(receipt: $0, userAgent: "w\(w)", receivedAtMs: 1_700_000_000_000 + chunk)
+                            }
                             new += try store.insert(batch).filter { $0 }.count
                         }
                         return new

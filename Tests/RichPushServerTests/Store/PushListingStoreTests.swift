@@ -12,7 +12,10 @@ import Testing
 struct PushListingStoreTests {
     static let base = 1_700_000_000_000
 
-    private func receipt(_ pushID: String, _ event: Receipt.Event = .delivered, id: String? = nil, at ms: Int, outcome: Outcome? = nil, reason: ReasonCode? = nil, elapsed: Int? = nil) -> StoredReceipt {
+    private func receipt(
+        _ pushID: String, _ event: Receipt.Event = .delivered, id: String? = nil, at ms: Int, outcome: Outcome? = nil, reason: ReasonCode? = nil,
+        elapsed: Int? = nil
+    ) -> StoredReceipt {
         StoredReceipt(
             receipt: Receipt(pushID: pushID, event: event, receiptID: id, outcome: outcome, reason: reason, elapsedMs: elapsed),
             userAgent: nil, receivedAtMs: ms)
@@ -32,7 +35,9 @@ struct PushListingStoreTests {
         return pages
     }
 
-    @Test("newest first in pages of 50: every push exactly once, ties broken by id, back and forth, stable while receipts arrive", arguments: StoreBackend.allCases)
+    @Test(
+        "newest first in pages of 50: every push exactly once, ties broken by id, back and forth, stable while receipts arrive",
+        arguments: StoreBackend.allCases)
     func keysetPages(_ backend: StoreBackend) async throws {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
@@ -102,12 +107,15 @@ struct PushListingStoreTests {
         #expect(inRange.count == 20)
         #expect(Set(inRange) == Set((10..<20).flatMap { ["camp-\($0)", "other-\($0)"] }))
         // Both filters together.
-        let both = try await store.pushes(PushQuery(limit: 100, prefix: "other-1", startedFromMs: Self.base + 12 * 60_000, startedBeforeMs: Self.base + 15 * 60_000))
+        let both = try await store.pushes(
+            PushQuery(limit: 100, prefix: "other-1", startedFromMs: Self.base + 12 * 60_000, startedBeforeMs: Self.base + 15 * 60_000))
         #expect(both.pushes.map(\.pushID) == ["other-12", "other-13", "other-14"])
         try await store.close()
     }
 
-    @Test("the dashboard's totals, reasons, timing and timeline equal what the receipts and sends say, whatever order they came in", arguments: StoreBackend.allCases)
+    @Test(
+        "the dashboard's totals, reasons, timing and timeline equal what the receipts and sends say, whatever order they came in",
+        arguments: StoreBackend.allCases)
     func summariesMatchTheData(_ backend: StoreBackend) async throws {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
@@ -130,14 +138,17 @@ struct PushListingStoreTests {
             batches.append(batch)
         }
         // Sends before, between and after receipts (the first send of p3 comes after its receipts).
-        try await store.recordSend(PushSendRecord(pushID: "p1", sentAtMs: Self.base - 5_000, tokens: (0..<50).map { .init(deviceToken: "a\($0)", status: $0 < 45 ? 200 : 410) }))
+        try await store.recordSend(
+            PushSendRecord(pushID: "p1", sentAtMs: Self.base - 5_000, tokens: (0..<50).map { .init(deviceToken: "a\($0)", status: $0 < 45 ? 200 : 410) }))
         for (i, batch) in batches.enumerated() {
             _ = try await store.insert(batch)
             if i == 10 {
-                try await store.recordSend(PushSendRecord(pushID: "p3", sentAtMs: Self.base + 400_000, tokens: (0..<30).map { .init(deviceToken: "b\($0)", status: 200) }))
+                try await store.recordSend(
+                    PushSendRecord(pushID: "p3", sentAtMs: Self.base + 400_000, tokens: (0..<30).map { .init(deviceToken: "b\($0)", status: 200) }))
             }
         }
-        try await store.recordSend(PushSendRecord(pushID: "p1", sentAtMs: Self.base + 900_000, tokens: (0..<10).map { .init(deviceToken: "c\($0)", status: 200) }))
+        try await store.recordSend(
+            PushSendRecord(pushID: "p1", sentAtMs: Self.base + 900_000, tokens: (0..<10).map { .init(deviceToken: "c\($0)", status: 200) }))
         try await store.recordSend(PushSendRecord(pushID: "never-received", sentAtMs: Self.base + 1_000_000, tokens: [.init(deviceToken: "d", status: 200)]))
 
         // What the data says, from each push's own figures (every page).
@@ -172,7 +183,9 @@ struct PushListingStoreTests {
         try await store.close()
     }
 
-    @Test("the timeline picks its bar from the range: seconds for a minute, minutes for hours, days for months; a range narrows it", arguments: StoreBackend.allCases)
+    @Test(
+        "the timeline picks its bar from the range: seconds for a minute, minutes for hours, days for months; a range narrows it",
+        arguments: StoreBackend.allCases)
     func timeline(_ backend: StoreBackend) async throws {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
@@ -208,10 +221,13 @@ struct PushListingStoreTests {
     func detail(_ backend: StoreBackend) async throws {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
-        try await store.recordSend(PushSendRecord(pushID: "d", sentAtMs: Self.base, title: "Winter sale", tokens: [
-            .init(deviceToken: "t1", status: 200, outcome: "accepted"), .init(deviceToken: "t2", status: 200, outcome: "accepted"),
-            .init(deviceToken: "t3", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive),
-        ]))
+        try await store.recordSend(
+            PushSendRecord(
+                pushID: "d", sentAtMs: Self.base, title: "Winter sale",
+                tokens: [
+                    .init(deviceToken: "t1", status: 200, outcome: "accepted"), .init(deviceToken: "t2", status: 200, outcome: "accepted"),
+                    .init(deviceToken: "t3", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive),
+                ]))
         _ = try await store.insert([
             receipt("d", id: "1", at: Self.base + 1_000, outcome: .mediaAttached, elapsed: 300),
             receipt("d", id: "2", at: Self.base + 2_000, outcome: .textOnly, reason: .timeout, elapsed: 25_000),
@@ -237,11 +253,15 @@ struct PushListingStoreTests {
         let store = try SQLiteStore(path: path)
         try store.recordSend(PushSendRecord(pushID: "a", sentAtMs: Self.base, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
         _ = try store.insert((0..<3).map { receipt("a", id: "\($0)", at: Self.base + 1_000 + $0, outcome: .mediaAttached, elapsed: 1_234) })
-        _ = try store.insert([receipt("b", id: "x", at: Self.base + 5_000, outcome: .textOnly, reason: .timeout, elapsed: 777), receipt("b", .opened, id: "x", at: Self.base + 9_000)])
+        _ = try store.insert([
+            receipt("b", id: "x", at: Self.base + 5_000, outcome: .textOnly, reason: .timeout, elapsed: 777),
+            receipt("b", .opened, id: "x", at: Self.base + 9_000),
+        ])
         let before = try store.dashboard(DashboardQuery())
         let listBefore = try store.pushes(PushQuery())
         try store.close()
-        let drop = "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.executescript('DROP TABLE push_index; DROP TABLE totals; DROP TABLE reason_totals; DROP TABLE elapsed_totals; DROP TABLE timeline; PRAGMA user_version = 3;'); db.commit()"
+        let drop =
+            "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.executescript('DROP TABLE push_index; DROP TABLE totals; DROP TABLE reason_totals; DROP TABLE elapsed_totals; DROP TABLE timeline; PRAGMA user_version = 3;'); db.commit()"
         let made = try await ChildProcess("python3", ["-c", drop, path]).run(timeout: 30)
         #expect(made.status == 0, "\(made.stderr)")
 
@@ -263,7 +283,10 @@ struct PushListingStoreTests {
         let store = try await fixture.open()
         try await store.recordSend(PushSendRecord(pushID: "a", sentAtMs: Self.base, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
         _ = try await store.insert((0..<3).map { receipt("a", id: "\($0)", at: Self.base + 1_000 + $0, outcome: .mediaAttached, elapsed: 1_234) })
-        _ = try await store.insert([receipt("b", id: "x", at: Self.base + 5_000, outcome: .textOnly, reason: .timeout, elapsed: 777), receipt("b", .opened, id: "x", at: Self.base + 9_000)])
+        _ = try await store.insert([
+            receipt("b", id: "x", at: Self.base + 5_000, outcome: .textOnly, reason: .timeout, elapsed: 777),
+            receipt("b", .opened, id: "x", at: Self.base + 9_000),
+        ])
         let before = try await store.dashboard(DashboardQuery())
         let listBefore = try await store.pushes(PushQuery())
         try await store.close()

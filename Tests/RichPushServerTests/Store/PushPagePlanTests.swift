@@ -14,24 +14,28 @@ struct PushPagePlanTests {
     func tighterBound() {
         let from = Self.base, before = Self.base + 60_000
         // Next page (older): the cursor inside the range is the upper bound.
-        let inside = PushPagePlan(PushQuery(
-            limit: 10, startedFromMs: from, startedBeforeMs: before, position: .after(PushCursor(startedMs: from + 30_000, pushID: "p"))))
+        let inside = PushPagePlan(
+            PushQuery(
+                limit: 10, startedFromMs: from, startedBeforeMs: before, position: .after(PushCursor(startedMs: from + 30_000, pushID: "p"))))
         #expect(inside.lower == .range(from))
         #expect(inside.upper == .cursor(startedMs: from + 30_000, pushID: "p"))
         #expect(inside.order == "started_ms DESC, push_id DESC")
         #expect(inside.fetchLimit == 11)
         // A cursor at or past the range's end adds nothing: the range is the tighter bound.
-        let outside = PushPagePlan(PushQuery(
-            limit: 10, startedFromMs: from, startedBeforeMs: before, position: .after(PushCursor(startedMs: before, pushID: "p"))))
+        let outside = PushPagePlan(
+            PushQuery(
+                limit: 10, startedFromMs: from, startedBeforeMs: before, position: .after(PushCursor(startedMs: before, pushID: "p"))))
         #expect(outside.upper == .range(before))
         // Previous page (newer): the cursor is the lower bound, read oldest first.
-        let previous = PushPagePlan(PushQuery(
-            limit: 10, startedFromMs: from, position: .before(PushCursor(startedMs: from, pushID: "p"))))
+        let previous = PushPagePlan(
+            PushQuery(
+                limit: 10, startedFromMs: from, position: .before(PushCursor(startedMs: from, pushID: "p"))))
         #expect(previous.lower == .cursor(startedMs: from, pushID: "p"))
         #expect(previous.upper == nil)
         #expect(previous.order == "started_ms ASC, push_id ASC")
-        let below = PushPagePlan(PushQuery(
-            limit: 10, startedFromMs: from, position: .before(PushCursor(startedMs: from - 1, pushID: "p"))))
+        let below = PushPagePlan(
+            PushQuery(
+                limit: 10, startedFromMs: from, position: .before(PushCursor(startedMs: from - 1, pushID: "p"))))
         #expect(below.lower == .range(from))
     }
 

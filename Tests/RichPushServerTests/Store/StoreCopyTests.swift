@@ -23,9 +23,10 @@ struct StoreCopyTests {
             for batch in batches { stored += try store.insert(batch).filter { $0 }.count }
             for send in sends { try store.recordSend(send) }
             for (i, user) in ["u-1", "u-2", nil, "u-1"].enumerated() {
-                _ = try store.registerDevice(DeviceRegistration(
-                    token: "token-\(i)", provider: i == 1 ? "fcm" : "apns", platform: i == 1 ? "android" : "ios", userID: user,
-                    appVersion: "1.\(i)", registeredAtMs: 1_700_000_000_000 + i))
+                _ = try store.registerDevice(
+                    DeviceRegistration(
+                        token: "token-\(i)", provider: i == 1 ? "fcm" : "apns", platform: i == 1 ? "android" : "ios", userID: user,
+                        appVersion: "1.\(i)", registeredAtMs: 1_700_000_000_000 + i))
             }
             _ = try store.unregisterDevice("token-5", atMs: 1_700_000_100_000)
             return stored
@@ -85,7 +86,8 @@ struct StoreCopyTests {
         }
         let tokens = (0..<62).map { "token-\($0)" }
         #expect(try await source.run { try $0.skippedTokens(among: tokens) } == target.run { try $0.skippedTokens(among: tokens) })
-        #expect(try await source.run { try $0.devices(ofUsers: ["u-1", "u-2"], limit: 10) } == target.run { try $0.devices(ofUsers: ["u-1", "u-2"], limit: 10) })
+        #expect(
+            try await source.run { try $0.devices(ofUsers: ["u-1", "u-2"], limit: 10) } == target.run { try $0.devices(ofUsers: ["u-1", "u-2"], limit: 10) })
         #expect(try await target.run { try $0.devices(ofUsers: ["u-1"], limit: 10) }.map(\.token) == ["token-3", "token-0"])
         try await source.close()
 
@@ -118,20 +120,24 @@ struct StoreCopyTests {
         let source = try await sqlite.open()
         let old = (0..<100).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_000_000 + $0) }
         _ = try await source.insert(old)
-        try await source.recordSend(PushSendRecord(pushID: "shared", sentAtMs: 1_699_999_999_000, title: "Old", tokens: (0..<120).map { .init(deviceToken: "t\($0)", status: 200) }))
+        try await source.recordSend(
+            PushSendRecord(pushID: "shared", sentAtMs: 1_699_999_999_000, title: "Old", tokens: (0..<120).map { .init(deviceToken: "t\($0)", status: 200) }))
         try await source.close()
         let database = try await PostgresTestCluster.shared().makeDatabase()
         let live = try await Self.target(database.url)
         // Instances on PostgreSQL already took r50…r149 (a device retried against them) and a second send.
-        _ = try await live.insert((50..<150).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000 + $0) })
-        try await live.recordSend(PushSendRecord(pushID: "shared", sentAtMs: 1_700_000_005_000, title: "New", tokens: (0..<30).map { .init(deviceToken: "u\($0)", status: 200) }))
+        _ = try await live.insert(
+            (50..<150).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000 + $0) })
+        try await live.recordSend(
+            PushSendRecord(pushID: "shared", sentAtMs: 1_700_000_005_000, title: "New", tokens: (0..<30).map { .init(deviceToken: "u\($0)", status: 200) }))
         let summary = try await Self.copy(sqlite.dbArgument, to: database.url).summary
         #expect(summary[0].copied == 100 && summary[0].new == 50)
         let push = try #require(try await live.push("shared"))
         #expect(push.delivered == 150)
         #expect(push.sent == 150 && push.accepted == 150)
         #expect(push.firstSeen == "2023-11-14T22:13:20.000Z")
-        #expect(try await database.execute("SELECT title || ' ' || first_sent_at_ms || ' ' || last_sent_at_ms FROM pushes") == ["New 1699999999000 1700000005000"])
+        #expect(
+            try await database.execute("SELECT title || ' ' || first_sent_at_ms || ' ' || last_sent_at_ms FROM pushes") == ["New 1699999999000 1700000005000"])
         try await live.close()
     }
 
@@ -165,7 +171,9 @@ struct StoreCopyTests {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let other = dir.appendingPathComponent("other.sqlite").path
-        _ = try await ChildProcess("python3", ["-c", "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute('CREATE TABLE notes (id INTEGER)'); db.commit()", other]).run(timeout: 30)
+        _ = try await ChildProcess(
+            "python3", ["-c", "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute('CREATE TABLE notes (id INTEGER)'); db.commit()", other]
+        ).run(timeout: 30)
         let foreign = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: other, postgresURL: url) }
         #expect(foreign.message.contains("is not a RichPush SQLite database"))
         // Nothing was created in PostgreSQL for a refused source.
@@ -180,7 +188,8 @@ struct StoreCopyTests {
         try await source.close()
         let database = try await PostgresTestCluster.shared().makeDatabase()
         let binary = Fixtures.richpushBinary.path
-        let first = try await ChildProcess(binary, ["migrate", "--from", "sqlite:" + sqlite.dbArgument, "--to", database.url, "--batch", "1000"]).run(timeout: 120)
+        let first = try await ChildProcess(binary, ["migrate", "--from", "sqlite:" + sqlite.dbArgument, "--to", database.url, "--batch", "1000"]).run(
+            timeout: 120)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("richpush migrate: \(sqlite.dbArgument) → postgresql://richpush@127.0.0.1:"))
         #expect(first.stderr.contains("receipts: \(Self.storedReceipts)/\(Self.storedReceipts) (100 %)\n"))
@@ -236,7 +245,8 @@ struct StoreCopyTests {
         let (sqlite, source) = try await Self.filledSQLite()
         try await source.close()
         let port = try PostgresTestCluster.freePort()
-        let unreachable = try await ChildProcess(binary, ["migrate", "--from", sqlite.dbArgument, "--to", "postgres://u:secret@127.0.0.1:\(port)/db"]).run(timeout: 60)
+        let unreachable = try await ChildProcess(binary, ["migrate", "--from", sqlite.dbArgument, "--to", "postgres://u:secret@127.0.0.1:\(port)/db"]).run(
+            timeout: 60)
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:\(port)"))
         #expect(!unreachable.stderr.contains("secret"))

@@ -43,7 +43,8 @@ struct StoreEquivalenceTests {
                 mediaBytes: Bool.random(using: &random) ? Int.random(in: 0...10_000_000, using: &random) : nil,
                 mediaType: "public.jpeg"
             )
-            receipts.append(StoredReceipt(receipt: receipt, userAgent: "RichPush/1", receivedAtMs: 1_700_000_000_000 + Int.random(in: 0..<3_600_000, using: &random)))
+            receipts.append(
+                StoredReceipt(receipt: receipt, userAgent: "RichPush/1", receivedAtMs: 1_700_000_000_000 + Int.random(in: 0..<3_600_000, using: &random)))
         }
         var batches: [[StoredReceipt]] = []
         var rest = receipts[...]
@@ -65,13 +66,16 @@ struct StoreEquivalenceTests {
                         state: status == 410 ? .inactive : (status == 400 ? .bad : nil), inactiveSinceMs: status == 410 ? 1_699_000_000_000 : nil)
                 }, source: ["apns", "fcm", "backend"][k % 3], batchID: "batch-\(k)")
         }
-        sends.append(PushSendRecord(
-            pushID: "campaign-3", sentAtMs: 1_699_999_500_000, tokens: [], source: "onesignal", batchID: "os-1",
-            reportedCounts: .init(sent: 1_200, accepted: 1_180, skipped: 4)))
-        sends.append(PushSendRecord(
-            pushID: "recorded-only", sentAtMs: 1_699_999_600_000, title: "Elsewhere", tokens: [
-                .init(deviceToken: "token-61", status: nil, reason: "Unregistered", outcome: "skipped"),
-            ], source: "apns", batchID: "apns-x"))
+        sends.append(
+            PushSendRecord(
+                pushID: "campaign-3", sentAtMs: 1_699_999_500_000, tokens: [], source: "onesignal", batchID: "os-1",
+                reportedCounts: .init(sent: 1_200, accepted: 1_180, skipped: 4)))
+        sends.append(
+            PushSendRecord(
+                pushID: "recorded-only", sentAtMs: 1_699_999_600_000, title: "Elsewhere",
+                tokens: [
+                    .init(deviceToken: "token-61", status: nil, reason: "Unregistered", outcome: "skipped")
+                ], source: "apns", batchID: "apns-x"))
         return (batches, sends)
     }
 
@@ -108,7 +112,8 @@ struct StoreEquivalenceTests {
             let right = try await b.dashboard(maximumBuckets: buckets)
             #expect(left == right)
             #expect(left.totalReceipts > 2_000)
-            #expect(left.withOutcome == right.withOutcome && left.p50Ms == right.p50Ms && left.p95Ms == right.p95Ms && left.bucketSeconds == right.bucketSeconds)
+            #expect(
+                left.withOutcome == right.withOutcome && left.p50Ms == right.p50Ms && left.p95Ms == right.p95Ms && left.bucketSeconds == right.bucketSeconds)
             #expect(DashboardPage.render(left, generatedAtMs: 1_700_000_000_000) == DashboardPage.render(right, generatedAtMs: 1_700_000_000_000))
         }
         for token in (0..<60).map({ "token-\($0)" }) {

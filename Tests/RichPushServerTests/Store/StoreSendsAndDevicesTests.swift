@@ -21,18 +21,21 @@ struct StoreSendsAndDevicesTests {
     @Test("a batch is recorded once per batch id, and the figures name their sources", arguments: StoreBackend.allCases)
     func batches(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store in
-            let counts = PushSendRecord(pushID: "p", sentAtMs: 1_000, title: "Sale", tokens: [], source: "onesignal", batchID: "b1",
-                                        reportedCounts: .init(sent: 100, accepted: 90, skipped: 3))
+            let counts = PushSendRecord(
+                pushID: "p", sentAtMs: 1_000, title: "Sale", tokens: [], source: "onesignal", batchID: "b1",
+                reportedCounts: .init(sent: 100, accepted: 90, skipped: 3))
             #expect(try store.recordSend(counts) == .recorded)
             #expect(try store.recordSend(counts) == .duplicate)
             var other = counts
             other.reportedCounts = .init(sent: 101, accepted: 90)
             #expect(try store.recordSend(other) == .conflict(source: "onesignal", sent: 100, accepted: 90, skipped: 3))
-            let ours = PushSendRecord(pushID: "p", sentAtMs: 2_000, tokens: [
-                .init(deviceToken: "t1", status: 200, outcome: "accepted"),
-                .init(deviceToken: "t2", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 500),
-                .init(deviceToken: "t3", status: nil, reason: "BadDeviceToken", outcome: "skipped"),
-            ], source: "apns", batchID: "apns-1")
+            let ours = PushSendRecord(
+                pushID: "p", sentAtMs: 2_000,
+                tokens: [
+                    .init(deviceToken: "t1", status: 200, outcome: "accepted"),
+                    .init(deviceToken: "t2", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 500),
+                    .init(deviceToken: "t3", status: nil, reason: "BadDeviceToken", outcome: "skipped"),
+                ], source: "apns", batchID: "apns-1")
             #expect(try store.recordSend(ours) == .recorded)
             let push = try #require(try store.push("p"))
             #expect(push.sent == 102)
@@ -56,11 +59,14 @@ struct StoreSendsAndDevicesTests {
     @Test("a token recorded inactive, bad or deleted is skipped until it registers again later", arguments: StoreBackend.allCases)
     func lifecycle(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store in
-            try store.recordSend(PushSendRecord(pushID: "p", sentAtMs: 10_000, tokens: [
-                .init(deviceToken: "gone", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 5_000),
-                .init(deviceToken: "bad", status: 400, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
-                .init(deviceToken: "fine", status: 200, outcome: "accepted"),
-            ]))
+            try store.recordSend(
+                PushSendRecord(
+                    pushID: "p", sentAtMs: 10_000,
+                    tokens: [
+                        .init(deviceToken: "gone", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 5_000),
+                        .init(deviceToken: "bad", status: 400, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
+                        .init(deviceToken: "fine", status: 200, outcome: "accepted"),
+                    ]))
             var skipped = try store.skippedTokens(among: ["gone", "bad", "fine", "never-seen"])
             #expect(skipped.keys.sorted() == ["bad", "gone"])
             #expect(skipped["gone"] == TokenSkip(state: .inactive, reason: "Unregistered", sinceMs: 5_000))

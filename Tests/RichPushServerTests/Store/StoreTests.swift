@@ -132,11 +132,14 @@ struct StoreTests {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
         try await store.recordSend(
-            PushSendRecord(pushID: "new", sentAtMs: 1_700_000_100_000, tokens: [
-                .init(deviceToken: "t1", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 1_700_000_000_000),
-                .init(deviceToken: "t2", status: nil, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
-                .init(deviceToken: "t3", status: 200, outcome: "accepted"),
-            ]))
+            PushSendRecord(
+                pushID: "new", sentAtMs: 1_700_000_100_000,
+                tokens: [
+                    .init(
+                        deviceToken: "t1", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 1_700_000_000_000),
+                    .init(deviceToken: "t2", status: nil, reason: "BadDeviceToken", outcome: "token_bad", state: .bad),
+                    .init(deviceToken: "t3", status: 200, outcome: "accepted"),
+                ]))
         let new = try #require(try await store.push("new"))
         #expect(new.sent == 2)  // t2 was never sent (malformed): kept per token, not counted
         #expect(new.accepted == 1)
@@ -147,17 +150,21 @@ struct StoreTests {
         #expect(try await store.deviceTokenState("t2")?.sinceMs == nil)
         #expect(try await store.deviceTokenState("t3") == nil)
         // A later 200 for the token clears its state.
-        try await store.recordSend(PushSendRecord(pushID: "again", sentAtMs: 1_700_000_200_000, tokens: [.init(deviceToken: "t1", status: 200, outcome: "accepted")]))
+        try await store.recordSend(
+            PushSendRecord(pushID: "again", sentAtMs: 1_700_000_200_000, tokens: [.init(deviceToken: "t1", status: 200, outcome: "accepted")]))
         #expect(try await store.deviceTokenState("t1") == nil)
         // A token listed twice in one send: its last result counts (as when applied in order).
         try await store.recordSend(
-            PushSendRecord(pushID: "twice", sentAtMs: 1_700_000_300_000, tokens: [
-                .init(deviceToken: "t4", status: 200, outcome: "accepted"),
-                .init(deviceToken: "t4", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 1_700_000_250_000),
-                .init(deviceToken: "t5", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive),
-                .init(deviceToken: "t5", status: 200, outcome: "accepted"),
-                .init(deviceToken: "t5", status: 500, reason: "InternalServerError", outcome: "retry_exhausted"),
-            ]))
+            PushSendRecord(
+                pushID: "twice", sentAtMs: 1_700_000_300_000,
+                tokens: [
+                    .init(deviceToken: "t4", status: 200, outcome: "accepted"),
+                    .init(
+                        deviceToken: "t4", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive, inactiveSinceMs: 1_700_000_250_000),
+                    .init(deviceToken: "t5", status: 410, reason: "Unregistered", outcome: "token_inactive", state: .inactive),
+                    .init(deviceToken: "t5", status: 200, outcome: "accepted"),
+                    .init(deviceToken: "t5", status: 500, reason: "InternalServerError", outcome: "retry_exhausted"),
+                ]))
         #expect(try await store.deviceTokenState("t4")?.state == .inactive)
         #expect(try await store.deviceTokenState("t5") == nil)
         let twice = try #require(try await store.push("twice"))
@@ -170,8 +177,10 @@ struct StoreTests {
     func displayRateOfSentPushes(_ backend: StoreBackend) async throws {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
-        try await store.recordSend(PushSendRecord(pushID: "sent", sentAtMs: 1_700_000_000_000, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
-        let receipts = (0..<3).map { StoredReceipt(receipt: Receipt(pushID: "sent", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
+        try await store.recordSend(
+            PushSendRecord(pushID: "sent", sentAtMs: 1_700_000_000_000, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
+        let receipts =
+            (0..<3).map { StoredReceipt(receipt: Receipt(pushID: "sent", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
             + (0..<5).map { StoredReceipt(receipt: Receipt(pushID: "elsewhere", receiptID: "e\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
         _ = try await store.insert(receipts)
         let snapshot = try await store.dashboard(maximumBuckets: 60)
@@ -184,7 +193,8 @@ struct StoreTests {
         try await store.close()
     }
 
-    @Test("the dashboard's snapshot holds the 12 newest of N pushes, long push ids cut with a tooltip and linked to their page", arguments: StoreBackend.allCases)
+    @Test(
+        "the dashboard's snapshot holds the 12 newest of N pushes, long push ids cut with a tooltip and linked to their page", arguments: StoreBackend.allCases)
     func dashboardPushCount(_ backend: StoreBackend) async throws {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
@@ -217,7 +227,10 @@ struct StoreTests {
         var batch: [StoredReceipt] = []
         for (i, text) in awkward.enumerated() {
             let id = "push-\(text)"
-            batch.append(stored(Receipt(pushID: id, receiptID: text, outcome: Outcome(rawValue: "o-\(text)"), reason: ReasonCode(rawValue: "r-\(text)")), at: 1_700_000_000_000 + i, userAgent: text))
+            batch.append(
+                stored(
+                    Receipt(pushID: id, receiptID: text, outcome: Outcome(rawValue: "o-\(text)"), reason: ReasonCode(rawValue: "r-\(text)")),
+                    at: 1_700_000_000_000 + i, userAgent: text))
             batch.append(stored(Receipt(pushID: id, receiptID: text), at: 1_700_000_000_000 + i))
         }
         let results = try await store.insert(batch)
@@ -229,7 +242,10 @@ struct StoreTests {
             #expect(p.outcomes == ["o-\(text)": 1])
             #expect(p.reasons == ["r-\(text)": 1])
         }
-        try await store.recordSend(PushSendRecord(pushID: "push-NULL", sentAtMs: 1_700_000_000_100, title: #"Title "with" \ and {x}"#, tokens: [.init(deviceToken: #"to"k"#, status: 200, apnsID: "NULL")]))
+        try await store.recordSend(
+            PushSendRecord(
+                pushID: "push-NULL", sentAtMs: 1_700_000_000_100, title: #"Title "with" \ and {x}"#,
+                tokens: [.init(deviceToken: #"to"k"#, status: 200, apnsID: "NULL")]))
         #expect(try await store.push("push-NULL")?.accepted == 1)
         try await store.close()
     }
@@ -239,7 +255,9 @@ struct StoreTests {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
         let batch = (0..<2_000).map { i in
-            stored(Receipt(pushID: "bulk-\(i % 50)", receiptID: "r\(i / 2)", outcome: .mediaAttached, elapsedMs: i % 3_000, mediaBytes: 10), at: 1_700_000_000_000 + i)
+            stored(
+                Receipt(pushID: "bulk-\(i % 50)", receiptID: "r\(i / 2)", outcome: .mediaAttached, elapsedMs: i % 3_000, mediaBytes: 10),
+                at: 1_700_000_000_000 + i)
         }
         let results = try await store.insert(batch)
         // r0 lands in bulk-0 and bulk-1, …: keys are (push, id), so all 2,000 are distinct.

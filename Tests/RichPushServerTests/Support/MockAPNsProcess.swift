@@ -27,11 +27,13 @@ final class MockAPNsProcess {
         guard openssl.status == 0 else { throw TestSupportError("openssl failed: \(openssl.stderr)") }
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
-        child = ChildProcess("python3", [
-            Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
-            "--key", keyFile.path, "--key-id", Self.keyID, "--team-id", Self.teamID, "--topic", Self.topic,
-            "--ca-out", caFile.path, "--script", scriptFile.path,
-        ])
+        child = ChildProcess(
+            "python3",
+            [
+                Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
+                "--key", keyFile.path, "--key-id", Self.keyID, "--team-id", Self.teamID, "--topic", Self.topic,
+                "--ca-out", caFile.path, "--script", scriptFile.path,
+            ])
         port = try await child.start(waitingForPort: 30)
     }
 

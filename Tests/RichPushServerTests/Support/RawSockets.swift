@@ -2,7 +2,7 @@ import Foundation
 import RichPushTestSupport
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Many plain TCP sockets to a local server, for playing slow or many clients: each connects from
