@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing, builds with warnings as errors, runs swift test.
+# Runs every test: checks the code style, installs what is missing, builds with warnings as errors,
+# runs swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One code style (.swift-format): a file that drifts fails here with swift-format's message
+# (file:line:column and the rule). To fix: bash scripts/format.sh
+swift format lint --strict --recursive --parallel Sources Tests Examples Package.swift
 bash scripts/install-deps.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 # The tests' scratch files (attachments, child-process output, shared containers) go to a tmpfs
