@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+import RichPushProvider
 
 /// The `richpush` command line: dispatches to a subcommand and maps errors to exit statuses.
 public enum RichPushCommandLine {
@@ -19,6 +20,13 @@ public enum RichPushCommandLine {
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).
     public static let usageExitStatus: Int32 = 64
 
+    /// Process-wide settings, made first thing in `main` before anything uses OpenSSL: libcrypto
+    /// must not run its `atexit` cleanup while another thread may still be in it (a crash at exit
+    /// after the work was done; see `OpenSSLExitCleanup`).
+    public static func prepareProcess() {
+        OpenSSLExitCleanup.disable()
+    }
+
     /// Runs `richpush` with the given arguments.
     ///
     /// - Parameter arguments: the arguments after the program name.
@@ -30,15 +38,12 @@ public enum RichPushCommandLine {
         }
         if first == "--help" || first == "-h" || first == "help" {
             if first == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-                print(command.helpText, terminator: "")
-                return 0
+                return printOutput(command.helpText, command: "help")
             }
-            print(topLevelHelp, terminator: "")
-            return 0
+            return printOutput(topLevelHelp, command: nil)
         }
         if first == "--version" {
-            print(RichPushVersion.current)
-            return 0
+            return printOutput(RichPushVersion.current + "\n", command: nil)
         }
         guard let command = commands.first(where: { $0.name == first }) else {
             printError("richpush: unknown command '\(first)'. Commands: \(commands.map(\.name).joined(separator: ", ")).\nRun 'richpush --help' for usage.")
@@ -47,10 +52,12 @@ public enum RichPushCommandLine {
         do {
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: command.options, command: command.name)
             if parsed.wantsHelp {
-                print(command.helpText, terminator: "")
-                return 0
+                return printOutput(command.helpText, command: command.name)
             }
             return try await command.run(parsed)
+        } catch is StandardOutput.ClosedPipe {
+            // Whoever read standard output has stopped (`| head -1`): stop quietly, as SIGPIPE would.
+            return StandardOutput.closedPipeExitStatus
         } catch let error as UsageError {
             printError(error.description)
             return usageExitStatus
@@ -77,6 +84,20 @@ public enum RichPushCommandLine {
         }
         out += "\nRun 'richpush <command> --help' for a command's options.\n"
         return out
+    }
+
+    /// Writes help or version text to standard output.
+    /// - Returns: 0, or the status of a failed write (1; 141 for a closed pipe) after its message.
+    static func printOutput(_ text: String, command: String?) -> Int32 {
+        do {
+            try StandardOutput.write(Data(text.utf8))
+            return 0
+        } catch is StandardOutput.ClosedPipe {
+            return StandardOutput.closedPipeExitStatus
+        } catch {
+            printError("richpush\(command.map { " " + $0 } ?? ""): \((error as? RichPushError)?.message ?? "\(error)")")
+            return 1
+        }
     }
 
     /// Writes a line to standard error.

@@ -13,6 +13,12 @@ final class ChainedTokenSource: DeviceTokenSource, @unchecked Sendable {
         self.sources = sources
     }
 
+    /// Ends the stream: later calls return no tokens (the batch sends what it has taken, then
+    /// stops), e.g. once the results can no longer be written.
+    func stop() {
+        lock.withLock { current = sources.count }
+    }
+
     func nextTokens(maximumCount: Int) async throws -> [String] {
         while true {
             let index = lock.withLock { current }

@@ -116,7 +116,7 @@ enum EncryptCommand {
                     "richpush encrypt: warning: the envelope alone is \(outputData.count) bytes, over APNs' \(limit)-byte payload limit (Apple); shorten PLAINTEXT.json (\(plaintextBytes) bytes)\n"
                         .utf8))
         }
-        FileHandle.standardOutput.write(outputData + Data("\n".utf8))
+        try StandardOutput.write(outputData + Data("\n".utf8))
         return 0
     }
 

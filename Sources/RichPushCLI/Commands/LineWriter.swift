@@ -30,19 +30,15 @@ final class LineWriter {
         if buffer.count >= flushAt { flush() }
     }
 
-    /// Writes what is buffered (a closed pipe ends the process by SIGPIPE, as `| head` expects).
+    /// The `errno` of the first failed write; once set, nothing more is written (the lines are
+    /// lost: the caller reports it and stops).
+    private(set) var failure: Int32?
+
+    /// Writes what is buffered; a failure is kept in `failure` (a closed pipe is EPIPE: Swift's
+    /// runtime ignores SIGPIPE).
     func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { raw in write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset) }
-            if n > 0 {
-                offset += n
-            } else if n < 0, errno == EINTR || errno == EAGAIN {
-                continue
-            } else {
-                break
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil, !buffer.isEmpty else { return }
+        failure = StandardOutput.writeAll(fd: fd, Data(buffer))
     }
 }

@@ -57,7 +57,7 @@ enum LintCommand {
             printError("richpush lint: \(InputFile.describe(path)): ok, no findings (\(size) of \(linter.sizeLimit) bytes)")
         }
         guard args.flag("fix") else {
-            for finding in findings { print(line(finding, fixed: false, json: args.flag("json"))) }
+            for finding in findings { try StandardOutput.print(line(finding, fixed: false, json: args.flag("json"))) }
             return findings.contains { $0.severity == .error } ? 1 : 0
         }
         guard let parsed = try? JSONValue.parseStrictly(data) else {
@@ -80,7 +80,7 @@ enum LintCommand {
         if let output = args.value("output") {
             try FileProblem.write(out, to: output, what: "the fixed payload", option: "--output")
         } else {
-            FileHandle.standardOutput.write(out)
+            try StandardOutput.write(out)
         }
         return remaining.contains { $0.severity == .error } ? 1 : 0
     }

@@ -180,7 +180,7 @@ enum SendCommand {
         }
         for finding in findings { LintCommand.printError("richpush send: \(finding)") }
         if args.flag("dry-run") {
-            FileHandle.standardOutput.write(payloadData + Data("\n".utf8))
+            try StandardOutput.write(payloadData + Data("\n".utf8))
             return 0
         }
 
@@ -216,6 +216,9 @@ enum SendCommand {
         var done = 0
         func emit(_ result: some PushTokenResult) {
             output.line { result.jsonValue.write(into: &$0) }
+            // Standard output failed (full disk, closed pipe): the results of further tokens
+            // would be lost too, so no new token is sent.
+            if output.failure != nil { tokens.stop() }
             done += 1
             progress?.update(done: done)
         }
@@ -224,14 +227,14 @@ enum SendCommand {
         switch provider {
         case .apns:
             let (client, environment) = try makeAPNsClient(args, env: env, transport: transport, retry: retry)
-            defer { client.shutdown() }
-            summary = try await client.send(notification, tokens: tokens) { _, result in emit(result) }
+            summary = try await closing(client.close) { try await client.send(notification, tokens: tokens) { _, result in emit(result) } }
             let opened = client.connectionsOpened
             connections = { "\(opened) connection(s) to \(environment)" }
         case .fcm:
             let (client, endpoint) = try makeFCMClient(args, env: env, transport: transport, retry: retry)
-            defer { client.shutdown() }
-            summary = try await client.send(try FCMMessage(notification), tokens: tokens) { _, result in emit(result) }
+            summary = try await closing(client.close) {
+                try await client.send(try FCMMessage(notification), tokens: tokens) { _, result in emit(result) }
+            }
             let opened = client.connectionsOpened
             connections = { "\(opened) connection(s) to FCM \(endpoint), project \(client.projectID)" }
         }
@@ -250,10 +253,28 @@ enum SendCommand {
             LintCommand.printError(
                 "richpush send: an answer was not \(provider == .apns ? "APNs" : "FCM") JSON (a proxy or load balancer in between?), shown once: \(body)")
         }
+        if let failure = output.failure {
+            // Result lines were lost: that decides the exit status, whatever the batch's outcome.
+            throw StandardOutput.error(errno: failure)
+        }
         if let stop = summary.stoppedBy {
             throw stop
         }
         return summary.accepted == summary.total ? 0 : 2
+    }
+
+    /// Runs `body`, then `close` (the client's), also when `body` throws: the process exits soon
+    /// after, and OpenSSL's exit-time cleanup must not meet the transport's thread still running.
+    static func closing<T>(_ close: () async -> Void, _ body: () async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+        return result
     }
 
     /// APNs or FCM, from the flags given, else the environment (`RICHPUSH_PROVIDER` decides

@@ -203,12 +203,12 @@ enum SimulateCommand {
         }
 
         if args.flag("json") {
-            print(String(decoding: json(result, host: host).jsonData(sortedKeys: true), as: UTF8.self))
+            try StandardOutput.write(json(result, host: host).jsonData(sortedKeys: true) + Data("\n".utf8))
             if !outGiven, !result.content.attachments.isEmpty {
                 RichPushCommandLine.printError("attachments in \(out.path)")
             }
         } else {
-            print(summary(result, out: out) + (hostSummary ?? ""), terminator: "")
+            try StandardOutput.print(summary(result, out: out) + (hostSummary ?? ""), terminator: "")
         }
         return 0
     }

@@ -111,11 +111,61 @@ public enum FileProblem {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw Self.error(.write, path: path, what: what, option: option, errno: EISDIR)
         }
+        // Not a regular file (a device such as /dev/stdout or /dev/full, a named pipe): written in
+        // place, since it cannot be replaced by a renamed temporary file, and every failed write
+        // reported (Foundation's write to a device lost ENOSPC).
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            if let code = writeInPlace(data, to: path) {
+                throw Self.error(.write, path: path, what: what, option: option, errno: code)
+            }
+            return
+        }
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw Self.error(.write, path: path, what: what, option: option, cause: error)
         }
+    }
+
+    /// Opens `path` for writing and writes all of `data`; the `errno` of the first failure, `nil`
+    /// when every byte was written.
+    private static func writeInPlace(_ data: Data, to path: String) -> Int32? {
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { return systemErrno }
+        let failure: Int32? = data.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let n = systemWrite(fd, base + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0, systemErrno == EINTR || systemErrno == EAGAIN {
+                    continue
+                } else {
+                    return n == 0 ? EIO : systemErrno
+                }
+            }
+            return nil
+        }
+        if close(fd) != 0, failure == nil { return systemErrno }
+        return failure
+    }
+
+    /// The C `errno` (the name `errno` here is `errno(of:)`).
+    private static var systemErrno: Int32 {
+        #if canImport(Glibc)
+        Glibc.errno
+        #else
+        Darwin.errno
+        #endif
+    }
+
+    private static func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #else
+        Darwin.write(fd, buffer, count)
+        #endif
     }
 
     /// The `errno` behind an error Foundation threw (its POSIX underlying error, or the POSIX

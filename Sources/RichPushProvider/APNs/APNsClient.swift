@@ -94,6 +94,11 @@ public final class APNsClient: Sendable {
     /// Closes the connection and stops the transport thread.
     public func shutdown() { transport.shutdown() }
 
+    /// Shuts down as `shutdown()`, then waits until the transport's thread has freed its
+    /// connections and its libcurl and OpenSSL state; call it before the process exits, whose
+    /// OpenSSL cleanup must not run while that thread still does.
+    public func close() async { await transport.close() }
+
     /// Sends one notification to one device token.
     ///
     /// - Parameters:

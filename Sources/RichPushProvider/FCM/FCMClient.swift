@@ -96,6 +96,11 @@ public final class FCMClient: Sendable {
     /// Closes the connections and stops the transport thread.
     public func shutdown() { transport.shutdown() }
 
+    /// Shuts down as `shutdown()`, then waits until the transport's thread has freed its
+    /// connections and its libcurl and OpenSSL state; call it before the process exits, whose
+    /// OpenSSL cleanup must not run while that thread still does.
+    public func close() async { await transport.close() }
+
     private var sendURL: String { endpoint + "/v1/projects/" + account.projectID + "/messages:send" }
 
     /// Sends one message once (no retries); on 401 the access token is fetched again once.

@@ -1,5 +1,6 @@
 #if canImport(CCurl) && os(Linux)
 import CCurl
+import COpenSSL
 import Foundation
 import RichPushCore
 
@@ -100,6 +101,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     private var queue: [Transfer] = []
     private var queueHead = 0
     private var isShutDown = false
+    /// The loop thread has freed libcurl's handles and its OpenSSL thread state: from then on it
+    /// touches neither library again.
+    private var isStopped = false
+    /// `close()` callers waiting for `isStopped`; resumed by the loop thread.
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
     /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
     /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
     /// costs one wakeup and its frames go out in few `send` calls.
@@ -184,6 +190,33 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// Shuts the transport down (as `shutdown()`) and returns once its thread has failed the
+    /// pending requests, closed the connections, freed every libcurl handle and released its
+    /// OpenSSL per-thread state, so that nothing of libcurl or libcrypto runs on that thread any
+    /// more. Suspends the caller without blocking a thread.
+    ///
+    /// Call it before the process exits: `exit` runs OpenSSL's `atexit` cleanup
+    /// (`OPENSSL_cleanup`), which frees what a still-running transport thread is using
+    /// (connection TLS state, its per-thread error and random state): a crash in libcrypto or
+    /// "double free or corruption" at exit, now and then.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if isStopped {
+                lock.unlock()
+                continuation.resume()
+                return
+            }
+            stopWaiters.append(continuation)
+            if !isShutDown {
+                isShutDown = true
+                // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
+                curl_multi_wakeup(multi)
+            }
+            lock.unlock()
+        }
+    }
+
     // MARK: The loop thread
 
     private func loop() {
@@ -216,6 +249,16 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 for easy in idleHandles { curl_easy_cleanup(easy) }
                 idleHandles.removeAll()
                 curl_multi_cleanup(multi)
+                // This thread's OpenSSL state (error queue, random generator) is freed now, not by
+                // OpenSSL's thread-exit destructor, which could run at the same time as
+                // `OPENSSL_cleanup` in `exit` on another thread.
+                OPENSSL_thread_stop()
+                lock.lock()
+                isStopped = true
+                let waiters = stopWaiters
+                stopWaiters.removeAll()
+                lock.unlock()
+                for waiter in waiters { waiter.resume() }
                 return
             }
             for transfer in starting { start(transfer) }

@@ -25,9 +25,16 @@ public protocol HTTPTransport: Sendable {
     /// Closes connections and stops the transport's thread without waiting for it (never blocks
     /// the caller, which may be on the cooperative pool); later sends fail.
     func shutdown()
+
+    /// Shuts the transport down and returns once nothing of it runs any more (its thread has
+    /// freed its connections and libraries' state); call it before the process exits.
+    func close() async
 }
 
 extension HTTPTransport {
+    /// `shutdown()`, for transports without a thread of their own to wait for.
+    public func close() async { shutdown() }
+
     /// Sends the requests concurrently, one `send(_:)` each (transports without a native batch path).
     ///
     /// - Parameter requests: the requests, in order.
