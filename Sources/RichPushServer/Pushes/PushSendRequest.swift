@@ -226,8 +226,13 @@ public struct PushSendRequest: Sendable {
             notification.priority = APNsPriority(rawValue: n)
         }
         if let value = root["collapse_id"] {
-            guard let s = value.stringValue, !s.isEmpty else {
-                throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string (at most 64 bytes, Apple)")
+            guard let s = value.stringValue else {
+                throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string of 1…64 bytes (Apple: apns-collapse-id)")
+            }
+            guard (1...64).contains(s.utf8.count) else {
+                throw PushRequestError(
+                    field: "collapse_id",
+                    message: "collapse_id is \(s.utf8.count) bytes; it must be 1…64 bytes (Apple: apns-collapse-id), or leave it out for no collapsing")
             }
             notification.collapseID = s
         }
