@@ -199,7 +199,9 @@ struct PushSendEndpointTests {
         try store.close()
     }
 
-    @Test("serve with some APNs settings but not all is a usage error naming what is missing; an unreadable key names --apns-key")
+    @Test(
+        "serve with some APNs settings but not all, both --apns-sandbox and --apns-url, or a key or team id that is not 10 letters or digits is a usage error (as send); an unreadable key names --apns-key"
+    )
     func partialSettingsAtStart() async throws {
         let dir = try Fixtures.temporaryDirectory("serve-apns-settings")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -219,6 +221,24 @@ struct PushSendEndpointTests {
         let fromEnvironment = try await serve([], environment: ["RICHPUSH_APNS_TOPIC": "com.example.app"])
         #expect(fromEnvironment.status == 64)
         #expect(fromEnvironment.stderr.contains("--apns-key FILE (or RICHPUSH_APNS_KEY)"), "\(fromEnvironment.stderr)")
+
+        let both = try await serve([
+            "--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app",
+            "--apns-sandbox", "--apns-url", "https://127.0.0.1:1",
+        ])
+        #expect(both.status == 64, "\(both.stderr)")
+        #expect(both.stderr.contains("give either '--apns-sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both"), "\(both.stderr)")
+        let shortTeam = try await serve([
+            "--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path, "--apns-team-id", "T", "--apns-topic", "com.example.app",
+        ])
+        #expect(shortTeam.status == 64, "\(shortTeam.stderr)")
+        #expect(shortTeam.stderr.contains("'--apns-team-id T' is not 10 letters or digits"), "\(shortTeam.stderr)")
+        let shortKeyID = try await serve([
+            "--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path, "--apns-key-id", "K1", "--apns-team-id", "DEF123GHIJ",
+            "--apns-topic", "com.example.app",
+        ])
+        #expect(shortKeyID.status == 64, "\(shortKeyID.stderr)")
+        #expect(shortKeyID.stderr.contains("the APNs key id 'K1' is not 10 letters or digits"), "\(shortKeyID.stderr)")
 
         let missingKey = dir.appendingPathComponent("nonexistent/AuthKey_ABC123DEFG.p8").path
         let noFile = try await serve(["--apns-key", missingKey, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app"])
