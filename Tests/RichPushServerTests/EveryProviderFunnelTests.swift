@@ -258,7 +258,8 @@ struct EveryProviderFunnelTests {
             (#"{"token": "\#(token)", "platform": "ios", "app_version": "1\u0000"}"#, 400, "app_version"),
             (#"{"token": "\#(token)", "platform": "ios", "user_id": ""}"#, 400, "user_id"),
             (#"{"token": "\#(token)", "platform": "ios", "user_hash": "\#(String(repeating: "a", count: 64))"}"#, 400, "user_hash"),
-            (#"{"token": "\#(token)", "platform": "ios", "token": "\#(token)"}"#, 400, "body"),
+            // A key given twice: 400 duplicate_field naming it, as receipts.
+            (#"{"token": "\#(token)", "platform": "ios", "token": "\#(token)"}"#, 400, "token"),
             (#"["\#(token)"]"#, 400, "body"),
             ("not json", 400, "body"),
             (#"{"token": "\ud800", "platform": "ios"}"#, 400, "token"),

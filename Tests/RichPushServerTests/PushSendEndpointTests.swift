@@ -140,11 +140,68 @@ struct PushSendEndpointTests {
         #expect(error["code"] as? String == "apns_configuration")
         #expect((error["message"] as? String ?? "").contains("InvalidProviderToken"))
         #expect((error["message"] as? String ?? "").contains("team"))
+        // serve's own options, never send's (--key-id, --team-id).
+        #expect((error["message"] as? String ?? "").contains("check that --apns-key-id is the key's id"), "\(error)")
+        #expect((error["message"] as? String ?? "").contains("that --apns-team-id is the team"), "\(error)")
+        #expect(!(error["message"] as? String ?? "").contains(" --key-id"), "\(error)")
         #expect(answer["accepted"] as? Int == 0)
         #expect(await wrongTeam.terminate() == 0)
     }
 
-    @Test("serve with some APNs settings but not all is a usage error naming what is missing; an unreadable key names --apns-key")
+    @Test(
+        "a request's own bad field is a 4xx naming it: push_type outside APNs' types (400), a topic APNs refuses (422 topic_refused), never the server's settings"
+    )
+    func requestFieldsRefused() async throws {
+        let notForTopic = MockAPNsProcess.token("d4")
+        let mock = try await MockAPNsProcess(script: [notForTopic: [["status": 400, "reason": "DeviceTokenNotForTopic"]]])
+        defer { mock.stop() }
+        let server = try await ServerProcess(extraArguments: mock.serveArguments())
+        let c = server.client()
+
+        let bogus = try await c.postJSON(
+            "/v1/pushes", try self.json(["push_id": "pt-1", "tokens": [Self.accepted], "title": "t", "push_type": "bogus"]), headers: server.admin)
+        #expect(bogus.status == 400, "\(bogus.text)")
+        let bogusError = try #require(try bogus.json()["error"] as? [String: Any])
+        #expect(bogusError["field"] as? String == "push_type")
+        #expect(
+            bogusError["message"] as? String
+                == "push_type must be one of APNs' push types (Apple, apns-push-type): alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls; leave it out for alert"
+        )
+        #expect(try await c.request("GET", "/v1/pushes/pt-1", headers: server.admin).status == 404)
+
+        // APNs refuses the request's topic for the whole batch (TopicDisallowed).
+        let evil = try await c.postJSON(
+            "/v1/pushes", try self.json(["push_id": "topic-1", "tokens": [Self.accepted], "title": "t", "topic": "evil.topic"]), headers: server.admin)
+        #expect(evil.status == 422, "\(evil.text)")
+        let evilAnswer = try evil.json()
+        let evilError = try #require(evilAnswer["error"] as? [String: Any])
+        #expect(evilError["code"] as? String == "topic_refused")
+        #expect(evilError["field"] as? String == "topic")
+        let evilMessage = evilError["message"] as? String ?? ""
+        #expect(evilMessage.hasPrefix("APNs refused the topic \"evil.topic\" this request gave (TopicDisallowed): "), "\(evilMessage)")
+        #expect(evilMessage.contains("leave it out to use the server's --apns-topic"), "\(evilMessage)")
+        #expect(!evilMessage.contains("server's APNs settings"), "\(evilMessage)")
+        #expect(!evilMessage.contains(" --topic"), "\(evilMessage)")
+        #expect(evilAnswer["accepted"] as? Int == 0)
+
+        // Every token answered DeviceTokenNotForTopic for the request's topic: the topic is blamed,
+        // and the token is not recorded bad (it may be the server's own app's).
+        let other = try await c.postJSON(
+            "/v1/pushes", try self.json(["push_id": "topic-2", "tokens": [notForTopic], "title": "t", "topic": MockAPNsProcess.topic]),
+            headers: server.admin)
+        #expect(other.status == 422, "\(other.text)")
+        let otherError = try #require(try other.json()["error"] as? [String: Any])
+        #expect(otherError["field"] as? String == "topic")
+        #expect((otherError["message"] as? String ?? "").contains("(DeviceTokenNotForTopic)"))
+        #expect(await server.terminate() == 0)
+        let store = try SQLiteStore(path: server.database.path)
+        #expect(try store.deviceTokenState(notForTopic) == nil)
+        try store.close()
+    }
+
+    @Test(
+        "serve with some APNs settings but not all, both --apns-sandbox and --apns-url, or a key or team id that is not 10 letters or digits is a usage error (as send); an unreadable key names --apns-key"
+    )
     func partialSettingsAtStart() async throws {
         let dir = try Fixtures.temporaryDirectory("serve-apns-settings")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -164,6 +221,24 @@ struct PushSendEndpointTests {
         let fromEnvironment = try await serve([], environment: ["RICHPUSH_APNS_TOPIC": "com.example.app"])
         #expect(fromEnvironment.status == 64)
         #expect(fromEnvironment.stderr.contains("--apns-key FILE (or RICHPUSH_APNS_KEY)"), "\(fromEnvironment.stderr)")
+
+        let both = try await serve([
+            "--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app",
+            "--apns-sandbox", "--apns-url", "https://127.0.0.1:1",
+        ])
+        #expect(both.status == 64, "\(both.stderr)")
+        #expect(both.stderr.contains("give either '--apns-sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both"), "\(both.stderr)")
+        let shortTeam = try await serve([
+            "--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path, "--apns-team-id", "T", "--apns-topic", "com.example.app",
+        ])
+        #expect(shortTeam.status == 64, "\(shortTeam.stderr)")
+        #expect(shortTeam.stderr.contains("'--apns-team-id T' is not 10 letters or digits"), "\(shortTeam.stderr)")
+        let shortKeyID = try await serve([
+            "--apns-key", dir.appendingPathComponent("AuthKey_ABC123DEFG.p8").path, "--apns-key-id", "K1", "--apns-team-id", "DEF123GHIJ",
+            "--apns-topic", "com.example.app",
+        ])
+        #expect(shortKeyID.status == 64, "\(shortKeyID.stderr)")
+        #expect(shortKeyID.stderr.contains("the APNs key id 'K1' is not 10 letters or digits"), "\(shortKeyID.stderr)")
 
         let missingKey = dir.appendingPathComponent("nonexistent/AuthKey_ABC123DEFG.p8").path
         let noFile = try await serve(["--apns-key", missingKey, "--apns-team-id", "DEF123GHIJ", "--apns-topic", "com.example.app"])

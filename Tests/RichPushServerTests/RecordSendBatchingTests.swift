@@ -92,4 +92,87 @@ struct RecordSendBatchingTests {
         #expect(push["sources"] as? [String] == ["richpush-send"])
         #expect(await server.terminate() == 0)
     }
+
+    @Test("the streamed file gives the very batches the whole file does (JSON lines with blanks and CRLF, and a JSON array)")
+    func streamMatchesWhole() async throws {
+        let dir = try Fixtures.temporaryDirectory("record-send-stream")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = (0..<16_000).map(Self.sendLine)
+        let whole = try RecordedSendBatches(results: try RecordSendCommand.parseResults(Data(lines.joined(separator: "\n").utf8), file: "r"), batchID: "x")
+        #expect(whole.batches.count >= 3)
+        let file = dir.appendingPathComponent("r.jsonl")
+        try ("\n" + lines.joined(separator: "\r\n") + "\r\n\n").write(to: file, atomically: true, encoding: .utf8)
+        let arrayFile = dir.appendingPathComponent("r.json")
+        try (" [" + lines.joined(separator: ",\n") + "]\n").write(to: arrayFile, atomically: true, encoding: .utf8)
+        for path in [file.path, arrayFile.path] {
+            let reader = try SendResultsFile(path: path)
+            var streamed: [[JSONValue]] = []
+            while let batch = try await reader.nextBatch() { streamed.append(batch) }
+            #expect(streamed == whole.batches.map(\.results), "\(path)")
+            #expect(reader.resultsKept == 16_000)
+        }
+        // A bad line names its line number in the file.
+        let bad = dir.appendingPathComponent("bad.jsonl")
+        try (lines.prefix(3).joined(separator: "\n") + "\n\n{\"token\": 1}\n").write(to: bad, atomically: true, encoding: .utf8)
+        let reader = try SendResultsFile(path: bad.path)
+        do {
+            _ = try await reader.nextBatch()
+            Issue.record("a result without outcome was read")
+        } catch let error as RichPushError {
+            #expect(error.message == "\(bad.path) line 5: a result needs \"token\" and \"outcome\" (as richpush send prints them)")
+        }
+    }
+
+    @Test("richpush record-send records a 100,000-line results file (18 MB, over the old 16 MiB limit) as a stream, and a re-run counts nothing twice")
+    func recordsAHundredThousandLines() async throws {
+        let server = try await ServerProcess()
+        let dir = try Fixtures.temporaryDirectory("record-send-100k")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("res100k.jsonl")
+        try ((0..<100_000).map(Self.sendLine).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size > InputFile.maximumBytes)
+        let expected = try RecordedSendBatches(
+            results: try RecordSendCommand.parseResults(try Data(contentsOf: file), file: "res100k.jsonl"), batchID: "send-100k")
+        let arguments = [
+            "record-send", "camp100k", "--batch-id", "send-100k", "--source", "richpush-send", "--results", file.path,
+            "--server", "http://127.0.0.1:\(server.port)",
+        ]
+        let environment = ["RICHPUSH_ADMIN_TOKEN": ServerProcess.token]
+        let first = try await ChildProcess(Fixtures.richpushBinary.path, arguments, environment: environment).run(timeout: 300)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            first.stdout == "recorded push camp100k: sent 100000, accepted 100000, skipped 0 in \(expected.batches.count) batch(es)\n",
+            "\(first.stdout)")
+        #expect(expected.batches.count > 10)
+        let rerun = try await ChildProcess(Fixtures.richpushBinary.path, arguments, environment: environment).run(timeout: 300)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("in \(expected.batches.count) batch(es) (already recorded before: nothing counted twice)"), "\(rerun.stdout)")
+        let push = try await server.push("camp100k")
+        #expect(push["sent"] as? Int == 100_000)
+        #expect(push["accepted"] as? Int == 100_000)
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test("record-send --results with no results says so: an empty array, an empty file, results without a device token")
+    func emptyResults() async throws {
+        let dir = try Fixtures.temporaryDirectory("record-send-empty")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cases: [(String, String, String)] = [
+            ("empty.json", " [ ]\n", "holds an empty JSON array ([]): there are no results to record"),
+            ("empty.jsonl", "\n\n", "holds no results: it is empty"),
+            ("bad.jsonl", #"{"token":"not a token","outcome":"token_bad"}"#, "none of the 1 result(s) in"),
+        ]
+        for (name, text, message) in cases {
+            let file = dir.appendingPathComponent(name)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let run = try await ChildProcess(
+                Fixtures.richpushBinary.path,
+                ["record-send", "p", "--batch-id", "b", "--results", file.path, "--server", "http://127.0.0.1:1", "--admin-token", ServerProcess.token]
+            ).run(timeout: 60)
+            #expect(run.status == 64, "\(name): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
+            #expect(!run.stderr.contains("one JSON object per line"), "\(name): \(run.stderr)")
+        }
+    }
 }

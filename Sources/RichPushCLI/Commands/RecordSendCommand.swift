@@ -28,7 +28,9 @@ enum RecordSendCommand {
             --batch-id names this batch (your job or request id): recording the same batch again
             is not counted twice, so a retry is safe. Results that do not fit one request (10,000
             results or 1 MB, whichever comes first) are sent as batches ID-1, ID-2, …, split the
-            same way on every run of the same file, so re-running it counts nothing twice.
+            same way on every run of the same file, so re-running it counts nothing twice. A file of
+            JSON lines may be any size (it is read as a stream); a JSON array is read whole, up to
+            64 MiB.
 
             Exit status: 0 recorded (or already recorded), 1 refused by the server or not
             reachable (409: the batch id was recorded with other figures), 64 usage.
@@ -67,23 +69,13 @@ enum RecordSendCommand {
             common["title"] = .string(title)
         }
 
-        var bodies: [(batchID: String, body: JSONValue)] = []
+        let url = try connection.pushesURL(pushID, suffix: "/sends", command: "record-send")
+        var totals = Totals()
         if let file = args.value("results") {
             for name in ["sent", "accepted", "skipped"] where args.value(name) != nil {
                 throw UsageError(command: "record-send", message: "give either --results FILE or --sent/--accepted, not both ('--\(name)')")
             }
-            let results = try parseResults(try await InputFile.read(file, what: "the results"), file: file)
-            guard !results.isEmpty else {
-                throw UsageError(
-                    command: "record-send",
-                    message: "\(file == "-" ? "standard input" : file) has no results (one JSON object per line with \"token\" and \"outcome\")")
-            }
-            for batch in try RecordedSendBatches(results: results, batchID: batchID).batches {
-                var body = common
-                body["batch_id"] = .string(batch.batchID)
-                body["results"] = .array(batch.results)
-                bodies.append((batch.batchID, .object(body)))
-            }
+            try await recordResults(file: file, batchID: batchID, common: common, url: url, connection: connection, totals: &totals)
         } else {
             guard let sent = try args.integer("sent", in: 0...1_000_000_000), let accepted = try args.integer("accepted", in: 0...1_000_000_000) else {
                 throw UsageError(command: "record-send", message: "give --sent N and --accepted N (the provider's totals), or --results FILE (per token)")
@@ -96,36 +88,92 @@ enum RecordSendCommand {
             body["sent"] = .int(sent)
             body["accepted"] = .int(accepted)
             if let skipped = try args.integer("skipped", in: 0...1_000_000_000) { body["skipped"] = .int(skipped) }
-            bodies.append((batchID, .object(body)))
-        }
-
-        let url = try connection.pushesURL(pushID, suffix: "/sends", command: "record-send")
-        var totals = (sent: 0, accepted: 0, skipped: 0, duplicates: 0)
-        for (id, body) in bodies {
-            let (status, data) = try await connection.request(url, method: "POST", json: body.jsonData(), timeout: 60)
-            guard status == 200, let answer = try? JSONValue.parse(data) else {
-                if let error = StatisticsServerConnection.errorObject(data) {
-                    throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)) for batch \(id): \(error.message)")
-                }
-                throw RichPushError(
-                    code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatisticsServerConnection.notRichPush)")
-            }
-            totals.sent += answer["sent"]?.intValue ?? 0
-            totals.accepted += answer["accepted"]?.intValue ?? 0
-            totals.skipped += answer["skipped"]?.intValue ?? 0
-            if answer["duplicate"] == .bool(true) { totals.duplicates += 1 }
+            try await post(.object(body), batchID: batchID, url: url, connection: connection, totals: &totals)
         }
         let already =
             totals.duplicates == 0
             ? ""
-            : totals.duplicates == bodies.count
-                ? " (already recorded before: nothing counted twice)" : " (\(totals.duplicates) of \(bodies.count) batches were already recorded)"
-        print("recorded push \(pushID): sent \(totals.sent), accepted \(totals.accepted), skipped \(totals.skipped) in \(bodies.count) batch(es)\(already)")
+            : totals.duplicates == totals.batches
+                ? " (already recorded before: nothing counted twice)" : " (\(totals.duplicates) of \(totals.batches) batches were already recorded)"
+        print(
+            "recorded push \(pushID): sent \(totals.sent), accepted \(totals.accepted), skipped \(totals.skipped) in \(totals.batches) batch(es)\(already)")
         return 0
     }
 
-    /// The results of a file: `richpush send`'s JSON lines, or a JSON array; each kept as the
+    /// What the server answered, summed over the batches posted.
+    struct Totals {
+        var sent = 0, accepted = 0, skipped = 0, duplicates = 0, batches = 0
+    }
+
+    /// Records a results file batch by batch as it is read (`SendResultsFile`): a batch is posted
+    /// once the next one has begun (so the first knows whether it is `ID` alone or `ID-1`), so at
+    /// most two batches are in memory whatever the file's size.
+    ///
+    /// - Throws: `UsageError` for a file without results; `RichPushError` for a line that is not a
+    ///   result (saying which batches were recorded before it) or a refusal by the server.
+    private static func recordResults(
+        file: String, batchID: String, common: [String: JSONValue], url: URL, connection: StatisticsServerConnection, totals: inout Totals
+    ) async throws {
+        let reader = try SendResultsFile(path: file)
+        var recorded: [String] = []
+        /// The next batch; a bad line after batches were posted says what was recorded.
+        func read() async throws -> [JSONValue]? {
+            do {
+                return try await reader.nextBatch()
+            } catch let error as RichPushError where !recorded.isEmpty {
+                let span = recorded.count == 1 ? "batch \(recorded[0]) was" : "batches \(recorded[0])…\(recorded[recorded.count - 1]) were"
+                throw RichPushError(
+                    code: error.code,
+                    message:
+                        "\(error.message) (\(span) recorded before it; fix the file and run the same command again: what was recorded is not counted twice)")
+            }
+        }
+        guard var pending = try await read() else {
+            throw UsageError(command: "record-send", message: reader.emptyReason)
+        }
+        var next = try await read()
+        let single = next == nil
+        var number = 1
+        while true {
+            let id = single ? batchID : RecordedSendBatches.batchID(batchID, number: number, of: 2)
+            var body = common
+            body["batch_id"] = .string(id)
+            body["results"] = .array(pending)
+            try await post(.object(body), batchID: id, url: url, connection: connection, totals: &totals)
+            recorded.append(id)
+            guard let following = next else { break }
+            pending = following
+            number += 1
+            next = try await read()
+        }
+    }
+
+    /// Posts one body and adds the server's answer to `totals`.
+    /// - Throws: `RichPushError` `server` when the server refuses it or is not RichPush.
+    private static func post(_ body: JSONValue, batchID id: String, url: URL, connection: StatisticsServerConnection, totals: inout Totals) async throws {
+        let (status, data) = try await connection.request(url, method: "POST", json: body.jsonData(), timeout: 60)
+        guard status == 200, let answer = try? JSONValue.parse(data) else {
+            if let error = StatisticsServerConnection.errorObject(data) {
+                throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)) for batch \(id): \(error.message)")
+            }
+            throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) for batch \(id): \(StatisticsServerConnection.notRichPush)")
+        }
+        totals.sent += answer["sent"]?.intValue ?? 0
+        totals.accepted += answer["accepted"]?.intValue ?? 0
+        totals.skipped += answer["skipped"]?.intValue ?? 0
+        if answer["duplicate"] == .bool(true) { totals.duplicates += 1 }
+        totals.batches += 1
+    }
+
+    /// The results held in memory: `richpush send`'s JSON lines, or a JSON array; each kept as the
     /// server's result object ({token, outcome, status, reason, message_id, inactive_since}).
+    /// `record-send` itself streams the file (`SendResultsFile`); this reads bytes already in memory.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - file: its name, for messages.
+    /// - Returns: the result objects, in order (tokens that are not device tokens left out).
+    /// - Throws: `RichPushError` naming the line or item that is not a result.
     static func parseResults(_ data: Data, file: String) throws -> [JSONValue] {
         let text = String(decoding: data, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace }
@@ -147,20 +195,7 @@ enum RecordSendCommand {
             }
         }
         return try items.compactMap { line, value in
-            guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
-                throw RichPushError(
-                    code: .invalidPayload,
-                    message: "\(file) \(file == "-" ? "item" : "line") \(line): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
-            }
-            // A token that is not one (richpush send reports it token_bad, never sent) is left out:
-            // the server's rule (DeviceTokenRule) would refuse the whole batch for it.
-            guard DeviceTokenRule.canonical(token, provider: nil) != nil else { return nil }
-            var result: [String: JSONValue] = ["token": .string(token), "outcome": .string(outcome)]
-            if let status = value["status"] { result["status"] = status }
-            if let reason = value["reason"], reason != .null { result["reason"] = reason }
-            if let id = value["message_id"] ?? value["apns-id"] ?? value["apns_id"], id != .null { result["message_id"] = id }
-            if outcome == "token_inactive", let since = value["inactive_since"] ?? value["timestamp"], since != .null { result["inactive_since"] = since }
-            return .object(result)
+            try SendResultsFile.result(value, item: line, unit: trimmed.first == "[" ? "item" : "line", file: file)
         }
     }
 }

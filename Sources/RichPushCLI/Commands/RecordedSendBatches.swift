@@ -39,30 +39,83 @@ struct RecordedSendBatches {
         results: [JSONValue], batchID: String, maximumBodyBytes: Int = RecordedSendRequest.maximumBodyBytes,
         maximumResults: Int = PushSendRequest.maximumTokens
     ) throws {
-        // `{…"results":[` + items joined by `,` + `]…}`: the room for items and their commas.
-        let room = maximumBodyBytes - Self.envelopeBytes
+        var splitter = Splitter(maximumBodyBytes: maximumBodyBytes, maximumResults: maximumResults)
         var groups: [[JSONValue]] = []
-        var current: [JSONValue] = []
-        var used = 0
-        for (index, result) in results.enumerated() {
+        for result in results {
+            if let full = try splitter.add(result) { groups.append(full) }
+        }
+        if let last = splitter.finish() { groups.append(last) }
+        batches = groups.enumerated().map { index, group in
+            Batch(batchID: Self.batchID(batchID, number: index + 1, of: groups.count), results: group)
+        }
+    }
+
+    /// The batch id of batch `number` (1-based) out of `count`: `ID` alone, `ID-1`, `ID-2`, … for several.
+    ///
+    /// - Parameters:
+    ///   - batchID: the `--batch-id`.
+    ///   - number: the batch's position, from 1.
+    ///   - count: how many batches there are (only whether it is 1 matters).
+    /// - Returns: the id the batch is recorded under.
+    static func batchID(_ batchID: String, number: Int, of count: Int) -> String {
+        count == 1 ? batchID : "\(batchID)-\(number)"
+    }
+
+    /// The split, one result at a time, so that a results file of any size is batched as it is
+    /// read (`SendResultsFile`) with the very batches `init(results:batchID:)` makes of the whole.
+    struct Splitter {
+        /// The largest body, in bytes.
+        let maximumBodyBytes: Int
+        /// The most results one body may hold.
+        let maximumResults: Int
+        /// The batch being filled.
+        private var current: [JSONValue] = []
+        /// Bytes of `current` as JSON items joined by commas.
+        private var used = 0
+        /// Results added so far.
+        private var added = 0
+
+        /// A splitter for bodies of at most `maximumBodyBytes` bytes and `maximumResults` results.
+        ///
+        /// - Parameters:
+        ///   - maximumBodyBytes: the largest body the server reads, in bytes.
+        ///   - maximumResults: the most results one body may hold.
+        init(maximumBodyBytes: Int = RecordedSendRequest.maximumBodyBytes, maximumResults: Int = PushSendRequest.maximumTokens) {
+            self.maximumBodyBytes = maximumBodyBytes
+            self.maximumResults = maximumResults
+        }
+
+        /// Adds the next result.
+        ///
+        /// - Parameter result: the next per-token result object, in file order.
+        /// - Returns: the batch this result closed (it did not fit, so it starts the next one), or `nil`.
+        /// - Throws: `RichPushError` `invalid_payload` when the result alone would not fit a body.
+        mutating func add(_ result: JSONValue) throws -> [JSONValue]? {
+            // `{…"results":[` + items joined by `,` + `]…}`: the room for items and their commas.
+            let room = maximumBodyBytes - RecordedSendBatches.envelopeBytes
+            added += 1
             let size = result.jsonData().count
             guard size <= room else {
                 throw RichPushError(
                     code: .invalidPayload,
-                    message: "result \(index + 1) is \(size) bytes as JSON; a sends body is at most \(maximumBodyBytes) bytes: shorten its fields")
+                    message: "result \(added) is \(size) bytes as JSON; a sends body is at most \(maximumBodyBytes) bytes: shorten its fields")
             }
-            let added = current.isEmpty ? size : size + 1
-            if current.count == maximumResults || used + added > room {
-                groups.append(current)
+            var closed: [JSONValue]?
+            if current.count == maximumResults || used + (current.isEmpty ? size : size + 1) > room {
+                closed = current
                 current = []
                 used = 0
             }
             used += current.isEmpty ? size : size + 1
             current.append(result)
+            return closed
         }
-        if !current.isEmpty { groups.append(current) }
-        batches = groups.enumerated().map { index, group in
-            Batch(batchID: groups.count == 1 ? batchID : "\(batchID)-\(index + 1)", results: group)
+
+        /// Ends the split.
+        /// - Returns: the last batch, or `nil` when no result was added.
+        mutating func finish() -> [JSONValue]? {
+            defer { current = [] }
+            return current.isEmpty ? nil : current
         }
     }
 }

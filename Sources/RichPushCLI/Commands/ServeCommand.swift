@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://…] [--admin-token TOKEN] [--public-url URL]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]] [--device-secret SECRET]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -186,6 +186,23 @@ enum ServeCommand {
         let apnsMissing = APNsSettings.allSettings.names
         switch APNsSettings.resolve(option: { args.value($0) }, sandbox: args.flag("apns-sandbox"), environment: ProcessInfo.processInfo.environment) {
         case .success(let settings)?:
+            if args.flag("apns-sandbox"), args.value("apns-url") != nil {
+                throw UsageError(
+                    command: "serve", message: "give either '--apns-sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both")
+            }
+            guard SendCommand.isAppleID(settings.keyID) else {
+                throw UsageError(
+                    command: "serve",
+                    message:
+                        "the APNs key id '\(settings.keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --apns-key-id or the AuthKey_<KEYID>.p8 file name"
+                )
+            }
+            guard SendCommand.isAppleID(settings.teamID) else {
+                throw UsageError(
+                    command: "serve",
+                    message:
+                        "'--apns-team-id \(settings.teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
+            }
             let url = settings.environment.baseURL
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw UsageError(command: "serve", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")

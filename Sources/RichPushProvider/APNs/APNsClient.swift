@@ -33,6 +33,8 @@ public final class APNsClient: Sendable {
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
     private let linter: PayloadLinter
     private let batchWindow: Int
+    /// The options messages name (`richpush send`'s, or `richpush serve`'s `--apns-…`).
+    public let optionNames: APNsOptionNames
 
     /// Makes a client with its own libcurl HTTP/2 transport (Linux).
     ///
@@ -43,11 +45,12 @@ public final class APNsClient: Sendable {
     ///   - retry: backoff for 429 / 5xx.
     ///   - tokenStateHandler: told about inactive and bad tokens.
     ///   - linter: the checks run before sending (media key paths).
+    ///   - optionNames: the options messages name (default `richpush send`'s).
     /// - Throws: `RichPushError` with code `transport` (libcurl cannot start) or `unsupported`.
     public convenience init(
         environment: APNsEnvironment, authentication: APNsAuthentication,
         transport: TransportConfiguration = TransportConfiguration(), retry: APNsRetryPolicy = APNsRetryPolicy(),
-        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter()
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), optionNames: APNsOptionNames = .send
     ) throws {
         var configuration = transport
         if environment.baseURL.lowercased().hasPrefix("http://") { configuration.httpVersion = .http2PriorKnowledge }
@@ -59,7 +62,7 @@ public final class APNsClient: Sendable {
         #endif
         self.init(
             environment: environment, authentication: authentication, httpTransport: http, retry: retry,
-            tokenStateHandler: tokenStateHandler, linter: linter, batchWindow: configuration.maxConcurrentStreams
+            tokenStateHandler: tokenStateHandler, linter: linter, batchWindow: configuration.maxConcurrentStreams, optionNames: optionNames
         )
     }
 
@@ -74,10 +77,11 @@ public final class APNsClient: Sendable {
     ///   - linter: the checks run before sending.
     ///   - batchWindow: tokens per transport batch when sending to many tokens (default 500); up
     ///     to three batches are queued at once, the transport bounds the concurrent streams.
+    ///   - optionNames: the options messages name (default `richpush send`'s).
     public init(
         environment: APNsEnvironment, authentication: APNsAuthentication, httpTransport: any HTTPTransport,
         retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
-        linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500
+        linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500, optionNames: APNsOptionNames = .send
     ) {
         self.environment = environment
         self.authentication = authentication
@@ -86,6 +90,7 @@ public final class APNsClient: Sendable {
         self.tokenStateHandler = tokenStateHandler
         self.linter = linter
         self.batchWindow = max(1, batchWindow)
+        self.optionNames = optionNames
     }
 
     /// Connections opened so far (1 when every request was multiplexed on one connection).
@@ -177,9 +182,11 @@ public final class APNsClient: Sendable {
                         : "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
                 )
             },
-            isStopAnswer: { [environment] answer in
+            isStopAnswer: { [environment, optionNames] answer in
                 let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
-                if case .stopBatch = APNsResponseHandling.classify(status: answer.status, reason: reason, topic: notification.topic, environment: environment) {
+                if case .stopBatch = APNsResponseHandling.classify(
+                    status: answer.status, reason: reason, topic: notification.topic, environment: environment, names: optionNames)
+                {
                     return true
                 }
                 return false
@@ -340,7 +347,9 @@ public final class APNsClient: Sendable {
                 result.unexpectedBody = nil
             }
             result.timestamp = APNsResult.timestamp(body["timestamp"])
-            switch APNsResponseHandling.classify(status: response.status, reason: result.reason, topic: notification.topic, environment: environment) {
+            switch APNsResponseHandling.classify(
+                status: response.status, reason: result.reason, topic: notification.topic, environment: environment, names: optionNames)
+            {
             case .accepted:
                 result.outcome = .accepted
                 result.reason = nil
@@ -395,7 +404,7 @@ public final class APNsClient: Sendable {
                 return result
             case .tokenBad:
                 let reason = result.reason ?? .badDeviceToken
-                let hint = APNsResponseHandling.badTokenHint(reason, topic: notification.topic, environment: environment)
+                let hint = APNsResponseHandling.badTokenHint(reason, topic: notification.topic, environment: environment, names: optionNames)
                 await tokenStateHandler?.deviceTokenIsBad(token, reason: reason, hint: hint)
                 result.outcome = .tokenBad
                 result.message = hint

@@ -21,9 +21,12 @@ enum APNsResponseHandling: Equatable {
     ///   - reason: the `reason`, if any.
     ///   - topic: the topic sent (for messages).
     ///   - environment: the environment (for messages).
-    static func classify(status: Int, reason: APNsReason?, topic: String, environment: APNsEnvironment) -> APNsResponseHandling {
+    ///   - names: the options the messages name (`richpush send`'s by default).
+    static func classify(
+        status: Int, reason: APNsReason?, topic: String, environment: APNsEnvironment, names: APNsOptionNames = .send
+    ) -> APNsResponseHandling {
         if status == 200 { return .accepted }
-        let other = environment == .production ? "sandbox (add --sandbox)" : "production (drop --sandbox)"
+        let other = environment == .production ? "sandbox (add \(names.sandbox))" : "production (drop \(names.sandbox))"
         switch reason {
         case .expiredProviderToken?: return .renewProviderToken
         case .tooManyRequests?, .internalServerError?, .serviceUnavailable?, .shutdown?, .idleTimeout?: return .retry
@@ -31,20 +34,21 @@ enum APNsResponseHandling: Equatable {
         case .badDeviceToken?, .deviceTokenNotForTopic?: return .tokenBad
         case .invalidProviderToken?:
             return .stopBatch(
-                "APNs could not verify the provider token: check that --key-id is the key's id (AuthKey_<KEYID>.p8), that --team-id is the team that owns the key, that the key is not revoked, and that this machine's clock is right"
+                "APNs could not verify the provider token: check that \(names.keyID) is the key's id (AuthKey_<KEYID>.p8), that \(names.teamID) is the team that owns the key, that the key is not revoked, and that this machine's clock is right"
             )
         case .missingProviderToken?:
-            return .stopBatch("APNs got no provider token and no client certificate: pass --key, --key-id and --team-id (or a client certificate)")
+            return .stopBatch(
+                "APNs got no provider token and no client certificate: pass \(names.key), \(names.keyID) and \(names.teamID) (or a client certificate)")
         case .unrelatedKeyIdInToken?:
-            return .stopBatch("the key id in the token does not belong to the team id: check --key-id and --team-id")
+            return .stopBatch("the key id in the token does not belong to the team id: check \(names.keyID) and \(names.teamID)")
         case .badEnvironmentKeyIdInToken?:
             return .stopBatch("the key is restricted to the other environment than \(environment): send to \(other), or use a key for both")
         case .topicDisallowed?:
             return .stopBatch(
-                "APNs does not allow pushing to topic \(topic) with this key or certificate: check that --topic is the app's bundle id and that the key's team owns the app"
+                "APNs does not allow pushing to topic \(topic) with this key or certificate: check that \(names.topic) is the app's bundle id and that the key's team owns the app"
             )
         case .missingTopic?:
-            return .stopBatch("APNs needs a topic: pass --topic with the app's bundle id")
+            return .stopBatch("APNs needs a topic: pass \(names.topic) with the app's bundle id")
         case .badTopic?:
             return .stopBatch("the topic \(topic) is invalid: pass the app's bundle id (plus .voip / .complication for those push types)")
         case .badCertificate?:
@@ -58,7 +62,8 @@ enum APNsResponseHandling: Equatable {
                 "the provider token was renewed too often (Apple: at most once every 20 minutes): share one token across processes and do not sign per request")
         case .badPath?, .methodNotAllowed?:
             return .stopBatch(
-                "the request URL or method is wrong: --apns-url must be only the base (e.g. https://api.push.apple.com), requests go to POST /3/device/<token>")
+                "the request URL or method is wrong: \(names.url) must be only the base (e.g. https://api.push.apple.com), requests go to POST /3/device/<token>"
+            )
         case .badCollapseId?:
             return .stopBatch("apns-collapse-id is invalid (Apple: at most 64 bytes)")
         case .badExpirationDate?:
@@ -88,18 +93,18 @@ enum APNsResponseHandling: Equatable {
     }
 
     /// The hint for a bad token.
-    static func badTokenHint(_ reason: APNsReason, topic: String, environment: APNsEnvironment) -> String {
-        let other = environment == .production ? "sandbox (add --sandbox)" : "production (drop --sandbox)"
+    static func badTokenHint(_ reason: APNsReason, topic: String, environment: APNsEnvironment, names: APNsOptionNames = .send) -> String {
+        let other = environment == .production ? "sandbox (add \(names.sandbox))" : "production (drop \(names.sandbox))"
         if reason == .deviceTokenNotForTopic {
             return "the token belongs to another app than \(topic), or to the \(other) environment"
         }
         if environment == .production {
             return
-                "the token is not valid for production APNs: a token from a development build (run from Xcode) works only with sandbox: try --sandbox; otherwise the app must register again"
+                "the token is not valid for production APNs: a token from a development build (run from Xcode) works only with sandbox: try \(names.sandbox); otherwise the app must register again"
         }
         if environment == .sandbox {
             return
-                "the token is not valid for sandbox APNs: a TestFlight or App Store build's token works only with production: drop --sandbox; otherwise the app must register again"
+                "the token is not valid for sandbox APNs: a TestFlight or App Store build's token works only with production: drop \(names.sandbox); otherwise the app must register again"
         }
         return "the token is not valid for \(environment): check sandbox vs production, or have the app register again"
     }

@@ -96,8 +96,13 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
             }
             token = rawToken
         }
-        guard let platform = try string("platform"), Self.platforms.contains(platform) else {
-            throw PushRequestError(field: "platform", message: "platform is required: one of \(Self.platforms.sorted().joined(separator: ", "))")
+        let allowed = Self.platforms.sorted().joined(separator: ", ")
+        guard let platform = try string("platform") else {
+            throw PushRequestError(field: "platform", message: "platform is required: one of \(allowed)")
+        }
+        guard Self.platforms.contains(platform) else {
+            throw PushRequestError(
+                field: "platform", message: "platform \"\(platform.prefix(32))\" is not one of \(allowed) (lower case, exactly as written)")
         }
         self.platform = platform
         if let id = try string("user_id") {

@@ -18,7 +18,16 @@ enum JSONRequestBody {
         let json: JSONValue
         do {
             json = try JSONValue.parseStrictly(body)
+        } catch let duplicate as JSONDuplicateKeyError {
+            throw duplicateField(duplicate)
         } catch let error as RichPushError {
+            // A key given twice is refused as receipts refuse it (`duplicate_field`): JSON parsers
+            // disagree on which value wins, so none is taken.
+            do {
+                _ = try JSONValue.parseRefusingDuplicateKeys(body)
+            } catch let duplicate as JSONDuplicateKeyError {
+                throw duplicateField(duplicate)
+            } catch {}
             if let tooDeep = JSONNesting.tooDeepMessage(body) { throw PushRequestError(field: "body", message: tooDeep) }
             throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
         }
@@ -30,6 +39,16 @@ enum JSONRequestBody {
             throw PushRequestError(field: name, message: "unknown field '\(name)'; the fields are \(known.sorted().joined(separator: ", "))")
         }
         return root
+    }
+
+    /// The 400 `duplicate_field` for a key given twice, naming it and where it is.
+    /// - Parameter duplicate: the parser's error.
+    /// - Returns: the error to answer.
+    static func duplicateField(_ duplicate: JSONDuplicateKeyError) -> PushRequestError {
+        let name = String(duplicate.key.prefix(64))
+        return PushRequestError(
+            code: "duplicate_field", field: name,
+            message: "\(name) was given more than once (line \(duplicate.line), column \(duplicate.column)); send it once")
     }
 
     /// A list field (`tokens`, `results`): a JSON array of at most `maximum` items.

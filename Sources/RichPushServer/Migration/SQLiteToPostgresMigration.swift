@@ -90,7 +90,7 @@ public final class SQLiteToPostgresMigration {
                 message: "'\(sqlitePath)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (--from sqlite:PATH)")
         }
         sourceVersion = version
-        target = try PostgresStore(url: postgresURL, connections: 2, applicationName: "richpush migrate")
+        target = try PostgresStore(url: postgresURL, connections: 2, applicationName: "richpush migrate", urlOption: "--to")
     }
 
     /// Copies what earlier runs did not, table by table.

@@ -70,12 +70,13 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     ///     store receipt batches, one batch in flight on each.
     ///   - applicationName: shown in `pg_stat_activity`.
     ///   - log: where state changes go (the database lost, back again); standard error by default.
+    ///   - urlOption: the option that gave `url`, named in messages (`serve`: `--db`, `migrate`: `--to`).
     /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
     ///   host and port when the server cannot be reached or refuses the login, `store` for a
     ///   database with a newer or foreign schema.
     public init(
         url: String, connections: Int = PostgresStore.defaultConnections, applicationName: String = "richpush",
-        log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError
+        log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError, urlOption: String = "--db"
     ) throws {
         let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
         self.info = info
@@ -93,11 +94,29 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
             throw RichPushError(
                 code: error.connectionLost ? .storeUnavailable : .store,
                 message: error.connectionLost
-                    ? "cannot connect to PostgreSQL at \(info.endpoint) (\(info.redacted)): \(error.message); check that the server runs and accepts connections there, and the --db URL or RICHPUSH_DB_URL (user, password, database name, sslmode)"
+                    ? "cannot connect to PostgreSQL at \(info.endpoint) (\(info.redacted)): \(error.message); \(Self.connectionAdvice(error, info: info, urlOption: urlOption))"
                     : "PostgreSQL at \(info.endpoint) refused the RichPush schema: \(error.description)",
                 underlying: error
             )
         }
+    }
+
+    /// What to do when the first connection fails, naming the option the URL came from.
+    ///
+    /// - Parameters:
+    ///   - error: libpq's failure.
+    ///   - info: the parsed URL.
+    ///   - urlOption: `--db` (serve) or `--to` (migrate).
+    /// - Returns: the advice, for the end of the message.
+    static func connectionAdvice(_ error: PostgresError, info: PostgresConnectionInfo, urlOption: String) -> String {
+        let source = "the \(urlOption) URL or \(StoreLocation.environmentVariable)"
+        // SQLSTATE 3D000 (invalid_catalog_name); libpq reports it at login as text only.
+        if error.sqlState == "3D000" || (error.message.contains("database \"") && error.message.contains("does not exist")) {
+            let name = info.database ?? info.user ?? "the database"
+            return
+                "the server runs, but has no database \"\(name)\": create it (createdb \(name), or CREATE DATABASE as a superuser) or name an existing one in \(source)"
+        }
+        return "check that the server runs and accepts connections there, and \(source) (user, password, database name, sslmode)"
     }
 
     /// Writes one line to standard error (the default `log`).

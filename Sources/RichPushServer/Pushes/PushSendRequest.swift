@@ -47,6 +47,9 @@ public struct PushSendRequest: Sendable {
     public var title: String?
     /// Lint warnings (errors refuse the request).
     public var warnings: [LintFinding]
+    /// The `topic` the request itself gave (`nil`: the server's `--apns-topic`), so that a topic
+    /// APNs refuses is blamed on the request's field, not on the server's settings.
+    public var requestTopic: String?
 
     /// Reads and checks a request body.
     ///
@@ -202,13 +205,17 @@ public struct PushSendRequest: Sendable {
                 throw PushRequestError(field: "topic", message: "topic must be the app's bundle id, a string")
             }
             topic = s
+            requestTopic = s
         } else {
             topic = defaultTopic ?? ""
         }
         var notification = APNsNotification(payload: payload.jsonData(sortedKeys: true), topic: topic)
         if let value = root["push_type"] {
-            guard let s = value.stringValue, !s.isEmpty else {
-                throw PushRequestError(field: "push_type", message: "push_type must be a string such as alert or background")
+            let known = APNsPushType.documented.map(\.rawValue)
+            guard let s = value.stringValue, known.contains(s) else {
+                throw PushRequestError(
+                    field: "push_type",
+                    message: "push_type must be one of APNs' push types (Apple, apns-push-type): \(known.joined(separator: ", ")); leave it out for alert")
             }
             notification.pushType = APNsPushType(rawValue: s)
         }
@@ -219,8 +226,13 @@ public struct PushSendRequest: Sendable {
             notification.priority = APNsPriority(rawValue: n)
         }
         if let value = root["collapse_id"] {
-            guard let s = value.stringValue, !s.isEmpty else {
-                throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string (at most 64 bytes, Apple)")
+            guard let s = value.stringValue else {
+                throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string of 1…64 bytes (Apple: apns-collapse-id)")
+            }
+            guard (1...64).contains(s.utf8.count) else {
+                throw PushRequestError(
+                    field: "collapse_id",
+                    message: "collapse_id is \(s.utf8.count) bytes; it must be 1…64 bytes (Apple: apns-collapse-id), or leave it out for no collapsing")
             }
             notification.collapseID = s
         }

@@ -52,7 +52,8 @@ public final class PushSender: Sendable {
                 }
                 transport.caFile = caFile
             }
-            apns = try APNsClient(environment: settings.environment, authentication: .token(manager), transport: transport, retry: retry)
+            apns = try APNsClient(
+                environment: settings.environment, authentication: .token(manager), transport: transport, retry: retry, optionNames: .serve)
         } else {
             apns = nil
         }
@@ -208,7 +209,9 @@ public final class PushSender: Sendable {
         // Record: one batch per provider, skipped tokens with their provider's.
         var records: [PushSendRecord] = []
         for provider in ["apns", "fcm"] {
-            let sentTokens = results.filter { $0.provider == provider }.map { Self.tokenResult($0.result) }
+            let sentTokens = results.filter { $0.provider == provider }.map {
+                Self.tokenResult($0.result, topicFromRequest: provider == "apns" && request.requestTopic != nil)
+            }
             let skippedTokens = targets.filter { $0.provider == provider }.compactMap { target in
                 skipped[target.token].map { skip in
                     PushSendRecord.TokenResult(deviceToken: target.token, status: nil, reason: skip.reason, outcome: PushOutcome.skipped.rawValue)
@@ -258,11 +261,22 @@ public final class PushSender: Sendable {
         }
     }
 
+    /// APNs reasons that refuse the topic rather than the token or the credentials (Apple,
+    /// "Handling notification responses from APNs").
+    static let topicReasons: Set<String> = ["TopicDisallowed", "BadTopic", "DeviceTokenNotForTopic"]
+
     /// A provider's result as the store keeps it (what it said about the token itself included).
-    static func tokenResult(_ r: any PushTokenResult) -> PushSendRecord.TokenResult {
+    ///
+    /// - Parameters:
+    ///   - r: the provider's result.
+    ///   - topicFromRequest: whether the request gave its own APNs `topic`: then
+    ///     `DeviceTokenNotForTopic` blames that topic, and the token is not recorded bad (it may
+    ///     well belong to the server's own app).
+    /// - Returns: the result to record.
+    static func tokenResult(_ r: any PushTokenResult, topicFromRequest: Bool = false) -> PushSendRecord.TokenResult {
         var state: PushSendRecord.TokenState?
         if r.outcome == .tokenInactive { state = .inactive }
-        if r.outcome == .tokenBad { state = .bad }
+        if r.outcome == .tokenBad, !(topicFromRequest && r.reasonCode == "DeviceTokenNotForTopic") { state = .bad }
         return PushSendRecord.TokenResult(
             deviceToken: r.deviceToken, status: r.status, reason: r.reasonCode, apnsID: r.providerMessageID,
             outcome: r.outcome.rawValue, state: state,
@@ -313,7 +327,21 @@ public final class PushSender: Sendable {
         if !usersWithoutDevices.isEmpty { root["users_without_devices"] = .array(usersWithoutDevices.map(JSONValue.string)) }
         if let storeError { root["store_error"] = .string("sent, but not recorded: \(storeError)") }
         var status = 200
-        if let (provider, stop) = stops.first {
+        let apnsAnswers = results.filter { $0.provider == "apns" && $0.result.status != nil }
+        if let topic = request.requestTopic, let refusal = apnsAnswers.first(where: { topicReasons.contains($0.result.reasonCode ?? "") }),
+            refusal.result.reasonCode != "DeviceTokenNotForTopic" || apnsAnswers.allSatisfy({ $0.result.reasonCode == "DeviceTokenNotForTopic" })
+        {
+            // The request's own topic was refused (every token, or the whole batch): the
+            // request's field is wrong, not the server's settings.
+            status = 422
+            let reason = refusal.result.reasonCode ?? "TopicDisallowed"
+            root["error"] = .object([
+                "code": .string("topic_refused"), "field": .string("topic"),
+                "message": .string(
+                    "APNs refused the topic \"\(topic.prefix(256))\" this request gave (\(reason)): topic must be the bundle id of an app the server's APNs key may push to (its team's app, plus .voip, .complication … for those push types); fix topic, or leave it out to use the server's --apns-topic"
+                ),
+            ])
+        } else if let (provider, stop) = stops.first {
             status = 502
             root["error"] = .object([
                 "code": .string("\(provider)_configuration"),

@@ -369,6 +369,7 @@ struct MultiInstanceTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:\(port)"))
         #expect(result.stderr.contains("Connection refused"))
+        #expect(result.stderr.contains("and the --db URL or RICHPUSH_DB_URL (user, password, database name, sslmode)"), "\(result.stderr)")
         #expect(!result.stderr.contains("hunter2"))
         #expect(!result.stdout.contains("PORT"))
         // The same from the environment.

@@ -250,6 +250,20 @@ struct StoreCopyTests {
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:\(port)"))
         #expect(!unreachable.stderr.contains("secret"))
+        // The advice names migrate's own option (--to), never serve's --db.
+        #expect(
+            unreachable.stderr.contains("check that the server runs and accepts connections there, and the --to URL or RICHPUSH_DB_URL"),
+            "\(unreachable.stderr)")
+        #expect(!unreachable.stderr.contains("--db"), "\(unreachable.stderr)")
+        // A server that runs but has no such database: said so, with how to create it, naming --to.
+        let cluster = try await PostgresTestCluster.shared()
+        let noDatabase = try await ChildProcess(binary, ["migrate", "--from", sqlite.dbArgument, "--to", cluster.url(database: "rp_missing")]).run(timeout: 60)
+        #expect(noDatabase.status == 1)
+        #expect(
+            noDatabase.stderr.contains(
+                "the server runs, but has no database \"rp_missing\": create it (createdb rp_missing, or CREATE DATABASE as a superuser) or name an existing one in the --to URL or RICHPUSH_DB_URL"
+            ), "\(noDatabase.stderr)")
+        #expect(!noDatabase.stderr.contains("--db"), "\(noDatabase.stderr)")
         let help = try await ChildProcess(binary, ["migrate", "--help"]).run(timeout: 30)
         #expect(help.status == 0)
         #expect(help.stdout.contains("--from sqlite:PATH"))

@@ -1,0 +1,86 @@
+import Foundation
+import RichPushCore
+import RichPushTestSupport
+import Testing
+
+@testable import RichPushServer
+
+/// A request field that is wrong is named with what it must be: `collapse_id` that is a string
+/// but empty, a `platform` given in the wrong case, a key given twice (`duplicate_field`, as
+/// receipts answer).
+@Suite("request field messages")
+struct RequestFieldMessagesTests {
+    static let hex = String(repeating: "ab", count: 32)
+
+    /// The error a `POST /v1/pushes` body is refused with.
+    static func pushError(_ json: String) throws -> PushRequestError {
+        try #require(throws: PushRequestError.self) { try PushSendRequest(body: Data(json.utf8), defaultTopic: "com.example.app") }
+    }
+
+    /// The error a `POST /v1/devices` body is refused with.
+    static func deviceError(_ json: String) throws -> PushRequestError {
+        try #require(throws: PushRequestError.self) { try DeviceRegistrationRequest(body: Data(json.utf8), contentType: "application/json") }
+    }
+
+    @Test("collapse_id: \"\" and 65 bytes say 1…64 bytes (it is a string); a number says it must be a string; 64 bytes are taken")
+    func collapseID() throws {
+        let empty = try Self.pushError(#"{"tokens": ["\#(Self.hex)"], "title": "t", "collapse_id": ""}"#)
+        #expect(empty.field == "collapse_id")
+        #expect(empty.message == "collapse_id is 0 bytes; it must be 1…64 bytes (Apple: apns-collapse-id), or leave it out for no collapsing")
+        let long = try Self.pushError(#"{"tokens": ["\#(Self.hex)"], "title": "t", "collapse_id": "\#(String(repeating: "é", count: 33))"}"#)
+        #expect(long.message.hasPrefix("collapse_id is 66 bytes; it must be 1…64 bytes"))
+        let number = try Self.pushError(#"{"tokens": ["\#(Self.hex)"], "title": "t", "collapse_id": 7}"#)
+        #expect(number.message == "collapse_id must be a string of 1…64 bytes (Apple: apns-collapse-id)")
+        let fits = try PushSendRequest(
+            body: Data(#"{"tokens": ["\#(Self.hex)"], "title": "t", "collapse_id": "\#(String(repeating: "c", count: 64))"}"#.utf8),
+            defaultTopic: "com.example.app")
+        #expect(fits.notification.collapseID == String(repeating: "c", count: 64))
+    }
+
+    @Test("platform: a value outside the list names it and the allowed values; a missing one says it is required")
+    func platform() throws {
+        let upper = try Self.deviceError(#"{"token": "\#(Self.hex)", "platform": "IOS"}"#)
+        #expect(upper.field == "platform")
+        #expect(upper.message == "platform \"IOS\" is not one of android, ios, ipados, macos, tvos, visionos, watchos, web (lower case, exactly as written)")
+        let missing = try Self.deviceError(#"{"token": "\#(Self.hex)"}"#)
+        #expect(missing.message == "platform is required: one of android, ios, ipados, macos, tvos, visionos, watchos, web")
+    }
+
+    @Test("a key given twice is 400 duplicate_field naming it, in devices, pushes and recorded sends alike")
+    func duplicateKeys() throws {
+        let device = try Self.deviceError(#"{"token": "\#(Self.hex)", "platform": "ios", "user_id": "alice", "user_id": "mallory"}"#)
+        #expect(device.status == 400)
+        #expect(device.code == "duplicate_field")
+        #expect(device.field == "user_id")
+        #expect(device.message == "user_id was given more than once (line 1, column 118); send it once")
+        let push = try Self.pushError(#"{"tokens": ["\#(Self.hex)"], "title": "t", "title": "u"}"#)
+        #expect(push.code == "duplicate_field")
+        #expect(push.field == "title")
+        let sends = try #require(throws: PushRequestError.self) {
+            try RecordedSendRequest(pushID: "p", body: Data(#"{"batch_id": "a", "batch_id": "b", "sent": 1, "accepted": 1}"#.utf8), nowMs: 0)
+        }
+        #expect(sends.code == "duplicate_field")
+        #expect(sends.field == "batch_id")
+    }
+
+    @Test("POST /v1/devices on richpush serve: a duplicate key is 400 duplicate_field, nothing registered")
+    func duplicateOverHTTP() async throws {
+        let server = try await ServerProcess()
+        let c = server.client()
+        let body = #"{"token": "\#(Self.hex)", "token": "\#(String(repeating: "cd", count: 32))", "platform": "ios"}"#
+        let r = try await c.postJSON("/v1/devices", body)
+        #expect(r.status == 400, "\(r.text)")
+        let error = try #require(try r.json()["error"] as? [String: Any])
+        #expect(error["code"] as? String == "duplicate_field")
+        #expect(error["field"] as? String == "token")
+        let upper = try await c.postJSON("/v1/devices", #"{"token": "\#(Self.hex)", "platform": "IOS"}"#)
+        #expect(upper.status == 400)
+        #expect(
+            (try upper.json()["error"] as? [String: Any])?["message"] as? String ?? ""
+                == "platform \"IOS\" is not one of android, ios, ipados, macos, tvos, visionos, watchos, web (lower case, exactly as written)")
+        #expect(await server.terminate() == 0)
+        let store = try SQLiteStore(path: server.database.path)
+        #expect(try store.deviceTokenState(Self.hex) == nil)
+        try store.close()
+    }
+}
