@@ -39,25 +39,7 @@ enum StandardOutput {
 
     /// Writes every byte to `fd`; returns the `errno` of the first failure, `nil` when all were written.
     static func writeAll(fd: Int32, _ data: Data) -> Int32? {
-        data.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                guard let base = raw.baseAddress else { return nil }
-                #if canImport(Glibc)
-                let n = Glibc.write(fd, base + offset, raw.count - offset)
-                #else
-                let n = Darwin.write(fd, base + offset, raw.count - offset)
-                #endif
-                if n > 0 {
-                    offset += n
-                } else if n < 0, errno == EINTR || errno == EAGAIN {
-                    continue
-                } else {
-                    return n == 0 ? EIO : errno
-                }
-            }
-            return nil
-        }
+        FileProblem.writeAll(fd: fd, data)
     }
 
     /// The error for a failed write to standard output.

@@ -133,7 +133,21 @@ public enum FileProblem {
     private static func writeInPlace(_ data: Data, to path: String) -> Int32? {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { return systemErrno }
-        let failure: Int32? = data.withUnsafeBytes { raw -> Int32? in
+        let failure = writeAll(fd: fd, data)
+        if close(fd) != 0, failure == nil { return systemErrno }
+        return failure
+    }
+
+    /// Writes every byte of `data` to an open file descriptor, retrying after `EINTR` and `EAGAIN`
+    /// and after short writes.
+    ///
+    /// - Parameters:
+    ///   - fd: an open file descriptor (a file, a device, a pipe, standard output).
+    ///   - data: the bytes to write.
+    /// - Returns: the `errno` of the first failure (`EIO` for a write of 0 bytes), `nil` when every
+    ///   byte was written.
+    public static func writeAll(fd: Int32, _ data: Data) -> Int32? {
+        data.withUnsafeBytes { raw -> Int32? in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {
                 let n = systemWrite(fd, base + offset, raw.count - offset)
@@ -147,8 +161,6 @@ public enum FileProblem {
             }
             return nil
         }
-        if close(fd) != 0, failure == nil { return systemErrno }
-        return failure
     }
 
     /// The C `errno` (the name `errno` here is `errno(of:)`).
