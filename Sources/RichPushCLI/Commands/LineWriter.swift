@@ -1,4 +1,5 @@
 import Foundation
+import RichPushCore
 
 #if canImport(Glibc)
 import Glibc
@@ -39,6 +40,6 @@ final class LineWriter {
     func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil, !buffer.isEmpty else { return }
-        failure = StandardOutput.writeAll(fd: fd, Data(buffer))
+        failure = FileProblem.writeAll(fd: fd, Data(buffer))
     }
 }

@@ -25,7 +25,7 @@ enum StandardOutput {
     /// - Parameter data: the bytes.
     /// - Throws: `ClosedPipe` on EPIPE, else `RichPushError` with code `io` (see `error(errno:)`).
     static func write(_ data: Data) throws {
-        if let code = writeAll(fd: 1, data) { throw error(errno: code) }
+        if let code = FileProblem.writeAll(fd: 1, data) { throw error(errno: code) }
     }
 
     /// Writes a string and a newline (as `print`).
@@ -35,11 +35,6 @@ enum StandardOutput {
     /// - Throws: as `write(_:)`.
     static func print(_ text: String, terminator: String = "\n") throws {
         try write(Data((text + terminator).utf8))
-    }
-
-    /// Writes every byte to `fd`; returns the `errno` of the first failure, `nil` when all were written.
-    static func writeAll(fd: Int32, _ data: Data) -> Int32? {
-        FileProblem.writeAll(fd: fd, data)
     }
 
     /// The error for a failed write to standard output.
