@@ -10,7 +10,7 @@ final class FailingTransport: HTTPTransport, @unchecked Sendable {
     private var count = 0
     init(_ error: RichPushError) { self.error = error }
     var requests: Int { lock.withLock { count } }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         lock.withLock { count += 1 }
         throw error
     }

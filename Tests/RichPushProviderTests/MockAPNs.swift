@@ -60,14 +60,14 @@ final class MockAPNs: @unchecked Sendable {
 
     /// The mock's counters.
     func stats() async throws -> JSONValue {
-        let response = try await statsTransport.send(HTTPRequest(method: "GET", url: baseURL + "/stats"))
+        let response = try await statsTransport.send(TransportRequest(method: "GET", url: baseURL + "/stats"))
         return try JSONValue.parse(response.body)
     }
 
     /// Adds scripted responses while running.
     func script(_ script: [String: [[String: Any]]]) async throws {
         let body = try JSONSerialization.data(withJSONObject: script)
-        _ = try await statsTransport.send(HTTPRequest(method: "POST", url: baseURL + "/control/script", body: body))
+        _ = try await statsTransport.send(TransportRequest(method: "POST", url: baseURL + "/control/script", body: body))
     }
 
     /// A token manager over this mock's key.

@@ -64,7 +64,7 @@ import Testing
         await transport.close()
         await transport.close()
         do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:9/"))
+            _ = try await transport.send(TransportRequest(method: "GET", url: "http://127.0.0.1:9/"))
             Issue.record("a send after close() succeeded")
         } catch let error as RichPushError {
             #expect(error.code == .transport)

@@ -10,9 +10,9 @@ import Testing
     final class ProxyErrorTransport: HTTPTransport, @unchecked Sendable {
         let lock = NSLock()
         var requests = 0
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             lock.withLock { requests += 1 }
-            var response = HTTPResponse(
+            var response = TransportResponse(
                 status: 502, headers: ["content-type": "text/html"],
                 body: Data(("<html><head><title>502 Bad Gateway</title></head><body>\n\t" + String(repeating: "x", count: 16_000)).utf8))
             response.bodyTruncated = true

@@ -186,10 +186,10 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [Int]
     init(answers: [Int]) { self.answers = answers }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let status: Int? = lock.withLock { answers.isEmpty ? nil : answers.removeFirst() }
         guard let status else { throw RichPushError(code: .connectionFailed, message: "Couldn't connect to server (curl 7)") }
-        return HTTPResponse(status: status, headers: [:], body: Data())
+        return TransportResponse(status: status, headers: [:], body: Data())
     }
     var connectionsOpened: Int { 1 }
     func shutdown() {}

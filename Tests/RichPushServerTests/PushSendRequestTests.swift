@@ -99,7 +99,7 @@ struct PushSendRequestTests {
         #expect(r.provider == nil)
         let fcm = try request(["tokens": ["dXyZ:APA91bAbC", "dXyZ:APA91bAbC"], "provider": "fcm", "title": "t"])
         #expect(fcm.tokens == ["dXyZ:APA91bAbC"])
-        #expect(fcm.provider == "fcm")
+        #expect(fcm.provider == .fcm)
         // The payload is parsed strictly: a duplicate key would otherwise be dropped silently.
         #expect(throws: PushRequestError.self) {
             try PushSendRequest(body: Data(#"{"tokens":["\#(Self.token)"],"payload":{"aps":{"alert":"a"},"aps":{"alert":"b"}}}"#.utf8), defaultTopic: "t")

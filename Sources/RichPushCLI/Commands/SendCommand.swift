@@ -93,11 +93,6 @@ enum SendCommand {
         run: run
     )
 
-    /// The provider `send` talks to.
-    enum Provider: String {
-        case apns, fcm
-    }
-
     static func run(_ args: ParsedArguments) async throws -> Int32 {
         let env = ProcessInfo.processInfo.environment
         guard args.positionals.isEmpty else {
@@ -214,7 +209,7 @@ enum SendCommand {
         let progress = file != nil ? ProgressBar(total: expected) : nil
         let output = LineWriter()
         var done = 0
-        func emit(_ result: some PushTokenResult) {
+        func emit(_ result: any PushTokenResult) {
             output.line { result.jsonValue.write(into: &$0) }
             // Standard output failed (full disk, closed pipe): the results of further tokens
             // would be lost too, so no new token is sent.
@@ -222,22 +217,13 @@ enum SendCommand {
             done += 1
             progress?.update(done: done)
         }
-        let summary: PushBatchSummary
-        let connections: () -> String
+        let (client, destination): (any PushProviderClient, String)
         switch provider {
-        case .apns:
-            let (client, environment) = try makeAPNsClient(args, env: env, transport: transport, retry: retry)
-            summary = try await closing(client.close) { try await client.send(notification, tokens: tokens) { _, result in emit(result) } }
-            let opened = client.connectionsOpened
-            connections = { "\(opened) connection(s) to \(environment)" }
-        case .fcm:
-            let (client, endpoint) = try makeFCMClient(args, env: env, transport: transport, retry: retry)
-            summary = try await closing(client.close) {
-                try await client.send(try FCMMessage(notification), tokens: tokens) { _, result in emit(result) }
-            }
-            let opened = client.connectionsOpened
-            connections = { "\(opened) connection(s) to FCM \(endpoint), project \(client.projectID)" }
+        case .apns: (client, destination) = try makeAPNsClient(args, env: env, transport: transport, retry: retry)
+        case .fcm: (client, destination) = try makeFCMClient(args, env: env, transport: transport, retry: retry)
         }
+        let summary = try await closing(client.close) { try await client.send(notification, to: tokens) { _, result in emit(result) } }
+        let connections = "\(client.connectionsOpened) connection(s) to \(destination)"
         output.flush()
         progress?.finish(done: done)
         if summary.total == 0 {
@@ -247,11 +233,11 @@ enum SendCommand {
         }
         if file != nil || summary.total > 1 {
             LintCommand.printError(
-                "richpush send: \(summary.total) tokens, sent \(summary.sent), accepted \(summary.accepted) (\(summary.countsDescription)); \(connections())")
+                "richpush send: \(summary.total) tokens, sent \(summary.sent), accepted \(summary.accepted) (\(summary.countsDescription)); \(connections)")
         }
         if let body = summary.unexpectedBody {
             LintCommand.printError(
-                "richpush send: an answer was not \(provider == .apns ? "APNs" : "FCM") JSON (a proxy or load balancer in between?), shown once: \(body)")
+                "richpush send: an answer was not \(provider.displayName) JSON (a proxy or load balancer in between?), shown once: \(body)")
         }
         if let failure = output.failure {
             // Result lines were lost: that decides the exit status, whatever the batch's outcome.
@@ -279,9 +265,9 @@ enum SendCommand {
 
     /// APNs or FCM, from the flags given, else the environment (`RICHPUSH_PROVIDER` decides
     /// when it holds settings for both).
-    static func chooseProvider(_ args: ParsedArguments, env: [String: String]) throws -> Provider {
-        let explicit = try args.value("provider").map { raw -> Provider in
-            guard let p = Provider(rawValue: raw.lowercased()) else {
+    static func chooseProvider(_ args: ParsedArguments, env: [String: String]) throws -> PushProvider {
+        let explicit = try args.value("provider").map { raw -> PushProvider in
+            guard let p = PushProvider(caseInsensitive: raw) else {
                 throw UsageError(command: "send", message: "'--provider \(raw)' must be apns or fcm")
             }
             return p
@@ -302,7 +288,7 @@ enum SendCommand {
         let fcmEnv = has("RICHPUSH_FCM_SERVICE_ACCOUNT")
         let apnsEnv = has("RICHPUSH_APNS_KEY") || has("RICHPUSH_APNS_CERT")
         if let raw = env["RICHPUSH_PROVIDER"], !raw.isEmpty {
-            guard let p = Provider(rawValue: raw.lowercased()) else {
+            guard let p = PushProvider(caseInsensitive: raw) else {
                 throw UsageError(command: "send", message: "RICHPUSH_PROVIDER=\(raw) must be apns or fcm")
             }
             return p
@@ -320,7 +306,7 @@ enum SendCommand {
     /// The APNs client from --key/--cert and the rest, and where it sends.
     static func makeAPNsClient(
         _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
-    ) throws -> (APNsClient, APNsEnvironment) {
+    ) throws -> (APNsClient, String) {
         // An option beats the environment: --sandbox wins over RICHPUSH_APNS_URL; between the
         // two variables, RICHPUSH_APNS_URL wins (as for richpush serve).
         let environment: APNsEnvironment
@@ -391,7 +377,7 @@ enum SendCommand {
         var checked = transport
         checked.clientCertificate = clientCertificate
         try checked.checkCertificateFiles()
-        return (try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry), environment)
+        return (try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry), environment.description)
     }
 
     /// The FCM client from --fcm-service-account and the endpoint overrides, and its endpoint.
@@ -416,7 +402,7 @@ enum SendCommand {
             }
         }
         if let tokenURL = args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) { account.tokenURI = tokenURL }
-        return (try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry), endpoint)
+        return (try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry), "FCM \(endpoint), project \(account.projectID)")
     }
 
     /// Whether `id` has the shape of an Apple key id or team id: 10 ASCII letters or digits.

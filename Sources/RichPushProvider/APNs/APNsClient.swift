@@ -134,7 +134,7 @@ public final class APNsClient: Sendable {
     ) async throws -> APNsBatchResult {
         let (final, summary) = try await InOrderResults.collect(
             deviceTokens, progress: progress,
-            notSent: { APNsResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") },
+            notSent: { APNsResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: InOrderResults.notSentMessage) },
             send: { source, onResult in
                 try await send(notification, tokens: source, onResult: onResult)
             }
@@ -161,37 +161,10 @@ public final class APNsClient: Sendable {
         onResult: (_ index: Int, _ result: APNsResult) -> Void
     ) async throws -> PushBatchSummary {
         _ = try notification.validate(linter: linter)
-        let pause = BatchPause()
-        let batch = TokenBatch<APNsResult, APNsTokenManager.Token?>(
-            chunkSize: batchWindow, endpoint: environment.description, maxAttempts: retry.maxAttempts,
-            firstAttempts: { [self] tokens in await sendFirstAttempts(notification, to: tokens) },
-            deliver: { [self] token, response, providerToken in
-                await deliver(notification, to: token, firstResponse: response, providerToken: providerToken, pause: pause)
-            },
-            configurationError: { token, message in
-                var result = APNsResult(deviceToken: token, outcome: .configurationError, attempts: 1)
-                result.message = message
-                return result
-            },
-            notSent: { token, why in APNsResult(deviceToken: token, outcome: .notSent, attempts: 0, message: "not sent: \(why)") },
-            stopError: { result in
-                RichPushError(
-                    code: .providerConfiguration,
-                    message: result.status == nil
-                        ? (result.message ?? "configuration error")
-                        : "APNs answered \(result.status.map(String.init) ?? "-") \(result.reason?.rawValue ?? ""): \(result.message ?? "")"
-                )
-            },
-            isStopAnswer: { [environment, optionNames] answer in
-                let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
-                if case .stopBatch = APNsResponseHandling.classify(
-                    status: answer.status, reason: reason, topic: notification.topic, environment: environment, names: optionNames)
-                {
-                    return true
-                }
-                return false
-            },
-            pause: pause
+        let loop = retryLoop(for: notification)
+        let batch = TokenBatch(
+            chunkSize: batchWindow, endpoint: environment.description, loop: loop,
+            firstAttempts: { [self] tokens in await sendFirstAttempts(notification, to: tokens) }, pause: BatchPause()
         )
         return await batch.run(tokens, onResult: onResult)
     }
@@ -215,7 +188,7 @@ public final class APNsClient: Sendable {
 
     /// Sends the first request for each token as one transport batch (one provider-token lookup,
     /// one header list, one suspension) and finishes the 200s.
-    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: [String]) async -> [TokenBatch<APNsResult, APNsTokenManager.Token?>
+    private func sendFirstAttempts(_ notification: APNsNotification, to deviceTokens: [String]) async -> [TokenBatch<APNsAnswerClassifier>
         .FirstAttempt]
     {
         var providerToken: APNsTokenManager.Token?
@@ -231,9 +204,9 @@ public final class APNsClient: Sendable {
             }
         }
         let headers = notification.headers(bearer: providerToken?.jwt)
-        var attempts: [TokenBatch<APNsResult, APNsTokenManager.Token?>.FirstAttempt?] = []
+        var attempts: [TokenBatch<APNsAnswerClassifier>.FirstAttempt?] = []
         attempts.reserveCapacity(deviceTokens.count)
-        var requests: [HTTPRequest] = []
+        var requests: [TransportRequest] = []
         requests.reserveCapacity(deviceTokens.count)
         var sentTokens: [String] = []
         sentTokens.reserveCapacity(deviceTokens.count)
@@ -246,7 +219,7 @@ public final class APNsClient: Sendable {
             attempts.append(nil)
             sentTokens.append(token)
             requests.append(
-                HTTPRequest(method: "POST", url: environment.baseURL + "/3/device/" + token.lowercased(), headers: headers, body: notification.payload))
+                TransportRequest(method: "POST", url: environment.baseURL + "/3/device/" + token.lowercased(), headers: headers, body: notification.payload))
         }
         let responses = await transport.send(batch: requests)
         var sent = 0
@@ -260,7 +233,7 @@ public final class APNsClient: Sendable {
                 result.apnsID = answer.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
                 return .finished(result)
             }
-            return .continued(token: token, response: response, context: providerToken)
+            return .continued(token: token, response: response, credential: providerToken)
         }
     }
 
@@ -279,156 +252,19 @@ public final class APNsClient: Sendable {
 
     // MARK: One token, with retries
 
+    /// The retry loop for one notification.
+    private func retryLoop(for notification: APNsNotification) -> TokenRetryLoop<APNsAnswerClassifier> {
+        let classifier = APNsAnswerClassifier(
+            notification: notification, environment: environment, authentication: authentication, tokenStateHandler: tokenStateHandler,
+            optionNames: optionNames)
+        return TokenRetryLoop(classifier: classifier, transport: transport, retry: retry)
+    }
+
     /// Sends to one token until a final result: retries, one provider-token renewal, token state.
-    /// - Parameters:
-    ///   - firstResponse: the answer to a first request already sent (by the batch path), used
-    ///     as attempt 1 instead of sending it again.
-    ///   - providerToken: the provider token that first request carried.
-    ///   - pause: the batch's pause, held for a `Retry-After` answer.
-    private func deliver(
-        _ notification: APNsNotification, to deviceToken: String,
-        firstResponse: Result<HTTPResponse, any Error>? = nil, providerToken sentToken: APNsTokenManager.Token? = nil,
-        pause: BatchPause? = nil
-    ) async -> APNsResult {
+    private func deliver(_ notification: APNsNotification, to deviceToken: String) async -> APNsResult {
         let token = Self.normalized(deviceToken)
-        var result = APNsResult(deviceToken: token, outcome: .rejected, attempts: 0)
         guard Self.isWellFormedDeviceToken(token) else { return Self.malformed(token) }
-        let url = environment.baseURL + "/3/device/" + token.lowercased()
-        var providerToken = sentToken
-        var renewed = false
-        var pending = firstResponse
-        while true {
-            if pending == nil, let manager = authentication.tokenManager, providerToken == nil || !renewed {
-                do {
-                    providerToken = try await manager.token()
-                } catch {
-                    result.outcome = .configurationError
-                    result.message = "cannot sign the provider token: \(error)"
-                    return result
-                }
-            }
-            result.attempts += 1
-            let response: HTTPResponse
-            do {
-                if let first = pending {
-                    pending = nil
-                    response = try first.get()
-                } else {
-                    response = try await transport.send(
-                        HTTPRequest(
-                            method: "POST", url: url, headers: notification.headers(bearer: providerToken?.jwt), body: notification.payload
-                        ))
-                }
-            } catch {
-                if let failure = error as? RichPushError, failure.code == .tlsConfiguration {
-                    // Retrying cannot fix a certificate: stop with what to fix.
-                    result.outcome = .configurationError
-                    result.status = nil
-                    result.message = failure.message
-                    return result
-                }
-                if result.attempts < retry.maxAttempts {
-                    await sleep(retry.delay(beforeRetry: result.attempts))
-                    continue
-                }
-                result.outcome = .retriesExhausted
-                result.status = nil
-                result.message = "no answer after \(result.attempts) attempts: \(error)"
-                return result
-            }
-            result.status = response.status
-            result.apnsID = response.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
-            let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
-            let body = parsed ?? .null
-            result.reason = body["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
-            if response.status != 200, !response.body.isEmpty, parsed?.objectValue == nil {
-                result.unexpectedBody = ResponseExcerpt.make(response)
-            } else {
-                result.unexpectedBody = nil
-            }
-            result.timestamp = APNsResult.timestamp(body["timestamp"])
-            switch APNsResponseHandling.classify(
-                status: response.status, reason: result.reason, topic: notification.topic, environment: environment, names: optionNames)
-            {
-            case .accepted:
-                result.outcome = .accepted
-                result.reason = nil
-                result.message = nil
-                return result
-            case .renewProviderToken:
-                guard let manager = authentication.tokenManager, let stale = providerToken, !renewed else {
-                    result.outcome = .configurationError
-                    result.message =
-                        "APNs says ExpiredProviderToken again right after a renewal: check this machine's clock (the token's iat must be within the last hour)"
-                    return result
-                }
-                do {
-                    guard let fresh = try await manager.renew(afterExpired: stale.jwt) else {
-                        result.outcome = .configurationError
-                        result.message =
-                            "APNs says ExpiredProviderToken, but the token was already renewed less than 20 minutes ago (Apple: renew at most every 20 minutes): check this machine's clock"
-                        return result
-                    }
-                    providerToken = fresh
-                    renewed = true
-                } catch {
-                    result.outcome = .configurationError
-                    result.message = "cannot sign the provider token: \(error)"
-                    return result
-                }
-            case .retry:
-                if result.attempts < retry.maxAttempts {
-                    let retryAfter = RetryAfter.seconds(response.headers["retry-after"])
-                    if let retryAfter { pause?.hold(seconds: retryAfter) }
-                    await sleep(retry.delay(beforeRetry: result.attempts, retryAfter: retryAfter))
-                    continue
-                }
-                result.outcome = .retriesExhausted
-                result.message =
-                    "APNs still answered \(response.status) \(result.reason?.rawValue ?? "") after \(result.attempts) attempts; try again later"
-                    + (result.unexpectedBody != nil ? "; the answer was not APNs JSON (its start is shown once after the batch)" : "")
-                return result
-            case .tokenInactive:
-                if let handler = tokenStateHandler, let registered = await handler.lastRegistration(of: token),
-                    let stamp = result.timestamp, registered > stamp
-                {
-                    result.outcome = .tokenReRegistered
-                    result.message =
-                        "APNs says the token is inactive since \(Self.iso(stamp)), but the app registered it again at \(Self.iso(registered)): kept"
-                } else {
-                    await tokenStateHandler?.deviceTokenBecameInactive(token, since: result.timestamp)
-                    result.outcome = .tokenInactive
-                    result.message =
-                        "the token is no longer active\(result.timestamp.map { " since " + Self.iso($0) } ?? ""): stop sending to it until the app registers again"
-                }
-                return result
-            case .tokenBad:
-                let reason = result.reason ?? .badDeviceToken
-                let hint = APNsResponseHandling.badTokenHint(reason, topic: notification.topic, environment: environment, names: optionNames)
-                await tokenStateHandler?.deviceTokenIsBad(token, reason: reason, hint: hint)
-                result.outcome = .tokenBad
-                result.message = hint
-                return result
-            case .stopBatch(let message):
-                result.outcome = .configurationError
-                result.message = message
-                return result
-            case .rejected:
-                result.outcome = .rejected
-                result.message =
-                    "APNs rejected the notification (\(response.status) \(result.reason?.rawValue ?? "no reason"))"
-                    + (result.unexpectedBody != nil ? "; the answer was not APNs JSON (its start is shown once after the batch)" : "")
-                return result
-            }
-        }
-    }
-
-    private func sleep(_ seconds: Double) async {
-        guard seconds > 0 else { return }
-        try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-    }
-
-    private static func iso(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        let start = APNsResult(deviceToken: token, outcome: .rejected, attempts: 0, message: nil)
+        return await retryLoop(for: notification).deliver(to: token, result: start)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import RichPushCore
 
 /// The result for one device token: what APNs said and what RichPush did about it.
-public struct APNsResult: PushTokenResult {
+public struct APNsResult: PushTokenResult, DeliveredTokenResult {
     /// The device token (hex).
     public var deviceToken: String
     /// What became of the notification.
@@ -21,6 +21,20 @@ public struct APNsResult: PushTokenResult {
     public var message: String?
     /// The start of a body that was not APNs' JSON (a proxy's error page), shown once per batch.
     public var unexpectedBody: String?
+
+    /// Makes a result without an answer read yet.
+    ///
+    /// - Parameters:
+    ///   - deviceToken: the hex token.
+    ///   - outcome: the outcome so far.
+    ///   - attempts: requests made.
+    ///   - message: what to do, if anything.
+    public init(deviceToken: String, outcome: APNsOutcome, attempts: Int, message: String? = nil) {
+        self.deviceToken = deviceToken
+        self.outcome = outcome
+        self.attempts = attempts
+        self.message = message
+    }
 
     /// `reason`'s string.
     public var reasonCode: String? { reason?.rawValue }

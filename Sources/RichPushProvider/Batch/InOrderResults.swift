@@ -1,6 +1,9 @@
 /// A batch sent from an array, its streamed results put back in the array's order: what
 /// `APNsClient.send(_:to:progress:)` and `FCMClient.send(_:to:progress:)` return.
 enum InOrderResults {
+    /// The message of a token the batch never reported.
+    static let notSentMessage = "not sent: the batch stopped"
+
     /// Runs a streaming send over `tokens` and collects one result per token, in the tokens'
     /// order; a token the batch never reported (it stopped first) gets `notSent`'s result.
     ///
@@ -11,7 +14,7 @@ enum InOrderResults {
     ///   - send: the streaming send, given the tokens as a source and the per-result callback.
     /// - Returns: one result per token in the given order, and the batch's totals.
     /// - Throws: what `send` throws.
-    static func collect<Result: PushTokenResult>(
+    static func collect<Result: Sendable>(
         _ tokens: [String],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?,
         notSent: (String) -> Result,

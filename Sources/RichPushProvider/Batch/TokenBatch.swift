@@ -14,13 +14,14 @@ import RichPushCore
 /// the tokens after a stop are reported `not_sent` (the ones already on their way finish with
 /// their own outcome: `retries_exhausted` when they got no answer either). A batch in which no
 /// token got any answer stops the same way however few tokens it had: the endpoint is unreachable.
-struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
+struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
+    typealias Result = Classifier.Result
     /// One token after its first request.
     enum FirstAttempt: Sendable {
         /// Done: accepted, or not sendable (malformed token, no credentials).
         case finished(Result)
-        /// Needs `deliver` (retry, renewal, token state, error message), from this response on.
-        case continued(token: String, response: Swift.Result<HTTPResponse, any Error>, context: Context)
+        /// Needs the retry loop (retry, renewal, token state, error message), from this response on.
+        case continued(token: String, response: Swift.Result<TransportResponse, any Error>, credential: Classifier.Credential?)
     }
 
     /// First requests per transport batch.
@@ -31,23 +32,35 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
     var maximumContinued: Int { max(64, chunkSize * 2) }
     /// Where requests go, for messages.
     let endpoint: String
-    /// Requests per token at most, for messages.
-    let maxAttempts: Int
+    /// Finishes one token from its first response (and says which answers stop the batch).
+    let loop: TokenRetryLoop<Classifier>
     /// Sends the first request of each token of a chunk.
     let firstAttempts: @Sendable ([String]) async -> [FirstAttempt]
-    /// Finishes one token from its first response.
-    let deliver: @Sendable (String, Swift.Result<HTTPResponse, any Error>, Context) async -> Result
-    /// A configuration-error result for a token (a TLS setup that cannot work).
-    let configurationError: @Sendable (_ token: String, _ message: String) -> Result
-    /// A `not_sent` result for a token after the batch stopped.
-    let notSent: @Sendable (_ token: String, _ why: String) -> Result
-    /// The error that stops the batch, for a configuration-error result.
-    let stopError: @Sendable (Result) -> RichPushError
-    /// Whether a first answer is one that stops the batch (a configuration error): no new chunk
-    /// starts while its token is finished, so a wrong key costs at most the chunks in flight.
-    let isStopAnswer: @Sendable (HTTPResponse) -> Bool
     /// New chunks wait while a `Retry-After` holds.
     let pause: BatchPause
+
+    /// Requests per token at most, for messages.
+    private var maxAttempts: Int { loop.retry.maxAttempts }
+
+    /// A configuration-error result for a token (a TLS setup that cannot work).
+    private func configurationError(_ token: String, _ message: String) -> Result {
+        Result(deviceToken: token, outcome: .configurationError, attempts: 1, message: message)
+    }
+
+    /// A `not_sent` result for a token after the batch stopped.
+    private func notSent(_ token: String, _ why: String) -> Result {
+        Result(deviceToken: token, outcome: .notSent, attempts: 0, message: "not sent: \(why)")
+    }
+
+    /// The error that stops the batch, for a configuration-error result.
+    private func stopError(_ result: Result) -> RichPushError {
+        RichPushError(
+            code: .providerConfiguration,
+            message: result.status == nil
+                ? (result.message ?? "configuration error")
+                : "\(loop.classifier.provider.displayName) answered \(result.status.map(String.init) ?? "-") \(result.reasonCode ?? ""): \(result.message ?? "")"
+        )
+    }
 
     /// Tokens in a row with no answer at all after which the batch gives up.
     static var tokensWithoutAnswerBeforeGivingUp: Int { 5 }
@@ -149,7 +162,7 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
                         switch attempt {
                         case .finished(let result):
                             finish(first + offset, result)
-                        case .continued(let token, let response, let context):
+                        case .continued(let token, let response, let credential):
                             switch response {
                             case .failure(let error as RichPushError) where error.code == .tlsConfiguration:
                                 // Retrying cannot fix a certificate: the batch stops here.
@@ -160,11 +173,14 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
                             case .failure: break
                             case .success(let answer):
                                 connectionFailuresInARow = 0
-                                if isStopAnswer(answer) { stopExpected = true }
+                                if loop.classifier.isStopAnswer(answer) { stopExpected = true }
                             }
                             continued += 1
-                            let deliver = self.deliver
-                            group.addTask { .single(first + offset, await deliver(token, response, context)) }
+                            let loop = self.loop, pause = self.pause
+                            group.addTask {
+                                let start = Result(deviceToken: token, outcome: .rejected, attempts: 0, message: nil)
+                                return .single(first + offset, await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause))
+                            }
                         }
                     }
                 }
@@ -201,22 +217,21 @@ struct TokenBatch<Result: PushTokenResult, Context: Sendable>: Sendable {
 }
 
 /// A pause shared by one batch: a `Retry-After` answer holds back new chunks until then.
-final class BatchPause: @unchecked Sendable {
-    private let lock = NSLock()
-    private var until: Date?
+final class BatchPause: Sendable {
+    private let until = Locked<Date?>(nil)
 
     /// Holds new chunks until `seconds` from now (extends, never shortens, a pause in force).
     func hold(seconds: Double) {
         guard seconds > 0 else { return }
         let end = Date().addingTimeInterval(seconds)
-        lock.withLock {
+        until.withLock { until in
             if until.map({ $0 < end }) ?? true { until = end }
         }
     }
 
     /// Waits until no pause is in force.
     func wait() async {
-        while let end = lock.withLock({ until }), end > Date() {
+        while let end = until.withLock({ $0 }), end > Date() {
             try? await Task.sleep(nanoseconds: UInt64(max(0.001, end.timeIntervalSinceNow) * 1_000_000_000))
         }
     }

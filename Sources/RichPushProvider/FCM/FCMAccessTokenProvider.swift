@@ -73,10 +73,10 @@ public actor FCMAccessTokenProvider {
         )
         // The assertion is base64url and dots: nothing to escape in a form body.
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.send(
-                HTTPRequest(
+                TransportRequest(
                     method: "POST", url: account.tokenURI,
                     headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
                 ))

@@ -10,7 +10,7 @@ import RichPushCore
 /// - 400 `INVALID_ARGUMENT` about the token, 403 `SENDER_ID_MISMATCH`: `token_bad`.
 /// - 429 `QUOTA_EXCEEDED`, 503 `UNAVAILABLE`, 500 `INTERNAL`, other 5xx, a dropped connection:
 ///   retried with exponential backoff and full jitter, never sooner than `Retry-After`
-///   (new tokens wait too), at most `APNsRetryPolicy.maxAttempts` requests.
+///   (new tokens wait too), at most `FCMRetryPolicy.maxAttempts` requests.
 /// - 401: the access token is fetched again once; `THIRD_PARTY_AUTH_ERROR` (FCM has no APNs
 ///   key for the app), 403 without a code, 404 without a code (no such project), and an
 ///   `INVALID_ARGUMENT` about the message: `configuration_error`, and a batch stops.
@@ -23,7 +23,7 @@ public final class FCMClient: Sendable {
     private let endpoint: String
     private let tokens: FCMAccessTokenProvider
     private let transport: any HTTPTransport
-    private let retry: APNsRetryPolicy
+    private let retry: FCMRetryPolicy
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
     private let linter: PayloadLinter
     private let batchWindow: Int
@@ -42,7 +42,7 @@ public final class FCMClient: Sendable {
     /// - Throws: `RichPushError` with code `invalid_key`.
     public init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: any HTTPTransport,
-        clock: any ProviderClock = SystemClock(), retry: APNsRetryPolicy = APNsRetryPolicy(),
+        clock: any ProviderClock = SystemClock(), retry: FCMRetryPolicy = FCMRetryPolicy(),
         tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500
     ) throws {
         self.account = account
@@ -69,7 +69,7 @@ public final class FCMClient: Sendable {
     /// - Throws: `RichPushError` with code `invalid_key`, `transport` or `unsupported`.
     public convenience init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: TransportConfiguration,
-        retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil
+        retry: FCMRetryPolicy = FCMRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil
     ) throws {
         var configuration = transport
         if endpoint.lowercased().hasPrefix("http://") { configuration.maxConnectionsPerHost = max(configuration.maxConnectionsPerHost, 8) }
@@ -141,7 +141,7 @@ public final class FCMClient: Sendable {
     ) async throws -> FCMBatchResult {
         let (final, summary) = try await InOrderResults.collect(
             registrationTokens, progress: progress,
-            notSent: { FCMSendResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: "not sent: the batch stopped") },
+            notSent: { FCMSendResult(deviceToken: $0, outcome: .notSent, attempts: 0, message: InOrderResults.notSentMessage) },
             send: { source, onResult in
                 try await send(message, tokens: source, onResult: onResult)
             }
@@ -169,57 +169,35 @@ public final class FCMClient: Sendable {
             throw RichPushError(code: .payloadRejected, message: "the payload was not sent: " + errors.map(\.description).joined(separator: "; "))
         }
         let template = message.bodyTemplate()
-        let pause = BatchPause()
-        let batch = TokenBatch<FCMSendResult, String?>(
-            chunkSize: batchWindow, endpoint: "FCM (\(endpoint))", maxAttempts: retry.maxAttempts,
-            firstAttempts: { [self] tokens in await sendFirstAttempts(template, to: tokens) },
-            deliver: { [self] token, response, bearer in
-                await deliver(template, to: token, firstResponse: response, bearer: bearer, pause: pause)
-            },
-            configurationError: { token, message in FCMSendResult(deviceToken: token, outcome: .configurationError, attempts: 1, message: message) },
-            notSent: { token, why in FCMSendResult(deviceToken: token, outcome: .notSent, attempts: 0, message: "not sent: \(why)") },
-            stopError: { result in
-                RichPushError(
-                    code: .providerConfiguration,
-                    message: result.status == nil
-                        ? (result.message ?? "configuration error")
-                        : "FCM answered \(result.status.map(String.init) ?? "-") \(result.errorCode ?? ""): \(result.message ?? "")"
-                )
-            },
-            isStopAnswer: { [project = account.projectID] answer in
-                let error = FCMResponseHandling.ErrorBody((try? JSONValue.parse(answer.body)) ?? .null)
-                if case .stopBatch = FCMResponseHandling.classify(status: answer.status, error: error, project: project) { return true }
-                return false
-            },
-            pause: pause
+        let classifier = FCMAnswerClassifier(
+            template: template, sendURL: sendURL, projectID: account.projectID, tokens: tokens, tokenStateHandler: tokenStateHandler)
+        let batch = TokenBatch(
+            chunkSize: batchWindow, endpoint: "FCM (\(endpoint))", loop: TokenRetryLoop(classifier: classifier, transport: transport, retry: retry),
+            firstAttempts: { [self] tokens in await sendFirstAttempts(template, to: tokens) }, pause: BatchPause()
         )
         return await batch.run(source, onResult: onResult)
     }
 
     // MARK: Requests
 
-    private func request(body: Data, bearer: String) -> HTTPRequest {
-        HTTPRequest(
-            method: "POST", url: sendURL,
-            headers: [("authorization", "Bearer " + bearer), ("content-type", "application/json; charset=utf-8")],
-            body: body
-        )
+    private func request(body: Data, bearer: String) -> TransportRequest {
+        FCMAnswerClassifier.request(url: sendURL, body: body, bearer: bearer)
     }
 
     /// Sends the first request of each token of a chunk with one access token; finishes the 200s.
-    private func sendFirstAttempts(_ template: (prefix: [UInt8], suffix: [UInt8]), to registrationTokens: [String]) async -> [TokenBatch<FCMSendResult, String?>
+    private func sendFirstAttempts(_ template: (prefix: [UInt8], suffix: [UInt8]), to registrationTokens: [String]) async -> [TokenBatch<FCMAnswerClassifier>
         .FirstAttempt]
     {
         let bearer: String
         do {
             bearer = try await tokens.accessToken()
         } catch {
-            let message = (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
+            let message = FCMAnswerClassifier.accessTokenFailure(error)
             return registrationTokens.map { .finished(FCMSendResult(deviceToken: $0, outcome: .configurationError, attempts: 0, message: message)) }
         }
-        var attempts: [TokenBatch<FCMSendResult, String?>.FirstAttempt?] = []
+        var attempts: [TokenBatch<FCMAnswerClassifier>.FirstAttempt?] = []
         attempts.reserveCapacity(registrationTokens.count)
-        var requests: [HTTPRequest] = []
+        var requests: [TransportRequest] = []
         var sentTokens: [String] = []
         for raw in registrationTokens {
             let token = raw.trimmingCharacters(in: .whitespaces)
@@ -250,7 +228,7 @@ public final class FCMClient: Sendable {
                 result.messageName = name
                 return .finished(result)
             }
-            return .continued(token: token, response: response, context: bearer)
+            return .continued(token: token, response: response, credential: bearer)
         }
     }
 
@@ -260,114 +238,5 @@ public final class FCMClient: Sendable {
     /// - Returns: `true` when it has that form.
     public static func isPlausibleRegistrationToken(_ token: String) -> Bool {
         !token.isEmpty && token.utf8.count <= 4096 && token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-    }
-
-    // MARK: One token, with retries
-
-    /// Sends to one token until a final result: retries, one access-token renewal, token state.
-    private func deliver(
-        _ template: (prefix: [UInt8], suffix: [UInt8]), to token: String,
-        firstResponse: Result<HTTPResponse, any Error>?, bearer sentBearer: String?, pause: BatchPause
-    ) async -> FCMSendResult {
-        var result = FCMSendResult(deviceToken: token, outcome: .rejected, attempts: 0)
-        var bearer = sentBearer
-        var renewed = false
-        var pending = firstResponse
-        let body = FCMMessage.body(template, token: token)
-        while true {
-            if pending == nil {
-                do {
-                    bearer = try await tokens.accessToken()
-                } catch {
-                    result.outcome = .configurationError
-                    result.message = (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
-                    return result
-                }
-            }
-            result.attempts += 1
-            let response: HTTPResponse
-            do {
-                if let first = pending {
-                    pending = nil
-                    response = try first.get()
-                } else {
-                    response = try await transport.send(request(body: body, bearer: bearer ?? ""))
-                }
-            } catch {
-                if let failure = error as? RichPushError, failure.code == .tlsConfiguration {
-                    result.outcome = .configurationError
-                    result.status = nil
-                    result.message = failure.message
-                    return result
-                }
-                if result.attempts < retry.maxAttempts {
-                    await sleep(retry.delay(beforeRetry: result.attempts))
-                    continue
-                }
-                result.outcome = .retriesExhausted
-                result.status = nil
-                result.message = "no answer after \(result.attempts) attempts: \(error)"
-                return result
-            }
-            result.status = response.status
-            let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
-            let json = parsed ?? .null
-            let error = FCMResponseHandling.ErrorBody(json)
-            result.errorCode = response.status == 200 ? nil : error.code
-            result.unexpectedBody = response.status != 200 && !response.body.isEmpty && parsed?.objectValue == nil ? ResponseExcerpt.make(response) : nil
-            let note = result.unexpectedBody != nil ? "; the answer was not FCM JSON (its start is shown once after the batch)" : ""
-            switch FCMResponseHandling.classify(status: response.status, error: error, project: account.projectID) {
-            case .accepted:
-                result.outcome = .accepted
-                result.messageName = json["name"]?.stringValue
-                result.message = nil
-                return result
-            case .renewAccessToken:
-                guard !renewed else {
-                    result.outcome = .configurationError
-                    result.message =
-                        "FCM refused a fresh access token (401\(error.message.map { ": " + $0 } ?? "")): check that the service account belongs to project \(account.projectID) and is not disabled"
-                    return result
-                }
-                renewed = true
-                if let bearer { await tokens.invalidate(bearer) }
-            case .retry:
-                if result.attempts < retry.maxAttempts {
-                    let retryAfter = RetryAfter.seconds(response.headers["retry-after"])
-                    if let retryAfter { pause.hold(seconds: retryAfter) }
-                    await sleep(retry.delay(beforeRetry: result.attempts, retryAfter: retryAfter))
-                    continue
-                }
-                result.outcome = .retriesExhausted
-                result.message = "FCM still answered \(response.status) \(result.errorCode ?? "") after \(result.attempts) attempts; try again later" + note
-                return result
-            case .tokenInactive:
-                let now = Date()
-                await tokenStateHandler?.deviceTokenBecameInactive(token, since: now)
-                result.outcome = .tokenInactive
-                result.inactiveSince = now
-                result.message = "FCM says the app instance is no longer registered (UNREGISTERED): stop sending to this token until the app registers again"
-                return result
-            case .tokenBad(let hint):
-                await tokenStateHandler?.deviceTokenIsBad(token, reason: APNsReason(rawValue: result.errorCode ?? "INVALID_ARGUMENT"), hint: hint)
-                result.outcome = .tokenBad
-                result.message = hint
-                return result
-            case .stopBatch(let message):
-                result.outcome = .configurationError
-                result.message = message + note
-                return result
-            case .rejected:
-                result.outcome = .rejected
-                result.message =
-                    "FCM rejected the message (\(response.status) \(result.errorCode ?? "no error code")\(error.message.map { ": " + $0 } ?? ""))" + note
-                return result
-            }
-        }
-    }
-
-    private func sleep(_ seconds: Double) async {
-        guard seconds > 0 else { return }
-        try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     }
 }

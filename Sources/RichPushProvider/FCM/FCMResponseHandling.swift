@@ -58,18 +58,18 @@ enum FCMResponseHandling: Equatable {
     ///   - project: the Firebase project, for messages.
     static func classify(status: Int, error: ErrorBody, project: String) -> FCMResponseHandling {
         if status == 200 { return .accepted }
-        switch error.fcmCode {
-        case "UNREGISTERED": return .tokenInactive
-        case "SENDER_ID_MISMATCH":
+        switch error.fcmCode.map(FCMErrorCode.init(rawValue:)) {
+        case .unregistered?: return .tokenInactive
+        case .senderIDMismatch?:
             return .tokenBad(
                 "the token belongs to another Firebase project than \(project) (SENDER_ID_MISMATCH): it was registered by an app with another sender; use that project's service account, or have the app register again"
             )
-        case "QUOTA_EXCEEDED", "UNAVAILABLE", "INTERNAL": return .retry
-        case "THIRD_PARTY_AUTH_ERROR":
+        case .quotaExceeded?, .unavailable?, .internal?: return .retry
+        case .thirdPartyAuthError?:
             return .stopBatch(
                 "FCM could not authenticate to APNs for project \(project) (THIRD_PARTY_AUTH_ERROR): upload the APNs auth key (.p8) or certificate in the Firebase console (Project settings → Cloud Messaging → Apple app configuration)"
             )
-        case "INVALID_ARGUMENT":
+        case .invalidArgument?:
             if error.isAboutTheToken {
                 return .tokenBad(
                     "FCM says the registration token is not valid (INVALID_ARGUMENT\(error.message.map { ": " + $0 } ?? "")): have the app register again and send its current FCM token"

@@ -2,7 +2,7 @@ import Foundation
 import RichPushCore
 
 /// The result for one registration token sent through FCM: what FCM said and what RichPush did.
-public struct FCMSendResult: PushTokenResult {
+public struct FCMSendResult: PushTokenResult, DeliveredTokenResult {
     /// The FCM registration token.
     public var deviceToken: String
     /// What became of the message (the same outcomes as APNs).
@@ -31,6 +31,17 @@ public struct FCMSendResult: PushTokenResult {
         self.errorCode = errorCode
         self.attempts = attempts
         self.message = message
+    }
+
+    /// Makes a result without an answer read yet.
+    ///
+    /// - Parameters:
+    ///   - deviceToken: the registration token.
+    ///   - outcome: the outcome so far.
+    ///   - attempts: requests made.
+    ///   - message: what to do, if anything.
+    public init(deviceToken: String, outcome: PushOutcome, attempts: Int, message: String?) {
+        self.init(deviceToken: deviceToken, outcome: outcome, status: nil, errorCode: nil, attempts: attempts, message: message)
     }
 
     /// `errorCode`.

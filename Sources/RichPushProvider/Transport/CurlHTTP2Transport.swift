@@ -26,17 +26,17 @@ import RichPushCore
 public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// Where a finished transfer's result goes: one caller's continuation, or a slot of a batch.
     private enum Completion {
-        case single(CheckedContinuation<HTTPResponse, any Error>)
+        case single(CheckedContinuation<TransportResponse, any Error>)
         case batch(Batch, Int)
     }
 
     /// The results of one `send(batch:)`; touched only by the loop thread once queued.
     private final class Batch {
-        var results: [Result<HTTPResponse, any Error>?]
+        var results: [Result<TransportResponse, any Error>?]
         var remaining: Int
-        let continuation: CheckedContinuation<[Result<HTTPResponse, any Error>], Never>
+        let continuation: CheckedContinuation<[Result<TransportResponse, any Error>], Never>
 
-        init(count: Int, continuation: CheckedContinuation<[Result<HTTPResponse, any Error>], Never>) {
+        init(count: Int, continuation: CheckedContinuation<[Result<TransportResponse, any Error>], Never>) {
             results = Array(repeating: nil, count: count)
             remaining = count
             self.continuation = continuation
@@ -64,7 +64,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     }
 
     private final class Transfer {
-        let request: HTTPRequest
+        let request: TransportRequest
         let completion: Completion
         var easy: UnsafeMutableRawPointer?
         var headerList: HeaderList?
@@ -73,12 +73,12 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         var bodyTruncated = false
         var headers: [String: String] = [:]
 
-        init(request: HTTPRequest, completion: Completion) {
+        init(request: TransportRequest, completion: Completion) {
             self.request = request
             self.completion = completion
         }
 
-        func complete(_ result: Result<HTTPResponse, any Error>) {
+        func complete(_ result: Result<TransportResponse, any Error>) {
             switch completion {
             case .single(let continuation):
                 continuation.resume(with: result)
@@ -143,13 +143,13 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         return openedConnections
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await withCheckedThrowingContinuation { continuation in
             enqueue([Transfer(request: request, completion: .single(continuation))])
         }
     }
 
-    public func send(batch requests: [HTTPRequest]) async -> [Result<HTTPResponse, any Error>] {
+    public func send(batch requests: [TransportRequest]) async -> [Result<TransportResponse, any Error>] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let batch = Batch(count: requests.count, continuation: continuation)
@@ -390,7 +390,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                         message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
                     )))
         } else {
-            var response = HTTPResponse(
+            var response = TransportResponse(
                 status: status, headers: transfer.headers, body: transfer.body,
                 httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1
             )

@@ -8,7 +8,7 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: the response, whatever its status.
     /// - Throws: `RichPushError` with code `transport` when no response arrived (DNS, TCP, TLS,
     ///   HTTP/2 failure, timeout).
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse
 
     /// Sends many requests at once (as concurrent streams, within the transport's bounds) and
     /// waits until every one has its response or its error: one suspension for the whole batch
@@ -17,7 +17,7 @@ public protocol HTTPTransport: Sendable {
     /// - Parameter requests: the requests, in order.
     /// - Returns: one result per request, in the same order; `.failure` holds a `RichPushError`
     ///   with code `transport` when no response arrived for that request.
-    func send(batch requests: [HTTPRequest]) async -> [Result<HTTPResponse, any Error>]
+    func send(batch requests: [TransportRequest]) async -> [Result<TransportResponse, any Error>]
 
     /// How many connections the transport has opened so far (1 when everything was multiplexed).
     var connectionsOpened: Int { get }
@@ -39,14 +39,14 @@ extension HTTPTransport {
     ///
     /// - Parameter requests: the requests, in order.
     /// - Returns: one result per request, in the same order.
-    public func send(batch requests: [HTTPRequest]) async -> [Result<HTTPResponse, any Error>] {
-        await withTaskGroup(of: (Int, Result<HTTPResponse, any Error>).self) { group in
+    public func send(batch requests: [TransportRequest]) async -> [Result<TransportResponse, any Error>] {
+        await withTaskGroup(of: (Int, Result<TransportResponse, any Error>).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
                     do { return (index, .success(try await self.send(request))) } catch { return (index, .failure(error)) }
                 }
             }
-            var results = [Result<HTTPResponse, any Error>?](repeating: nil, count: requests.count)
+            var results = [Result<TransportResponse, any Error>?](repeating: nil, count: requests.count)
             for await (index, result) in group { results[index] = result }
             return results.map { $0 ?? .failure(RichPushError(code: .transport, message: "no result for the request")) }
         }

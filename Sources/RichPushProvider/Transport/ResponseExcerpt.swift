@@ -10,7 +10,7 @@ public enum ResponseExcerpt {
     /// Describes a response body.
     /// - Parameter response: the response.
     /// - Returns: e.g. `502, text/html, 1,204 bytes: "<html><head><title>502 Bad Gateway…"`.
-    public static func make(_ response: HTTPResponse) -> String {
+    public static func make(_ response: TransportResponse) -> String {
         let text = String(decoding: response.body.prefix(maximumCharacters * 4), as: UTF8.self)
         var shown = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) }.prefix(maximumCharacters))
         if response.body.count > shown.utf8.count || response.bodyTruncated { shown += "…" }

@@ -40,7 +40,7 @@ public struct PushSendRequest: Sendable {
     /// The user ids whose registered devices also get the push.
     public var userIDs: [String]
     /// The provider the request named (`apns` or `fcm`), `nil` = the server's default.
-    public var provider: String?
+    public var provider: PushProvider?
     /// The notification: payload bytes and headers.
     public var notification: APNsNotification
     /// The alert title (or body) to show on the dashboard.
@@ -73,7 +73,7 @@ public struct PushSendRequest: Sendable {
 
         // Provider.
         if let value = root["provider"] {
-            guard let name = value.stringValue, ["apns", "fcm"].contains(name) else {
+            guard let name = value.stringValue.flatMap(PushProvider.init(rawValue:)) else {
                 throw PushRequestError(field: "provider", message: "provider must be \"apns\" or \"fcm\"")
             }
             provider = name
@@ -92,7 +92,7 @@ public struct PushSendRequest: Sendable {
             let named = provider
             for (index, item) in list.enumerated() {
                 // APNs tokens are hex, in any case: one spelling (lower case) everywhere.
-                guard let raw = item.stringValue, let token = DeviceTokenRule.canonical(raw, provider: named) else {
+                guard let raw = item.stringValue, let token = DeviceTokenRule.canonical(raw, provider: named?.rawValue) else {
                     throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a device token: \(DeviceTokenRule.summary)")
                 }
                 if seen.insert(token).inserted { tokens.append(token) }

@@ -91,7 +91,15 @@ public final class PushSender: Sendable {
     public var inFlight: Int { pending.value }
 
     /// The provider for `tokens` when a request names none: APNs when configured, else FCM.
-    public var defaultProvider: String { apns != nil ? "apns" : "fcm" }
+    public var defaultProvider: PushProvider { apns != nil ? .apns : .fcm }
+
+    /// The client of each configured provider.
+    private var clients: [PushProvider: any PushProviderClient] {
+        var clients: [PushProvider: any PushProviderClient] = [:]
+        clients[.apns] = apns
+        clients[.fcm] = fcm
+        return clients
+    }
 
     /// The FCM project, when FCM is configured.
     public var fcmProjectID: String? { fcm?.projectID }
@@ -112,7 +120,7 @@ public final class PushSender: Sendable {
     /// One target of a send.
     struct Target: Sendable {
         var token: String
-        var provider: String
+        var provider: PushProvider
     }
 
     /// Sends a checked request and calls `respond` once with the HTTP response, from another
@@ -145,8 +153,10 @@ public final class PushSender: Sendable {
                 let found = Set(devices.compactMap(\.userID))
                 usersWithoutDevices = request.userIDs.filter { !found.contains($0) }
                 var seen = Set(targets.map(\.token))
-                for device in devices where request.provider == nil || device.provider == request.provider {
-                    if seen.insert(device.token).inserted { targets.append(Target(token: device.token, provider: device.provider)) }
+                for device in devices where request.provider == nil || device.provider == request.provider?.rawValue {
+                    // The store holds only the providers `POST /v1/devices` accepts.
+                    guard let provider = PushProvider(rawValue: device.provider) else { continue }
+                    if seen.insert(device.token).inserted { targets.append(Target(token: device.token, provider: provider)) }
                 }
             }
         } catch {
@@ -161,8 +171,8 @@ public final class PushSender: Sendable {
                     "the tokens and user_ids come to more than \(PushSendRequest.maximumTokens) device tokens; split the request (same push_id to add to one push)"
             ).response
         }
-        let apnsTargets = targets.filter { $0.provider == "apns" }.map(\.token)
-        let fcmTargets = targets.filter { $0.provider == "fcm" }.map(\.token)
+        let apnsTargets = targets.filter { $0.provider == .apns }.map(\.token)
+        let fcmTargets = targets.filter { $0.provider == .fcm }.map(\.token)
         if !apnsTargets.isEmpty, apns == nil {
             return HTTPResponse.error(
                 503, code: "apns_not_configured",
@@ -190,13 +200,14 @@ public final class PushSender: Sendable {
         }
 
         let notification = request.notification
-        async let apnsRun = sendAPNs(notification, to: apnsTargets.filter { skipped[$0] == nil })
-        async let fcmRun = sendFCM(notification, to: fcmTargets.filter { skipped[$0] == nil })
+        let clients = self.clients
+        async let apnsRun = Self.send(notification, via: clients[.apns], to: apnsTargets.filter { skipped[$0] == nil })
+        async let fcmRun = Self.send(notification, via: clients[.fcm], to: fcmTargets.filter { skipped[$0] == nil })
         let (apnsOutcome, fcmOutcome) = await (apnsRun, fcmRun)
 
-        var results: [(provider: String, result: any PushTokenResult)] = []
-        var stops: [(String, RichPushError)] = []
-        for (provider, outcome) in [("apns", apnsOutcome), ("fcm", fcmOutcome)] {
+        var results: [(provider: PushProvider, result: any PushTokenResult)] = []
+        var stops: [(PushProvider, RichPushError)] = []
+        for (provider, outcome) in [(PushProvider.apns, apnsOutcome), (.fcm, fcmOutcome)] {
             switch outcome {
             case .failure(let error):
                 return PushRequestError(code: error.code.rawValue, message: error.message).response
@@ -208,9 +219,9 @@ public final class PushSender: Sendable {
 
         // Record: one batch per provider, skipped tokens with their provider's.
         var records: [PushSendRecord] = []
-        for provider in ["apns", "fcm"] {
+        for provider in PushProvider.allCases {
             let sentTokens = results.filter { $0.provider == provider }.map {
-                Self.tokenResult($0.result, topicFromRequest: provider == "apns" && request.requestTopic != nil)
+                Self.tokenResult($0.result, topicFromRequest: provider == .apns && request.requestTopic != nil)
             }
             let skippedTokens = targets.filter { $0.provider == provider }.compactMap { target in
                 skipped[target.token].map { skip in
@@ -221,7 +232,7 @@ public final class PushSender: Sendable {
             records.append(
                 PushSendRecord(
                     pushID: request.pushID, sentAtMs: sentAtMs, title: request.title, tokens: sentTokens + skippedTokens,
-                    source: provider, batchID: "\(provider)-" + UUID().uuidString.lowercased()))
+                    source: provider.rawValue, batchID: "\(provider)-" + UUID().uuidString.lowercased()))
         }
         var storeError: String?
         do {
@@ -241,21 +252,14 @@ public final class PushSender: Sendable {
         var stoppedBy: RichPushError?
     }
 
-    private func sendAPNs(_ notification: APNsNotification, to tokens: [String]) async -> Result<ProviderBatch, RichPushError> {
-        guard let apns, !tokens.isEmpty else { return .success(ProviderBatch(results: [])) }
+    /// One provider's part of a send: nothing when it has no tokens (or is not configured).
+    private static func send(
+        _ notification: APNsNotification, via client: (any PushProviderClient)?, to tokens: [String]
+    ) async -> Result<ProviderBatch, RichPushError> {
+        guard let client, !tokens.isEmpty else { return .success(ProviderBatch(results: [])) }
         do {
-            let batch = try await apns.send(notification, to: tokens)
-            return .success(ProviderBatch(results: batch.results, stoppedBy: batch.stoppedBy))
-        } catch {
-            return .failure((error as? RichPushError) ?? RichPushError(code: .transport, message: "\(error)"))
-        }
-    }
-
-    private func sendFCM(_ notification: APNsNotification, to tokens: [String]) async -> Result<ProviderBatch, RichPushError> {
-        guard let fcm, !tokens.isEmpty else { return .success(ProviderBatch(results: [])) }
-        do {
-            let batch = try await fcm.send(try FCMMessage(notification), to: tokens)
-            return .success(ProviderBatch(results: batch.results, stoppedBy: batch.stoppedBy))
+            let batch = try await client.sendInOrder(notification, to: tokens)
+            return .success(ProviderBatch(results: batch.results, stoppedBy: batch.summary.stoppedBy))
         } catch {
             return .failure((error as? RichPushError) ?? RichPushError(code: .transport, message: "\(error)"))
         }
@@ -289,8 +293,8 @@ public final class PushSender: Sendable {
     /// status, reason, apns_id | message_id, outcome, message?}], users_without_devices?}`, plus
     /// `error` (and status 502) when a configuration error stopped a provider's batch.
     static func response(
-        _ request: PushSendRequest, results: [(provider: String, result: any PushTokenResult)], targets: [Target],
-        skipped: [String: TokenSkip], stops: [(String, RichPushError)], usersWithoutDevices: [String], storeError: String?
+        _ request: PushSendRequest, results: [(provider: PushProvider, result: any PushTokenResult)], targets: [Target],
+        skipped: [String: TokenSkip], stops: [(PushProvider, RichPushError)], usersWithoutDevices: [String], storeError: String?
     ) -> HTTPResponse {
         var lines: [JSONValue] = []
         lines.reserveCapacity(targets.count)
@@ -299,10 +303,10 @@ public final class PushSender: Sendable {
             if r.status != nil { sent += 1 }
             if r.outcome == .accepted { accepted += 1 }
             var o: [String: JSONValue] = [
-                "token": .string(r.deviceToken), "provider": .string(provider), "status": r.status.map(JSONValue.int) ?? .null,
+                "token": .string(r.deviceToken), "provider": .string(provider.rawValue), "status": r.status.map(JSONValue.int) ?? .null,
                 "reason": r.reasonCode.map(JSONValue.string) ?? .null, "outcome": .string(r.outcome.rawValue),
             ]
-            o[provider == "apns" ? "apns_id" : "message_id"] = r.providerMessageID.map(JSONValue.string) ?? .null
+            o[provider == .apns ? "apns_id" : "message_id"] = r.providerMessageID.map(JSONValue.string) ?? .null
             if let message = r.message { o["message"] = .string(message) }
             lines.append(.object(o))
         }
@@ -311,10 +315,10 @@ public final class PushSender: Sendable {
             let since = SQLiteStore.iso8601(skip.sinceMs)
             let what =
                 skip.state == .deleted
-                ? "the app deleted its registration" : "\(target.provider == "apns" ? "APNs" : "FCM") called it \(skip.state) (\(skip.reason ?? "no reason"))"
+                ? "the app deleted its registration" : "\(target.provider.displayName) called it \(skip.state) (\(skip.reason ?? "no reason"))"
             lines.append(
                 .object([
-                    "token": .string(target.token), "provider": .string(target.provider), "status": .null,
+                    "token": .string(target.token), "provider": .string(target.provider.rawValue), "status": .null,
                     "reason": skip.reason.map(JSONValue.string) ?? .null, "outcome": .string(PushOutcome.skipped.rawValue),
                     "message": .string("not sent: \(what) at \(since), and the app has not registered it again since (POST /v1/devices)"),
                 ]))
@@ -327,7 +331,7 @@ public final class PushSender: Sendable {
         if !usersWithoutDevices.isEmpty { root["users_without_devices"] = .array(usersWithoutDevices.map(JSONValue.string)) }
         if let storeError { root["store_error"] = .string("sent, but not recorded: \(storeError)") }
         var status = 200
-        let apnsAnswers = results.filter { $0.provider == "apns" && $0.result.status != nil }
+        let apnsAnswers = results.filter { $0.provider == .apns && $0.result.status != nil }
         if let topic = request.requestTopic, let refusal = apnsAnswers.first(where: { topicReasons.contains($0.result.reasonCode ?? "") }),
             refusal.result.reasonCode != "DeviceTokenNotForTopic" || apnsAnswers.allSatisfy({ $0.result.reasonCode == "DeviceTokenNotForTopic" })
         {
@@ -346,7 +350,7 @@ public final class PushSender: Sendable {
             root["error"] = .object([
                 "code": .string("\(provider)_configuration"),
                 "message": .string(
-                    provider == "apns"
+                    provider == .apns
                         ? "APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve --apns-key/--apns-key-id/--apns-team-id/--apns-topic)"
                         : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve --fcm-service-account)"),
             ])

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One HTTP request for a provider transport.
-public struct HTTPRequest: Sendable {
+/// One HTTP request for a provider transport (`HTTPTransport`): to APNs, FCM or an OAuth2 token endpoint.
+public struct TransportRequest: Sendable {
     /// `GET`, `POST`, …
     public var method: String
     /// The absolute URL.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One HTTP response from a provider transport.
-public struct HTTPResponse: Sendable {
+/// One HTTP response from a provider transport (`HTTPTransport`).
+public struct TransportResponse: Sendable {
     /// The status code (200, 410, …).
     public var status: Int
     /// Header fields, names lower-cased (the last value wins).
