@@ -1,12 +1,12 @@
 #if !canImport(UserNotifications)
 import Foundation
+import RichPushCore
 import UserNotificationsStandIn
 
 /// One request's state in the host: handler calls, what was shown, faults.
 ///
-/// The content handler may be called on any thread, so `@unchecked Sendable` with one lock over
-/// every stored value.
-final class RequestSlot: @unchecked Sendable {
+/// The content handler may be called on any thread: every stored value is behind one lock.
+final class RequestSlot: Sendable {
     /// What a handler call is, decided atomically.
     enum Claim {
         /// The first call, in time: its content is shown.
@@ -17,93 +17,96 @@ final class RequestSlot: @unchecked Sendable {
         case late
     }
 
-    private let lock = NSLock()
-    private var calls = 0
-    private var claimed = false
-    private var closedAsOriginal = false
-    private var shown: ShownContent?
-    private var moved: [String] = []
-    private var faults: [HostFault] = []
-    private var expiryCalled = false
-    private var startedAt: ContinuousClock.Instant?
-    private var finishedAt: ContinuousClock.Instant?
+    /// Everything the slot records.
+    private struct State {
+        var calls = 0
+        var claimed = false
+        var closedAsOriginal = false
+        var shown: ShownContent?
+        var moved: [String] = []
+        var faults: [HostFault] = []
+        var expiryCalled = false
+        var startedAt: ContinuousClock.Instant?
+        var finishedAt: ContinuousClock.Instant?
+    }
+
+    private let state = Locked(State())
 
     /// Records `didReceive` being called now.
     func markStarted(at instant: ContinuousClock.Instant) {
-        lock.lock(); defer { lock.unlock() }
-        startedAt = instant
+        state.withLock { $0.startedAt = instant }
     }
 
     /// Counts a handler call and says what it is.
     func claim() -> Claim {
-        lock.lock(); defer { lock.unlock() }
-        calls += 1
-        if closedAsOriginal {
-            faults.append(HostFault(.handlerCalledLate, "content handler called after the original content was shown; ignored"))
-            return .late
+        state.withLock { s in
+            s.calls += 1
+            if s.closedAsOriginal {
+                s.faults.append(HostFault(.handlerCalledLate, "content handler called after the original content was shown; ignored"))
+                return .late
+            }
+            if s.claimed {
+                s.faults.append(HostFault(.handlerCalledTwice, "content handler called \(s.calls) times; the first content was kept"))
+                return .again
+            }
+            s.claimed = true
+            return .first
         }
-        if claimed {
-            faults.append(HostFault(.handlerCalledTwice, "content handler called \(calls) times; the first content was kept"))
-            return .again
-        }
-        claimed = true
-        return .first
     }
 
     /// Stores what the first handler call showed.
     func fulfil(shown: ShownContent, moved: [String], faults newFaults: [HostFault], at instant: ContinuousClock.Instant) {
-        lock.lock(); defer { lock.unlock() }
-        self.shown = shown
-        self.moved = moved
-        faults += newFaults
-        finishedAt = instant
+        state.withLock { s in
+            s.shown = shown
+            s.moved = moved
+            s.faults += newFaults
+            s.finishedAt = instant
+        }
     }
 
     /// Shows the original content, unless a handler call got there first.
     /// - Returns: false when the handler had already claimed the request.
     func closeAsOriginal(_ original: ShownContent, at instant: ContinuousClock.Instant) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard !claimed else { return false }
-        closedAsOriginal = true
-        shown = original
-        finishedAt = instant
-        faults.append(HostFault(.handlerNeverCalled, "content handler not called before the budget and grace ran out; the original content was shown"))
-        return true
+        state.withLock { s in
+            guard !s.claimed else { return false }
+            s.closedAsOriginal = true
+            s.shown = original
+            s.finishedAt = instant
+            s.faults.append(
+                HostFault(.handlerNeverCalled, "content handler not called before the budget and grace ran out; the original content was shown"))
+            return true
+        }
     }
 
     /// Notes that `serviceExtensionTimeWillExpire()` was called while this request was in flight.
     func markExpiryCalled() {
-        lock.lock(); defer { lock.unlock() }
-        expiryCalled = true
+        state.withLock { $0.expiryCalled = true }
     }
 
     /// True once `didReceive` was called and no content is shown yet.
     var isInFlight: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return startedAt != nil && !claimed && !closedAsOriginal
+        state.withLock { $0.startedAt != nil && !$0.claimed && !$0.closedAsOriginal }
     }
 
     /// True once the handler claimed the request (its content may still be being stored).
     var isClaimed: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return claimed
+        state.withLock { $0.claimed }
     }
 
     /// True once something is shown.
     var isFinished: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return shown != nil
+        state.withLock { $0.shown != nil }
     }
 
     /// The report, once finished.
     func report(identifier: String) -> HostReport? {
-        lock.lock(); defer { lock.unlock() }
-        guard let shown, let startedAt, let finishedAt else { return nil }
+        let s = state.withLock { $0 }
+        guard let shown = s.shown, let startedAt = s.startedAt, let finishedAt = s.finishedAt else { return nil }
         let elapsed = finishedAt - startedAt
         let ms = Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
         return HostReport(
-            requestIdentifier: identifier, shown: shown, shownOriginal: closedAsOriginal, expiryCalled: expiryCalled,
-            handlerCalls: calls, faults: faults, attachmentsMovedTo: moved, elapsedMs: ms,
+            requestIdentifier: identifier, shown: shown, shownOriginal: s.closedAsOriginal, expiryCalled: s.expiryCalled,
+            handlerCalls: s.calls, faults: s.faults, attachmentsMovedTo: s.moved, elapsedMs: ms,
             peakMemoryBytes: ProcessMemory.peakResidentBytes()
         )
     }

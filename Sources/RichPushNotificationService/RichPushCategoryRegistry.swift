@@ -1,4 +1,5 @@
 import Foundation
+import RichPushCore
 import RichPushExtension
 
 #if canImport(UserNotifications)
@@ -182,16 +183,15 @@ public enum RichPushCategoryRegistry {
 
 /// Runs async operations one after another, in the order they were submitted.
 ///
-/// `@unchecked Sendable`: the only state, the last submitted task, is behind a lock.
-private final class SerialChain: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tail: Task<Void, Never>?
+private final class SerialChain: Sendable {
+    /// The last submitted task.
+    private let tail = Locked<Task<Void, Never>?>(nil)
 
     /// Runs `operation` after every operation submitted before it; returns its value when it has finished.
     /// - Parameter operation: the work.
     /// - Returns: what `operation` returned.
     func run<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
-        let task: Task<T, Never> = lock.withLock {
+        let task: Task<T, Never> = tail.withLock { tail in
             let previous = tail
             let next = Task {
                 await previous?.value

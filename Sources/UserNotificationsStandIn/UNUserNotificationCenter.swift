@@ -1,5 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
+internal import RichPushCore
 
 /// Stand-in for Apple's `UNUserNotificationCenter`: here only the registered categories, in memory.
 ///
@@ -9,8 +10,7 @@ open class UNUserNotificationCenter: NSObject {
     /// `nonisolated(unsafe)`: the class is not `Sendable` (as Apple's), but every stored value
     /// of the one instance is behind its lock.
     nonisolated(unsafe) private static let shared = UNUserNotificationCenter()
-    private let lock = NSLock()
-    private var categories: Set<UNNotificationCategory> = []
+    private let categories = Locked<Set<UNNotificationCategory>>([])
 
     private override init() {
         super.init()
@@ -23,7 +23,7 @@ open class UNUserNotificationCenter: NSObject {
     /// Registers the app's categories, replacing those registered before.
     /// - Parameter categories: every category the app supports.
     open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-        lock.withLock { self.categories = categories }
+        self.categories.withLock { $0 = categories }
     }
 
     /// Fetches the registered categories.
@@ -43,7 +43,7 @@ open class UNUserNotificationCenter: NSObject {
     /// The registered categories, read at once: what iOS looks up when it shows a notification
     /// (for the Linux host, which plays that moment; not Apple API, so not public).
     package func registeredCategories() -> Set<UNNotificationCategory> {
-        lock.withLock { categories }
+        categories.withLock { $0 }
     }
 }
 

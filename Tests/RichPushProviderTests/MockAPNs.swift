@@ -75,6 +75,11 @@ final class MockAPNs: @unchecked Sendable {
         APNsTokenManager(signer: try ES256Signer(contentsOf: keyFile), keyID: keyID, teamID: Self.teamID, clock: clock)
     }
 
+    /// The names `richpush send` gives the APNs settings (the CLI's `ProviderSettingNames.send`),
+    /// so that messages name the options a reader would change.
+    static let sendOptionNames = APNsSettingNames(
+        key: "--key", keyID: "--key-id", teamID: "--team-id", topic: "--topic", sandbox: "--sandbox", url: "--apns-url")
+
     /// A client for this mock.
     func client(
         manager: APNsTokenManager, handler: (any DeviceTokenStateHandler)? = nil,
@@ -85,7 +90,7 @@ final class MockAPNs: @unchecked Sendable {
         configuration.maxConcurrentStreams = streams
         return try APNsClient(
             environment: .custom(baseURL), authentication: .token(manager), transport: configuration,
-            retry: retry, tokenStateHandler: handler
+            retry: retry, tokenStateHandler: handler, settingNames: Self.sendOptionNames
         )
     }
 

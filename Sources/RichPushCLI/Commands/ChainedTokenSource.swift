@@ -1,11 +1,12 @@
 import Foundation
+import RichPushCore
 import RichPushProvider
 
 /// Device tokens from several sources, one after the other (`--token` values, then `--tokens FILE`).
-final class ChainedTokenSource: DeviceTokenSource, @unchecked Sendable {
+final class ChainedTokenSource: DeviceTokenSource, Sendable {
     private let sources: [any DeviceTokenSource]
-    private let lock = NSLock()
-    private var current = 0
+    /// The source being read.
+    private let current = Locked(0)
 
     /// Makes a chain.
     /// - Parameter sources: the sources, in order.
@@ -16,16 +17,16 @@ final class ChainedTokenSource: DeviceTokenSource, @unchecked Sendable {
     /// Ends the stream: later calls return no tokens (the batch sends what it has taken, then
     /// stops), e.g. once the results can no longer be written.
     func stop() {
-        lock.withLock { current = sources.count }
+        current.withLock { [count = sources.count] in $0 = count }
     }
 
     func nextTokens(maximumCount: Int) async throws -> [String] {
         while true {
-            let index = lock.withLock { current }
+            let index = current.withLock { $0 }
             guard index < sources.count else { return [] }
             let tokens = try await sources[index].nextTokens(maximumCount: maximumCount)
             if !tokens.isEmpty { return tokens }
-            lock.withLock { current = max(current, index + 1) }
+            current.withLock { $0 = max($0, index + 1) }
         }
     }
 }

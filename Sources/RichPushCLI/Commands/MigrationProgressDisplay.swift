@@ -3,6 +3,9 @@ import RichPushServer
 
 /// Progress of `richpush migrate` on standard error: a redrawn bar per table on a terminal,
 /// otherwise a plain line per table at most once a second and when the table is done.
+///
+/// `@unchecked Sendable`: the migration reports its progress from one task, one step after the
+/// other, so `show` and `finish` never run at the same time.
 final class MigrationProgressDisplay: @unchecked Sendable {
     private let terminal: Bool
     private var bar: ProgressBar?

@@ -99,12 +99,11 @@ enum SendCommand {
             throw UsageError(command: "send", message: "unexpected argument '\(args.positionals[0])'")
         }
         let provider = try chooseProvider(args, env: env)
+        let settings = ProviderSettingsResolution(names: .send, args: args, env: env)
         // Every option is checked before anything happens, --dry-run included.
         let concurrency = try args.integer("concurrency", in: 1...1000) ?? 500
         let maxAttempts = try args.integer("max-attempts", in: 1...10) ?? 4
-        if args.flag("sandbox"), args.value("apns-url") != nil {
-            throw UsageError(command: "send", message: "give either '--sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both")
-        }
+        try settings.checkSandboxOrURL()
 
         // Payload.
         let payloadData = try await buildPayload(args)
@@ -126,7 +125,7 @@ enum SendCommand {
             }
             topic = ""
         } else {
-            guard let given = args.value("topic", orEnvironment: "RICHPUSH_APNS_TOPIC", env) else {
+            guard let given = settings.topic else {
                 throw UsageError(command: "send", message: "'--topic' is required: the app's bundle id (or set RICHPUSH_APNS_TOPIC)")
             }
             topic = given
@@ -200,7 +199,8 @@ enum SendCommand {
 
         // Where and how.
         var transport = TransportConfiguration()
-        transport.caFile = args.value("ca-file", orEnvironment: "RICHPUSH_APNS_CA_FILE", env)
+        transport.caFile = settings.caFile
+        transport.settingNames = provider == .apns ? settings.names.apnsTransport : settings.names.fcmTransport
         transport.maxConcurrentStreams = concurrency
         var retry = APNsRetryPolicy()
         retry.maxAttempts = maxAttempts
@@ -219,8 +219,8 @@ enum SendCommand {
         }
         let (client, destination): (any PushProviderClient, String)
         switch provider {
-        case .apns: (client, destination) = try makeAPNsClient(args, env: env, transport: transport, retry: retry)
-        case .fcm: (client, destination) = try makeFCMClient(args, env: env, transport: transport, retry: retry)
+        case .apns: (client, destination) = try makeAPNsClient(settings, transport: transport, retry: retry)
+        case .fcm: (client, destination) = try makeFCMClient(settings, transport: transport, retry: retry)
         }
         let summary = try await closing(client.close) { try await client.send(notification, to: tokens) { _, result in emit(result) } }
         let connections = "\(client.connectionsOpened) connection(s) to \(destination)"
@@ -305,25 +305,14 @@ enum SendCommand {
 
     /// The APNs client from --key/--cert and the rest, and where it sends.
     static func makeAPNsClient(
-        _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
+        _ settings: ProviderSettingsResolution, transport: TransportConfiguration, retry: APNsRetryPolicy
     ) throws -> (APNsClient, String) {
-        // An option beats the environment: --sandbox wins over RICHPUSH_APNS_URL; between the
-        // two variables, RICHPUSH_APNS_URL wins (as for richpush serve).
-        let environment: APNsEnvironment
-        if !args.flag("sandbox"), let url = args.value("apns-url", orEnvironment: "RICHPUSH_APNS_URL", env) {
-            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                throw UsageError(command: "send", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")
-            }
-            environment = .custom(url)
-        } else {
-            environment = args.flag("sandbox") || env["RICHPUSH_APNS_SANDBOX"] == "1" ? .sandbox : .production
-        }
+        let args = settings.args, env = settings.env
+        let environment = try settings.environment()
         if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) == nil, args.value("cert-key") != nil {
             throw UsageError(command: "send", message: "'--cert-key' goes with '--cert FILE' (a PEM client certificate whose key is in another file)")
         }
-        if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) != nil, args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) != nil,
-            args.value("key") != nil
-        {
+        if args.value("cert", orEnvironment: "RICHPUSH_APNS_CERT", env) != nil, settings.keyFile != nil, args.value("key") != nil {
             throw UsageError(command: "send", message: "give either '--key' (token auth) or '--cert' (certificate auth), not both")
         }
         let authentication: APNsAuthentication
@@ -335,7 +324,7 @@ enum SendCommand {
             clientCertificate = certificate
             authentication = .certificate(certificate)
         } else {
-            guard let keyPath = args.value("key", orEnvironment: "RICHPUSH_APNS_KEY", env) else {
+            guard let keyPath = settings.keyFile else {
                 throw UsageError(
                     command: "send",
                     message:
@@ -345,30 +334,19 @@ enum SendCommand {
             // The file first: a missing key is the first thing to fix, whatever its name.
             let keyData = try FileProblem.read(keyPath, what: "the APNs key", option: args.value("key") != nil ? "--key" : "RICHPUSH_APNS_KEY")
             let keyName = URL(fileURLWithPath: keyPath).lastPathComponent
-            let derivedID = keyName.hasPrefix("AuthKey_") && keyName.hasSuffix(".p8") ? String(keyName.dropFirst(8).dropLast(3)) : nil
-            guard let keyID = args.value("key-id", orEnvironment: "RICHPUSH_APNS_KEY_ID", env) ?? derivedID else {
+            guard let keyID = settings.keyID else {
                 throw UsageError(
                     command: "send",
                     message:
                         "'--key-id KEYID' is needed: the key file \(keyName) is not named AuthKey_<KEYID>.p8 (the key id is the 10 characters Apple shows next to the key)"
                 )
             }
-            guard Self.isAppleID(keyID) else {
-                throw UsageError(
-                    command: "send",
-                    message:
-                        "the key id '\(keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --key-id or the AuthKey_<KEYID>.p8 file name"
-                )
-            }
-            guard let teamID = args.value("team-id", orEnvironment: "RICHPUSH_APNS_TEAM_ID", env) else {
+            _ = try settings.checkedKeyID(keyID)
+            guard let teamID = settings.teamID else {
                 throw UsageError(
                     command: "send", message: "'--team-id' is required (Membership details in the developer account), or set RICHPUSH_APNS_TEAM_ID")
             }
-            guard Self.isAppleID(teamID) else {
-                throw UsageError(
-                    command: "send",
-                    message: "'--team-id \(teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
-            }
+            _ = try settings.checkedTeamID(teamID)
             let signer = try ES256Signer(pem: String(decoding: keyData, as: UTF8.self), label: keyName)
             authentication = .token(APNsTokenManager(signer: signer, keyID: keyID, teamID: teamID))
         }
@@ -377,14 +355,16 @@ enum SendCommand {
         var checked = transport
         checked.clientCertificate = clientCertificate
         try checked.checkCertificateFiles()
-        return (try APNsClient(environment: environment, authentication: authentication, transport: transport, retry: retry), environment.description)
+        let client = try APNsClient(
+            environment: environment, authentication: authentication, transport: transport, retry: retry, settingNames: settings.names.apns)
+        return (client, environment.description)
     }
 
-    /// The FCM client from --fcm-service-account and the endpoint overrides, and its endpoint.
+    /// The FCM client from --fcm-service-account and the endpoint overrides, and where it sends.
     static func makeFCMClient(
-        _ args: ParsedArguments, env: [String: String], transport: TransportConfiguration, retry: APNsRetryPolicy
+        _ settings: ProviderSettingsResolution, transport: TransportConfiguration, retry: APNsRetryPolicy
     ) throws -> (FCMClient, String) {
-        guard let path = args.value("fcm-service-account", orEnvironment: "RICHPUSH_FCM_SERVICE_ACCOUNT", env) else {
+        guard let path = settings.fcmServiceAccount else {
             throw UsageError(
                 command: "send",
                 message:
@@ -392,22 +372,15 @@ enum SendCommand {
             )
         }
         var account = try FCMServiceAccount(
-            contentsOf: path, option: args.value("fcm-service-account") != nil ? "--fcm-service-account" : "RICHPUSH_FCM_SERVICE_ACCOUNT")
-        let endpoint = args.value("fcm-url", orEnvironment: "RICHPUSH_FCM_URL", env) ?? FCMClient.defaultEndpoint
-        for (name, url) in [
-            ("fcm-url", endpoint), ("fcm-token-url", args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) ?? account.tokenURI),
-        ] {
-            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                throw UsageError(command: "send", message: "'--\(name) \(url)' must start with https:// (or http:// for a local test server)")
-            }
+            contentsOf: path, option: settings.args.value("fcm-service-account") != nil ? "--fcm-service-account" : "RICHPUSH_FCM_SERVICE_ACCOUNT")
+        let endpoint = try settings.fcmEndpoint()
+        if let tokenURL = try settings.fcmTokenURL() {
+            account.tokenURI = tokenURL
+        } else {
+            _ = try settings.checkedURL(account.tokenURI, option: settings.names.fcmTokenURL, example: "a local test server")
         }
-        if let tokenURL = args.value("fcm-token-url", orEnvironment: "RICHPUSH_FCM_TOKEN_URL", env) { account.tokenURI = tokenURL }
-        return (try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry), "FCM \(endpoint), project \(account.projectID)")
-    }
-
-    /// Whether `id` has the shape of an Apple key id or team id: 10 ASCII letters or digits.
-    static func isAppleID(_ id: String) -> Bool {
-        id.utf8.count == 10 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+        let client = try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry, settingNames: settings.names.fcm)
+        return (client, "FCM \(endpoint), project \(account.projectID)")
     }
 
     static func buildPayload(_ args: ParsedArguments) async throws -> Data {

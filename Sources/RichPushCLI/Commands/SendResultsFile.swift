@@ -20,6 +20,9 @@ import Darwin
 ///
 /// Results whose token is not a device token (`richpush send` reports those `token_bad`, never
 /// sent) are left out: the server would refuse the whole batch for them.
+///
+/// `@unchecked Sendable`: one caller at a time, each `nextBatch()` awaiting the thread it starts
+/// before the next call, so its reading state is never touched by two threads at once.
 final class SendResultsFile: @unchecked Sendable {
     /// The largest JSON array read, in bytes: an array is parsed whole (about 5× its size in
     /// memory), so larger result sets must come as JSON lines, which are streamed.

@@ -182,52 +182,11 @@ enum ServeCommand {
             token = AdminAuthenticator.generateToken()
             generated = true
         }
-        var apns: APNsSettings?
-        let apnsMissing = APNsSettings.allSettings.names
-        switch APNsSettings.resolve(option: { args.value($0) }, sandbox: args.flag("apns-sandbox"), environment: ProcessInfo.processInfo.environment) {
-        case .success(let settings)?:
-            if args.flag("apns-sandbox"), args.value("apns-url") != nil {
-                throw UsageError(
-                    command: "serve", message: "give either '--apns-sandbox' (Apple's sandbox) or '--apns-url URL' (another endpoint), not both")
-            }
-            guard SendCommand.isAppleID(settings.keyID) else {
-                throw UsageError(
-                    command: "serve",
-                    message:
-                        "the APNs key id '\(settings.keyID)' is not 10 letters or digits (Apple's key ids look like ABC123DEFG); check --apns-key-id or the AuthKey_<KEYID>.p8 file name"
-                )
-            }
-            guard SendCommand.isAppleID(settings.teamID) else {
-                throw UsageError(
-                    command: "serve",
-                    message:
-                        "'--apns-team-id \(settings.teamID)' is not 10 letters or digits (Apple's team ids look like ABCDE12345; see Membership details)")
-            }
-            let url = settings.environment.baseURL
-            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                throw UsageError(command: "serve", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")
-            }
-            apns = settings
-        case .failure(let missing)?:
-            // As `richpush send`: some APNs settings but not all is a mistake to fix now, not a
-            // server that starts and answers 503 to every push.
-            throw UsageError(
-                command: "serve",
-                message:
-                    "the APNs settings for POST /v1/pushes are incomplete: also give \(missing.names.joined(separator: ", ")); or leave out every --apns-* setting (POST /v1/pushes then sends through FCM only, or answers 503)"
-            )
-        case nil:
-            break
-        }
         let environment = ProcessInfo.processInfo.environment
-        let fcm = FCMSettings.resolve(option: { args.value($0) }, environment: environment)
-        if let fcm {
-            for (name, url) in [("fcm-url", fcm.endpoint), ("fcm-token-url", fcm.tokenURL ?? "https://")] {
-                guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                    throw UsageError(command: "serve", message: "'--\(name) \(url)' must start with https:// (or http:// for a local test server)")
-                }
-            }
-        }
+        let providers = ProviderSettingsResolution(names: .serve, args: args, env: environment)
+        let apns = try providers.serveAPNs()
+        let apnsMissing = APNsSettings.allSettings.names
+        let fcm = try providers.serveFCM()
         var deviceSecret: Data?
         if let secret = args.value("device-secret") ?? environment["RICHPUSH_DEVICE_SECRET"], !secret.isEmpty {
             guard secret.utf8.count >= 16 else {

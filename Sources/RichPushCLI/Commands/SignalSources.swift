@@ -1,12 +1,12 @@
 import Foundation
+import RichPushCore
 
 /// Keeps dispatch signal sources alive for the life of the process.
 enum SignalSources {
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    private static let lock = NSLock()
+    private static let sources = Locked<[any DispatchSourceSignal]>([])
 
     /// Retains the sources.
     static func keep(_ new: [any DispatchSourceSignal]) {
-        lock.withLock { sources += new }
+        sources.withLock { $0 += new }
     }
 }

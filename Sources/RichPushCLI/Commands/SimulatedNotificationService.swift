@@ -1,5 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
+import RichPushCore
 import RichPushExtension
 import RichPushNotificationService
 import UserNotificationsStandIn
@@ -7,9 +8,7 @@ import UserNotificationsStandIn
 /// The real bridge with the command line's transport, recording what it delivered.
 final class SimulatedNotificationService: RichPushServiceExtension {
     private let transport: any MediaTransport
-    private let lock = NSLock()
-    private var deliveredResult: PipelineResult?
-    private var startedRun: PipelineRun?
+    private let seen = Locked<(result: PipelineResult?, run: PipelineRun?)>((nil, nil))
 
     init(configuration: PipelineConfiguration, transport: any MediaTransport) {
         self.transport = transport
@@ -18,7 +17,7 @@ final class SimulatedNotificationService: RichPushServiceExtension {
 
     /// The delivered result and the run, once known.
     var observed: (result: PipelineResult?, run: PipelineRun?) {
-        lock.withLock { (deliveredResult, startedRun) }
+        seen.withLock { $0 }
     }
 
     override func makePipeline(configuration: PipelineConfiguration) -> NotificationPipeline {
@@ -26,11 +25,11 @@ final class SimulatedNotificationService: RichPushServiceExtension {
     }
 
     override func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {
-        lock.withLock { startedRun = run }
+        seen.withLock { $0.run = run }
     }
 
     override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {
-        lock.withLock { deliveredResult = result }
+        seen.withLock { $0.result = result }
     }
 }
 #endif

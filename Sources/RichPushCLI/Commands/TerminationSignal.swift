@@ -1,12 +1,12 @@
 import Foundation
+import RichPushCore
 
 /// SIGINT and SIGTERM for `richpush serve`, listened for from the moment this is made — before the
 /// server starts and prints its port, so a signal sent right after the `PORT` line is never lost
 /// (nor does it kill the process before it can stop gracefully). Also ignores SIGPIPE.
-final class TerminationSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: String?
-    private var waiter: CheckedContinuation<String, Never>?
+final class TerminationSignal: Sendable {
+    /// The first signal's name once it came, and the one waiter.
+    private let state = Locked<(received: String?, waiter: CheckedContinuation<String, Never>?)>((nil, nil))
 
     /// Starts listening.
     init() {
@@ -29,9 +29,9 @@ final class TerminationSignal: @unchecked Sendable {
     /// - Returns: its name, `SIGINT` or `SIGTERM`.
     func wait() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let now: String? = lock.withLock {
-                if let received { return received }
-                waiter = continuation
+            let now: String? = state.withLock { state in
+                if let received = state.received { return received }
+                state.waiter = continuation
                 return nil
             }
             if let now { continuation.resume(returning: now) }
@@ -39,11 +39,11 @@ final class TerminationSignal: @unchecked Sendable {
     }
 
     private func deliver(_ name: String) {
-        let resumed: CheckedContinuation<String, Never>? = lock.withLock {
-            guard received == nil else { return nil }
-            received = name
-            defer { waiter = nil }
-            return waiter
+        let resumed: CheckedContinuation<String, Never>? = state.withLock { state in
+            guard state.received == nil else { return nil }
+            state.received = name
+            defer { state.waiter = nil }
+            return state.waiter
         }
         resumed?.resume(returning: name)
     }

@@ -14,6 +14,9 @@ import Darwin
 ///
 /// Lines: blanks and tabs around a token are ignored, as are blank lines, `#` comments and CR
 /// before LF; a line with non-ASCII bytes is trimmed by Unicode whitespace rules.
+///
+/// `@unchecked Sendable`: the reading thread and the sender touch the queued chunks, the state and
+/// the waiter only under `condition` (a condition variable, which `Locked` cannot replace).
 final class TokenFileSource: DeviceTokenSource, @unchecked Sendable {
     /// Tokens per chunk handed to the sender.
     static let chunkSize = 4096

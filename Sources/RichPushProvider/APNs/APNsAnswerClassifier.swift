@@ -9,7 +9,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
     let environment: APNsEnvironment
     let authentication: APNsAuthentication
     let tokenStateHandler: (any DeviceTokenStateHandler)?
-    let optionNames: APNsOptionNames
+    let settingNames: APNsSettingNames
 
     var provider: PushProvider { .apns }
 
@@ -55,7 +55,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
         result.timestamp = APNsResult.timestamp(json["timestamp"])
         let token = result.deviceToken
         switch APNsResponseHandling.classify(
-            status: response.status, reason: result.reason, topic: notification.topic, environment: environment, names: optionNames)
+            status: response.status, reason: result.reason, topic: notification.topic, environment: environment, names: settingNames)
         {
         case .accepted:
             result.outcome = .accepted
@@ -80,7 +80,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
             }
         case .tokenBad:
             let reason = result.reason ?? .badDeviceToken
-            let hint = APNsResponseHandling.badTokenHint(reason, topic: notification.topic, environment: environment, names: optionNames)
+            let hint = APNsResponseHandling.badTokenHint(reason, topic: notification.topic, environment: environment, names: settingNames)
             await tokenStateHandler?.deviceTokenIsBad(token, reason: reason, hint: hint)
             result.outcome = .tokenBad
             result.message = hint
@@ -100,7 +100,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
     func isStopAnswer(_ answer: TransportResponse) -> Bool {
         let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
         if case .stopBatch = APNsResponseHandling.classify(
-            status: answer.status, reason: reason, topic: notification.topic, environment: environment, names: optionNames)
+            status: answer.status, reason: reason, topic: notification.topic, environment: environment, names: settingNames)
         {
             return true
         }

@@ -33,8 +33,8 @@ public final class APNsClient: Sendable {
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
     private let linter: PayloadLinter
     private let batchWindow: Int
-    /// The options messages name (`richpush send`'s, or `richpush serve`'s `--apns-…`).
-    public let optionNames: APNsOptionNames
+    /// What messages call the settings (the program's own names, or described in words).
+    public let settingNames: APNsSettingNames
 
     /// Makes a client with its own libcurl HTTP/2 transport (Linux).
     ///
@@ -45,12 +45,12 @@ public final class APNsClient: Sendable {
     ///   - retry: backoff for 429 / 5xx.
     ///   - tokenStateHandler: told about inactive and bad tokens.
     ///   - linter: the checks run before sending (media key paths).
-    ///   - optionNames: the options messages name (default `richpush send`'s).
+    ///   - settingNames: what messages call the settings (default: described in words).
     /// - Throws: `RichPushError` with code `transport` (libcurl cannot start) or `unsupported`.
     public convenience init(
         environment: APNsEnvironment, authentication: APNsAuthentication,
         transport: TransportConfiguration = TransportConfiguration(), retry: APNsRetryPolicy = APNsRetryPolicy(),
-        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), optionNames: APNsOptionNames = .send
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), settingNames: APNsSettingNames = .descriptive
     ) throws {
         var configuration = transport
         if environment.baseURL.lowercased().hasPrefix("http://") { configuration.httpVersion = .http2PriorKnowledge }
@@ -62,7 +62,7 @@ public final class APNsClient: Sendable {
         #endif
         self.init(
             environment: environment, authentication: authentication, httpTransport: http, retry: retry,
-            tokenStateHandler: tokenStateHandler, linter: linter, batchWindow: configuration.maxConcurrentStreams, optionNames: optionNames
+            tokenStateHandler: tokenStateHandler, linter: linter, batchWindow: configuration.maxConcurrentStreams, settingNames: settingNames
         )
     }
 
@@ -77,11 +77,11 @@ public final class APNsClient: Sendable {
     ///   - linter: the checks run before sending.
     ///   - batchWindow: tokens per transport batch when sending to many tokens (default 500); up
     ///     to three batches are queued at once, the transport bounds the concurrent streams.
-    ///   - optionNames: the options messages name (default `richpush send`'s).
+    ///   - settingNames: what messages call the settings (default: described in words).
     public init(
         environment: APNsEnvironment, authentication: APNsAuthentication, httpTransport: any HTTPTransport,
         retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
-        linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500, optionNames: APNsOptionNames = .send
+        linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500, settingNames: APNsSettingNames = .descriptive
     ) {
         self.environment = environment
         self.authentication = authentication
@@ -90,7 +90,7 @@ public final class APNsClient: Sendable {
         self.tokenStateHandler = tokenStateHandler
         self.linter = linter
         self.batchWindow = max(1, batchWindow)
-        self.optionNames = optionNames
+        self.settingNames = settingNames
     }
 
     /// Connections opened so far (1 when every request was multiplexed on one connection).
@@ -256,7 +256,7 @@ public final class APNsClient: Sendable {
     private func retryLoop(for notification: APNsNotification) -> TokenRetryLoop<APNsAnswerClassifier> {
         let classifier = APNsAnswerClassifier(
             notification: notification, environment: environment, authentication: authentication, tokenStateHandler: tokenStateHandler,
-            optionNames: optionNames)
+            settingNames: settingNames)
         return TokenRetryLoop(classifier: classifier, transport: transport, retry: retry)
     }
 

@@ -21,9 +21,9 @@ enum APNsResponseHandling: Equatable {
     ///   - reason: the `reason`, if any.
     ///   - topic: the topic sent (for messages).
     ///   - environment: the environment (for messages).
-    ///   - names: the options the messages name (`richpush send`'s by default).
+    ///   - names: what the messages call the settings (described in words by default).
     static func classify(
-        status: Int, reason: APNsReason?, topic: String, environment: APNsEnvironment, names: APNsOptionNames = .send
+        status: Int, reason: APNsReason?, topic: String, environment: APNsEnvironment, names: APNsSettingNames = .descriptive
     ) -> APNsResponseHandling {
         if status == 200 { return .accepted }
         let other = environment == .production ? "sandbox (add \(names.sandbox))" : "production (drop \(names.sandbox))"
@@ -93,7 +93,7 @@ enum APNsResponseHandling: Equatable {
     }
 
     /// The hint for a bad token.
-    static func badTokenHint(_ reason: APNsReason, topic: String, environment: APNsEnvironment, names: APNsOptionNames = .send) -> String {
+    static func badTokenHint(_ reason: APNsReason, topic: String, environment: APNsEnvironment, names: APNsSettingNames = .descriptive) -> String {
         let other = environment == .production ? "sandbox (add \(names.sandbox))" : "production (drop \(names.sandbox))"
         if reason == .deviceTokenNotForTopic {
             return "the token belongs to another app than \(topic), or to the \(other) environment"

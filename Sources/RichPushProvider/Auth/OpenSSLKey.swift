@@ -6,6 +6,8 @@ import RichPushCore
 /// A private key loaded with OpenSSL (Linux), and the signing calls ES256 and RS256 need.
 ///
 /// The PEM text is never kept, printed or put in an error message.
+///
+/// `@unchecked Sendable`: its one stored value, the `EVP_PKEY`, is never changed after loading.
 final class OpenSSLKey: @unchecked Sendable {
     /// The key; OpenSSL's `EVP_PKEY` is safe to use for signing from several threads.
     let key: OpaquePointer

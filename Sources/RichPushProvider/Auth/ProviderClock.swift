@@ -1,4 +1,5 @@
 import Foundation
+import RichPushCore
 
 /// The wall clock the provider reads for JWT `iat` and token renewal; injected so tests control time.
 public protocol ProviderClock: Sendable {
@@ -15,24 +16,21 @@ public struct SystemClock: ProviderClock {
 }
 
 /// A clock that moves only when told to (tests).
-public final class ManualClock: ProviderClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: ProviderClock, Sendable {
+    private let current: Locked<Date>
 
     /// Makes a clock stopped at `start`.
     /// - Parameter start: the initial time.
-    public init(_ start: Date = Date()) { current = start }
+    public init(_ start: Date = Date()) { current = Locked(start) }
 
     /// The time the clock was last set to.
     public var now: Date {
-        lock.lock(); defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     /// Moves the clock forward.
     /// - Parameter seconds: how far, in seconds.
     public func advance(by seconds: TimeInterval) {
-        lock.lock(); defer { lock.unlock() }
-        current = current.addingTimeInterval(seconds)
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }

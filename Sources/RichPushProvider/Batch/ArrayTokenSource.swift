@@ -1,10 +1,11 @@
 import Foundation
+import RichPushCore
 
 /// A `DeviceTokenSource` over an array already in memory.
-public final class ArrayTokenSource: DeviceTokenSource, @unchecked Sendable {
+public final class ArrayTokenSource: DeviceTokenSource, Sendable {
     private let tokens: [String]
-    private let lock = NSLock()
-    private var next = 0
+    /// The position of the next token to hand out.
+    private let next = Locked(0)
 
     /// Makes a source.
     /// - Parameter tokens: the device tokens, in order.
@@ -13,7 +14,7 @@ public final class ArrayTokenSource: DeviceTokenSource, @unchecked Sendable {
     }
 
     public func nextTokens(maximumCount: Int) async throws -> [String] {
-        lock.withLock {
+        next.withLock { next in
             let end = min(tokens.count, next + max(1, maximumCount))
             defer { next = end }
             return Array(tokens[next..<end])

@@ -179,7 +179,8 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                             let loop = self.loop, pause = self.pause
                             group.addTask {
                                 let start = Result(deviceToken: token, outcome: .rejected, attempts: 0, message: nil)
-                                return .single(first + offset, await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause))
+                                return .single(
+                                    first + offset, await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause))
                             }
                         }
                     }

@@ -10,6 +10,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
     let projectID: String
     let tokens: FCMAccessTokenProvider
     let tokenStateHandler: (any DeviceTokenStateHandler)?
+    let settingNames: FCMSettingNames
 
     var provider: PushProvider { .fcm }
 
@@ -57,7 +58,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
         result.errorCode = response.status == 200 ? nil : error.code
         let note = TokenRetryLoop<Self>.unexpectedBodyNote(result, .fcm)
         let token = result.deviceToken
-        switch FCMResponseHandling.classify(status: response.status, error: error, project: projectID) {
+        switch FCMResponseHandling.classify(status: response.status, error: error, project: projectID, names: settingNames) {
         case .accepted:
             result.outcome = .accepted
             result.messageName = json["name"]?.stringValue
@@ -73,7 +74,8 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
             result.inactiveSince = now
             result.message = "FCM says the app instance is no longer registered (UNREGISTERED): stop sending to this token until the app registers again"
         case .tokenBad(let hint):
-            await tokenStateHandler?.deviceTokenIsBad(token, reason: APNsReason(rawValue: result.errorCode ?? FCMErrorCode.invalidArgument.rawValue), hint: hint)
+            await tokenStateHandler?.deviceTokenIsBad(
+                token, reason: APNsReason(rawValue: result.errorCode ?? FCMErrorCode.invalidArgument.rawValue), hint: hint)
             result.outcome = .tokenBad
             result.message = hint
         case .stopBatch(let message):
@@ -89,7 +91,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
 
     func isStopAnswer(_ answer: TransportResponse) -> Bool {
         let error = FCMResponseHandling.ErrorBody((try? JSONValue.parse(answer.body)) ?? .null)
-        if case .stopBatch = FCMResponseHandling.classify(status: answer.status, error: error, project: projectID) { return true }
+        if case .stopBatch = FCMResponseHandling.classify(status: answer.status, error: error, project: projectID, names: settingNames) { return true }
         return false
     }
 }

@@ -27,6 +27,7 @@ public final class FCMClient: Sendable {
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
     private let linter: PayloadLinter
     private let batchWindow: Int
+    private let settingNames: FCMSettingNames
 
     /// Makes a client over a given transport.
     ///
@@ -39,11 +40,13 @@ public final class FCMClient: Sendable {
     ///   - tokenStateHandler: told about unregistered and bad tokens.
     ///   - linter: the checks run on the APNs payload before sending.
     ///   - batchWindow: tokens per transport batch (default 500).
+    ///   - settingNames: what messages call the settings (default: described in words).
     /// - Throws: `RichPushError` with code `invalid_key`.
     public init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: any HTTPTransport,
         clock: any ProviderClock = SystemClock(), retry: FCMRetryPolicy = FCMRetryPolicy(),
-        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500,
+        settingNames: FCMSettingNames = .descriptive
     ) throws {
         self.account = account
         var base = endpoint
@@ -55,6 +58,7 @@ public final class FCMClient: Sendable {
         self.tokenStateHandler = tokenStateHandler
         self.linter = linter
         self.batchWindow = max(1, batchWindow)
+        self.settingNames = settingNames
     }
 
     /// Makes a client with its own libcurl transport (Linux).
@@ -66,10 +70,12 @@ public final class FCMClient: Sendable {
     ///   - transport: trust (`caFile`), bounds (`maxConcurrentStreams`), timeouts.
     ///   - retry: backoff for `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, 5xx.
     ///   - tokenStateHandler: told about unregistered and bad tokens.
+    ///   - settingNames: what messages call the settings (default: described in words).
     /// - Throws: `RichPushError` with code `invalid_key`, `transport` or `unsupported`.
     public convenience init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: TransportConfiguration,
-        retry: FCMRetryPolicy = FCMRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil
+        retry: FCMRetryPolicy = FCMRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
+        settingNames: FCMSettingNames = .descriptive
     ) throws {
         var configuration = transport
         if endpoint.lowercased().hasPrefix("http://") { configuration.maxConnectionsPerHost = max(configuration.maxConnectionsPerHost, 8) }
@@ -80,7 +86,7 @@ public final class FCMClient: Sendable {
         #endif
         try self.init(
             account: account, endpoint: endpoint, transport: http, retry: retry, tokenStateHandler: tokenStateHandler,
-            batchWindow: configuration.maxConcurrentStreams
+            batchWindow: configuration.maxConcurrentStreams, settingNames: settingNames
         )
     }
 
@@ -170,7 +176,8 @@ public final class FCMClient: Sendable {
         }
         let template = message.bodyTemplate()
         let classifier = FCMAnswerClassifier(
-            template: template, sendURL: sendURL, projectID: account.projectID, tokens: tokens, tokenStateHandler: tokenStateHandler)
+            template: template, sendURL: sendURL, projectID: account.projectID, tokens: tokens, tokenStateHandler: tokenStateHandler,
+            settingNames: settingNames)
         let batch = TokenBatch(
             chunkSize: batchWindow, endpoint: "FCM (\(endpoint))", loop: TokenRetryLoop(classifier: classifier, transport: transport, retry: retry),
             firstAttempts: { [self] tokens in await sendFirstAttempts(template, to: tokens) }, pause: BatchPause()

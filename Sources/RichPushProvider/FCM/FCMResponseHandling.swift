@@ -56,7 +56,8 @@ enum FCMResponseHandling: Equatable {
     ///   - status: the HTTP status.
     ///   - error: the parsed error body (empty for 200).
     ///   - project: the Firebase project, for messages.
-    static func classify(status: Int, error: ErrorBody, project: String) -> FCMResponseHandling {
+    ///   - names: what the messages call the settings.
+    static func classify(status: Int, error: ErrorBody, project: String, names: FCMSettingNames = .descriptive) -> FCMResponseHandling {
         if status == 200 { return .accepted }
         switch error.fcmCode.map(FCMErrorCode.init(rawValue:)) {
         case .unregistered?: return .tokenInactive
@@ -91,7 +92,7 @@ enum FCMResponseHandling: Equatable {
             )
         case 404:
             return .stopBatch(
-                "FCM knows no project \(project) (\(error.apiStatus ?? "404")\(error.message.map { ": " + $0 } ?? "")): check project_id in the service-account file, or --fcm-url"
+                "FCM knows no project \(project) (\(error.apiStatus ?? "404")\(error.message.map { ": " + $0 } ?? "")): check project_id in the service-account file, or \(names.url)"
             )
         case 400:
             if error.isAboutTheToken {

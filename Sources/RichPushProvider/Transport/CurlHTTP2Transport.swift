@@ -7,7 +7,7 @@ import RichPushCore
 /// HTTP/2 to APNs and FCM through libcurl's multi interface, on one dedicated thread.
 ///
 /// Why libcurl and not URLSession: on Linux, Foundation's URLSession speaks HTTP/2 but trusts only
-/// the system CA store (no `--ca-file` for a test server or a proxy), cannot present a client
+/// the system CA store (no CA file for a test server or a proxy), cannot present a client
 /// certificate (APNs certificate auth) and gives no control over multiplexing. libcurl
 /// (`libcurl4-openssl-dev`, with nghttp2) gives `CURLOPT_CAINFO`, `CURLOPT_SSLCERT`/`SSLKEY`
 /// (PEM and `.p12`), `CURLMOPT_PIPELINING = CURLPIPE_MULTIPLEX` with `CURLOPT_PIPEWAIT`, so that
@@ -23,6 +23,9 @@ import RichPushCore
 /// list.
 /// The thread also keeps at most `maxConcurrentStreams` transfers in the multi handle; the rest
 /// wait in a FIFO queue, so a batch of 100,000 tokens costs a queue entry each, not a stream.
+///
+/// `@unchecked Sendable`: what callers touch is behind `shared`'s lock; the multi handle, the
+/// active transfers, the idle handles and the last header list are touched by the loop thread only.
 public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// Where a finished transfer's result goes: one caller's continuation, or a slot of a batch.
     private enum Completion {
@@ -96,21 +99,25 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
+    /// What callers and the loop thread share, behind one lock.
+    private struct Shared {
+        var queue: [Transfer] = []
+        var queueHead = 0
+        var isShutDown = false
+        /// The loop thread has freed libcurl's handles and its OpenSSL thread state: from then on it
+        /// touches neither library again.
+        var isStopped = false
+        /// `close()` callers waiting for `isStopped`; resumed by the loop thread.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
+        /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
+        /// costs one wakeup and its frames go out in few `send` calls.
+        var isPolling = false
+        var openedConnections = 0
+    }
+
     private let configuration: TransportConfiguration
-    private let lock = NSLock()
-    private var queue: [Transfer] = []
-    private var queueHead = 0
-    private var isShutDown = false
-    /// The loop thread has freed libcurl's handles and its OpenSSL thread state: from then on it
-    /// touches neither library again.
-    private var isStopped = false
-    /// `close()` callers waiting for `isStopped`; resumed by the loop thread.
-    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
-    /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
-    /// costs one wakeup and its frames go out in few `send` calls.
-    private var isPolling = false
-    private var openedConnections = 0
+    private let shared = Locked(Shared())
     // Owned by the loop thread only.
     private let multi: UnsafeMutableRawPointer
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -139,8 +146,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     }
 
     public var connectionsOpened: Int {
-        lock.lock(); defer { lock.unlock() }
-        return openedConnections
+        shared.withLock { $0.openedConnections }
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -159,22 +165,21 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
 
     /// Hands transfers to the loop thread under the lock, with at most one wakeup.
     private func enqueue(_ transfers: [Transfer]) {
-        lock.lock()
-        if isShutDown {
-            lock.unlock()
-            for transfer in transfers {
-                transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down")))
+        let accepted = shared.withLock { shared in
+            guard !shared.isShutDown else { return false }
+            shared.queue.append(contentsOf: transfers)
+            // Woken under the lock: the loop thread frees the multi handle only after it has seen
+            // `isShutDown` under this lock, so the handle is alive here.
+            if shared.isPolling {
+                shared.isPolling = false
+                curl_multi_wakeup(multi)
             }
-            return
+            return true
         }
-        queue.append(contentsOf: transfers)
-        // Woken under the lock: the loop thread frees the multi handle only after it has seen
-        // `isShutDown` under this lock, so the handle is alive here.
-        if isPolling {
-            isPolling = false
-            curl_multi_wakeup(multi)
+        guard !accepted else { return }
+        for transfer in transfers {
+            transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down")))
         }
-        lock.unlock()
     }
 
     /// Marks the transport shut down and wakes its thread; returns at once, without waiting for
@@ -182,12 +187,12 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// then fails the queued and in-flight requests with a `transport` error, closes the
     /// connections and frees libcurl's handles; sends after this call fail at once.
     public func shutdown() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isShutDown else { return }
-        isShutDown = true
-        // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
-        curl_multi_wakeup(multi)
+        shared.withLock { shared in
+            guard !shared.isShutDown else { return }
+            shared.isShutDown = true
+            // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
+            curl_multi_wakeup(multi)
+        }
     }
 
     /// Shuts the transport down (as `shutdown()`) and returns once its thread has failed the
@@ -201,19 +206,17 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// "double free or corruption" at exit, now and then.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if isStopped {
-                lock.unlock()
-                continuation.resume()
-                return
+            let stopped = shared.withLock { shared in
+                if shared.isStopped { return true }
+                shared.stopWaiters.append(continuation)
+                if !shared.isShutDown {
+                    shared.isShutDown = true
+                    // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
+                    curl_multi_wakeup(multi)
+                }
+                return false
             }
-            stopWaiters.append(continuation)
-            if !isShutDown {
-                isShutDown = true
-                // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
-                curl_multi_wakeup(multi)
-            }
-            lock.unlock()
+            if stopped { continuation.resume() }
         }
     }
 
@@ -222,21 +225,25 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     private func loop() {
         var running: Int32 = 0
         while true {
-            lock.lock()
-            let stopping = isShutDown
-            var starting: [Transfer] = []
             let room = max(0, configuration.maxConcurrentStreams - active.count)
-            while starting.count < room, queueHead < queue.count {
-                starting.append(queue[queueHead])
-                queueHead += 1
+            let (stopping, starting, abandoned) = shared.withLock { shared -> (Bool, [Transfer], [Transfer]) in
+                let stopping = shared.isShutDown
+                var starting: [Transfer] = []
+                while starting.count < room, shared.queueHead < shared.queue.count {
+                    starting.append(shared.queue[shared.queueHead])
+                    shared.queueHead += 1
+                }
+                if shared.queueHead > 4096, shared.queueHead * 2 > shared.queue.count {
+                    shared.queue.removeFirst(shared.queueHead)
+                    shared.queueHead = 0
+                }
+                let abandoned: [Transfer] = stopping ? Array(shared.queue[shared.queueHead...]) : []
+                if stopping {
+                    shared.queue.removeAll()
+                    shared.queueHead = 0
+                }
+                return (stopping, starting, abandoned)
             }
-            if queueHead > 4096, queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
-            let abandoned: [Transfer] = stopping ? Array(queue[queueHead...]) : []
-            if stopping { queue.removeAll(); queueHead = 0 }
-            lock.unlock()
 
             for transfer in abandoned {
                 transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down before the request was sent")))
@@ -253,11 +260,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 // OpenSSL's thread-exit destructor, which could run at the same time as
                 // `OPENSSL_cleanup` in `exit` on another thread.
                 OPENSSL_thread_stop()
-                lock.lock()
-                isStopped = true
-                let waiters = stopWaiters
-                stopWaiters.removeAll()
-                lock.unlock()
+                let waiters = shared.withLock { shared in
+                    shared.isStopped = true
+                    defer { shared.stopWaiters.removeAll() }
+                    return shared.stopWaiters
+                }
                 for waiter in waiters { waiter.resume() }
                 return
             }
@@ -271,15 +278,15 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 else { continue }
                 finish(transfer, code: message.pointee.data.result, shutdown: false)
             }
-            lock.lock()
-            let more = queueHead < queue.count && active.count < configuration.maxConcurrentStreams
-            if !more { isPolling = true }
-            lock.unlock()
+            let roomLeft = active.count < configuration.maxConcurrentStreams
+            let more = shared.withLock { shared in
+                let more = roomLeft && shared.queueHead < shared.queue.count
+                if !more { shared.isPolling = true }
+                return more
+            }
             if !more {
                 curl_multi_poll(multi, nil, 0, 1000, nil)
-                lock.lock()
-                isPolling = false
-                lock.unlock()
+                shared.withLock { $0.isPolling = false }
             }
         }
     }
@@ -375,9 +382,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
         transfer.easy = nil
         transfer.headerList = nil
-        lock.lock()
-        openedConnections += connects
-        lock.unlock()
+        shared.withLock { $0.openedConnections += connects }
         if shutdown {
             transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight")))
         } else if code != CURLE_OK {
@@ -387,7 +392,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                     RichPushError(
                         // A timeout before any connection was made is a connection failure, too.
                         code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
-                        message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
+                        message:
+                            "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code, names: configuration.settingNames))"
                     )))
         } else {
             var response = TransportResponse(
@@ -434,17 +440,17 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private static func hint(_ code: CURLcode) -> String {
+    private static func hint(_ code: CURLcode, names: TransportSettingNames) -> String {
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return "; the server's certificate is not trusted: for a test server or proxy pass its CA with --ca-file"
+            return "; the server's certificate is not trusted: for a test server or proxy pass its CA with \(names.caFile)"
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST:
-            return "; check the host and port (--apns-url) and the network"
+            return "; check the host and port (\(names.url)) and the network"
         case CURLE_OPERATION_TIMEDOUT:
             return "; the server did not answer in time"
         case CURLE_SSL_CERTPROBLEM:
             return
-                "; the client certificate cannot be used: --cert must be the APNs certificate as .p12, or PEM with its key (--cert-key), and the right passphrase"
+                "; the client certificate cannot be used: \(names.certificate) must be the APNs certificate as .p12, or PEM with its key (\(names.certificateKey)), and the right passphrase"
         default:
             return ""
         }

@@ -10,11 +10,12 @@ extension TransportConfiguration {
     /// (and its key) must be readable and parse, so a wrong file stops at once with what to fix
     /// instead of failing every request (libcurl's 58 / 77) once per token.
     ///
-    /// - Parameter names: how to name the options in messages (default `--ca-file`, `--cert`,
-    ///   `--cert-key`, as `richpush send` spells them).
+    /// Messages name the files by `settingNames`.
+    ///
     /// - Throws: `RichPushError` with code `io` for a file that cannot be read (`FileProblem`),
     ///   `provider_configuration` for one that does not parse, naming the file and the fix.
-    public func checkCertificateFiles(names: (caFile: String, cert: String, certKey: String) = ("--ca-file", "--cert", "--cert-key")) throws {
+    public func checkCertificateFiles() throws {
+        let names = settingNames
         if let caFile {
             let data = try FileProblem.read(caFile, what: "the CA file", option: names.caFile)
             guard Self.pemCertificateCount(data) > 0 else {
@@ -26,13 +27,13 @@ extension TransportConfiguration {
             }
         }
         guard let cert = clientCertificate else { return }
-        let data = try FileProblem.read(cert.certificateFile, what: "the client certificate", option: names.cert)
+        let data = try FileProblem.read(cert.certificateFile, what: "the client certificate", option: names.certificate)
         if cert.type.uppercased() == "P12" {
             guard Self.pkcs12Opens(data, passphrase: cert.passphrase) else {
                 throw RichPushError(
                     code: .providerConfiguration,
                     message:
-                        "\(names.cert) \(cert.certificateFile): not a PKCS#12 certificate, or the passphrase is wrong; export the APNs certificate with its key from Keychain Access as .p12 and pass its password (env RICHPUSH_APNS_CERT_PASSWORD)"
+                        "\(names.certificate) \(cert.certificateFile): not a PKCS#12 certificate, or the passphrase is wrong; export the APNs certificate with its key from Keychain Access as .p12 and pass its password (env RICHPUSH_APNS_CERT_PASSWORD)"
                 )
             }
             return
@@ -41,14 +42,14 @@ extension TransportConfiguration {
             throw RichPushError(
                 code: .providerConfiguration,
                 message:
-                    "\(names.cert) \(cert.certificateFile): not a PKCS#12 or PEM certificate (a PEM starts with -----BEGIN CERTIFICATE-----; a .p12 must end in .p12); an APNs auth key AuthKey_….p8 goes to --key, not --cert"
+                    "\(names.certificate) \(cert.certificateFile): not a PKCS#12 or PEM certificate (a PEM starts with -----BEGIN CERTIFICATE-----; a .p12 must end in .p12); an APNs auth key AuthKey_….p8 goes to \(names.authKey), not \(names.certificate)"
             )
         }
-        let keyData = try cert.keyFile.map { try FileProblem.read($0, what: "the certificate's key", option: names.certKey) } ?? data
+        let keyData = try cert.keyFile.map { try FileProblem.read($0, what: "the certificate's key", option: names.certificateKey) } ?? data
         guard Self.pemPrivateKeyOpens(keyData, passphrase: cert.passphrase) else {
             let message =
-                cert.keyFile.map { "\(names.certKey) \($0): not a PEM private key, or the passphrase is wrong" }
-                ?? "\(names.cert) \(cert.certificateFile): no private key in the file (or the passphrase is wrong); pass the key with \(names.certKey) FILE"
+                cert.keyFile.map { "\(names.certificateKey) \($0): not a PEM private key, or the passphrase is wrong" }
+                ?? "\(names.certificate) \(cert.certificateFile): no private key in the file (or the passphrase is wrong); pass the key with \(names.certificateKey) FILE"
             throw RichPushError(code: .providerConfiguration, message: message)
         }
     }

@@ -54,6 +54,8 @@ public struct TransportConfiguration: Sendable {
     /// `{"reason", "timestamp"}`, FCM errors about a kilobyte: anything longer is a proxy's page,
     /// and 10 million of them must not fill memory.
     public var maximumResponseBodyBytes: Int = 16_384
+    /// What messages call the settings above (the program's own names, or described in words).
+    public var settingNames = TransportSettingNames.descriptive
 
     /// Makes the default configuration: system trust store, HTTP/2 over TLS, one connection,
     /// at most 500 concurrent streams.

@@ -4,7 +4,7 @@ import RichPushProvider
 /// How `richpush serve` reaches FCM HTTP v1 for `POST /v1/pushes` with `"provider": "fcm"`:
 /// a Google service account, and endpoints a test server can replace.
 ///
-/// From `--fcm-*` flags or the `RICHPUSH_FCM_*` environment variables (see `richpush serve --help`).
+/// Resolved by the command line as `richpush send`'s (see `richpush serve --help`).
 public struct FCMSettings: Sendable {
     /// The service-account JSON file (its private key is never printed or logged).
     public var serviceAccountFile: String
@@ -14,6 +14,10 @@ public struct FCMSettings: Sendable {
     public var tokenURL: String?
     /// Extra trust roots for the endpoints (a test CA), PEM.
     public var caFile: String?
+    /// What messages call the FCM settings (the program's options, or described in words).
+    public var settingNames = FCMSettingNames.descriptive
+    /// What messages call the transport's settings (the CA file, the endpoint).
+    public var transportSettingNames = TransportSettingNames.descriptive
 
     /// Makes the settings.
     ///
@@ -27,23 +31,5 @@ public struct FCMSettings: Sendable {
         self.endpoint = endpoint
         self.tokenURL = tokenURL
         self.caFile = caFile
-    }
-
-    /// The settings from flag values (`fcm-service-account`, `fcm-url`, `fcm-token-url`,
-    /// `fcm-ca-file`) and the environment (`RICHPUSH_FCM_SERVICE_ACCOUNT`, `RICHPUSH_FCM_URL`,
-    /// `RICHPUSH_FCM_TOKEN_URL`, `RICHPUSH_FCM_CA_FILE`).
-    ///
-    /// - Parameters:
-    ///   - option: a flag's value by name, `nil` when absent.
-    ///   - environment: the process environment.
-    /// - Returns: the settings, `nil` when no service account was given.
-    public static func resolve(option: (String) -> String?, environment: [String: String]) -> FCMSettings? {
-        func value(_ name: String, _ variable: String) -> String? {
-            (option(name) ?? environment[variable]).flatMap { $0.isEmpty ? nil : $0 }
-        }
-        guard let file = value("fcm-service-account", "RICHPUSH_FCM_SERVICE_ACCOUNT") else { return nil }
-        return FCMSettings(
-            serviceAccountFile: file, endpoint: value("fcm-url", "RICHPUSH_FCM_URL") ?? FCMClient.defaultEndpoint,
-            tokenURL: value("fcm-token-url", "RICHPUSH_FCM_TOKEN_URL"), caFile: value("fcm-ca-file", "RICHPUSH_FCM_CA_FILE"))
     }
 }

@@ -46,14 +46,16 @@ public final class PushSender: Sendable {
             let signer = try settings.signer()
             let manager = APNsTokenManager(signer: signer, keyID: settings.keyID, teamID: settings.teamID)
             var transport = TransportConfiguration()
+            transport.settingNames = settings.transportSettingNames
             if let caFile = settings.caFile {
                 guard FileManager.default.isReadableFile(atPath: caFile) else {
-                    throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --apns-ca-file")
+                    throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to \(transport.settingNames.caFile)")
                 }
                 transport.caFile = caFile
             }
             apns = try APNsClient(
-                environment: settings.environment, authentication: .token(manager), transport: transport, retry: retry, optionNames: .serve)
+                environment: settings.environment, authentication: .token(manager), transport: transport, retry: retry,
+                settingNames: settings.settingNames)
         } else {
             apns = nil
         }
@@ -65,19 +67,22 @@ public final class PushSender: Sendable {
                 apns?.shutdown()
                 throw RichPushError(
                     code: error.code,
-                    message: "the FCM service account for POST /v1/pushes (--fcm-service-account or RICHPUSH_FCM_SERVICE_ACCOUNT): \(error.message)")
+                    message:
+                        "the FCM service account for POST /v1/pushes (\(fcm.settingNames.serviceAccount) or RICHPUSH_FCM_SERVICE_ACCOUNT): \(error.message)")
             }
             if let tokenURL = fcm.tokenURL { account.tokenURI = tokenURL }
             var transport = TransportConfiguration()
+            transport.settingNames = fcm.transportSettingNames
             if let caFile = fcm.caFile {
                 guard FileManager.default.isReadableFile(atPath: caFile) else {
                     apns?.shutdown()
-                    throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to --fcm-ca-file")
+                    throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to \(transport.settingNames.caFile)")
                 }
                 transport.caFile = caFile
             }
             do {
-                self.fcm = try FCMClient(account: account, endpoint: fcm.endpoint, transport: transport, retry: retry)
+                self.fcm = try FCMClient(
+                    account: account, endpoint: fcm.endpoint, transport: transport, retry: retry, settingNames: fcm.settingNames)
             } catch {
                 apns?.shutdown()
                 throw error
