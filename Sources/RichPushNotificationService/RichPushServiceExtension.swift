@@ -2,6 +2,7 @@
 // One source file for iOS and Linux: on iOS it builds against UserNotifications; elsewhere
 // against UserNotificationsStandIn, a strict subset of Apple's declarations.
 import Foundation
+import RichPushCore
 import RichPushExtension
 
 #if canImport(UserNotifications)
@@ -46,9 +47,8 @@ import RichPushExtension
 ///   `validateAttachment(_:)` run on the pipeline's thread.
 open class RichPushServiceExtension: UNNotificationServiceExtension {
     private let configurationOverride: PipelineConfiguration?
-    private let inFlightLock = NSLock()
-    private var inFlight: [ObjectIdentifier: RequestContext] = [:]
-    private var infoPlistConfiguration: PipelineConfiguration?
+    /// The requests in flight, and the configuration read from Info.plist once.
+    private let shared = Locked<(inFlight: [ObjectIdentifier: RequestContext], infoPlistConfiguration: PipelineConfiguration?)>(([:], nil))
 
     /// Makes the extension with its settings from the main bundle's Info.plist (`RichPush`).
     ///
@@ -73,9 +73,9 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// Override to build it in code.
     open var configuration: PipelineConfiguration {
         if let configurationOverride { return configurationOverride }
-        if let cached = inFlightLock.withLock({ infoPlistConfiguration }) { return cached }
+        if let cached = shared.withLock({ $0.infoPlistConfiguration }) { return cached }
         let configuration = Self.readInfoPlist()
-        inFlightLock.withLock { infoPlistConfiguration = configuration }
+        shared.withLock { $0.infoPlistConfiguration = configuration }
         return configuration
     }
 
@@ -139,7 +139,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
             request: request, defaultBody: configuration.defaultBody, registrationDeadline: registrationDeadline,
             registrationWait: categoryRegistrationWait, buttonSlots: configuration.buttonCategorySlots, contentHandler: contentHandler)
         let key = ObjectIdentifier(context)
-        inFlightLock.withLock { inFlight[key] = context }
+        shared.withLock { $0.inFlight[key] = context }
         let payload = JSONValue(any: request.content.userInfo) ?? .null
         let pipeline = makePipeline(configuration: configuration)
         let this = CallbackReference(service: self)
@@ -185,7 +185,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// iOS calls this when the extension's time runs out; whatever is not handed over right after
     /// is replaced by the original content.
     open override func serviceExtensionTimeWillExpire() {
-        let pending = inFlightLock.withLock { Array(inFlight) }
+        let pending = shared.withLock { Array($0.inFlight) }
         for (key, context) in pending {
             if let held = context.expire() {
                 // Delivered by the pipeline, waiting for its category registration: hand it over now.
@@ -222,7 +222,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     }
 
     private func deliver(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
-        inFlightLock.withLock { _ = inFlight.removeValue(forKey: key) }
+        shared.withLock { _ = $0.inFlight.removeValue(forKey: key) }
         guard let handler = context.takeHandler() else { return }
         let request = context.request
         var result = result
@@ -240,7 +240,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     }
 
     private func deliverOriginal(key: ObjectIdentifier, context: RequestContext) {
-        inFlightLock.withLock { _ = inFlight.removeValue(forKey: key) }
+        shared.withLock { _ = $0.inFlight.removeValue(forKey: key) }
         guard let handler = context.takeHandler() else { return }
         handler(context.request.content)
     }
@@ -355,18 +355,29 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         let registrationDeadline: DispatchTime
         let registrationWait: Double
         let buttonSlots: Int
-        private let lock = NSLock()
-        private var contentHandler: ((UNNotificationContent) -> Void)?
-        private var pipelineRun: PipelineRun?
-        /// `didReceive` has not finished starting the request: whether there is a category is not known yet.
-        private var starting = true
-        /// Registrations started and not ended.
-        private var pending = 0
-        /// Time is up (expiry or the wait's bound): nothing waits any more.
-        private var open = false
-        private var held: PipelineResult?
-        /// Identifiers being registered or registered → the identifier the registry used.
-        private var registered: [String: String] = [:]
+        /// What changes while the request is in flight.
+        private struct State {
+            var contentHandler: ((UNNotificationContent) -> Void)?
+            var pipelineRun: PipelineRun?
+            /// `didReceive` has not finished starting the request: whether there is a category is not known yet.
+            var starting = true
+            /// Registrations started and not ended.
+            var pending = 0
+            /// Time is up (expiry or the wait's bound): nothing waits any more.
+            var open = false
+            var held: PipelineResult?
+            /// Identifiers being registered or registered → the identifier the registry used.
+            var registered: [String: String] = [:]
+
+            /// The held result once nothing keeps it any more (taken).
+            mutating func releasable() -> PipelineResult? {
+                guard !starting, pending == 0, let result = held else { return nil }
+                held = nil
+                return result
+            }
+        }
+
+        private let state: Locked<State>
 
         init(
             request: UNNotificationRequest, defaultBody: String?, registrationDeadline: DispatchTime, registrationWait: Double,
@@ -377,54 +388,54 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
             self.registrationDeadline = registrationDeadline
             self.registrationWait = registrationWait
             self.buttonSlots = buttonSlots
-            self.contentHandler = contentHandler
+            self.state = Locked(State(contentHandler: contentHandler))
         }
 
         /// Whether `identifier` was already registered (or is being) for this request.
         func isRegistering(_ identifier: String) -> Bool {
-            lock.withLock { registered[identifier] != nil }
+            state.withLock { $0.registered[identifier] != nil }
         }
 
         /// Records that the registration of `identifier` started.
         func registrationBegan(_ identifier: String) {
-            lock.withLock {
-                pending += 1
-                if registered[identifier] == nil { registered[identifier] = identifier }
+            state.withLock { s in
+                s.pending += 1
+                if s.registered[identifier] == nil { s.registered[identifier] = identifier }
             }
         }
 
         /// Records that a registration ended; returns the held result when nothing is pending any more.
         func registrationEnded(preferred: String, registered identifier: String) -> PipelineResult? {
-            lock.withLock {
-                pending -= 1
-                registered[preferred] = identifier
-                return releasable()
+            state.withLock { s in
+                s.pending -= 1
+                s.registered[preferred] = identifier
+                return s.releasable()
             }
         }
 
         /// `didReceive` has started the request; returns a held result that may go now.
         func started() -> PipelineResult? {
-            lock.withLock {
-                starting = false
-                return releasable()
+            state.withLock { s in
+                s.starting = false
+                return s.releasable()
             }
         }
 
         /// Keeps `result` while a registration is pending; `false` when it may go now.
         func hold(_ result: PipelineResult) -> Bool {
-            lock.withLock {
-                guard !open, starting || pending > 0 else { return false }
-                held = result
+            state.withLock { s in
+                guard !s.open, s.starting || s.pending > 0 else { return false }
+                s.held = result
                 return true
             }
         }
 
         /// The wait is over (bound passed): the held result, once.
         func release() -> PipelineResult? {
-            lock.withLock {
-                open = true
-                defer { held = nil }
-                return held
+            state.withLock { s in
+                s.open = true
+                defer { s.held = nil }
+                return s.held
             }
         }
 
@@ -433,26 +444,20 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
 
         /// The identifier a category was registered under (`preferred` until its registration ended).
         func registeredIdentifier(for preferred: String) -> String {
-            lock.withLock { registered[preferred] ?? preferred }
-        }
-
-        private func releasable() -> PipelineResult? {
-            guard !starting, pending == 0, let result = held else { return nil }
-            held = nil
-            return result
+            state.withLock { $0.registered[preferred] ?? preferred }
         }
 
         /// The pipeline run, once started.
-        var run: PipelineRun? { lock.withLock { pipelineRun } }
+        var run: PipelineRun? { state.withLock { $0.pipelineRun } }
 
         /// Records the started run.
-        func attach(_ run: PipelineRun) { lock.withLock { pipelineRun = run } }
+        func attach(_ run: PipelineRun) { state.withLock { $0.pipelineRun = run } }
 
         /// The content handler the first time, `nil` after.
         func takeHandler() -> ((UNNotificationContent) -> Void)? {
-            lock.withLock {
-                let handler = contentHandler
-                contentHandler = nil
+            state.withLock { s in
+                let handler = s.contentHandler
+                s.contentHandler = nil
                 return handler
             }
         }

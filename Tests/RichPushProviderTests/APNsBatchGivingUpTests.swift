@@ -4,6 +4,7 @@ import RichPushProvider
 import Testing
 
 /// A transport whose every request fails the same way, counting the requests it was given.
+/// `@unchecked Sendable`: the count is changed and read under `lock` only.
 final class FailingTransport: HTTPTransport, @unchecked Sendable {
     let error: RichPushError
     private let lock = NSLock()

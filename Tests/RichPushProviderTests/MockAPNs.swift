@@ -4,6 +4,7 @@ import RichPushProvider
 import RichPushTestSupport
 
 /// Runs `Tests/Support/mock_apns.py` with a throwaway P-256 key and its own CA, for one test.
+/// `@unchecked Sendable`: set up once in `init` and only read afterwards (the child process is its own).
 final class MockAPNs: @unchecked Sendable {
     static let keyID = "ABC123DEFG"
     static let teamID = "TEAM123456"

@@ -7,6 +7,7 @@ import Testing
 /// never per token, and never kept whole.
 @Suite struct UnexpectedBodyTests {
     /// Answers every request with a proxy's 502 page.
+    /// `@unchecked Sendable`: the request count is changed and read under `lock` only.
     final class ProxyErrorTransport: HTTPTransport, @unchecked Sendable {
         let lock = NSLock()
         var requests = 0

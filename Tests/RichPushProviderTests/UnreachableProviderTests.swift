@@ -10,6 +10,7 @@ import Glibc
 
 /// A loopback port that takes connections (the kernel completes the handshake) and never
 /// answers: a blackholed provider. Closed when released.
+/// `@unchecked Sendable`: the port and the socket are set in `init` and never changed.
 final class BlackholeListener: @unchecked Sendable {
     let port: Int
     private let fd: Int32
@@ -182,6 +183,7 @@ final class BlackholeListener: @unchecked Sendable {
 
 /// Answers the first requests with the given statuses, then fails every later one as a refused
 /// connection would.
+/// `@unchecked Sendable`: the answers left are taken under `lock` only.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [Int]
