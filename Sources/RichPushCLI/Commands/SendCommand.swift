@@ -328,6 +328,7 @@ enum SendCommand {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw UsageError(command: "send", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")
             }
+            if let problem = CleartextHTTP2.problem(url: url, option: "--apns-url") { throw UsageError(command: "send", message: problem) }
             environment = .custom(url)
         } else {
             environment = args.flag("sandbox") || env["RICHPUSH_APNS_SANDBOX"] == "1" ? .sandbox : .production

@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+import RichPushProvider
 import RichPushServer
 
 /// `richpush serve`: the statistics server (receipts in, figures and dashboard out).
@@ -207,6 +208,7 @@ enum ServeCommand {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw UsageError(command: "serve", message: "'--apns-url \(url)' must start with https:// (or http:// for an h2c test server)")
             }
+            if let problem = CleartextHTTP2.problem(url: url, option: "--apns-url") { throw UsageError(command: "serve", message: problem) }
             apns = settings
         case .failure(let missing)?:
             // As `richpush send`: some APNs settings but not all is a mistake to fix now, not a

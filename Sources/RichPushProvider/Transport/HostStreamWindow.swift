@@ -4,10 +4,11 @@
 ///
 /// Why a window of our own in front of libcurl's multiplexing: Apple's APNs opens a connection
 /// with `SETTINGS_MAX_CONCURRENT_STREAMS = 1` and raises it (to 1000) after the first answer.
-/// libcurl 7.88 (Debian 12) opens streams before the server's SETTINGS arrive (it assumes 100),
-/// parks the requests that find the connection full as "pending" and releases them one per
-/// finished transfer, not when the server raises the limit; a pending request's
-/// `CURLOPT_TIMEOUT_MS` runs all the while. So until the host has answered once on a connection
+/// libcurl 7.88 (Debian 12) opens streams before the server's SETTINGS arrive (it assumes 100
+/// until then), and parks the requests that find the connection full as "pending", where their
+/// `CURLOPT_TIMEOUT_MS` runs; handed 200 at once against a start-at-1 server, many of them
+/// waited out the whole 30 s timeout after the limit had risen (issue 22, measured with
+/// `Tests/Support/mock_apns.py --initial-streams 1`). So until the host has answered once on a connection
 /// (its SETTINGS are then known to libcurl), only one request per allowed connection is handed
 /// over; after that up to `maxConcurrentStreams`, and libcurl keeps to the server's value.
 struct HostStreamWindow {
