@@ -410,7 +410,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
         lock.unlock()
         let message =
-            "\(host) accepted the connection and the requests but answered none of them in \(Self.format(seconds)) s; gave up the \(inFlight.count + waiting.count) other requests to it at once (no answer at all on the connection), new ones fail for \(Self.format(seconds)) s: check the server (--apns-url) and the network"
+            "\(host) accepted the connection and the requests but answered none of them in \(Self.format(seconds)) s; gave up the \(inFlight.count + waiting.count) other requests to it at once (no answer at all on the connection), new ones fail for \(Self.format(seconds)) s: check that the server is up and answering, and the network"
         windows[host, default: HostStreamWindow()].silence = message
         windows[host, default: HostStreamWindow()].silentUntil = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         for (easy, transfer) in inFlight {
