@@ -20,6 +20,7 @@ APT_PACKAGES=(
   libpq-dev              # statistics server: PostgreSQL store (libpq) for several richpush serve (issue 9)
   postgresql             # tests start throwaway clusters (initdb + pg_ctl from /usr/lib/postgresql/<ver>/bin)
   nginx-light            # tests: deploy/nginx/richpush.conf in front of several richpush serve
+  haproxy                # tests: deploy/haproxy/haproxy.cfg must drop a client's X-Forwarded-Host (issue 22)
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

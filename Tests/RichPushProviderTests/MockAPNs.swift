@@ -24,7 +24,10 @@ final class MockAPNs: @unchecked Sendable {
     /// The client certificate (PEM, certificate + key) when started with `clientCertificate: true`.
     let clientCertificateFile: URL?
 
-    init(script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false) async throws {
+    /// `options` are more `mock_apns.py` arguments (`--initial-streams 1`, `--never-answer`).
+    init(
+        script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false, options: [String] = []
+    ) async throws {
         directory = try Fixtures.temporaryDirectory("mock-apns")
         keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         caFile = directory.appendingPathComponent("ca.pem")
@@ -38,7 +41,7 @@ final class MockAPNs: @unchecked Sendable {
                 Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
                 "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
                 "--ca-out", caFile.path, "--script", scriptFile.path,
-            ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []))
+            ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []) + options)
         port = try await process.start(waitingForPort: 30)
         // The CA file is written before PORT is printed.
         var configuration = TransportConfiguration()

@@ -13,10 +13,18 @@ It behaves like api.push.apple.com where tests need it to:
   * GET /stats: JSON counts: requests, accepted, connections (device_connections: those that
     carried /3/device requests), distinct provider tokens (jwts) and
     renewals (jwts - 1), requests per token, the largest number of concurrent streams seen,
-    and the last /3/device request body (last_body_b64, base64: the exact bytes).
+    streams a client opened past the advertised SETTINGS_MAX_CONCURRENT_STREAMS
+    (stream_limit_violations; the connection is then closed, as a protocol error), and the last
+    /3/device request body (last_body_b64, base64: the exact bytes).
+  * Apple's stream limit: --initial-streams 1 --max-streams 1000 advertises
+    SETTINGS_MAX_CONCURRENT_STREAMS = 1 on a new connection and raises it to 1000 once the first
+    answer on that connection is sent (api.push.apple.com does this). Default: 1000 from the start.
+  * --never-answer: /3/device streams are accepted (headers, body), counted in "requests" and
+    never answered, as an APNs that hangs; /stats still answers.
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
-                    [--no-tls] [--script FILE] [--port 0]
+                    [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
+                    [--never-answer]
 Prints "PORT n" first (then "CA path" when TLS is on).
 """
 import argparse
@@ -32,6 +40,7 @@ import uuid
 import h2.config
 import h2.connection
 import h2.events
+import h2.exceptions
 import h2.settings
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -63,6 +72,7 @@ class State:
         self.per_token = {}
         self.max_streams = 0
         self.device_connections = 0
+        self.stream_limit_violations = 0
         self.last_body = None
 
     def stats(self):
@@ -70,6 +80,7 @@ class State:
                 "device_connections": self.device_connections,
                 "jwts": len(self.jwts), "renewals": max(0, len(self.jwts) - 1),
                 "per_token": self.per_token, "max_concurrent_streams": self.max_streams,
+                "stream_limit_violations": self.stream_limit_violations,
                 "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
@@ -192,12 +203,13 @@ class H2Protocol(asyncio.Protocol):
         self.streams = {}
         self.transport = None
         self.used = False
+        self.raised = False
 
     def connection_made(self, transport):
         self.transport = transport
         self.state.connections += 1
         self.conn.local_settings = h2.settings.Settings(client=False, initial_values={
-            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: 1000,
+            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: self.state.args.initial_streams or self.state.args.max_streams,
             h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1 << 20,
         })
         self.conn.initiate_connection()
@@ -207,6 +219,12 @@ class H2Protocol(asyncio.Protocol):
     def data_received(self, data):
         try:
             events = self.conn.receive_data(data)
+        except h2.exceptions.TooManyStreamsError as error:
+            # More streams than SETTINGS_MAX_CONCURRENT_STREAMS allows: count it, drop the connection.
+            self.state.stream_limit_violations += 1
+            print(f"mock_apns: stream limit exceeded: {error!r}", file=sys.stderr, flush=True)
+            self.transport.close()
+            return
         except Exception as error:  # a protocol error: say so, drop the connection
             print(f"mock_apns: connection error: {error!r}", file=sys.stderr, flush=True)
             self.transport.close()
@@ -225,8 +243,17 @@ class H2Protocol(asyncio.Protocol):
                 self.transport.close()
         # Streams open at once on this connection (requests that arrived together, multiplexed).
         self.state.max_streams = max(self.state.max_streams, len(self.streams))
+        answered = False
         for stream_id in ended:
+            if self.state.args.never_answer and dict(self.streams[stream_id][0]).get(":path", "").startswith("/3/device/"):
+                self.state.requests += 1  # counted, accepted, never answered (the stream stays open)
+                continue
             self.respond(stream_id)
+            answered = True
+        if answered and not self.raised and self.state.args.initial_streams:
+            # The first answer on this connection went out: raise the limit, as Apple does.
+            self.raised = True
+            self.conn.update_settings({h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: self.state.args.max_streams})
         out = self.conn.data_to_send()
         if out:
             self.transport.write(out)
@@ -273,6 +300,11 @@ async def main():
     p.add_argument("--client-cert-out", help="certificate auth: require a client certificate signed by the "
                    "throwaway CA, write one (certificate + key, PEM) here, and skip the JWT checks")
     p.add_argument("--port", type=int, default=0)
+    p.add_argument("--initial-streams", type=int, default=0,
+                   help="SETTINGS_MAX_CONCURRENT_STREAMS of a new connection, raised to --max-streams after "
+                   "its first answer (Apple's APNs starts at 1); 0: --max-streams from the start")
+    p.add_argument("--max-streams", type=int, default=1000, help="SETTINGS_MAX_CONCURRENT_STREAMS (default 1000)")
+    p.add_argument("--never-answer", action="store_true", help="accept /3/device streams and never answer them")
     args = p.parse_args()
     state = State(args)
     context = None

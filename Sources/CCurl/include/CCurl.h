@@ -51,6 +51,13 @@ static inline CURLcode richpush_curl_getinfo_string(CURL *h, CURLINFO i, char **
 static inline CURLMcode richpush_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
     return curl_multi_setopt(m, o, v);
 }
+/* The running libcurl's version as 0xXXYYZZ (8.0.0 = 0x080000), and as text. */
+static inline unsigned int richpush_curl_version_num(void) {
+    return curl_version_info(CURLVERSION_NOW)->version_num;
+}
+static inline const char *richpush_curl_version_text(void) {
+    return curl_version_info(CURLVERSION_NOW)->version;
+}
 #endif
 
 #endif

@@ -13,10 +13,15 @@ enum EncryptCommand {
             (e.g. "media-url" or a "media" array, "push_id", "buttons", "thumbnail", "badge_op")
             as if it were a top-level payload key.
 
-            Prints the envelope {"v":1,"kid":ID,"iv":…,"ct":…,"tag":…} (base64: a fresh random
+            Prints the envelope {"v":2,"kid":ID,"iv":…,"ct":…,"tag":…} (base64: a fresh random
             12-byte IV, the ciphertext, the 16-byte tag), or with --payload the BASE payload with
             the envelope under "enc". Keep a generic alert in BASE (e.g. "New message"): it is
             what the user sees if the device cannot decrypt.
+
+            Envelope version 2 binds the push id the payload carries in the clear (BASE's, or
+            PLAINTEXT.json's push_id moved out of it) as AES-GCM associated data: the device
+            decrypts it only in a payload with that same push id (or, with none bound, with no
+            push id), so a ciphertext copied into another push fails as decrypt_failed.
 
             A "push_id" in PLAINTEXT.json stays in the clear by default, so a device that cannot
             decrypt still sends its receipt (outcome text_only, reason decrypt_failed): with
@@ -79,10 +84,16 @@ enum EncryptCommand {
                     "PLAINTEXT.json file \(plaintextPath) is \(plaintextBytes) bytes as compact JSON; the encrypted payload cannot fit APNs' \(limit)-byte limit (Apple; ciphertext in base64 is 4/3 of the plaintext): send media by URL and keep the text short"
             )
         }
-        let envelope = try PayloadCipher.encrypt(plaintext, key: key, kid: kid)
-        var output = envelope.json
+        var base: [String: JSONValue]?
         if let basePath = arguments.value("payload") {
-            var base = try readObject(basePath, what: "--payload", file: "the base payload", option: "--payload")
+            base = try readObject(basePath, what: "--payload", file: "the base payload", option: "--payload")
+        }
+        // Envelope version 2 binds the push id the payload carries in the clear (AES-GCM AAD).
+        let boundPushID =
+            base.flatMap { DecryptedPayload.clearPushID(in: .object($0)) } ?? clearPushID.flatMap { DecryptedPayload.clearPushID(in: .object(["push_id": $0])) }
+        let envelope = try PayloadCipher.encrypt(plaintext, key: key, kid: kid, pushID: boundPushID)
+        var output = envelope.json
+        if let basePath = arguments.value("payload"), var base {
             if let clearPushID {
                 let existing = PayloadKeyPath.defaultPushIDKeyPaths.lazy.compactMap { $0.lookup(in: .object(base)) }.first
                 if let existing, existing != clearPushID {

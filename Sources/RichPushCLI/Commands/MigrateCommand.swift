@@ -71,12 +71,18 @@ enum MigrateCommand {
         var out = ""
         for s in summaries {
             let name = s.table.padding(toLength: 13, withPad: " ", startingAt: 0)
-            var line = "  \(name) \(s.copied) copied"
+            let copied = s.copied - s.skipped.count
+            var line = "  \(name) \(copied) copied"
             if s.table == "receipts" {
-                line += " (\(s.new) new, \(s.copied - s.new) already there)"
+                line += " (\(s.new) new, \(copied - s.new) already there)"
             }
             if s.copiedBefore > 0 { line += ", \(s.copiedBefore) copied by an earlier run" }
+            if !s.skipped.isEmpty { line += ", \(s.skipped.count) skipped: the server's rules refuse them (rowids on standard error)" }
             out += line + "\n"
+            // Rows the server would have refused are not copied; a re-run goes on past them.
+            var refused = s.skipped.prefix(100).map { "richpush migrate: skipped \($0.table) row \($0.rowid): \($0.problem)\n" }.joined()
+            if s.skipped.count > 100 { refused += "richpush migrate: … and \(s.skipped.count - 100) more \(s.table) rows skipped\n" }
+            FileHandle.standardError.write(Data(refused.utf8))
         }
         let total = summaries.map(\.copied).reduce(0, +)
         out +=

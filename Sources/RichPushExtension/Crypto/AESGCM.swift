@@ -8,7 +8,8 @@ import COpenSSL
 
 /// AES-256-GCM, sealed and opened with CryptoKit on Apple platforms and libcrypto (OpenSSL 3)
 /// elsewhere. Same inputs and outputs on both: a 32-byte key, a 12-byte nonce, the ciphertext
-/// (same length as the plaintext) and a 16-byte tag, no additional authenticated data.
+/// (same length as the plaintext) and a 16-byte tag, and optional additional authenticated data
+/// (envelope version 2: the clear push id; version 1: none).
 enum AESGCM {
     /// Key length in bytes (AES-256).
     static let keyBytes = 32
@@ -23,11 +24,12 @@ enum AESGCM {
         case library(String)
     }
 
-    /// Encrypts `plaintext`.
-    static func seal(_ plaintext: Data, key: Data, nonce: Data) throws(Failure) -> (ciphertext: Data, tag: Data) {
+    /// Encrypts `plaintext`, authenticating `associatedData` with it (not encrypted, not stored).
+    static func seal(_ plaintext: Data, key: Data, nonce: Data, associatedData: Data = Data()) throws(Failure) -> (ciphertext: Data, tag: Data) {
         #if canImport(CryptoKit)
         do {
-            let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: key), nonce: AES.GCM.Nonce(data: nonce))
+            let box = try AES.GCM.seal(
+                plaintext, using: SymmetricKey(data: key), nonce: AES.GCM.Nonce(data: nonce), authenticating: associatedData)
             return (box.ciphertext, box.tag)
         } catch {
             throw .library(String(describing: error))
@@ -42,6 +44,13 @@ enum AESGCM {
         let nonceBytes = [UInt8](nonce)
         guard EVP_EncryptInit_ex(ctx, nil, nil, keyBytes, nonceBytes) == 1 else {
             throw .library("EVP_EncryptInit_ex(key, iv) failed")
+        }
+        if !associatedData.isEmpty {
+            var aadWritten: Int32 = 0
+            let aad = [UInt8](associatedData)
+            guard EVP_EncryptUpdate(ctx, nil, &aadWritten, aad, Int32(aad.count)) == 1 else {
+                throw .library("EVP_EncryptUpdate(aad) failed")
+            }
         }
         let input = [UInt8](plaintext)
         var output = [UInt8](repeating: 0, count: input.count + 16)
@@ -63,8 +72,9 @@ enum AESGCM {
         #endif
     }
 
-    /// Decrypts and authenticates `ciphertext`.
-    static func open(ciphertext: Data, tag: Data, key: Data, nonce: Data) throws(Failure) -> Data {
+    /// Decrypts and authenticates `ciphertext` with `associatedData` (which must be what it was
+    /// sealed with).
+    static func open(ciphertext: Data, tag: Data, key: Data, nonce: Data, associatedData: Data = Data()) throws(Failure) -> Data {
         #if canImport(CryptoKit)
         let box: AES.GCM.SealedBox
         do {
@@ -73,7 +83,7 @@ enum AESGCM {
             throw .library(String(describing: error))
         }
         do {
-            return try AES.GCM.open(box, using: SymmetricKey(data: key))
+            return try AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: associatedData)
         } catch {
             throw .authentication
         }
@@ -87,6 +97,13 @@ enum AESGCM {
         let nonceBytes = [UInt8](nonce)
         guard EVP_DecryptInit_ex(ctx, nil, nil, keyBytes, nonceBytes) == 1 else {
             throw .library("EVP_DecryptInit_ex(key, iv) failed")
+        }
+        if !associatedData.isEmpty {
+            var aadWritten: Int32 = 0
+            let aad = [UInt8](associatedData)
+            guard EVP_DecryptUpdate(ctx, nil, &aadWritten, aad, Int32(aad.count)) == 1 else {
+                throw .library("EVP_DecryptUpdate(aad) failed")
+            }
         }
         let input = [UInt8](ciphertext)
         var output = [UInt8](repeating: 0, count: input.count + 16)

@@ -26,7 +26,7 @@ final class DepthStage: Sendable {
     /// Opens the envelope and reads the issue-6 payload keys. Applies `badge_op` (once per push).
     init(payload: JSONValue, configuration: PipelineConfiguration) {
         self.configuration = configuration
-        decryption = DecryptedPayload.open(payload, keys: configuration.keyProvider)
+        decryption = DecryptedPayload.open(payload, keys: configuration.keyProvider, pushIDKeyPaths: configuration.pushIDKeyPaths)
         let p = decryption.payload
         mediaURLs = MediaURLList.urls(in: p, keyPaths: configuration.mediaKeyPaths)
         var notes: [String] = []

@@ -24,8 +24,21 @@ import RichPushCore
 /// The thread also keeps at most `maxConcurrentStreams` transfers in the multi handle; the rest
 /// wait in a FIFO queue, so a batch of 100,000 tokens costs a queue entry each, not a stream.
 ///
-/// `@unchecked Sendable`: what callers touch is behind `shared`'s lock; the multi handle, the
-/// active transfers, the idle handles and the last header list are touched by the loop thread only.
+/// The server's `SETTINGS_MAX_CONCURRENT_STREAMS` is followed as it changes, on at most
+/// `maxConnectionsPerHost` connections (`CURLMOPT_MAX_HOST_CONNECTIONS`; never more to get
+/// around the limit): until a host has answered once on its connection, one request per allowed
+/// connection is handed to libcurl (Apple starts at 1 and raises the limit after the first
+/// answer), then up to `maxConcurrentStreams` (see `HostStreamWindow`).
+///
+/// A host that accepts requests and answers none is given up as a whole: when a request times
+/// out (`requestTimeout`) and nothing at all arrived from its host since that request started,
+/// every other request of that host, in flight or queued, fails at once with
+/// `connection_failed`, and so does every new one for another `requestTimeout`; a batch against
+/// a silent APNs ends within about two request timeouts instead of one timeout per stream.
+///
+/// `@unchecked Sendable`: what callers touch (the queue, the flags, the host windows) is behind
+/// `lock`; the multi handle, the active transfers, the idle handles and the last header list are
+/// touched by the loop thread only.
 public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// Where a finished transfer's result goes: one caller's continuation, or a slot of a batch.
     private enum Completion {
@@ -75,10 +88,15 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         var bodyLimit = 0
         var bodyTruncated = false
         var headers: [String: String] = [:]
+        /// The `scheme://host:port` of the URL (its `HostStreamWindow`).
+        let host: String
+        /// When it was handed to libcurl.
+        var startedAt = ContinuousClock.now
 
         init(request: TransportRequest, completion: Completion) {
             self.request = request
             self.completion = completion
+            host = String(HostStreamWindow.key(of: request.url))
         }
 
         func complete(_ result: Result<TransportResponse, any Error>) {
@@ -99,25 +117,21 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
-    /// What callers and the loop thread share, behind one lock.
-    private struct Shared {
-        var queue: [Transfer] = []
-        var queueHead = 0
-        var isShutDown = false
-        /// The loop thread has freed libcurl's handles and its OpenSSL thread state: from then on it
-        /// touches neither library again.
-        var isStopped = false
-        /// `close()` callers waiting for `isStopped`; resumed by the loop thread.
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
-        /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
-        /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
-        /// costs one wakeup and its frames go out in few `send` calls.
-        var isPolling = false
-        var openedConnections = 0
-    }
-
     private let configuration: TransportConfiguration
-    private let shared = Locked(Shared())
+    private let lock = NSLock()
+    private var queue: [Transfer] = []
+    private var queueHead = 0
+    private var isShutDown = false
+    /// The loop thread has freed libcurl's handles and its OpenSSL thread state: from then on it
+    /// touches neither library again.
+    private var isStopped = false
+    /// `close()` callers waiting for `isStopped`; resumed by the loop thread.
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The loop thread is (about to be) blocked in `curl_multi_poll`: a new request must wake it.
+    /// Requests that arrive while it runs are picked up without a wakeup, so a burst of sends
+    /// costs one wakeup and its frames go out in few `send` calls.
+    private var isPolling = false
+    private var openedConnections = 0
     // Owned by the loop thread only.
     private let multi: UnsafeMutableRawPointer
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -126,6 +140,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     private var idleHandles: [UnsafeMutableRawPointer] = []
     /// The header list of the last transfer started, reused while the fields stay the same.
     private var lastHeaderList: HeaderList?
+    /// Per host: requests in flight, whether it answered, whether it went silent.
+    private var windows: [String: HostStreamWindow] = [:]
 
     /// Starts the transport and its thread.
     ///
@@ -139,6 +155,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         self.multi = multi
         _ = richpush_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = richpush_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
+        // Requests that find every allowed connection full wait in libcurl ("pending") rather
+        // than opening another connection.
         _ = richpush_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, configuration.maxConcurrentStreams))
         let thread = Thread { [self] in self.loop() }
         thread.name = "richpush-http2"
@@ -146,7 +164,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     }
 
     public var connectionsOpened: Int {
-        shared.withLock { $0.openedConnections }
+        lock.lock(); defer { lock.unlock() }
+        return openedConnections
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -165,21 +184,22 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
 
     /// Hands transfers to the loop thread under the lock, with at most one wakeup.
     private func enqueue(_ transfers: [Transfer]) {
-        let accepted = shared.withLock { shared in
-            guard !shared.isShutDown else { return false }
-            shared.queue.append(contentsOf: transfers)
-            // Woken under the lock: the loop thread frees the multi handle only after it has seen
-            // `isShutDown` under this lock, so the handle is alive here.
-            if shared.isPolling {
-                shared.isPolling = false
-                curl_multi_wakeup(multi)
+        lock.lock()
+        if isShutDown {
+            lock.unlock()
+            for transfer in transfers {
+                transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down")))
             }
-            return true
+            return
         }
-        guard !accepted else { return }
-        for transfer in transfers {
-            transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down")))
+        queue.append(contentsOf: transfers)
+        // Woken under the lock: the loop thread frees the multi handle only after it has seen
+        // `isShutDown` under this lock, so the handle is alive here.
+        if isPolling {
+            isPolling = false
+            curl_multi_wakeup(multi)
         }
+        lock.unlock()
     }
 
     /// Marks the transport shut down and wakes its thread; returns at once, without waiting for
@@ -187,12 +207,12 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// then fails the queued and in-flight requests with a `transport` error, closes the
     /// connections and frees libcurl's handles; sends after this call fail at once.
     public func shutdown() {
-        shared.withLock { shared in
-            guard !shared.isShutDown else { return }
-            shared.isShutDown = true
-            // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
-            curl_multi_wakeup(multi)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isShutDown else { return }
+        isShutDown = true
+        // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
+        curl_multi_wakeup(multi)
     }
 
     /// Shuts the transport down (as `shutdown()`) and returns once its thread has failed the
@@ -206,17 +226,19 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// "double free or corruption" at exit, now and then.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = shared.withLock { shared in
-                if shared.isStopped { return true }
-                shared.stopWaiters.append(continuation)
-                if !shared.isShutDown {
-                    shared.isShutDown = true
-                    // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
-                    curl_multi_wakeup(multi)
-                }
-                return false
+            lock.lock()
+            if isStopped {
+                lock.unlock()
+                continuation.resume()
+                return
             }
-            if stopped { continuation.resume() }
+            stopWaiters.append(continuation)
+            if !isShutDown {
+                isShutDown = true
+                // Under the lock: the loop frees the multi handle only after seeing `isShutDown` under it.
+                curl_multi_wakeup(multi)
+            }
+            lock.unlock()
         }
     }
 
@@ -225,26 +247,35 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     private func loop() {
         var running: Int32 = 0
         while true {
-            let room = max(0, configuration.maxConcurrentStreams - active.count)
-            let (stopping, starting, abandoned) = shared.withLock { shared -> (Bool, [Transfer], [Transfer]) in
-                let stopping = shared.isShutDown
-                var starting: [Transfer] = []
-                while starting.count < room, shared.queueHead < shared.queue.count {
-                    starting.append(shared.queue[shared.queueHead])
-                    shared.queueHead += 1
+            lock.lock()
+            let stopping = isShutDown
+            var starting: [Transfer] = []
+            var refused: [Transfer] = []
+            let now = ContinuousClock.now
+            while queueHead < queue.count, active.count + starting.count < configuration.maxConcurrentStreams {
+                let next = queue[queueHead]
+                let window = windows[next.host] ?? HostStreamWindow()
+                if window.isSilent(at: now) {
+                    refused.append(next)
+                } else if window.inFlight < window.limit(configuration) {
+                    windows[next.host, default: HostStreamWindow()].admit(at: now)
+                    starting.append(next)
+                } else {
+                    break
                 }
-                if shared.queueHead > 4096, shared.queueHead * 2 > shared.queue.count {
-                    shared.queue.removeFirst(shared.queueHead)
-                    shared.queueHead = 0
-                }
-                let abandoned: [Transfer] = stopping ? Array(shared.queue[shared.queueHead...]) : []
-                if stopping {
-                    shared.queue.removeAll()
-                    shared.queueHead = 0
-                }
-                return (stopping, starting, abandoned)
+                queueHead += 1
             }
+            if queueHead > 4096, queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            let abandoned: [Transfer] = stopping ? Array(queue[queueHead...]) : []
+            if stopping { queue.removeAll(); queueHead = 0 }
+            lock.unlock()
 
+            for transfer in refused {
+                transfer.complete(.failure(RichPushError(code: .connectionFailed, message: windows[transfer.host]?.silence ?? "no answer")))
+            }
             for transfer in abandoned {
                 transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down before the request was sent")))
             }
@@ -260,11 +291,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                 // OpenSSL's thread-exit destructor, which could run at the same time as
                 // `OPENSSL_cleanup` in `exit` on another thread.
                 OPENSSL_thread_stop()
-                let waiters = shared.withLock { shared in
-                    shared.isStopped = true
-                    defer { shared.stopWaiters.removeAll() }
-                    return shared.stopWaiters
-                }
+                lock.lock()
+                isStopped = true
+                let waiters = stopWaiters
+                stopWaiters.removeAll()
+                lock.unlock()
                 for waiter in waiters { waiter.resume() }
                 return
             }
@@ -272,21 +303,27 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
 
             curl_multi_perform(multi, &running)
             var left: Int32 = 0
+            var silent: [String] = []
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                     let transfer = active.removeValue(forKey: easy)
                 else { continue }
-                finish(transfer, code: message.pointee.data.result, shutdown: false)
+                if finish(transfer, code: message.pointee.data.result, shutdown: false) { silent.append(transfer.host) }
             }
-            let roomLeft = active.count < configuration.maxConcurrentStreams
-            let more = shared.withLock { shared in
-                let more = roomLeft && shared.queueHead < shared.queue.count
-                if !more { shared.isPolling = true }
-                return more
+            for host in silent { giveUp(host) }
+            lock.lock()
+            var more = false
+            if queueHead < queue.count && active.count < configuration.maxConcurrentStreams {
+                let window = windows[queue[queueHead].host] ?? HostStreamWindow()
+                more = window.isSilent(at: ContinuousClock.now) || window.inFlight < window.limit(configuration)
             }
+            if !more { isPolling = true }
+            lock.unlock()
             if !more {
                 curl_multi_poll(multi, nil, 0, 1000, nil)
-                shared.withLock { $0.isPolling = false }
+                lock.lock()
+                isPolling = false
+                lock.unlock()
             }
         }
     }
@@ -359,12 +396,47 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             return size * count
         }
         _ = richpush_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
+        transfer.startedAt = ContinuousClock.now
         active[easy] = transfer
         curl_multi_add_handle(multi, easy)
     }
 
-    private func finish(_ transfer: Transfer, code: CURLcode, shutdown: Bool) {
-        guard let easy = transfer.easy else { return }
+    /// Fails every other request of a host that answered nothing (see the type's summary):
+    /// those in flight and queued now, new ones for another `requestTimeout`.
+    private func giveUp(_ host: String) {
+        let seconds = configuration.requestTimeout
+        let inFlight = active.filter { $0.value.host == host }
+        lock.lock()
+        let waiting = queue[queueHead...].filter { $0.host == host }
+        if !waiting.isEmpty {
+            queue = queue[queueHead...].filter { $0.host != host }
+            queueHead = 0
+        }
+        lock.unlock()
+        let message =
+            "\(host) accepted the connection and the requests but answered none of them in \(Self.format(seconds)) s; gave up the \(inFlight.count + waiting.count) other requests to it at once (no answer at all on the connection), new ones fail for \(Self.format(seconds)) s: check that the server is up and answering, and the network"
+        windows[host, default: HostStreamWindow()].silence = message
+        windows[host, default: HostStreamWindow()].silentUntil = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        for (easy, transfer) in inFlight {
+            active[easy] = nil
+            _ = finish(transfer, code: CURLE_OK, shutdown: false, failure: RichPushError(code: .connectionFailed, message: message))
+        }
+        for transfer in waiting {
+            transfer.complete(.failure(RichPushError(code: .connectionFailed, message: message)))
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// Completes a transfer (with `failure` instead of its own result when given) and updates
+    /// its host's window.
+    /// - Returns: whether the host is silent: the transfer timed out on a connection and nothing
+    ///   at all arrived from the host since it started.
+    @discardableResult
+    private func finish(_ transfer: Transfer, code: CURLcode, shutdown: Bool, failure: RichPushError? = nil) -> Bool {
+        guard let easy = transfer.easy else { return false }
         var status = 0
         var version = 0
         var connects = 0
@@ -382,8 +454,27 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
         transfer.easy = nil
         transfer.headerList = nil
-        shared.withLock { $0.openedConnections += connects }
-        if shutdown {
+        lock.lock()
+        openedConnections += connects
+        lock.unlock()
+        var window = windows[transfer.host] ?? HostStreamWindow()
+        window.inFlight = max(0, window.inFlight - 1)
+        var silent = false
+        if failure == nil, !shutdown {
+            if code == CURLE_OK {
+                window.answered = true
+                window.lastAnswer = ContinuousClock.now
+            } else if code == CURLE_OPERATION_TIMEDOUT {
+                silent = connectMicroseconds > 0 && (window.lastAnswer.map { $0 < transfer.startedAt } ?? true)
+            } else if code != CURLE_HTTP2_STREAM {
+                // The connection may be gone: the next one starts at one stream again.
+                window.answered = false
+            }
+        }
+        windows[transfer.host] = window
+        if let failure {
+            transfer.complete(.failure(failure))
+        } else if shutdown {
             transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight")))
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
@@ -392,8 +483,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                     RichPushError(
                         // A timeout before any connection was made is a connection failure, too.
                         code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
-                        message:
-                            "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code, names: configuration.settingNames))"
+                        message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
                     )))
         } else {
             var response = TransportResponse(
@@ -403,57 +493,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             response.bodyTruncated = transfer.bodyTruncated
             transfer.complete(.success(response))
         }
-    }
-
-    /// Splits `Name: value\r\n` into a lower-cased name and a trimmed value (bytes, no Foundation:
-    /// this runs for every response header).
-    private static func parseHeaderLine(_ bytes: UnsafeRawBufferPointer) -> (name: String, value: String)? {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-            !(bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T") && bytes[4] == UInt8(ascii: "/"))
-        else { return nil }
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
-        var start = colon + 1
-        var end = bytes.count
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        let name = String(decoding: bytes[0..<colon].map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
-        return (name, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-    }
-
-    private static func redact(_ url: String) -> String {
-        // The device token is in the path; show only its start.
-        guard let range = url.range(of: "/3/device/") else { return url }
-        let token = url[range.upperBound...]
-        return String(url[..<range.upperBound]) + token.prefix(8) + (token.count > 8 ? "…" : "")
-    }
-
-    /// `tls_configuration` for what retrying cannot change, `connection_failed` for no connection.
-    private static func errorCode(_ code: CURLcode) -> RichPushError.Code {
-        switch code {
-        case CURLE_SSL_CERTPROBLEM, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE,
-            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return .tlsConfiguration
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            return .connectionFailed
-        default:
-            return .transport
-        }
-    }
-
-    private static func hint(_ code: CURLcode, names: TransportSettingNames) -> String {
-        switch code {
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return "; the server's certificate is not trusted: for a test server or proxy pass its CA with \(names.caFile)"
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST:
-            return "; check the host and port (\(names.url)) and the network"
-        case CURLE_OPERATION_TIMEDOUT:
-            return "; the server did not answer in time"
-        case CURLE_SSL_CERTPROBLEM:
-            return
-                "; the client certificate cannot be used: \(names.certificate) must be the APNs certificate as .p12, or PEM with its key (\(names.certificateKey)), and the right passphrase"
-        default:
-            return ""
-        }
+        return silent
     }
 }
 #endif

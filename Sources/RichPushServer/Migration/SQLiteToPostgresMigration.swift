@@ -21,7 +21,22 @@ import RichPushCore
 ///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 4 are read;
 ///   a push copied from a file before version 3 gets one batch `before-v3` from `apns` (the only
 ///   way sends were recorded then), so its source is known.
+/// - The server's rules on the way in (`MigrationRowCheck`): a row `richpush serve` would have
+///   refused (a push id with a bidirectional control, an unknown event, a negative number, an id
+///   with a NUL byte, a 5 MB push id, a count that would overflow a sum) is not copied; it is
+///   reported by table and rowid in `TableSummary.skipped`, and the watermark moves past it, so a
+///   re-run neither stops at it nor reports it again.
 public final class SQLiteToPostgresMigration {
+    /// A source row that breaks the server's rules: not copied.
+    public struct SkippedRow: Sendable, Equatable {
+        /// The table, as in `Progress`.
+        public var table: String
+        /// The row's SQLite rowid.
+        public var rowid: Int
+        /// Which rule it breaks.
+        public var problem: String
+    }
+
     /// One step of progress: `done` of `total` rows of `table` copied in this run.
     public struct Progress: Sendable, Equatable {
         /// `receipts`, `pushes`, `send records`, `token states`, `send batches` or `devices`.
@@ -45,6 +60,9 @@ public final class SQLiteToPostgresMigration {
         /// Of `copied`, receipts that were new to PostgreSQL (the rest were already there: same
         /// key); for the other tables rows that were inserted rather than merged into a row there.
         public var new: Int
+        /// Rows of this run that break the server's rules, skipped (counted in `copied`: read and
+        /// passed, never written).
+        public var skipped: [SkippedRow] = []
     }
 
     /// The source file.
@@ -131,7 +149,7 @@ public final class SQLiteToPostgresMigration {
     /// `after`, at most `chunkSize`) with the new watermark and returns (rows read, new, last rowid).
     private func copy(
         table: String, item: String, budget: inout Int, progress: (Progress) -> Void,
-        write: (_ after: Int) throws -> (read: Int, new: Int, last: Int)
+        write: (_ after: Int) throws -> Chunk
     ) throws -> TableSummary {
         let watermark =
             try target.write {
@@ -144,15 +162,36 @@ public final class SQLiteToPostgresMigration {
         progress(Progress(table: table, done: 0, total: remaining))
         var after = watermark
         while summary.copied < remaining && budget > 0 {
-            let (read, new, last) = try write(after)
-            if read == 0 { break }
+            let chunk = try write(after)
+            if chunk.read == 0 { break }
             budget -= 1
-            summary.copied += read
-            summary.new += new
-            after = last
+            summary.copied += chunk.read
+            summary.new += chunk.new
+            summary.skipped += chunk.skipped.map { SkippedRow(table: table, rowid: $0.rowid, problem: $0.problem) }
+            after = chunk.last
             progress(Progress(table: table, done: summary.copied, total: remaining))
         }
         return summary
+    }
+
+    /// What one chunk did: rows read, of them new in the target, the last rowid read, and the
+    /// rows skipped (rowid, problem).
+    private struct Chunk {
+        var read: Int
+        var new: Int
+        var last: Int
+        var skipped: [(rowid: Int, problem: String)] = []
+    }
+
+    /// Moves the watermark of `item` to `last` alone: a chunk whose every row was skipped.
+    private func advance(_ item: String, to last: Int) throws {
+        _ = try target.write {
+            try $0.execute(
+                """
+                INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($1, $2, $3)
+                ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
+                """, [sourceKey, item, String(last)])
+        }
     }
 
     /// The progress CTE for a chunk: `$1` source, `$2` item, `$3` last rowid (parameters
@@ -166,35 +205,63 @@ public final class SQLiteToPostgresMigration {
         """
     }
 
-    private func copyReceipts(after: Int) throws -> (read: Int, new: Int, last: Int) {
+    private func copyReceipts(after: Int) throws -> Chunk {
         let query = try source.prepared(
             """
             SELECT rowid, push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms
+            \(MigrationRowCheck.lengths(["push_id", "event", "receipt_id", "outcome", "reason", "media_type", "user_agent"]))
             FROM receipts WHERE rowid > ? ORDER BY rowid LIMIT ?
             """)
         try query.bind([.integer(after), .integer(chunkSize)])
         var last = after
-        let batch = try query.rows { row -> StoredReceipt in
+        let rows = try query.rows { row -> (Int, Result<StoredReceipt, MigrationRowCheck.RowProblem>) in
             last = row.int(0) ?? last
-            let receipt = Receipt(
-                pushID: row.text(1) ?? "", event: Receipt.Event(rawValue: row.text(2) ?? "delivered"), receiptID: row.text(3),
-                outcome: row.text(4).map(Outcome.init(rawValue:)), reason: row.text(5).map(ReasonCode.init(rawValue:)),
-                elapsedMs: row.int(6), mediaBytes: row.int(7), mediaType: row.text(8)
-            )
-            return StoredReceipt(receipt: receipt, userAgent: row.text(9), receivedAtMs: row.int(10) ?? 0)
+            let checked = MigrationRowCheck.receipt(
+                pushID: MigrationRowCheck.text(row, 1, 11), event: MigrationRowCheck.text(row, 2, 12), receiptID: MigrationRowCheck.text(row, 3, 13),
+                outcome: MigrationRowCheck.text(row, 4, 14),
+                reason: MigrationRowCheck.text(row, 5, 15), elapsedMs: row.int(6), mediaBytes: row.int(7), mediaType: MigrationRowCheck.text(row, 8, 16),
+                userAgent: MigrationRowCheck.text(row, 9, 17), receivedAtMs: row.int(10))
+            return (last, checked)
         }
-        guard !batch.isEmpty else { return (0, 0, last) }
-        let new = try target.insertMigrated(batch, source: sourceKey, lastRowID: last)
-        return (batch.count, new, last)
+        guard !rows.isEmpty else { return Chunk(read: 0, new: 0, last: last) }
+        var chunk = Chunk(read: rows.count, new: 0, last: last)
+        var batch: [StoredReceipt] = []
+        for (rowid, checked) in rows {
+            switch checked {
+            case .success(let receipt): batch.append(receipt)
+            case .failure(let problem): chunk.skipped.append((rowid, problem.message))
+            }
+        }
+        if batch.isEmpty {
+            try advance("receipts", to: last)
+        } else {
+            chunk.new = try target.insertMigrated(batch, source: sourceKey, lastRowID: last)
+        }
+        return chunk
     }
 
-    private func copyPushes(after: Int) throws -> (read: Int, new: Int, last: Int) {
+    private func copyPushes(after: Int) throws -> Chunk {
         let skipped = sourceVersion >= 3 ? "skipped" : "0"
         let query = try source.prepared(
-            "SELECT rowid, push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, \(skipped) FROM pushes WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            "SELECT rowid, push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, \(skipped)\(MigrationRowCheck.lengths(["push_id", "title"])) FROM pushes WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        )
         try query.bind([.integer(after), .integer(chunkSize)])
-        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2), $0.int(3), $0.int(4), $0.int(5), $0.int(6), $0.int(7) ?? 0) }
-        guard let last = rows.last?.0 else { return (0, 0, after) }
+        var last = after
+        var problems: [(rowid: Int, problem: String)] = []
+        let all = try query.rows { row -> (Int, String, String?, Int?, Int?, Int?, Int?, Int)? in
+            last = row.int(0) ?? last
+            if let problem = MigrationRowCheck.pushProblem(row) {
+                problems.append((last, problem))
+                return nil
+            }
+            return (last, row.text(1) ?? "", row.text(2), row.int(3), row.int(4), row.int(5), row.int(6), row.int(7) ?? 0)
+        }
+        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
+        let rows = all.compactMap { $0 }
+        guard !rows.isEmpty else {
+            try advance("pushes", to: last)
+            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
+        }
         // Before version 3 every send came from POST /v1/pushes through APNs: one batch says so
         // (a version-3 file has its batches, copied with the send batches).
         let batches =
@@ -247,16 +314,31 @@ public final class SQLiteToPostgresMigration {
                     sourceKey, "pushes", String(last), PostgresArrayLiteral.integers(rows.map(\.7)), String($0.slot),
                 ])
         }
-        return (rows.count, result.int(0, 0) ?? 0, last)
+        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
     }
 
-    private func copySendRecords(after: Int) throws -> (read: Int, new: Int, last: Int) {
+    private func copySendRecords(after: Int) throws -> Chunk {
         let outcome = sourceVersion >= 2 ? "outcome" : "NULL"
         let query = try source.prepared(
-            "SELECT rowid, push_id, device_token, status, reason, apns_id, sent_at_ms, \(outcome) FROM push_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            "SELECT rowid, push_id, device_token, status, reason, apns_id, sent_at_ms, \(outcome)\(MigrationRowCheck.lengths(["push_id", "device_token", "reason", "apns_id", outcome])) FROM push_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        )
         try query.bind([.integer(after), .integer(chunkSize)])
-        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.int(3), $0.text(4), $0.text(5), $0.int(6) ?? 0, $0.text(7)) }
-        guard let last = rows.last?.0 else { return (0, 0, after) }
+        var last = after
+        var problems: [(rowid: Int, problem: String)] = []
+        let all = try query.rows { row -> (Int, String, String, Int?, String?, String?, Int, String?)? in
+            last = row.int(0) ?? last
+            if let problem = MigrationRowCheck.sendRecordProblem(row) {
+                problems.append((last, problem))
+                return nil
+            }
+            return (last, row.text(1) ?? "", row.text(2) ?? "", row.int(3), row.text(4), row.text(5), row.int(6) ?? 0, row.text(7))
+        }
+        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
+        let rows = all.compactMap { $0 }
+        guard !rows.isEmpty else {
+            try advance("push_tokens", to: last)
+            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
+        }
         let result = try target.write {
             try $0.execute(
                 """
@@ -276,15 +358,31 @@ public final class SQLiteToPostgresMigration {
                     PostgresArrayLiteral.text(rows.map(\.7)), sourceKey, "push_tokens", String(last),
                 ])
         }
-        return (rows.count, result.int(0, 0) ?? 0, last)
+        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
     }
 
-    private func copyTokenStates(after: Int) throws -> (read: Int, new: Int, last: Int) {
+    private func copyTokenStates(after: Int) throws -> Chunk {
         let query = try source.prepared(
-            "SELECT rowid, device_token, state, reason, since_ms, updated_at_ms FROM device_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            "SELECT rowid, device_token, state, reason, since_ms, updated_at_ms\(MigrationRowCheck.lengths(["device_token", "reason"])) FROM device_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        )
         try query.bind([.integer(after), .integer(chunkSize)])
-        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3), $0.int(4), $0.int(5) ?? 0) }
-        guard let last = rows.last?.0 else { return (0, 0, after) }
+        var last = after
+        var problems: [(rowid: Int, problem: String)] = []
+        let all = try query.rows { row -> (Int, String, String, String?, Int?, Int)? in
+            last = row.int(0) ?? last
+            let state = row.text(2) ?? ""
+            if let problem = MigrationRowCheck.tokenStateProblem(row) {
+                problems.append((last, problem))
+                return nil
+            }
+            return (last, row.text(1) ?? "", state, row.text(3), row.int(4), row.int(5) ?? 0)
+        }
+        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
+        let rows = all.compactMap { $0 }
+        guard !rows.isEmpty else {
+            try advance("device_tokens", to: last)
+            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
+        }
         let result = try target.write {
             try $0.execute(
                 """
@@ -303,15 +401,30 @@ public final class SQLiteToPostgresMigration {
                     PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), sourceKey, "device_tokens", String(last),
                 ])
         }
-        return (rows.count, result.int(0, 0) ?? 0, last)
+        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
     }
 
-    private func copySendBatches(after: Int) throws -> (read: Int, new: Int, last: Int) {
+    private func copySendBatches(after: Int) throws -> Chunk {
         let query = try source.prepared(
-            "SELECT rowid, push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms FROM push_send_batches WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            "SELECT rowid, push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms\(MigrationRowCheck.lengths(["push_id", "batch_id", "source"])) FROM push_send_batches WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        )
         try query.bind([.integer(after), .integer(chunkSize)])
-        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", $0.int(4), $0.int(5), $0.int(6), $0.int(7)) }
-        guard let last = rows.last?.0 else { return (0, 0, after) }
+        var last = after
+        var problems: [(rowid: Int, problem: String)] = []
+        let all = try query.rows { row -> (Int, String, String, String, Int?, Int?, Int?, Int?)? in
+            last = row.int(0) ?? last
+            if let problem = MigrationRowCheck.sendBatchProblem(row) {
+                problems.append((last, problem))
+                return nil
+            }
+            return (last, row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "", row.int(4), row.int(5), row.int(6), row.int(7))
+        }
+        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
+        let rows = all.compactMap { $0 }
+        guard !rows.isEmpty else {
+            try advance("push_send_batches", to: last)
+            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
+        }
         // The counts are in `pushes` already (copied with them): a batch is only its record, and
         // one recorded on both sides (the same batch id) is kept once.
         let result = try target.write {
@@ -331,15 +444,31 @@ public final class SQLiteToPostgresMigration {
                     PostgresArrayLiteral.integers(rows.map(\.7)), sourceKey, "push_send_batches", String(last),
                 ])
         }
-        return (rows.count, result.int(0, 0) ?? 0, last)
+        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
     }
 
-    private func copyDevices(after: Int) throws -> (read: Int, new: Int, last: Int) {
+    private func copyDevices(after: Int) throws -> Chunk {
         let query = try source.prepared(
-            "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms\(MigrationRowCheck.lengths(["device_token", "user_id", "app_version"])) FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        )
         try query.bind([.integer(after), .integer(chunkSize)])
-        let rows = try query.rows { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", $0.text(4), $0.text(5), $0.int(6) ?? 0) }
-        guard let last = rows.last?.0 else { return (0, 0, after) }
+        var last = after
+        var problems: [(rowid: Int, problem: String)] = []
+        let all = try query.rows { row -> (Int, String, String, String, String?, String?, Int)? in
+            last = row.int(0) ?? last
+            let provider = row.text(2) ?? "", platform = row.text(3) ?? ""
+            if let problem = MigrationRowCheck.deviceProblem(row) {
+                problems.append((last, problem))
+                return nil
+            }
+            return (last, row.text(1) ?? "", provider, platform, row.text(4), row.text(5), row.int(6) ?? 0)
+        }
+        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
+        let rows = all.compactMap { $0 }
+        guard !rows.isEmpty else {
+            try advance("devices", to: last)
+            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
+        }
         let result = try target.write {
             try $0.execute(
                 """
@@ -359,6 +488,6 @@ public final class SQLiteToPostgresMigration {
                     sourceKey, "devices", String(last),
                 ])
         }
-        return (rows.count, result.int(0, 0) ?? 0, last)
+        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
     }
 }

@@ -9,7 +9,7 @@ struct EncryptCommandTests {
         try await ChildProcess(Fixtures.richpushBinary.path, arguments).run(timeout: 60)
     }
 
-    @Test func itPrintsAVersion1EnvelopeWithA12ByteIVAndA16ByteTag() async throws {
+    @Test func itPrintsAVersion2EnvelopeWithA12ByteIVAndA16ByteTag() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let keys = dir.appendingPathComponent("keys.json")
@@ -19,7 +19,7 @@ struct EncryptCommandTests {
         let run = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-2", pt.path])
         #expect(run.status == 0, "\(run.stderr)")
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(envelope["v"] as? Int == 1)
+        #expect(envelope["v"] as? Int == 2)
         #expect(envelope["kid"] as? String == "k-2")
         #expect(Data(base64Encoded: envelope["iv"] as? String ?? "")?.count == 12)
         #expect(Data(base64Encoded: envelope["tag"] as? String ?? "")?.count == 16)

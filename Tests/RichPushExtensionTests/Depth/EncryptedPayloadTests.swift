@@ -132,7 +132,8 @@ struct EncryptedPayloadTests {
     }
 
     @Test func anotherVersionFailsWithBadVersion() throws {
-        #expect(try failure { $0["v"] = .int(2) } == .badVersion)
+        #expect(try failure { $0["v"] = .int(3) } == .badVersion)
+        #expect(try failure { $0["v"] = .int(0) } == .badVersion)
         #expect(try failure { $0["v"] = nil } == .badVersion)
     }
 
