@@ -29,6 +29,18 @@ final class BuildSettingsTests: XCTestCase {
         XCTAssertEqual(s.expand("$$(literal)"), .value("$(literal)"))
     }
 
+    func testBareDollarNamesAndSettingsSetOnlyElsewhere() {
+        let s = BuildSettings(
+            levels: [level([("ROOT", "au.com.example"), ("ID", "$ROOT.app"), ("X", "$1 $ cost"), ("Y[sdk=iphonesimulator*]", "sim")])],
+            context: ["sdk": "iphoneos"], setElsewhere: ["BUNDLE_ID_SUFFIX"])
+        XCTAssertEqual(s.resolve("ID"), .value("au.com.example.app"))
+        XCTAssertEqual(s.resolve("X"), .value("$1 $ cost"), "a $ not before a name stays")
+        // Set for Debug (or another target) only: Xcode expands it to nothing in Release.
+        XCTAssertEqual(s.expand("a$(BUNDLE_ID_SUFFIX)"), .value("a"))
+        XCTAssertEqual(s.expand("b$(Y)"), .value("b"), "set for the simulator only")
+        XCTAssertEqual(s.expand("$(NEVER_SET)"), .unresolved(reason: "NEVER_SET is not set"))
+    }
+
     func testModifiers() {
         let s = settings([[("NAME", "My App-2"), ("PATH_", "/a/b/File.swift"), ("EMPTY", ""), ("DIGIT", "9lives")]])
         XCTAssertEqual(s.expand("$(NAME:c99extidentifier)"), .value("My_App_2"))

@@ -31,6 +31,25 @@ final class OpenStepCompatibilityTests: XCTestCase {
         }
     }
 
+    /// Real projects' files, when `RICHPUSH_REAL_PBXPROJS` lists them (colon-separated; they are
+    /// not committed: see the README's "richpush doctor" section for the ones checked).
+    func testEqualsOpenStepParserOnRealProjectsWhenGiven() async throws {
+        let files = (ProcessInfo.processInfo.environment["RICHPUSH_REAL_PBXPROJS"] ?? "").split(separator: ":").map(String.init)
+        try XCTSkipIf(files.isEmpty, "set RICHPUSH_REAL_PBXPROJS to project.pbxproj files of real projects")
+        let script = """
+            import json, sys
+            from openstep_parser import OpenStepDecoder
+            print(json.dumps({p: OpenStepDecoder.ParseFromFile(open(p, encoding="utf-8")) for p in sys.argv[1:]}))
+            """
+        let run = try await ChildProcess("python3", ["-c", script] + files).run(timeout: 300)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        guard case .object(let theirs) = try JSONValue.parse(Data(run.stdout.utf8)) else { return XCTFail("not an object") }
+        for file in files {
+            let ours = try OpenStepParser(fileName: file).parse(try Data(contentsOf: URL(fileURLWithPath: file)))
+            XCTAssertEqual(Self.json(ours), theirs[file], "\(file) parses differently from openstep-parser")
+        }
+    }
+
     /// Strings, arrays and dictionaries as JSON (the only types a pbxproj holds).
     static func json(_ value: PlistValue) -> JSONValue {
         switch value {

@@ -75,6 +75,14 @@ enum ExtensionChecks {
                         fix: "run richpush doctor in a full checkout")
                 ]
             }
+            if !ext.packageProducts.isEmpty {
+                return [
+                    DoctorFinding(
+                        .nsePrincipalClass, severity: .warning, target: name,
+                        "NSExtensionPrincipalClass is \(value) and the target compiles no source file of its own; the class may come from a linked package (\(ext.packageProducts.joined(separator: ", "))), which was not checked",
+                        fix: "make sure \(className) is declared in the module \(module ?? "the class names")")
+                ]
+            }
             return [
                 DoctorFinding(
                     .nsePrincipalClass, target: name, "NSExtensionPrincipalClass is \(value), but the target compiles no source file, so no such class exists",
@@ -188,7 +196,8 @@ enum ExtensionChecks {
                     fix: "add \(group) under Signing & Capabilities → App Groups of both targets")
             ]
         }
-        if (!appGroups.isEmpty || !extGroups.isEmpty) && Set(appGroups).isDisjoint(with: extGroups) {
+        // Without RichPush's group: an extension that lists groups must share one with the app.
+        if !extGroups.isEmpty && Set(appGroups).isDisjoint(with: extGroups) {
             return [
                 DoctorFinding(
                     .appGroupMismatch, target: name,

@@ -84,7 +84,9 @@ public struct ProjectAnalysis: Sendable {
         var findings: [DoctorFinding] = problems.map { problem in
             DoctorFinding(
                 problem.message.contains("no such file") ? .fileMissing : .projectUnreadable, target: target.name, problem.description,
-                fix: "fix the .xcconfig file or the configuration's base configuration")
+                fix: problem.description.contains("/Pods/")
+                    ? "run `pod install` first (the configuration's .xcconfig comes from CocoaPods)"
+                    : "fix the .xcconfig file or the configuration's base configuration")
         }
         var facts = TargetFacts(
             target: target, kind: .other, configuration: used, settings: settings, bundleID: nil, deploymentTarget: nil, infoPlistPath: nil,
@@ -210,6 +212,15 @@ public struct ProjectAnalysis: Sendable {
                 let ext = (relative as NSString).pathExtension
                 guard ["swift", "m", "mm"].contains(ext), !excluded.contains(relative) else { continue }
                 paths.append(XcodeProject.join(folder, relative))
+            }
+        }
+        // Files of other targets' synchronized folders that an exception set makes members of this one.
+        for (id, object) in project.objects where object["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet" {
+            guard object["target"]?.string == target.id, let group = project.synchronizedGroup(owningException: id),
+                !target.synchronizedGroups.contains(group), let folder = project.filePath(of: group)
+            else { continue }
+            for member in object["membershipExceptions"]?.strings ?? [] where ["swift", "m", "mm"].contains((member as NSString).pathExtension) {
+                paths.append(XcodeProject.join(folder, member.hasPrefix("/") ? String(member.dropFirst()) : member))
             }
         }
         let onDisk = paths.filter { FileManager.default.fileExists(atPath: $0) }

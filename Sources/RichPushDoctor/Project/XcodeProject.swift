@@ -18,6 +18,8 @@ public struct XcodeProject: Sendable {
     public let objectVersion: String?
     /// Each group-like object's parent (from the groups' `children`).
     let parents: [String: String]
+    /// Each synchronized folder's exception sets → the folder.
+    let exceptionOwners: [String: String]
 
     /// Reads `path/project.pbxproj`.
     ///
@@ -54,14 +56,17 @@ public struct XcodeProject: Sendable {
             throw PropertyListError(file: fileName, line: 1, message: "`rootObject` names no PBXProject object, so this is not an Xcode project")
         }
         var parents: [String: String] = [:]
+        var exceptionOwners: [String: String] = [:]
         for (id, object) in objects {
             for child in object["children"]?.strings ?? [] { parents[child] = id }
+            for exception in object["exceptions"]?.strings ?? [] { exceptionOwners[exception] = id }
         }
         self.path = path
         self.name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         self.objects = objects
         self.root = root
         self.parents = parents
+        self.exceptionOwners = exceptionOwners
         self.objectVersion = top["objectVersion"]?.string
         let base = (path as NSString).deletingLastPathComponent
         let projectDirPath = root["projectDirPath"]?.string ?? ""
@@ -126,6 +131,13 @@ public struct XcodeProject: Sendable {
         default:
             return nil
         }
+    }
+
+    /// The `PBXFileSystemSynchronizedRootGroup` whose `exceptions` list an exception set.
+    /// - Parameter id: a `PBXFileSystemSynchronizedBuildFileExceptionSet` id.
+    /// - Returns: the folder's id, or `nil`.
+    public func synchronizedGroup(owningException id: String) -> String? {
+        exceptionOwners[id]
     }
 
     /// Joins a path to a base unless it is absolute.

@@ -23,14 +23,18 @@ public struct BuildSettings: Sendable {
     public let levels: [[BuildSettingAssignment]]
     /// The build context conditions are matched against (`sdk`, `config`, `arch`).
     public let context: [String: String]
+    /// Settings the project sets only for other configurations or targets: empty here, as Xcode expands them.
+    public let setElsewhere: Set<String>
 
     /// Makes a stack of levels.
     /// - Parameters:
     ///   - levels: the assignments of each level, lowest first.
     ///   - context: condition name → value, e.g. `["sdk": "iphoneos", "config": "Release", "arch": "arm64"]`.
-    public init(levels: [[BuildSettingAssignment]], context: [String: String]) {
+    ///   - setElsewhere: settings set only for other configurations or targets (they expand to nothing).
+    public init(levels: [[BuildSettingAssignment]], context: [String: String], setElsewhere: Set<String> = []) {
         self.levels = levels
         self.context = context
+        self.setElsewhere = setElsewhere
     }
 
     /// The fully expanded value of a setting.
@@ -77,6 +81,9 @@ public struct BuildSettings: Sendable {
 
     private func resolve(_ name: String, below: Int, visiting: Set<String>, depth: Int) -> ResolvedSetting {
         guard let (level, assignment) = lookup(name, below: below) else {
+            // Set for another configuration or SDK only (`BUNDLE_ID_SUFFIX = .dev` in Debug): Xcode
+            // expands it to nothing here. Set nowhere: it may be one of Xcode's own, so say so.
+            if below >= levels.count, setElsewhere.contains(name) || levels.joined().contains(where: { $0.name == name }) { return .value("") }
             return .unresolved(reason: "\(name) is not set")
         }
         let key = "\(name)@\(level)"
@@ -105,8 +112,17 @@ public struct BuildSettings: Sendable {
                 continue
             }
             guard opener == "(" || opener == "{" else {
-                out.append(c)
-                i = next
+                // `$NAME` (no brackets), as older projects write: the identifier that follows.
+                let end = text[next...].firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) } ?? text.endIndex
+                guard end > next, !text[next].isNumber else {
+                    out.append(c)
+                    i = next
+                    continue
+                }
+                let value = resolve(String(text[next..<end]), below: levels.count, visiting: visiting, depth: depth + 1)
+                guard case .value(let expanded) = value else { return value }
+                out += expanded
+                i = end
                 continue
             }
             let closer: Character = opener == "(" ? ")" : "}"

@@ -7,10 +7,18 @@ public struct TargetSettingsBuilder: Sendable {
     /// The project.
     public let project: XcodeProject
 
+    /// Every setting name any configuration of the project sets in its `buildSettings`.
+    let namesSetInProject: Set<String>
+
     /// Makes a builder.
     /// - Parameter project: the project the targets belong to.
     public init(project: XcodeProject) {
         self.project = project
+        var names = Set<String>()
+        for object in project.objects.values where object["isa"]?.string == "XCBuildConfiguration" {
+            for key in object["buildSettings"]?.dictionary?.keys ?? [:].keys { names.insert(BuildSettingAssignment.splitKey(key).name) }
+        }
+        namesSetInProject = names
     }
 
     /// The settings of `target` in the configuration named `configuration` (else the list's
@@ -36,8 +44,16 @@ public struct TargetSettingsBuilder: Sendable {
             }
             levels.append(Self.assignments(configurationObject["buildSettings"]?.dictionary ?? [:], origin: "\(project.name).xcodeproj (\(used))"))
         }
+        // Names set for other targets or configurations (buildSettings, this target's other .xcconfig files).
+        var elsewhere = namesSetInProject
+        for listID in [project.root["buildConfigurationList"]?.string, target.buildConfigurationList] {
+            for id in project.object(listID)?["buildConfigurations"]?.strings ?? [] {
+                guard let other = project.object(id), other["name"]?.string != used else { continue }
+                if let xcconfig = xcconfigPath(of: other) { elsewhere.formUnion(XCConfigFile(path: xcconfig).assignments.map(\.name)) }
+            }
+        }
         let context = ["sdk": "iphoneos", "config": used, "arch": "arm64", "variant": "normal"]
-        return (BuildSettings(levels: levels, context: context), targetConfiguration == nil ? nil : used, problems)
+        return (BuildSettings(levels: levels, context: context, setElsewhere: elsewhere), targetConfiguration == nil ? nil : used, problems)
     }
 
     /// The path of a configuration's base `.xcconfig`, or `nil` when it has none.
