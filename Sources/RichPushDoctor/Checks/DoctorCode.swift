@@ -1,9 +1,12 @@
 /// The stable codes of `richpush doctor`'s findings (the README lists them; scripts match on them).
 public struct DoctorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    /// The code as written in output and JSON (`nse_not_embedded`).
     public let rawValue: String
     /// The usual severity of a finding with this code.
     public let severity: DoctorFinding.Severity
 
+    /// A code from elsewhere (the payload lint's), as an error unless a finding says otherwise.
+    /// - Parameter rawValue: the code.
     public init(rawValue: String) {
         self.init(rawValue, .error)
     }

@@ -6,13 +6,21 @@ import Foundation
 /// OpenStep plists know only strings, data, arrays and dictionaries; XML and binary plists add
 /// booleans, integers, reals and dates.
 public enum PlistValue: Sendable, Hashable {
+    /// A string (every scalar of an OpenStep plist is one: `objectVersion = 56` is the string "56").
     case string(String)
+    /// Bytes (`<0fbd7a>`, `<data>`).
     case data(Data)
+    /// An array, in order.
     case array([PlistValue])
+    /// A dictionary; a duplicate key keeps its last value.
     case dictionary([String: PlistValue])
+    /// `<true/>` / `<false/>` (XML and binary only).
     case bool(Bool)
+    /// `<integer>` (XML and binary only).
     case integer(Int)
+    /// `<real>` (XML and binary only).
     case real(Double)
+    /// `<date>` (XML and binary only).
     case date(Date)
 
     /// The string, or `nil` for another type.
