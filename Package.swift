@@ -97,6 +97,9 @@ let package = Package(
             dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider"]
         ),
 
+        // MARK: Project doctor (issue 20): pbxproj / plist / xcconfig reading and the checks (Foundation only)
+        .target(name: "RichPushDoctor", dependencies: ["RichPushCore"]),
+
         // MARK: Command line
         .target(
             name: "RichPushCLI",
@@ -106,6 +109,7 @@ let package = Package(
                 "RichPushNotificationService",
                 .target(name: "RichPushExtensionHost", condition: .when(platforms: [.linux])),
                 "RichPushServer",
+                "RichPushDoctor",
             ]
         ),
         .executableTarget(name: "richpush", dependencies: ["RichPushCLI"]),
@@ -148,6 +152,7 @@ let package = Package(
             name: "RichPushServerTests",
             dependencies: ["RichPushServer", "RichPushCLI", "RichPushTestSupport"]
         ),
+        .testTarget(name: "RichPushDoctorTests", dependencies: ["RichPushDoctor", "RichPushTestSupport", "richpush"]),
         .testTarget(
             name: "RichPushCLITests",
             // "richpush": so the binary the tests run is built first.

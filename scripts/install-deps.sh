@@ -27,6 +27,8 @@ PIP_PACKAGES=(
   trustme                # mock APNs: a throwaway CA and server certificate
   cryptography           # mock APNs: verifies the ES256 JWT; depth tests: cross-check AES-256-GCM (when python3 is not Debian's)
   aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against
+  openstep-parser        # RichPushDoctorTests: the pbxproj parser's tree is compared with openstep-parser's; benchmarks/doctor.sh
+  pbxproj                # benchmarks/doctor.sh: XcodeProject.load timed on the same project as richpush doctor
 )
 
 missing=()

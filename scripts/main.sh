@@ -36,6 +36,8 @@ if [ -z "$BIN" ]; then
   swift build -c release --product richpush 2>&1 | tail -n 1
   BIN="$(swift build -c release --show-bin-path)/richpush"
 fi
+echo "== richpush doctor Examples: the example app's Xcode project (service + content extension) checked before any push"
+"$BIN" doctor Examples | sed 's/^/  /'
 DB="${DB:-./richpush.sqlite}"
 demo="./.richpush-demo"
 mkdir -p "$demo"

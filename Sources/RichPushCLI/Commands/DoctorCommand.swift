@@ -1,0 +1,54 @@
+import Foundation
+import RichPushCore
+import RichPushDoctor
+
+/// `richpush doctor PATH [--json] [--payload FILE]`: finds why a rich notification will not show.
+enum DoctorCommand {
+    static let spec = CommandSpec(
+        name: "doctor",
+        summary: "Check an Xcode project (and a payload) for why rich notifications will not show",
+        usage: "richpush doctor PATH [--json] [--payload FILE]",
+        discussion: """
+            PATH is an .xcodeproj, an .xcworkspace, or a folder holding one (the first found;
+            the others are named). Reads project.pbxproj, the targets' Info.plist and
+            .entitlements files and their Release build settings (with .xcconfig files,
+            $(…) expanded; what cannot be resolved is said so), and checks that each app has a
+            notification service extension that is embedded, not "Copy only when installing",
+            at the right extension point with an existing principal class, not above the app's
+            deployment target, with the app's bundle id prefix and App Group, and that the app
+            has aps-environment. A content extension and its categories are listed.
+
+            --payload FILE adds the payload lint (mutable-content, alert, media URLs) and App
+            Transport Security against the payload's http:// media.
+
+            Prints one line per finding (SEVERITY CODE TARGET: message Fix: …), errors first,
+            then a summary line. The codes are stable and listed in the README.
+
+            Exit status: 0 when no error was found, 1 when one was, 64 on a usage error.
+            """,
+        options: [
+            .flag("json", help: "Print {project, targets, findings} as one JSON object."),
+            .value("payload", "FILE", help: "Also lint this payload (JSON; - for stdin) against the project."),
+        ],
+        run: run
+    )
+
+    static func run(_ args: ParsedArguments) async throws -> Int32 {
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw UsageError(command: "doctor", message: "give exactly one path: an .xcodeproj, an .xcworkspace or a folder holding one")
+        }
+        var payload: Data?
+        if let file = args.value("payload") {
+            payload = try await InputFile.read(file, what: "the payload", option: "--payload")
+        }
+        let report = Doctor.run(path: path, payload: payload)
+        if args.flag("json") {
+            var out = report.json.jsonData(sortedKeys: true)
+            out.append(0x0A)
+            try StandardOutput.write(out)
+        } else {
+            for line in report.lines { try StandardOutput.print(line) }
+        }
+        return report.hasErrors ? 1 : 0
+    }
+}
