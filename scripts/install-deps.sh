@@ -20,6 +20,9 @@ APT_PACKAGES=(
   libpq-dev              # statistics server: PostgreSQL store (libpq) for several richpush serve (issue 9)
   postgresql             # tests start throwaway clusters (initdb + pg_ctl from /usr/lib/postgresql/<ver>/bin)
   nginx-light            # tests: deploy/nginx/richpush.conf in front of several richpush serve
+  libvips-dev            # media optimiser (issue 19): libvips via the CVips .systemLibrary shim (pkg-config vips)
+  libvips-tools          # media tests and benchmarks/media-optimize.sh: `vips` makes AVIF/TIFF/JPEG XL/12 MB inputs, vipsthumbnail is the reference
+  imagemagick            # benchmarks/media-optimize.sh: `convert` is the second reference; `--allow-imagemagick` reads BMP through it
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

@@ -15,6 +15,7 @@ public enum RichPushCommandLine {
         StatsCommand.spec,
         RecordSendCommand.spec,
         MigrateCommand.spec,
+        MediaCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).
