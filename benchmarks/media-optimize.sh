@@ -10,11 +10,15 @@
 # Goal (issue 19): RichPush ≤ vipsthumbnail's time, flat memory from 1 MP to 50 MP, every
 # output within the budget. Inputs are made here with libvips (`vips`), once.
 #
-# Usage: bash benchmarks/media-optimize.sh [--skip-build]
+# Usage: bash benchmarks/media-optimize.sh            (builds the release binary)
+#        RICHPUSH=.build/debug/richpush bash benchmarks/media-optimize.sh   (a binary already built;
+#        the work is libvips' C code either way, the Swift around it is a few calls)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ "${1:-}" != "--skip-build" ]; then swift build -c release --product richpush >/dev/null; fi
-RICHPUSH="$(swift build -c release --show-bin-path)/richpush"
+if [ -z "${RICHPUSH:-}" ]; then
+  swift build -c release --product richpush >/dev/null
+  RICHPUSH="$(swift build -c release --show-bin-path)/richpush"
+fi
 for tool in vips vipsthumbnail convert /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "media-optimize: $tool is missing (bash scripts/install-deps.sh)" >&2; exit 1; }
 done
@@ -51,7 +55,7 @@ measure() {  # prints "seconds peak_kib" of a command
   cat "$WORK/time" | tail -1
 }
 
-printf "%-11s %9s | %-31s | %-22s | %-22s\n" "input" "bytes" "richpush s / MiB / bytes / step ms" "vipsthumbnail s / MiB" "convert s / MiB"
+printf "%-11s %9s | %-36s | %-30s | %-30s\n" "input" "bytes" "richpush s / peak MiB / out bytes / step ms" "vipsthumbnail s / MiB / bytes" "convert s / MiB / bytes"
 for f in 1mp.jpg 12mp.jpg 50mp.jpg 12mp.webp 1mp.heic 1mp.avif 12mp.tiff 12mp.png; do
   bytes=$(stat -c %s "$IN/$f")
   read -r rs rk < <(measure "$RICHPUSH" media optimize "$IN/$f" --output "$OUT/r-$f.jpg" --json)

@@ -72,6 +72,15 @@ static inline int richpush_vips_jpeg(VipsImage *image, int quality, void **buffe
     return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
 }
 
+// `image` scaled by `scale` (< 1: smaller; Lanczos 3), kept in memory. NULL on error.
+static inline VipsImage *richpush_vips_resize(VipsImage *image, double scale) {
+    VipsImage *resized = NULL;
+    if (vips_resize(image, &resized, scale, NULL)) return NULL;
+    VipsImage *memory = vips_image_copy_memory(resized);
+    g_object_unref(resized);
+    return memory;
+}
+
 static inline int richpush_vips_width(VipsImage *image) { return vips_image_get_width(image); }
 static inline int richpush_vips_height(VipsImage *image) { return vips_image_get_height(image); }
 static inline void richpush_vips_unref(VipsImage *image) { if (image != NULL) g_object_unref(image); }

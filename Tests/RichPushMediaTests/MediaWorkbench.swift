@@ -68,6 +68,9 @@ final class MediaWorkbench: Sendable {
         try await vips(["cast", f("noise3.v"), f("noise3u.v"), "uchar"])
         try await vips(["jpegsave", f("noise3u.v"), f("big.jpg"), "--Q", "97"])
         for name in ["noise.v", "noise3.v", "noise3u.v"] { try? FileManager.default.removeItem(atPath: f(name)) }
+        // The 12 MB JPEG cut at 6 MB: over the byte budget, so libvips (fail_on=error) decides.
+        let big = try Data(contentsOf: folder.appendingPathComponent("big.jpg"))
+        try big.prefix(6_000_000).write(to: folder.appendingPathComponent("big-truncated.jpg"))
         // A complete 9000×9000 PNG (81 MP: over the extension's pixel bound of 8192×8192).
         try await vips(["black", f("huge.png"), "9000", "9000", "--bands", "3"])
         // A 60000×60000 PNG in a few hundred bytes (a pixel flood).

@@ -94,11 +94,12 @@ struct OptimizedMediaAttachesTests {
         }
     }
 
-    @Test("refused with the reason: pixel flood, cut-short JPEG, video over 50 MB, BMP without ImageMagick, HTML")
+    @Test("refused with the reason: pixel flood, cut-short JPEGs (small and 6 of 12 MB), video over 50 MB, BMP without ImageMagick, HTML")
     func refusals() async throws {
         let bench = try await MediaWorkbench.shared()
         let expected: [(String, MediaOptimizeError.Code)] = [
-            ("flood.png", .tooLarge), ("truncated.jpg", .corruptMedia), ("huge.mp4", .tooLarge), ("tiny.bmp", .unsupportedFormat),
+            ("flood.png", .tooLarge), ("truncated.jpg", .corruptMedia), ("big-truncated.jpg", .corruptMedia), ("huge.mp4", .tooLarge),
+            ("tiny.bmp", .unsupportedFormat),
         ]
         for (name, code) in expected {
             let output = bench.file("opt/refused-\(name)")

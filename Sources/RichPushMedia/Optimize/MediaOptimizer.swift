@@ -17,8 +17,8 @@ import RichPushExtension
 ///
 /// Shrink-on-load (`vips_thumbnail`): JPEG decodes at 1/2…1/8 scale in libjpeg, WebP and SVG
 /// render at the target size, PNG and TIFF stream through a box filter, so a 50-megapixel photo
-/// is never held whole. Quality steps 85 → 35; when even 35 is over the budget, the side steps
-/// down by ¾ (at least 64 px).
+/// is never held whole. The quality is searched from 85 down to 35; when even 35 is over the
+/// budget, the decoded copy is scaled down in memory (at least 64 px) and searched again.
 public struct MediaOptimizer: Sendable {
     /// The budgets and the loader policy.
     public struct Settings: Sendable {
@@ -50,8 +50,10 @@ public struct MediaOptimizer: Sendable {
     /// The settings.
     public var settings: Settings
 
-    /// JPEG qualities tried, best first.
-    static let qualities = [85, 75, 65, 55, 45, 35]
+    /// JPEG qualities searched: 85 (libvips' and most CDNs' default for photos is 75–85) down to 35.
+    static let qualities = 35...85
+    /// The smallest long side made when the byte budget cannot be met at a larger one: 64 px.
+    static let minimumSide = 64
 
     /// Makes an optimiser.
     /// - Parameter settings: budgets and loader policy.
@@ -92,8 +94,10 @@ public struct MediaOptimizer: Sendable {
                 "BMP is read only through ImageMagick, an untrusted loader that is off on hostile input; allow it with --allow-imagemagick (MediaOptimizer.Settings.allowsImageMagick), or send PNG or JPEG"
             )
         }
+        // A file that may be kept as it is gets the extension's structure check; one that is
+        // converted is decoded by libvips with fail_on=error, which refuses it as surely.
         var integrity: MediaIntegrityError?
-        if [.jpeg, .png, .gif].contains(format) {
+        if [.jpeg, .png, .gif].contains(format), bytes <= settings.maximumBytes {
             do { try MediaIntegrity.check(input, format: format) } catch {
                 if error.code != .tooManyPixels { integrity = error }
             }
@@ -117,22 +121,20 @@ public struct MediaOptimizer: Sendable {
             result.outputSize = result.inputSize
             return finish()
         }
-        var side = min(settings.maximumSide, max(longSide, 1))
-        while true {
-            if let jpeg = try VipsLibrary.jpeg(input, side: side, qualities: Self.qualities, maximumBytes: settings.maximumBytes) {
-                try Self.write(jpeg.data, to: output)
-                result.action = .converted
-                result.outputFormat = .jpeg
-                result.outputBytes = jpeg.data.count
-                result.outputSize = MediaIntegrity.PixelSize(width: jpeg.width, height: jpeg.height)
-                result.quality = jpeg.quality
-                return finish()
-            }
-            guard side > 64 else {
-                throw MediaOptimizeError(.tooLarge, "no JPEG of at least 64 px fits \(settings.maximumBytes) bytes; raise --max-bytes")
-            }
-            side = max(64, side * 3 / 4)
+        let side = min(settings.maximumSide, max(longSide, 1))
+        guard
+            let jpeg = try VipsLibrary.jpeg(
+                input, side: side, qualities: Self.qualities, maximumBytes: settings.maximumBytes, minimumSide: Self.minimumSide)
+        else {
+            throw MediaOptimizeError(.tooLarge, "no JPEG of at least \(Self.minimumSide) px fits \(settings.maximumBytes) bytes; raise --max-bytes")
         }
+        try Self.write(jpeg.data, to: output)
+        result.action = .converted
+        result.outputFormat = .jpeg
+        result.outputBytes = jpeg.data.count
+        result.outputSize = MediaIntegrity.PixelSize(width: jpeg.width, height: jpeg.height)
+        result.quality = jpeg.quality
+        return finish()
     }
 
     /// Video and sound: never transcoded; copied when the extension would attach them.
