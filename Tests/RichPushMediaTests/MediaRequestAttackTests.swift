@@ -27,6 +27,12 @@ struct MediaRequestAttackTests {
         #expect(auth["photo.jpg"]?.count == 2)
         #expect(auth["photo.jpg"]?.allSatisfy { $0 == "-" } == true, "Authorization sent: \(auth)")
         #expect(auth["logo.png"] == ["-"], "Authorization sent after a redirect: \(auth)")
+
+        // Configured (MediaFetcher.sendsURLCredentials / PipelineConfiguration.sendsMediaURLCredentials): sent.
+        settings.sendsURLCredentials = true
+        let opted = await MediaProbe(settings: settings).probe("http://user:secret@127.0.0.1:\(bench.port)/auth/anim.gif")
+        #expect(opted.reason == nil)
+        #expect(try await bench.log().auth["anim.gif"] == ["Basic " + Data("user:secret".utf8).base64EncodedString()])
     }
 
     @Test("Content-Length past 2^64 then close: network, not attached")

@@ -42,12 +42,15 @@ public struct MediaFetcher: Sendable {
     ///   - transport: the HTTP layer.
     ///   - allowedHTTPHosts: hosts allowed over `http://`.
     ///   - attachableFormats: the formats to fetch (default Apple's table).
+    ///   - sendsURLCredentials: send a URL's user and password as Basic auth (default no).
     public init(
-        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)
+        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats),
+        sendsURLCredentials: Bool = false
     ) {
         self.transport = transport
         self.allowedHTTPHosts = Set(allowedHTTPHosts.map { $0.lowercased() })
         self.attachableFormats = attachableFormats
+        self.sendsURLCredentials = sendsURLCredentials
     }
 
     /// Fetches `url` into a file inside `folder`.
