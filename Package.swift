@@ -39,6 +39,14 @@ let package = Package(
             path: "Sources/CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
+        // libvips (Debian: libvips-dev): the provider-side media optimiser (issue 19). Never linked
+        // into the extension side (RichPushLinkageTests).
+        .systemLibrary(
+            name: "CVips",
+            path: "Sources/CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+        ),
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
@@ -91,6 +99,17 @@ let package = Package(
             ]
         ),
 
+        // MARK: Provider-side media: the probe (the extension's own fetch rules + no SSRF) and the
+        // libvips optimiser (issue 19)
+        .target(
+            name: "RichPushMedia",
+            dependencies: [
+                "RichPushCore", "RichPushExtension",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                "CVips",
+            ]
+        ),
+
         // MARK: Statistics side (POST /v1/pushes sends through RichPushProvider's APNs client)
         .target(
             name: "RichPushServer",
@@ -104,7 +123,7 @@ let package = Package(
         .target(
             name: "RichPushCLI",
             dependencies: [
-                "RichPushCore", "RichPushExtension", "RichPushProvider",
+                "RichPushCore", "RichPushExtension", "RichPushProvider", "RichPushMedia",
                 // simulate runs the real RichPushNotificationService in the Linux host (issue 3)
                 "RichPushNotificationService",
                 .target(name: "RichPushExtensionHost", condition: .when(platforms: [.linux])),
@@ -153,6 +172,11 @@ let package = Package(
             dependencies: ["RichPushServer", "RichPushCLI", "RichPushTestSupport"]
         ),
         .testTarget(name: "RichPushDoctorTests", dependencies: ["RichPushDoctor", "RichPushTestSupport", "richpush"]),
+        .testTarget(
+            name: "RichPushMediaTests",
+            // "richpush": the table test runs `richpush simulate` beside the probe.
+            dependencies: ["RichPushMedia", "RichPushTestSupport", "richpush"]
+        ),
         .testTarget(
             name: "RichPushCLITests",
             // "richpush": so the binary the tests run is built first.

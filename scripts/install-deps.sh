@@ -21,6 +21,9 @@ APT_PACKAGES=(
   postgresql             # tests start throwaway clusters (initdb + pg_ctl from /usr/lib/postgresql/<ver>/bin)
   nginx-light            # tests: deploy/nginx/richpush.conf in front of several richpush serve
   haproxy                # tests: deploy/haproxy/haproxy.cfg must drop a client's X-Forwarded-Host (issue 22)
+  libvips-dev            # media optimiser (issue 19): libvips via the CVips .systemLibrary shim (pkg-config vips)
+  libvips-tools          # media tests and benchmarks/media-optimize.sh: `vips` makes AVIF/TIFF/JPEG XL/12 MB inputs, vipsthumbnail is the reference
+  imagemagick            # benchmarks/media-optimize.sh: `convert` is the second reference; `--allow-imagemagick` reads BMP through it
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side

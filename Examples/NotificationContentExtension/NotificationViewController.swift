@@ -155,23 +155,47 @@ final class NotificationViewController: UIViewController {
         imageView.image = nil
     }
 
-    /// The picture at most `maximumPixels` wide or high (ImageIO decodes no more than that, so a
-    /// 10 MB photo does not take the extension's memory); every frame of an animated GIF.
+    /// The most pixels a picture may declare before anything is decoded: RichPush's bound,
+    /// 8192 × 8192 (`MediaIntegrity.maximumPixels`; 256 MB decoded at 4 bytes a pixel). A 545-byte
+    /// PNG can declare 60000 × 60000; its header is all that is read.
+    private static let maximumSourcePixels = 8192 * 8192
+    /// The most memory the decoded frames of an animation may take together: 16 MB, of the
+    /// ~24 MB an extension may hold. 200 GIF frames at 1170 px would be about 1.1 GB.
+    private static let frameMemoryBudget = 16 * 1024 * 1024
+    /// The most frames shown of an animation, whatever their size.
+    private static let maximumFrames = 200
+
+    /// The picture at most `maximumPixels` wide or high, decoded through ImageIO's thumbnail API
+    /// (it decodes no more than that, so a 10 MB photo does not take the extension's memory);
+    /// an animated GIF's frames up to `frameMemoryBudget`. `nil` for a picture that declares
+    /// more than `maximumSourcePixels` (a pixel flood) or cannot be read.
     private static func image(at url: URL, maximumPixels: CGFloat) -> UIImage? {
-        guard let source = CGImageSourceCreateWithURL(url as CFURL, nil) else { return nil }
+        guard let source = CGImageSourceCreateWithURL(url as CFURL, [kCGImageSourceShouldCache: false] as CFDictionary) else { return nil }
+        // The declared size comes from the header: nothing is decoded yet.
+        guard let header = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+            let width = header[kCGImagePropertyPixelWidth] as? Int, let height = header[kCGImagePropertyPixelHeight] as? Int,
+            width > 0, height > 0
+        else { return nil }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumSourcePixels else { return nil }
+        let side = min(maximumPixels, CGFloat(max(width, height)))
+        let scale = side / CGFloat(max(width, height))
+        let frameBytes = max(1, Int((CGFloat(width) * scale).rounded(.up)) * Int((CGFloat(height) * scale).rounded(.up)) * 4)
         let options =
             [
                 kCGImageSourceCreateThumbnailFromImageAlways: true,
                 kCGImageSourceCreateThumbnailWithTransform: true,
-                kCGImageSourceThumbnailMaxPixelSize: maximumPixels,
+                kCGImageSourceShouldCacheImmediately: true,
+                kCGImageSourceThumbnailMaxPixelSize: side,
             ] as CFDictionary
         let count = CGImageSourceGetCount(source)
         guard count > 1 else {
             return CGImageSourceCreateThumbnailAtIndex(source, 0, options).map { UIImage(cgImage: $0) }
         }
+        let frameCount = max(1, min(count, maximumFrames, frameMemoryBudget / frameBytes))
         var frames: [UIImage] = []
         var duration = 0.0
-        for index in 0..<min(count, 200) {
+        for index in 0..<frameCount {
             guard let frame = CGImageSourceCreateThumbnailAtIndex(source, index, options) else { continue }
             frames.append(UIImage(cgImage: frame))
             let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any]

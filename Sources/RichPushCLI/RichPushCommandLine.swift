@@ -16,6 +16,7 @@ public enum RichPushCommandLine {
         RecordSendCommand.spec,
         MigrateCommand.spec,
         DoctorCommand.spec,
+        MediaCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

@@ -7,10 +7,10 @@ import RichPushTestSupport
 /// As swift-http-types' `scripts/run-linkage-test.sh` proves its core stays light: `readelf -d`
 /// (direct `NEEDED` libraries), `ldd` (the whole load closure) and `nm` (symbols, defined or not).
 struct LinkageInspection {
-    /// Shared libraries that must never load into an extension: an HTTP server and databases.
-    static let forbiddenLibraries = ["libmicrohttpd", "libsqlite3", "libpq"]
+    /// Shared libraries that must never load into an extension: an HTTP server, databases, libvips.
+    static let forbiddenLibraries = ["libmicrohttpd", "libsqlite3", "libpq", "libvips"]
     /// C symbol prefixes of those libraries.
-    static let forbiddenSymbolPrefixes = ["MHD_", "sqlite3_", "PQconnect", "PQexec", "PQfinish"]
+    static let forbiddenSymbolPrefixes = ["MHD_", "sqlite3_", "PQconnect", "PQexec", "PQfinish", "vips_"]
     /// Swift modules of the other sides (mangled `<length><name>`), and the Linux-only host.
     static let forbiddenModules = ["RichPushServer", "RichPushProvider", "RichPushCLI", "RichPushExtensionHost"]
 

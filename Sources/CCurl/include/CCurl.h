@@ -48,6 +48,17 @@ static inline CURLcode richpush_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t
 static inline CURLcode richpush_curl_getinfo_string(CURL *h, CURLINFO i, char **out) {
     return curl_easy_getinfo(h, i, out);
 }
+// CURLOPT_OPENSOCKETFUNCTION: lets the caller refuse an address before any packet is sent
+// (provider-side media probe: no request to loopback, private or link-local addresses).
+typedef curl_socket_t (*richpush_curl_opensocket_cb)(void *clientp, curlsocktype purpose,
+                                                      struct curl_sockaddr *address);
+static inline CURLcode richpush_curl_setopt_opensocket_cb(CURL *h, richpush_curl_opensocket_cb cb) {
+    return curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, cb);
+}
+// The numeric host of a curl_sockaddr (getnameinfo NI_NUMERICHOST); 0 on success.
+int richpush_curl_sockaddr_text(const struct curl_sockaddr *address, char *buffer, size_t length);
+// socket(2) for a curl_sockaddr, as libcurl's default open does.
+curl_socket_t richpush_curl_socket_open(const struct curl_sockaddr *address);
 static inline CURLMcode richpush_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
     return curl_multi_setopt(m, o, v);
 }

@@ -35,7 +35,7 @@ enum LintCommand {
                     "A media key path to check (repeatable); default: the RichPush defaults\n(aps.alert.image, image-url, attachment-url, url, media-url, fcm_options.image)."
             ),
             .flag("json", help: "Print findings as JSON lines {severity, code, key, message, fixed}."),
-        ],
+        ] + probeOptions,
         run: run
     )
 
@@ -58,7 +58,9 @@ enum LintCommand {
         }
         guard args.flag("fix") else {
             for finding in findings { try StandardOutput.print(line(finding, fixed: false, json: args.flag("json"))) }
-            return findings.contains { $0.severity == .error } ? 1 : 0
+            // --probe (issue 19, LintCommand+Probe.swift): fetch each media URL as the extension would.
+            let attaches = args.flag("probe") ? try await probeMedia(data, keyPaths: linter.mediaKeyPaths, args: args) : true
+            return findings.contains { $0.severity == .error } || !attaches ? 1 : 0
         }
         guard let parsed = try? JSONValue.parseStrictly(data) else {
             for finding in findings { printError(line(finding, fixed: false, json: args.flag("json"))) }

@@ -49,6 +49,8 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
     public static let hlsPlaylist = MediaFormat(uniformTypeIdentifier: "public.m3u-playlist", fileExtension: "m3u8", kind: nil, name: "HLS playlist")
     public static let tiff = MediaFormat(uniformTypeIdentifier: "public.tiff", fileExtension: "tiff", kind: nil, name: "TIFF")
     public static let bmp = MediaFormat(uniformTypeIdentifier: "com.microsoft.bmp", fileExtension: "bmp", kind: nil, name: "BMP")
+    /// JPEG XL (ISO/IEC 18181): a bare codestream (`FF 0A`) or the `JXL ` box container.
+    public static let jpegXL = MediaFormat(uniformTypeIdentifier: "public.jpeg-xl", fileExtension: "jxl", kind: nil, name: "JPEG XL")
 
     /// Apple's table of attachment types, exactly: images JPEG, GIF, PNG (≤ 10 MB); audio AIFF,
     /// WAV, MP3, MPEG-4 audio (≤ 5 MB); video MPEG, MPEG-2 video, MPEG-4, AVI (≤ 50 MB).
@@ -67,7 +69,7 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Every format RichPush knows, attachable or not.
     public static let known: [MediaFormat] =
-        appleAttachmentFormats + optInAttachmentFormats + [.webP, .heic, .avif, .svg, .hlsPlaylist, .tiff, .bmp]
+        appleAttachmentFormats + optInAttachmentFormats + [.webP, .heic, .avif, .svg, .hlsPlaylist, .tiff, .bmp, .jpegXL]
 
     /// The format with this UTType identifier, among those RichPush knows.
     ///
@@ -105,6 +107,7 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
         if at(0, "FORM"), at(8, "AIFF") || at(8, "AIFC") { return .aiff }
         if at(4, "ftyp") { return isoBaseMediaFormat(brand: b.count >= 12 ? Array(b[8..<12]) : []) }
         if at(4, "moov") || at(4, "mdat") || at(4, "wide") || at(4, "free") || at(4, "pnot") { return .quickTime }
+        if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jpegXL }
         if at(0, "ID3") { return .mp3 }
         // MPEG audio frame sync: 11 set bits, then version != reserved and layer III.
         if b.count >= 2, b[0] == 0xFF, b[1] & 0xE0 == 0xE0, b[1] & 0x18 != 0x08, b[1] & 0x06 == 0x02 { return .mp3 }

@@ -24,6 +24,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
 
     private let folder: URL
     private let formats: Set<MediaFormat>
+    private let sourceByteLimit: Int?
     private(set) var verdict: Verdict = .open
     private(set) var statusCode: Int?
     private var contentLength: Int?
@@ -31,6 +32,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     private var cacheControl: String?
     private var prefix: [UInt8] = []
     private var format: MediaFormat?
+    private var sniffed: MediaFormat?
     private var limit = MediaKind.largestMaximumBytes
     private var descriptor: Int32 = -1
     private var file: URL?
@@ -39,9 +41,12 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     /// - Parameters:
     ///   - folder: the per-notification folder (created on the first write).
     ///   - formats: the formats to accept (Apple's table, and any opted into).
-    init(folder: URL, formats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)) {
+    ///   - sourceByteLimit: see `MediaFetcher.sourceByteLimit` (`nil`: Apple's rules).
+    init(folder: URL, formats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats), sourceByteLimit: Int? = nil) {
         self.folder = folder
         self.formats = formats
+        self.sourceByteLimit = sourceByteLimit
+        if let sourceByteLimit { limit = sourceByteLimit }
     }
 
     func receive(head: MediaResponseHead) -> Bool {
@@ -69,6 +74,12 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
                 .notMedia,
                 "the server sent the media with Content-Encoding: \(encoding) although the request asked for identity; serve the file uncompressed"
             )
+        }
+        if head.headers["content-length"] != nil, head.contentLength == nil {
+            // A length past 2^63 (or not a number) cannot be held to the limits: refuse it
+            // rather than read to the connection's close.
+            return fail(
+                .network, "the server sent Content-Length '\(head.headers["content-length"] ?? "")', not a byte count RichPush can use; send the file's size")
         }
         contentLength = head.contentLength
         contentType = head.headers["content-type"]
@@ -124,6 +135,10 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
             let what = prefix.isEmpty ? "an empty body" : "not a media file"
             return fail(.notMedia, "the response is \(what) (content type \(contentTypeHint))")
         }
+        self.sniffed = sniffed
+        if let sourceByteLimit {
+            return open(sniffed, limit: sourceByteLimit, kindName: sniffed.name)
+        }
         guard let kind = sniffed.kind, formats.contains(sniffed) else {
             if MediaFormat.optInAttachmentFormats.contains(sniffed) {
                 return fail(
@@ -132,19 +147,25 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
             }
             return fail(.unsupportedFormat, "\(sniffed.name) (\(sniffed.uniformTypeIdentifier)) is not an attachment type iOS accepts")
         }
+        return open(sniffed, limit: kind.maximumBytes, kindName: kind.rawValue)
+    }
+
+    /// Applies the format's limit and opens the file.
+    private func open(_ sniffed: MediaFormat, limit: Int, kindName: String) -> Bool {
         format = sniffed
-        limit = kind.maximumBytes
+        self.limit = limit
         if let contentLength, contentLength > limit {
-            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over Apple's \(kind.rawValue) limit (\(limit) bytes)")
+            let whose = sourceByteLimit == nil ? "Apple's \(kindName) limit" : "the source limit"
+            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over \(whose) (\(limit) bytes)")
         }
-        let name = "\(kind.rawValue)-\(UUID().uuidString.lowercased()).\(sniffed.fileExtension)"
+        let name = "\(sniffed.kind?.rawValue ?? "source")-\(UUID().uuidString.lowercased()).\(sniffed.fileExtension)"
         let url = folder.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             return fail(.storage, "cannot create \(folder.path): \(error.localizedDescription)")
         }
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = posixOpen(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
             return fail(.storage, "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -177,7 +198,9 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     }
 
     private func fail(_ reason: ReasonCode, _ message: String) -> Bool {
-        verdict = .failed(FetchFailure(reason, message, httpStatus: statusCode))
+        var failure = FetchFailure(reason, message, httpStatus: statusCode)
+        failure.format = sniffed
+        verdict = .failed(failure)
         discard()
         return false
     }
@@ -192,6 +215,15 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     deinit {
         closeFile()
     }
+}
+
+/// `open(2)`, named apart from the receiver's own `open`.
+private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.open(path, flags, mode)
+    #else
+    return Darwin.open(path, flags, mode)
+    #endif
 }
 
 /// `write(2)`, named apart from the receiver's own `write`.

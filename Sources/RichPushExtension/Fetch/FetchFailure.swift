@@ -6,6 +6,9 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
     public var httpStatus: Int?
     /// What happened, for logs and the command line.
     public var message: String
+    /// The format the first bytes showed, when the body got that far (e.g. WebP for an
+    /// `unsupported_format`), for provider-side reports.
+    public var format: MediaFormat?
 
     /// Makes a failure.
     /// - Parameters:

@@ -15,7 +15,9 @@ import Foundation
 /// - the first bytes decide the type (`MediaFormat.sniff`) → `not_media` / `unsupported_format`
 ///   (Apple's table, plus `attachableFormats` opted into);
 /// - the body goes to a fresh file with the right extension in a fresh per-notification folder;
-///   on any failure the file and the folder are removed.
+///   on any failure the file and the folder are removed;
+/// - credentials in a URL (`https://user:pass@host/…`, the first one or a redirect's) are never
+///   sent (libcurl and URLSession would send them as Basic auth), unless `sendsURLCredentials`.
 public struct MediaFetcher: Sendable {
     /// The most redirects followed for one media URL: 5 (issue 2; browsers allow 20, an extension
     /// has 30 s in all).
@@ -27,18 +29,28 @@ public struct MediaFetcher: Sendable {
     public var allowedHTTPHosts: Set<String>
     /// The formats fetched to a file: Apple's table by default (`PipelineConfiguration.attachableFormats`).
     public var attachableFormats: Set<MediaFormat>
+    /// Whether user and password in a media URL are sent as HTTP Basic auth: `false` (default),
+    /// they are removed from every request. A media host that needs a credential can opt in.
+    public var sendsURLCredentials = false
+    /// For provider-side tools that fetch an original to convert it (`richpush media optimize`):
+    /// when set, every format `MediaFormat.sniff` knows is written to the file, up to this many
+    /// bytes, instead of Apple's table and per-kind limits. `nil` (default, the extension): Apple's rules.
+    public var sourceByteLimit: Int?
 
     /// Makes a fetcher.
     /// - Parameters:
     ///   - transport: the HTTP layer.
     ///   - allowedHTTPHosts: hosts allowed over `http://`.
     ///   - attachableFormats: the formats to fetch (default Apple's table).
+    ///   - sendsURLCredentials: send a URL's user and password as Basic auth (default no).
     public init(
-        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats)
+        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats),
+        sendsURLCredentials: Bool = false
     ) {
         self.transport = transport
         self.allowedHTTPHosts = Set(allowedHTTPHosts.map { $0.lowercased() })
         self.attachableFormats = attachableFormats
+        self.sendsURLCredentials = sendsURLCredentials
     }
 
     /// Fetches `url` into a file inside `folder`.
@@ -69,6 +81,18 @@ public struct MediaFetcher: Sendable {
         }
     }
 
+    /// `url` without its user and password (`https://u:p@host/a` → `https://host/a`).
+    /// - Parameter url: an absolute URL.
+    /// - Returns: the URL as it is requested when credentials are not sent.
+    public static func removingCredentials(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+            var parts = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { return url }
+        parts.user = nil
+        parts.password = nil
+        return parts.url ?? url
+    }
+
     private func fetchFollowingRedirects(_ start: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure) -> DownloadedMedia {
         var url = start
         var redirects = 0
@@ -81,9 +105,10 @@ public struct MediaFetcher: Sendable {
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw FetchFailure(.timeout, "the deadline passed before the media arrived") }
-            let receiver = DownloadReceiver(folder: folder, formats: attachableFormats)
+            let receiver = DownloadReceiver(folder: folder, formats: attachableFormats, sourceByteLimit: sourceByteLimit)
             do {
-                try await transport.fetch(MediaRequest(url: url, timeout: remaining), receiver: receiver)
+                let sent = sendsURLCredentials ? url : Self.removingCredentials(url)
+                try await transport.fetch(MediaRequest(url: sent, timeout: remaining), receiver: receiver)
             } catch {
                 receiver.discard()
                 let transportError = error as? MediaTransportError

@@ -1,11 +1,12 @@
 extension MediaIntegrity {
     /// GIF (87a/89a): the header, the logical screen, every block and sub-block, the trailer.
-    static func checkGIF(_ r: MediaFileReader) throws(MediaIntegrityError) {
+    static func checkGIF(_ r: MediaFileReader) throws(MediaIntegrityError) -> PixelSize {
         let header = MediaFileReader.text(try r.bytes(6, "the GIF header"))
         guard header == "GIF87a" || header == "GIF89a" else { throw r.corrupt("no GIF87a/GIF89a header") }
         let width = try r.u16le("the logical screen descriptor")
         let height = try r.u16le("the logical screen descriptor")
         guard width > 0, height > 0 else { throw r.corrupt("the logical screen is \(width)×\(height) pixels") }
+        let size = try checkPixelCount(width, height, r)
         let flags = try r.byte("the logical screen descriptor")
         try r.skip(2, "the logical screen descriptor")
         if flags & 0x80 != 0 { try r.skip(3 << (Int(flags & 0x07) + 1), "the global colour table") }
@@ -16,7 +17,7 @@ extension MediaIntegrity {
             switch introducer {
             case 0x3B:
                 guard images > 0 else { throw r.corrupt("the trailer comes before any image") }
-                return
+                return size
             case 0x21:
                 _ = try r.byte("the extension at byte \(at)")
                 try skipSubBlocks(r, "the extension at byte \(at)")

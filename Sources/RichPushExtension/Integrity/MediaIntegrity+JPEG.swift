@@ -1,18 +1,18 @@
 extension MediaIntegrity {
     /// JPEG (ITU-T T.81 Annex B): markers and segment lengths up to the end-of-image marker.
-    static func checkJPEG(_ r: MediaFileReader) throws(MediaIntegrityError) {
+    static func checkJPEG(_ r: MediaFileReader) throws(MediaIntegrityError) -> PixelSize {
         guard try r.bytes(2, "the start-of-image marker") == [0xFF, 0xD8] else {
             throw r.corrupt("no start-of-image marker (FF D8)")
         }
-        var frame: (width: Int, height: Int)?
+        var frame: PixelSize?
         var scans = 0
         var marker = try nextMarker(r)
         while true {
             switch marker {
             case 0xD9:
-                guard frame != nil else { throw r.corrupt("end-of-image before any frame header (SOFn)") }
+                guard let frame else { throw r.corrupt("end-of-image before any frame header (SOFn)") }
                 guard scans > 0 else { throw r.corrupt("end-of-image before any scan (SOS): no picture data") }
-                return
+                return frame
             case 0xD8:
                 throw r.corrupt("a second start-of-image marker at byte \(r.position - 2)")
             case 0x01, 0xD0...0xD7:
@@ -38,7 +38,7 @@ extension MediaIntegrity {
                     guard (2...16).contains(precision) else {
                         throw r.corrupt("the frame header's sample precision is \(precision) bits")
                     }
-                    frame = (width, height)
+                    frame = try checkPixelCount(width, height, r)
                     try r.skip(length - 8, "the frame header")
                     marker = try nextMarker(r)
                 } else if marker == 0xDA {

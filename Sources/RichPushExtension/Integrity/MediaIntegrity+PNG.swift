@@ -2,10 +2,11 @@ extension MediaIntegrity {
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// PNG (ISO/IEC 15948): the signature, `IHDR`, every chunk's length and CRC-32, `IDAT`, `IEND`.
-    static func checkPNG(_ r: MediaFileReader) throws(MediaIntegrityError) {
+    static func checkPNG(_ r: MediaFileReader) throws(MediaIntegrityError) -> PixelSize {
         guard try r.bytes(8, "the PNG signature") == pngSignature else { throw r.corrupt("no PNG signature") }
         var index = 0
         var sawData = false
+        var size = PixelSize(width: 0, height: 0)
         while true {
             let start = r.position
             let length = try r.u32be("the header of chunk \(index + 1) at byte \(start)")
@@ -25,7 +26,7 @@ extension MediaIntegrity {
                 guard index == 0 else { throw r.corrupt("a second IHDR chunk at byte \(start)") }
                 let data = try r.bytes(13, "the IHDR chunk")
                 crc.update(data)
-                try checkHeader(data, r)
+                size = try checkHeader(data, r)
             } else {
                 try r.stream(length, "the \(type) chunk at byte \(start)") { crc.update($0) }
             }
@@ -37,13 +38,13 @@ extension MediaIntegrity {
             if type == "IEND" {
                 guard sawData else { throw r.corrupt("IEND without any IDAT chunk: no picture data") }
                 guard length == 0 else { throw r.corrupt("the IEND chunk has \(length) bytes of data") }
-                return
+                return size
             }
             index += 1
         }
     }
 
-    private static func checkHeader(_ d: [UInt8], _ r: MediaFileReader) throws(MediaIntegrityError) {
+    private static func checkHeader(_ d: [UInt8], _ r: MediaFileReader) throws(MediaIntegrityError) -> PixelSize {
         let width = Int(d[0]) << 24 | Int(d[1]) << 16 | Int(d[2]) << 8 | Int(d[3])
         let height = Int(d[4]) << 24 | Int(d[5]) << 16 | Int(d[6]) << 8 | Int(d[7])
         guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
@@ -58,5 +59,6 @@ extension MediaIntegrity {
         guard d[10] == 0, d[11] == 0, d[12] <= 1 else {
             throw r.corrupt("IHDR has compression \(d[10]), filter \(d[11]), interlace \(d[12]); PNG defines 0, 0 and 0…1")
         }
+        return try checkPixelCount(width, height, r)
     }
 }

@@ -23,22 +23,53 @@ import Foundation
 ///   valid aspect-ratio and frame-rate codes; MPEG-2 transport streams: the sync byte of every
 ///   188-byte packet.
 ///
+/// Images whose header declares more than `maximumPixels` are refused (`tooManyPixels`, reported
+/// as `too_large`) as soon as the header is read: a 545-byte PNG may declare 60000×60000 pixels
+/// (14.4 GB decoded), which iOS would try to decode when it shows the notification.
+///
 /// Memory stays bounded (a 64 KB buffer) whatever the file's size; time is linear in it.
 public enum MediaIntegrity {
+    /// The most pixels an image attachment may declare: 8192 × 8192 = 67,108,864.
+    ///
+    /// Why this number: decoded at 4 bytes a pixel it is 256 MB, already ten times the ~24 MB a
+    /// notification extension may hold (and what the system's notification UI decodes too);
+    /// 8192 px is the largest texture side of A8-and-older iPhone GPUs; and it keeps every
+    /// camera photo (an iPhone's 48 MP main camera writes 8064 × 6048 = 48.8 MP). Larger images
+    /// are what `richpush media optimize` is for (a JPEG ≤ 2048 px on the long side).
+    public static let maximumPixels = 8192 * 8192
+
+    /// The pixel size an image declares in its header.
+    public struct PixelSize: Sendable, Equatable {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// Makes a size.
+        /// - Parameters:
+        ///   - width: pixels.
+        ///   - height: pixels.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
+
     /// Checks a file whose bytes were recognised as `format`.
     ///
     /// - Parameters:
     ///   - file: the downloaded file.
     ///   - format: the format `MediaFormat.sniff` found.
-    /// - Throws: `MediaIntegrityError` (`truncated`, `corrupt`, `unreadable`) saying what is wrong
-    ///   and where; formats RichPush does not attach are not checked.
-    public static func check(_ file: URL, format: MediaFormat) throws(MediaIntegrityError) {
+    /// - Returns: the declared pixel size of a JPEG, PNG or GIF; `nil` for other formats.
+    /// - Throws: `MediaIntegrityError` (`truncated`, `corrupt`, `unreadable`, `tooManyPixels`)
+    ///   saying what is wrong and where; formats RichPush does not attach are not checked.
+    @discardableResult
+    public static func check(_ file: URL, format: MediaFormat) throws(MediaIntegrityError) -> PixelSize? {
         let reader = try MediaFileReader(url: file, formatName: format.name)
         guard reader.size > 0 else { throw MediaIntegrityError(.truncated, "\(format.name): the file is empty") }
         switch format {
-        case .jpeg: try checkJPEG(reader)
-        case .png: try checkPNG(reader)
-        case .gif: try checkGIF(reader)
+        case .jpeg: return try checkJPEG(reader)
+        case .png: return try checkPNG(reader)
+        case .gif: return try checkGIF(reader)
         case .mpeg4, .mpeg4Audio, .quickTime: try checkISOBaseMedia(reader)
         case .mp3: try checkMP3(reader)
         case .wav: try checkRIFF(reader, form: "WAVE")
@@ -46,21 +77,43 @@ public enum MediaIntegrity {
         case .aiff: try checkAIFF(reader)
         case .mpeg, .mpeg2Video: try checkMPEG(reader)
         case .mpeg2TransportStream: try checkTransportStream(reader)
-        default: return
+        default: break
         }
+        return nil
+    }
+
+    /// Refuses a declared size over `maximumPixels` (called as soon as a header is read).
+    static func checkPixelCount(_ width: Int, _ height: Int, _ r: MediaFileReader) throws(MediaIntegrityError) -> PixelSize {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumPixels else {
+            throw MediaIntegrityError(
+                .tooManyPixels,
+                "\(r.formatName): the image declares \(width)×\(height) pixels, over RichPush's bound of \(maximumPixels) (8192×8192; decoded at 4 bytes a pixel that is 256 MB, beyond a notification's memory); resize it (richpush media optimize)"
+            )
+        }
+        return PixelSize(width: width, height: height)
     }
 
     /// Checks a downloaded file as the pipeline does before its validation hook (the bridge's
     /// `UNNotificationAttachment`).
     ///
     /// - Parameter media: the downloaded file and the format its bytes show.
-    /// - Throws: `MediaValidationError` with reason `corrupt_media` (`unsupported_format` when the
-    ///   file cannot be read) and the check's message.
-    public static func verify(_ media: DownloadedMedia) throws(MediaValidationError) {
+    /// - Returns: the declared pixel size (images), as `check` returns it.
+    /// - Throws: `MediaValidationError` with reason `corrupt_media`, `too_large` for an image
+    ///   declaring more than `maximumPixels`, `storage` when the file cannot be read; and the
+    ///   check's message.
+    @discardableResult
+    public static func verify(_ media: DownloadedMedia) throws(MediaValidationError) -> PixelSize? {
         do {
-            try check(media.file, format: media.format)
+            return try check(media.file, format: media.format)
         } catch {
-            throw MediaValidationError(reason: error.code == .unreadable ? .storage : .corruptMedia, message: error.message)
+            let reason: ReasonCode
+            switch error.code {
+            case .unreadable: reason = .storage
+            case .tooManyPixels: reason = .tooLarge
+            default: reason = .corruptMedia
+            }
+            throw MediaValidationError(reason: reason, message: error.message)
         }
     }
 }

@@ -13,6 +13,8 @@ public struct MediaIntegrityError: Error, Sendable, Equatable, CustomStringConve
         /// A field the format requires is missing or impossible (zero dimensions, a bad checksum,
         /// a size that points outside the file, no frame sync).
         public static let corrupt = Code(rawValue: "corrupt")
+        /// The image declares more pixels than `MediaIntegrity.maximumPixels` (a pixel flood).
+        public static let tooManyPixels = Code(rawValue: "too_many_pixels")
         /// The file could not be read.
         public static let unreadable = Code(rawValue: "unreadable")
     }

@@ -47,6 +47,10 @@ public struct PipelineConfiguration: Sendable {
     /// Hosts that may be reached over cleartext `http://`: App Transport Security exceptions
     /// (`NSExceptionDomains` in the extension's Info.plist). Everything else must be https.
     public var allowedHTTPHosts: Set<String> = []
+    /// Whether user and password written in a media URL (`https://user:pass@host/…`, or in a
+    /// redirect's `Location`) are sent as HTTP Basic auth. Default `false`: they are removed from
+    /// every request (a payload is no place for a credential, and a redirect must not leak one).
+    public var sendsMediaURLCredentials = false
     /// Where the receipt is posted (form-encoded, `push_id` first); `nil` = no receipt.
     public var receiptsURL: URL?
     /// How long delivery may wait for the receipt's answer, in seconds (default 2): never past

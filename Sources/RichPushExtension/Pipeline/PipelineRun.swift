@@ -166,7 +166,8 @@ public final class PipelineRun: Sendable {
         let initial = base
         let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
         let fetcher = MediaFetcher(
-            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats)
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats,
+            sendsURLCredentials: configuration.sendsMediaURLCredentials)
         let deadline = self.deadline
         let validate = self.validate
         let rules = self.rules
@@ -216,7 +217,8 @@ public final class PipelineRun: Sendable {
     private func beginList(_ depth: DepthStage, base: PipelineResult) {
         let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
         let fetcher = MediaFetcher(
-            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats)
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats,
+            sendsURLCredentials: configuration.sendsMediaURLCredentials)
         let fetchTask = Task { [self] in
             let result = await depth.fetchAll(initial: base, fetcher: fetcher, folder: folder, deadline: deadline, rules: rules, validate: validate)
             if !decide(result, waitForReceipt: true) { try? FileManager.default.removeItem(at: folder) }

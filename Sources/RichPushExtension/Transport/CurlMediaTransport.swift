@@ -17,17 +17,41 @@ private let curlGlobalInit: Bool = {
 /// Redirects are never followed here (`CURLOPT_FOLLOWLOCATION` 0); `MediaFetcher` follows them,
 /// so that its https/ATS check and its 5-hop limit apply to every hop.
 public struct CurlMediaTransport: MediaTransport {
+    /// Rules for the connections a transfer opens (provider-side tools; the extension sets none).
+    public struct ConnectionRules: Sendable {
+        /// Asked with the request URL's host and the numeric address (e.g. `10.0.0.7`, `::1`)
+        /// before each socket is opened; `false` refuses it: no packet is sent to that address.
+        public var allowConnection: @Sendable (_ host: String, _ address: String) -> Bool
+        /// libcurl `CURLOPT_RESOLVE` entries, `HOST:PORT:ADDRESS` (tests map names to addresses).
+        public var resolve: [String]
+
+        /// Makes rules.
+        /// - Parameters:
+        ///   - resolve: `CURLOPT_RESOLVE` entries.
+        ///   - allowConnection: the address check.
+        public init(resolve: [String] = [], allowConnection: @escaping @Sendable (_ host: String, _ address: String) -> Bool) {
+            self.resolve = resolve
+            self.allowConnection = allowConnection
+        }
+    }
+
     /// The `User-Agent` header sent with every request.
     public var userAgent: String
+    /// Connection rules; with them, proxy settings from the environment are ignored, so the
+    /// address checked is the address connected to.
+    public var connectionRules: ConnectionRules?
 
     /// Makes a libcurl transport.
-    /// - Parameter userAgent: the `User-Agent` value; `nil` for `RichPush/<version>`.
-    public init(userAgent: String? = nil) {
+    /// - Parameters:
+    ///   - userAgent: the `User-Agent` value; `nil` for `RichPush/<version>`.
+    ///   - connectionRules: checks on every connection (`nil`: none, as in the extension).
+    public init(userAgent: String? = nil, connectionRules: ConnectionRules? = nil) {
         self.userAgent = userAgent ?? "RichPush/\(richPushExtensionVersion)"
+        self.connectionRules = connectionRules
     }
 
     public func fetch(_ request: MediaRequest, receiver: any MediaResponseReceiver) async throws {
-        let transfer = CurlTransfer(gate: TransferGate(receiver: receiver))
+        let transfer = CurlTransfer(gate: TransferGate(receiver: receiver), rules: connectionRules, host: request.url.host ?? "")
         try await run(transfer) {
             transfer.performGet(url: request.url, timeoutMs: request.timeout.wholeMillisecondsAtLeastOne, userAgent: userAgent)
         }
@@ -64,13 +88,17 @@ public struct CurlMediaTransport: MediaTransport {
 /// One libcurl easy transfer and the state its C callbacks reach through `userdata`.
 final class CurlTransfer: @unchecked Sendable {
     let gate: TransferGate
+    private let rules: CurlMediaTransport.ConnectionRules?
+    private let host: String
     private let cancelled = Locked(false)
     // Touched only by the transfer's own thread (inside curl_easy_perform's callbacks).
     private var handle: UnsafeMutableRawPointer?
     private var headers: [String: String] = [:]
 
-    init(gate: TransferGate) {
+    init(gate: TransferGate, rules: CurlMediaTransport.ConnectionRules? = nil, host: String = "") {
         self.gate = gate
+        self.rules = rules
+        self.host = host
     }
 
     /// Asks the transfer to stop (task cancelled): the waiting task resumes at once.
@@ -122,6 +150,9 @@ final class CurlTransfer: @unchecked Sendable {
             curl_easy_cleanup(h)
             handle = nil
         }
+        var resolve: UnsafeMutablePointer<curl_slist>?
+        for entry in rules?.resolve ?? [] { resolve = curl_slist_append(resolve, entry) }
+        defer { curl_slist_free_all(resolve) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
@@ -142,6 +173,12 @@ final class CurlTransfer: @unchecked Sendable {
             set(richpush_curl_setopt_long(h, CURLOPT_NOPROGRESS, 0))
             set(richpush_curl_setopt_xferinfo_cb(h, curlProgressCallback))
             set(richpush_curl_setopt_pointer(h, CURLOPT_XFERINFODATA, me))
+            if rules != nil {
+                set(richpush_curl_setopt_string(h, CURLOPT_NOPROXY, "*"))
+                set(richpush_curl_setopt_opensocket_cb(h, curlOpenSocketCallback))
+                set(richpush_curl_setopt_pointer(h, CURLOPT_OPENSOCKETDATA, me))
+                if resolve != nil { set(richpush_curl_setopt_slist(h, CURLOPT_RESOLVE, resolve)) }
+            }
             set(configure(h))
             guard rc == CURLE_OK else { return rc }
             return curl_easy_perform(h)
@@ -193,6 +230,22 @@ final class CurlTransfer: @unchecked Sendable {
     fileprivate func progress() -> Bool {
         !shouldAbort
     }
+
+    /// Opens a socket for `address` unless the connection rules refuse it.
+    fileprivate func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        if let rules {
+            var text = [CChar](repeating: 0, count: 64)
+            guard richpush_curl_sockaddr_text(address, &text, text.count) == 0 else { return CURL_SOCKET_BAD }
+            let numeric = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard rules.allowConnection(host, numeric) else { return CURL_SOCKET_BAD }
+        }
+        return richpush_curl_socket_open(address)
+    }
+}
+
+private let curlOpenSocketCallback: richpush_curl_opensocket_cb = { userdata, _, address in
+    guard let userdata, let address else { return CURL_SOCKET_BAD }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().openSocket(address)
 }
 
 private let curlHeaderCallback: richpush_curl_data_cb = { ptr, size, count, userdata in

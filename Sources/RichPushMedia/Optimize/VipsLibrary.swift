@@ -1,0 +1,110 @@
+import CVips
+import Foundation
+import RichPushCore
+
+/// libvips for the optimiser: started once per process with the loader policy for hostile input
+/// (see `richpush_vips_start` in `Sources/CVips/shim.h`).
+///
+/// The policy is process-wide (libvips' block list is global): the first `start` decides
+/// whether ImageMagick's loader (BMP) is open.
+enum VipsLibrary {
+    private static let started = Locked<(ok: Bool, imageMagick: Bool, error: String)?>(nil)
+
+    /// Starts libvips (once).
+    /// - Parameter allowsImageMagick: open ImageMagick's loader (untrusted on hostile input).
+    /// - Returns: whether ImageMagick's loader is open (the first call's choice).
+    /// - Throws: `MediaOptimizeError` when libvips cannot start.
+    static func start(allowsImageMagick: Bool) throws(MediaOptimizeError) -> Bool {
+        let state = started.withLock { state -> (ok: Bool, imageMagick: Bool, error: String) in
+            if let state { return state }
+            let ok = richpush_vips_start("richpush", allowsImageMagick ? 1 : 0) == 0
+            let made = (ok: ok, imageMagick: allowsImageMagick, error: ok ? "" : takeError())
+            state = made
+            return made
+        }
+        guard state.ok else { throw MediaOptimizeError(.decoder, "libvips did not start: \(state.error)") }
+        return state.imageMagick
+    }
+
+    /// libvips' error text, cleared.
+    static func takeError() -> String {
+        let text = richpush_vips_error().map { String(cString: $0) } ?? ""
+        richpush_vips_error_clear()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
+    }
+
+    /// `VIPS_FAIL_ON_ERROR`: a truncated or damaged input is an error, not a grey half picture.
+    static var failOnError: Int32 { Int32(VIPS_FAIL_ON_ERROR.rawValue) }
+
+    /// The header of `file`: pixel size, pages (frames), loader.
+    static func header(_ file: URL) throws(MediaOptimizeError) -> (width: Int, height: Int, pages: Int, loader: String) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var pages: Int32 = 0
+        var loader = [CChar](repeating: 0, count: 64)
+        guard richpush_vips_header(file.path, failOnError, &width, &height, &pages, &loader, loader.count) == 0 else {
+            throw MediaOptimizeError(.corruptMedia, "libvips cannot read the image's header: \(takeError())")
+        }
+        let name = String(decoding: loader.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (Int(width), Int(height), Int(pages), name)
+    }
+
+    /// Encodes the first page of `file` as the best JPEG within `maximumBytes`: shrunk on load to
+    /// fit `side` px, then the quality searched (85 first; else 35 … 85 by halves, in steps of 5);
+    /// when even the lowest quality is over the budget, the decoded image is scaled down in
+    /// memory (by the square root of the byte ratio, never decoded again) down to `minimumSide`.
+    /// - Returns: the JPEG bytes, the quality and pixel size used; `nil` when nothing fits.
+    static func jpeg(
+        _ file: URL, side: Int, qualities: ClosedRange<Int>, maximumBytes: Int, minimumSide: Int
+    ) throws(MediaOptimizeError) -> (data: Data, quality: Int, width: Int, height: Int)? {
+        guard var image = richpush_vips_thumbnail(file.path, Int32(side), failOnError) else {
+            throw MediaOptimizeError(.corruptMedia, "libvips could not decode the image (cut short or damaged): \(takeError())")
+        }
+        defer { richpush_vips_unref(image) }
+        while true {
+            let width = Int(richpush_vips_width(image))
+            let height = Int(richpush_vips_height(image))
+            let best = try encode(image, qualities: qualities, maximumBytes: maximumBytes)
+            if let data = best.data { return (data, best.quality, width, height) }
+            let longSide = max(width, height)
+            guard longSide > minimumSide else { return nil }
+            let ratio = (Double(maximumBytes) / Double(max(best.lowestBytes, 1))).squareRoot() * 0.95
+            let scale = max(Double(minimumSide) / Double(longSide), min(ratio, 0.9))
+            guard let smaller = richpush_vips_resize(image, scale) else {
+                throw MediaOptimizeError(.decoder, "libvips could not resize the image: \(takeError())")
+            }
+            richpush_vips_unref(image)
+            image = smaller
+        }
+    }
+
+    /// The highest quality (step 5) whose JPEG fits, or `nil` data and the lowest quality's size.
+    private static func encode(
+        _ image: UnsafeMutablePointer<VipsImage>, qualities: ClosedRange<Int>, maximumBytes: Int
+    ) throws(MediaOptimizeError) -> (data: Data?, quality: Int, lowestBytes: Int) {
+        func jpeg(_ quality: Int) throws(MediaOptimizeError) -> Data {
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            guard richpush_vips_jpeg(image, Int32(quality), &buffer, &length) == 0, let buffer else {
+                throw MediaOptimizeError(.decoder, "libvips could not encode JPEG: \(takeError())")
+            }
+            defer { richpush_vips_free(buffer) }
+            return Data(bytes: buffer, count: length)
+        }
+        let top = try jpeg(qualities.upperBound)
+        if top.count <= maximumBytes { return (top, qualities.upperBound, top.count) }
+        let bottom = try jpeg(qualities.lowerBound)
+        guard bottom.count <= maximumBytes else { return (nil, qualities.lowerBound, bottom.count) }
+        var (low, lowData, high) = (qualities.lowerBound, bottom, qualities.upperBound)
+        while high - low > 5 {
+            let middle = (low + high) / 2 / 5 * 5
+            guard middle > low else { break }
+            let data = try jpeg(middle)
+            if data.count <= maximumBytes { (low, lowData) = (middle, data) } else { high = middle }
+        }
+        return (lowData, low, bottom.count)
+    }
+
+    /// The most pixel memory libvips has held at once in this process, in bytes.
+    static var memoryHighWater: Int { Int(richpush_vips_memory_highwater()) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which addresses a provider-side media fetch may connect to: no server-side request forgery.
+///
+/// The provider fetches URLs it is given (a payload's media URL, a redirect's `Location`), so by
+/// default it refuses every address that is not on the public internet: loopback (127/8, ::1),
+/// private (10/8, 172.16/12, 192.168/16), carrier-grade NAT (100.64/10), link-local (169.254/16,
+/// where cloud metadata lives at 169.254.169.254; fe80::/10), unique-local (fc00::/7), "this
+/// network" (0/8, ::), multicast and reserved ranges, and IPv4 embedded in IPv6 (::ffff:a.b.c.d,
+/// 64:ff9b::/96, 2002::/16) by the embedded address. The check runs on the numeric address of
+/// every connection (libcurl's open-socket hook), so a name that resolves to a refused address
+/// — directly or after a DNS change between two hops — is refused before any packet is sent.
+public struct MediaAddressPolicy: Sendable, Equatable {
+    /// Hosts (names or literal addresses, lower-cased) opened by `--media-allow-host` for tests and
+    /// intranets: connections for these URL hosts, or to these addresses, are not checked.
+    public var allowedHosts: Set<String>
+
+    /// Makes a policy.
+    /// - Parameter allowedHosts: names or literal addresses to allow whatever they resolve to.
+    public init(allowedHosts: Set<String> = []) {
+        self.allowedHosts = Set(allowedHosts.map { Self.bare($0) })
+    }
+
+    /// Why a connection is refused, or `nil` when it is allowed.
+    /// - Parameters:
+    ///   - host: the URL's host (a name or a literal).
+    ///   - address: the numeric address about to be connected to.
+    /// - Returns: e.g. `"10.0.0.7 is a private address"`, or `nil`.
+    public func refusal(host: String, address: String) -> String? {
+        if allowedHosts.contains(Self.bare(host)) || allowedHosts.contains(Self.bare(address)) { return nil }
+        guard let range = Self.nonPublicRange(address) else { return nil }
+        let named = Self.bare(host) == Self.bare(address) ? address : "\(host) resolves to \(address), which"
+        return
+            "\(named) is \(range); the provider never fetches media from non-public addresses (use --media-allow-host \(Self.bare(host)) for a test or intranet host)"
+    }
+
+    /// The non-public range an address is in, or `nil` for a public (or unparsable) address.
+    /// - Parameter address: numeric IPv4 or IPv6 text.
+    /// - Returns: e.g. `"a loopback address"`.
+    public static func nonPublicRange(_ address: String) -> String? {
+        let text = bare(address)
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            return range(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return "not a numeric address" }
+        return range(ipv6: withUnsafeBytes(of: &v6) { Array($0) })
+    }
+
+    private static func range(ipv4 b: [UInt8]) -> String? {
+        switch (b[0], b[1]) {
+        case (0, _): return "a \"this network\" address (0.0.0.0/8)"
+        case (10, _): return "a private address (10.0.0.0/8)"
+        case (100, 64...127): return "a carrier-grade NAT address (100.64.0.0/10)"
+        case (127, _): return "a loopback address (127.0.0.0/8)"
+        case (169, 254): return "a link-local address (169.254.0.0/16, cloud metadata)"
+        case (172, 16...31): return "a private address (172.16.0.0/12)"
+        case (192, 168): return "a private address (192.168.0.0/16)"
+        case (192, 0) where b[2] == 0: return "an IETF protocol address (192.0.0.0/24)"
+        case (198, 18...19): return "a benchmarking address (198.18.0.0/15)"
+        case (224...239, _): return "a multicast address (224.0.0.0/4)"
+        case (240...255, _): return "a reserved address (240.0.0.0/4)"
+        default: return nil
+        }
+    }
+
+    private static func range(ipv6 b: [UInt8]) -> String? {
+        if b.allSatisfy({ $0 == 0 }) { return "the unspecified address (::)" }
+        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return "a loopback address (::1)" }
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {
+            return range(ipv4: Array(b[12..<16])).map { "an IPv4-mapped address of \($0)" }
+        }
+        if b[0] == 0x00, b[1] == 0x64, b[2] == 0xFF, b[3] == 0x9B, b[4..<12].allSatisfy({ $0 == 0 }) {
+            return range(ipv4: Array(b[12..<16])).map { "a NAT64 address of \($0)" }
+        }
+        if b[0] == 0x20, b[1] == 0x02 {
+            return range(ipv4: Array(b[2..<6])).map { "a 6to4 address of \($0)" }
+        }
+        if b[0] == 0xFE, b[1] & 0xC0 == 0x80 { return "a link-local address (fe80::/10)" }
+        if b[0] & 0xFE == 0xFC { return "a unique-local address (fc00::/7)" }
+        if b[0] == 0xFF { return "a multicast address (ff00::/8)" }
+        return nil
+    }
+
+    /// Lower-cased, without IPv6 brackets.
+    static func bare(_ host: String) -> String {
+        var h = host.lowercased()
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        return h
+    }
+}
