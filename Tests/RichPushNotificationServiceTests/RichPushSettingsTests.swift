@@ -40,8 +40,8 @@ import Testing
         // Key paths add to the defaults, tried first; a default they repeat keeps their place.
         #expect(
             settings.pipeline.mediaKeyPaths.map(\.description)
-                == ["data.image", "image-url", "aps.alert.image", "attachment-url", "url", "media-url", "fcm_options.image"])
-        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id", "aps.alert.push_id", "push_id", "message_id", "gcm.message_id"])
+                == ["data.image", "image-url"] + PayloadKeyPath.defaultMediaKeyPaths.map(\.description).filter { $0 != "image-url" })
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id"] + PayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
         #expect(settings.pipeline.defaultBody == "Tap to see it")
         #expect(settings.pipeline.mediaCategoryIdentifiers == [.image: "photo", .video: "video"])
         #expect(settings.pipeline.buttonCategorySlots == 2)
