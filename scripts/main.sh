@@ -13,8 +13,9 @@
 #      image served by the bundled media server) and post their receipts; one user opens it.
 #   4. Article 001's image push goes out through FCM ("provider": "fcm"); the phone that gets
 #      it posts its receipt.
-#   5. A push sent by another system (OneSignal) gets its sends recorded (`richpush record-send`)
-#      and its receipts arrive.
+#   5. Pushes sent by other systems (OneSignal, Braze) get their sends recorded (`richpush
+#      record-send`); the phones run the extension on the payloads as those vendors deliver them,
+#      and the receipts carry the vendor's message id (OneSignal's custom.i) and vendor.
 #   6. A second push to the same tokens skips the one APNs called Unregistered.
 # Then `richpush stats` shows the funnels, and the script prints the dashboard URL, the admin
 # token and curl examples, and keeps the server in the foreground until Ctrl-C (graceful:
@@ -180,24 +181,38 @@ print(json.dumps(d, ensure_ascii=False))" > "$work/delivered-fcm.json"
 echo "  what the phone gets from FCM: $(cat "$work/delivered-fcm.json")"
 simulate_on fcm-phone "$work/delivered-fcm.json" 1
 
-push_os="onesignal-$run_id"
+# 5. Pushes other systems sent, as they reach the phone: a OneSignal payload (its notification id
+# in custom.i, its image in att) and a Braze payload (its image in ab.att.url; Braze's id key is
+# not verified, so the sender adds push_id as a key-value pair). The real extension reads both
+# out of the box, and its receipts carry the vendor's id and vendor=onesignal / braze.
+push_os="$(python3 -c 'import uuid; print(uuid.uuid4())')"
+push_braze="braze-$run_id"
 echo
-echo "== 5. a push OneSignal sent (push id $push_os): its sends recorded with richpush record-send, then receipts arrive"
+echo "== 5. pushes OneSignal and Braze sent: sends recorded (richpush record-send), the phones show their payloads as delivered"
 RICHPUSH_ADMIN_TOKEN="$token" "$BIN" record-send "$push_os" --server "$base" --batch-id "os-notification-$run_id" \
-  --source onesignal --sent 40 --accepted 38 --title "Spring sale" | sed 's/^/  /'
-python3 - "$base" "$push_os" <<'PY'
-import json, sys, urllib.request
-base, push = sys.argv[1], sys.argv[2]
-def post(body):
-    r = urllib.request.Request(base + "/v1/receipts", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(r).read()
-for i in range(34):
-    post({"push_id": push, "receipt_id": f"os-{i}", "outcome": "media_attached" if i % 6 else "text_only",
-          "reason": None if i % 6 else "timeout", "elapsed_ms": 180 + 37 * i})
-for i in range(11):
-    post({"push_id": push, "receipt_id": f"os-{i}", "event": "opened"})
-print("  34 delivered receipts, 11 opened")
+  --source onesignal --sent 2 --accepted 2 --title "Spring sale" | sed 's/^/  /'
+RICHPUSH_ADMIN_TOKEN="$token" "$BIN" record-send "$push_braze" --server "$base" --batch-id "braze-send-$run_id" \
+  --source braze --sent 2 --accepted 2 --title "Spring sale" | sed 's/^/  /'
+python3 - Tests/Fixtures/payloads/vendors "$work" "$media/media/photo.jpg" "$push_os" "$push_braze" <<'PY'
+import json, sys
+vendors, work, image, push_os, push_braze = sys.argv[1:]
+onesignal = json.load(open(f"{vendors}/onesignal.json"))
+onesignal["custom"]["i"] = push_os
+onesignal["att"] = {"id": image}
+braze = json.load(open(f"{vendors}/braze.json"))
+braze["ab"]["att"]["url"] = image
+braze["push_id"] = push_braze
+for name, payload in (("onesignal", onesignal), ("braze", braze)):
+    json.dump(payload, open(f"{work}/delivered-{name}.json", "w"), ensure_ascii=False)
 PY
+echo "  OneSignal's payload: $(cat "$work/delivered-onesignal.json")"
+simulate_on phone-a "$work/delivered-onesignal.json" 5
+simulate_on phone-b "$work/delivered-onesignal.json" 1
+echo "  Braze's payload: $(cat "$work/delivered-braze.json")"
+simulate_on phone-a "$work/delivered-braze.json" 5
+echo "  the user of phone A opens the OneSignal push:"
+curl -sS -o /dev/null -w "  POST /v1/receipts (event opened, vendor onesignal) → %{http_code}\n" \
+  -d "push_id=$push_os&event=opened&receipt_id=phone-a-os-$run_id&vendor=onesignal" "$base/v1/receipts"
 
 echo
 echo "== 6. a second push to the same tokens: the one APNs called Unregistered is skipped"

@@ -10,23 +10,37 @@
 //   is offline at that moment: the queue keeps it for the next flush.
 //
 // The target links the RichPush package's `RichPushExtension` library (the receipt queue, the
-// badge counter, the payload key paths).
+// badge counter, the payload key paths, the extension's settings reader).
 import Foundation
 import RichPushExtension
 import UserNotifications
 
-/// The app side of RichPush; its values must match the extension's Info.plist `RichPush` dictionary.
+/// The app side of RichPush, with the values of the service extension's Info.plist.
 struct RichPushAppSupport: Sendable {
     /// `ReceiptsURL` of the extension's Info.plist; `nil` sends nothing.
     let receiptsURL: URL?
-    /// `AppGroupIdentifier` of the extension's Info.plist.
-    let appGroupIdentifier: String
+    /// `AppGroupIdentifier` of the extension's Info.plist; `nil` keeps no shared state.
+    let appGroupIdentifier: String?
     /// The extension's `PushIDKeyPaths` before the defaults (as the extension reads them).
-    var pushIDKeyPaths: [PayloadKeyPath] = ["data.push_id"] + PayloadKeyPath.defaultPushIDKeyPaths
+    let pushIDKeyPaths: [PayloadKeyPath]
+
+    /// The values of the Notification Service Extension embedded in the app (`PlugIns/*.appex`),
+    /// read by the code the extension itself runs (`RichPushSettings`): they cannot drift.
+    /// - Parameter app: the app's bundle.
+    /// - Returns: the values; without an embedded extension, no receipts URL and no App Group.
+    static func fromServiceExtension(in app: Bundle = .main) -> RichPushAppSupport {
+        guard let settings = RichPushSettings.serviceExtension(in: app) else {
+            print("RichPush: no Notification Service Extension in \(app.bundlePath)/PlugIns; opened receipts are not sent")
+            return RichPushAppSupport(receiptsURL: nil, appGroupIdentifier: nil, pushIDKeyPaths: PayloadKeyPath.defaultPushIDKeyPaths)
+        }
+        for problem in settings.problems { print("RichPush: the extension's Info.plist: \(problem)") }
+        return RichPushAppSupport(
+            receiptsURL: settings.pipeline.receiptsURL, appGroupIdentifier: settings.appGroupIdentifier, pushIDKeyPaths: settings.pipeline.pushIDKeyPaths)
+    }
 
     /// The shared state directory (receipt queue, install id, badge counter), as the extension's.
     var stateDirectory: URL? {
-        FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroupIdentifier)?
+        appGroupIdentifier.flatMap { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0) }?
             .appendingPathComponent(PipelineConfiguration.SharedContainerLayout.state, isDirectory: true)
     }
 
@@ -73,18 +87,13 @@ struct RichPushAppSupport: Sendable {
     /// - Parameter userInfo: the notification's payload (`content.userInfo`).
     func reportOpened(userInfo: [AnyHashable: Any]) async {
         guard let receiptsURL, let stateDirectory, let payload = JSONValue(any: userInfo) else { return }
-        guard
-            let pushID = pushIDKeyPaths.lazy.compactMap({ path -> String? in
-                switch path.lookup(in: payload) {
-                case .string(let s)? where !s.isEmpty: return s.value
-                case .number(let n)? where n.isIntegerLiteral: return n.text
-                default: return nil
-                }
-            }).first
-        else { return }
+        // The same lookup as the extension's (OneSignal's custom.i, Airship's _, …), so `opened`
+        // counts for the same push as `delivered`.
+        guard let pushID = PayloadLookup.pushID(in: payload, keyPaths: pushIDKeyPaths)?.value else { return }
         do {
             let delivery = ReceiptDelivery(directory: stateDirectory)
-            let (status, http) = try await delivery.submit(Receipt(pushID: pushID, event: .opened), to: receiptsURL, timeout: 10)
+            let receipt = Receipt(pushID: pushID, event: .opened, vendor: PushVendor.recognise(payload)?.identifier)
+            let (status, http) = try await delivery.submit(receipt, to: receiptsURL, timeout: 10)
             if status == .failed { print("RichPush: opened receipt for \(pushID) queued (HTTP \(http.map(String.init) ?? "none"))") }
         } catch {
             print("RichPush: opened receipt for \(pushID) not queued: \(error)")

@@ -79,8 +79,9 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         return configuration
     }
 
-    /// The configuration from the main bundle's Info.plist; problems are logged once per instance.
-    private static func readInfoPlist() -> PipelineConfiguration {
+    /// The configuration from the main bundle's Info.plist; problems are logged once per instance
+    /// (`RichPushCompanion` reads it the same way).
+    static func readInfoPlist() -> PipelineConfiguration {
         let settings = RichPushSettings.read(infoDictionary: Bundle.main.infoDictionary)
         for problem in settings.problems { RichPushLog.error(problem) }
         var configuration = settings.pipeline

@@ -10,14 +10,19 @@ import Testing
     }
 
     @Test func aCleanArticlePayloadPrintsOneOkLineOnStandardErrorAndExitsZero() async throws {
-        let path = Fixtures.payloadsDirectory.appendingPathComponent("seed003-url.json").path
+        // Article 000's payload: its media and its push id are found, so nothing to warn about.
+        let path = Fixtures.payloadsDirectory.appendingPathComponent("seed000-image-and-stats.json").path
         let run = try await lint([path])
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("richpush lint: \(path): ok, no findings (") == true, "\(run.stderr)")
-        #expect(lines.first?.hasSuffix(" of 4096 bytes)") == true, "\(run.stderr)")
+        // …and what the extension would use, on the same line.
+        #expect(
+            lines.first?.hasSuffix(
+                " of 4096 bytes); the extension would use media https://media.example.com/image/2016/12/04/3113/2018/09/28/trim_153813426461775700_450x300.jpg (aps.alert.image), push id 2018001 (aps.alert.push_id), no known vendor's payload"
+            ) == true, "\(run.stderr)")
         // --json stays machine-readable: nothing on either stream for a clean payload.
         let json = try await lint(["--json", path])
         #expect(json.status == 0)
@@ -33,8 +38,29 @@ import Testing
         let run = try await lint([Fixtures.payloadsDirectory.appendingPathComponent("seed001-fcm-send.json").path])
         #expect(run.status == 1)
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.count == 1)
+        #expect(lines.count == 2, "\(run.stdout)")
         #expect(lines.first?.hasPrefix("error fcm_legacy_mutable_content notification.mutable_content:") == true)
+        // Read as FCM delivers it, the media is found; it has no push id.
+        #expect(lines.last?.hasPrefix("warning no_push_id: ") == true)
+        #expect(run.stderr.contains("the extension would use media https://img.example.com/TenpoLogos/4/"), "\(run.stderr)")
+    }
+
+    @Test func aVendorPayloadTheExtensionWouldNotReadIsAWarningNamingTheKeysAndTheVendor() async throws {
+        // Before issue 18: "ok, no findings" for a OneSignal payload the extension did not attach.
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.json")
+        try Data(#"{"aps": {"alert": "Sale", "mutable-content": 1}, "custom": {"i": "5f2b"}, "data": {"picture": "https://media.example.com/p.jpg"}}"#.utf8)
+            .write(to: file)
+        let run = try await lint([file.path])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("warning no_media_url: the RichPush extension would find no media URL (looked at aps.alert.image"), "\(run.stdout)")
+        #expect(run.stdout.contains("recognised a OneSignal payload (custom.i)"))
+        #expect(run.stderr.contains("no media URL, push id 5f2b (custom.i), OneSignal payload"), "\(run.stderr)")
+        // The same keys as the Info.plist: --media-key is tried before the defaults.
+        let keyed = try await lint([file.path, "--media-key", "data.picture"])
+        #expect(keyed.stdout.isEmpty, "\(keyed.stdout)")
+        #expect(keyed.stderr.contains("media https://media.example.com/p.jpg (data.picture), push id 5f2b (custom.i)"), "\(keyed.stderr)")
     }
 
     @Test func fixWritesAPayloadThatLintsCleanToTheOutputFile() async throws {

@@ -40,7 +40,11 @@ struct SimulateCommandTests {
         let json = try object(run.stdout)
         // Issue 3: run in the Linux host, the object also has "host" (SimulateHostTests checks it);
         // issue 6 adds "details" (DepthSimulateTests checks it).
-        #expect(Set(json.keys).subtracting(["host", "details"]) == ["outcome", "reason", "httpStatus", "pushId", "elapsedMs", "content", "receipt"])
+        // Issue 18 adds "pushIdKey" and "vendor" (SimulateVendorTests checks them).
+        #expect(
+            Set(json.keys).subtracting(["host", "details"]) == [
+                "outcome", "reason", "httpStatus", "pushId", "pushIdKey", "vendor", "elapsedMs", "content", "receipt",
+            ])
         #expect(json["outcome"] as? String == "media_attached")
         #expect(json["reason"] is NSNull)
         #expect(json["pushId"] as? String == "2018001")

@@ -84,4 +84,53 @@ import Testing
         #expect(findings.allSatisfy { $0.severity == .warning })
         #expect(Set(findings.map(\.code)) == [.wrongType, .unknownInterruptionLevel, .relevanceScoreRange])
     }
+
+    // MARK: What the extension would take (issue 18)
+
+    func lookupCodes(_ text: String) throws -> [LintFinding] {
+        var linter = PayloadLinter()
+        linter.checksExtensionLookup = true
+        return linter.lint(try json(text)).filter { [.noMediaURL, .noPushID].contains($0.code) }
+    }
+
+    @Test func aOneSignalPayloadIsFoundWithItsMediaAndIDAndHasNoWarning() throws {
+        var linter = PayloadLinter()
+        linter.checksExtensionLookup = true
+        let payload = try JSONValue.parse(try Fixtures.payload("vendors/onesignal.json"))
+        #expect(linter.lint(payload).isEmpty)
+        let lookup = linter.extensionLookup(payload)
+        #expect(lookup.vendor == .oneSignal)
+        #expect(lookup.media.urls == ["https://media.example.com/onesignal/photo.jpg"])
+        #expect(lookup.pushID == "5f2b3c4d-6e7f-4a8b-9c0d-1e2f3a4b5c6d")
+        #expect(lookup.summary.contains("(att)") && lookup.summary.contains("(custom.i)") && lookup.summary.contains("OneSignal payload"))
+    }
+
+    @Test func aOneSignalPayloadWhoseMediaTheExtensionWouldNotFindIsAWarningNamingTheKeysAndTheVendor() throws {
+        let findings = try lookupCodes(
+            #"{"aps": {"alert": "Sale", "mutable-content": 1}, "custom": {"i": "5f2b"}, "data": {"picture": "https://media.example.com/p.jpg"}}"#)
+        #expect(findings.map(\.code) == [.noMediaURL])
+        let message = try #require(findings.first?.message)
+        #expect(message.contains("looked at aps.alert.image, image-url"))
+        #expect(message.contains("att"))
+        #expect(message.contains("recognised a OneSignal payload (custom.i)"), "\(message)")
+    }
+
+    @Test func noPushIDIsAWarningWithTheVendorsReason() throws {
+        let customerIO = try lookupCodes(String(decoding: try Fixtures.payload("vendors/customerio.json"), as: UTF8.self))
+        #expect(customerIO.map(\.code) == [.noPushID])
+        #expect(customerIO.first?.message.contains("CIO-Delivery-ID identifies one delivery") == true)
+        #expect(customerIO.first?.message.contains("no receipt would be sent") == true)
+        let plain = try lookupCodes(#"{"aps": {"alert": "Hi"}}"#)
+        #expect(plain.map(\.code) == [.noMediaURL, .noPushID])
+        // Off by default: senders' checks are unchanged.
+        #expect(try codes(#"{"aps": {"alert": "Hi"}}"#).isEmpty)
+    }
+
+    @Test func aDeepLinkURLIsNotABadMediaURL() throws {
+        // Before: `url` = myapp://… was an error bad_media_url; it is a link, not media.
+        #expect(try codes(#"{"aps": {"alert": "Hi", "mutable-content": 1}, "url": "myapp://article/42"}"#).isEmpty)
+        let findings = try lookupCodes(#"{"aps": {"alert": "Hi", "mutable-content": 1}, "url": "myapp://article/42", "push_id": "1"}"#)
+        #expect(findings.map(\.code) == [.noMediaURL])
+        #expect(findings.first?.message.contains("url myapp://article/42 is a link, not media") == true)
+    }
 }

@@ -89,9 +89,38 @@ struct ReceiptTests {
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let noURL = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg"), pushID: "x"))
         #expect(noURL.receipt.status == .skipped)
+        #expect(noURL.receipt.skipReason?.code == .noReceiptsURL)
+        #expect(noURL.receipt.skipReason?.message.contains("ReceiptsURL") == true)
         configuration.receiptsURL = server.receiptsURL
         let noID = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg")))
         #expect(noID.receipt.status == .skipped)
+        // The reason says what was looked at, so the sender knows which key to add.
+        let reason = try #require(noID.receipt.skipReason)
+        #expect(reason.code == .noPushID)
+        #expect(reason.message.contains("looked at \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", "))"))
+    }
+
+    @Test("a skipped receipt's reason is in the log line and survives the shared-state flush")
+    func skipReasonLoggedWithState() async throws {
+        let server = try await MediaServer.get()
+        var configuration = try testConfiguration()
+        configuration.receiptsURL = server.receiptsURL
+        configuration.stateDirectory = try Fixtures.temporaryDirectory("richpush-state")
+        let lines = LogLines()
+        configuration.logger = NotificationLogger { lines.append($0) }
+        defer {
+            try? FileManager.default.removeItem(at: configuration.attachmentsDirectory)
+            if let state = configuration.stateDirectory { try? FileManager.default.removeItem(at: state) }
+        }
+        let run = NotificationPipeline(configuration: configuration).start(payload: mediaPayload(server.url("/media/photo.jpg"))) { _ in }
+        let result = await run.result()
+        let final = await run.waitUntilSettled()
+        #expect(result.receipt.skipReason?.code == .noPushID)
+        #expect(final.skipReason?.code == .noPushID)
+        let line = try #require(lines.all.first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["receipt"] as? String == "skipped")
+        #expect(object["receipt_skip"] as? String == "no_push_id")
     }
 
     @Test("a cleartext receipts URL without an ATS exception fails without a request")
@@ -106,4 +135,12 @@ struct ReceiptTests {
         let receipts = try await server.receipts()
         #expect(receipts.allSatisfy { !$0.hasPrefix("push_id=r-ats&") })
     }
+}
+
+/// Log lines collected by a test's `NotificationLogger`.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ line: String) { lock.withLock { storage.append(line) } }
+    var all: [String] { lock.withLock { storage } }
 }

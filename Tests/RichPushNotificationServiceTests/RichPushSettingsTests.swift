@@ -40,8 +40,8 @@ import Testing
         // Key paths add to the defaults, tried first; a default they repeat keeps their place.
         #expect(
             settings.pipeline.mediaKeyPaths.map(\.description)
-                == ["data.image", "image-url", "aps.alert.image", "attachment-url", "url", "media-url", "fcm_options.image"])
-        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id", "aps.alert.push_id", "push_id", "message_id", "gcm.message_id"])
+                == ["data.image", "image-url"] + PayloadKeyPath.defaultMediaKeyPaths.map(\.description).filter { $0 != "image-url" })
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id"] + PayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
         #expect(settings.pipeline.defaultBody == "Tap to see it")
         #expect(settings.pipeline.mediaCategoryIdentifiers == [.image: "photo", .video: "video"])
         #expect(settings.pipeline.buttonCategorySlots == 2)
@@ -158,5 +158,41 @@ import Testing
         let settings = RichPushSettings.read(infoDictionary: ["RichPush": "https://stats.example.com"])
         #expect(settings.problems.count == 1)
         #expect(settings.pipeline.receiptsURL == nil)
+    }
+}
+
+/// The app reads the extension's settings from the extension's own Info.plist (issue 18): one source.
+@Suite struct EmbeddedExtensionSettingsTests {
+    @Test func theAppReadsTheEmbeddedServiceExtensionsRichPushDictionary() throws {
+        let root = try Fixtures.temporaryDirectory("richpush-app-bundle")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let app = root.appendingPathComponent("Shop.app", isDirectory: true)
+        let plugIns = app.appendingPathComponent("PlugIns", isDirectory: true)
+        func write(_ plist: [String: Any], to folder: URL) throws {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: folder.appendingPathComponent("Info.plist"))
+        }
+        try write(["CFBundleIdentifier": "com.example.shop", "CFBundleExecutable": "Shop", "CFBundlePackageType": "APPL"], to: app)
+        // A widget extension first (sorted before the service), which must be skipped.
+        try write(
+            ["CFBundleIdentifier": "com.example.shop.a-widget", "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"]],
+            to: plugIns.appendingPathComponent("AWidget.appex"))
+        try write(
+            [
+                "CFBundleIdentifier": "com.example.shop.service",
+                "NSExtension": ["NSExtensionPointIdentifier": "com.apple.usernotifications.service"],
+                "RichPush": [
+                    "ReceiptsURL": "https://stats.example.com/v1/receipts", "AppGroupIdentifier": "group.com.example.shop",
+                    "PushIDKeyPaths": ["data.id"],
+                ] as [String: Any],
+            ], to: plugIns.appendingPathComponent("NotificationService.appex"))
+        let bundle = try #require(Bundle(url: app))
+        let settings = try #require(RichPushSettings.serviceExtension(in: bundle))
+        #expect(settings.pipeline.receiptsURL?.absoluteString == "https://stats.example.com/v1/receipts")
+        #expect(settings.appGroupIdentifier == "group.com.example.shop")
+        #expect(settings.pipeline.pushIDKeyPaths.first == "data.id")
+        // An app without a service extension: nothing to read.
+        try FileManager.default.removeItem(at: plugIns.appendingPathComponent("NotificationService.appex"))
+        #expect(RichPushSettings.serviceExtension(in: try #require(Bundle(url: app))) == nil)
     }
 }

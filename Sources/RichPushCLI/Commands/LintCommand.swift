@@ -1,12 +1,14 @@
 import Foundation
 import RichPushCore
+import RichPushExtension
 
-/// `richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--media-key PATH]... [--json]`: checks a payload before it is sent.
+/// `richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]`:
+/// checks a payload before it is sent, and says what the RichPush extension would take from it.
 enum LintCommand {
     static let spec = CommandSpec(
         name: "lint",
         summary: "Check a push payload against Apple's rules (size, mutable-content, media URL) and fix it",
-        usage: "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--media-key PATH]... [--json]",
+        usage: "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]",
         discussion: """
             Prints one line per finding: SEVERITY CODE KEY: message. Checks: at most 4096 bytes
             (5120 with --voip; Apple's limits, measured as compact JSON as sent); media needs a
@@ -19,8 +21,14 @@ enum LintCommand {
             output (or to --output FILE); findings then go to standard error, marked "fixed"
             or left as they are.
 
+            It also warns when the RichPush extension would find no media URL (no_media_url) or
+            no push id (no_push_id, so no receipt), naming the keys it looked at and the vendor
+            whose payload it recognised (OneSignal, Airship, Braze, …), and says on standard
+            error what it would use: "the extension would use media … (key), push id … (key)".
+
             A payload with no finding gets one line on standard error: "PAYLOAD.json: ok, no
-            findings (N of 4096 bytes)" (not with --json: no line means nothing found).
+            findings (N of 4096 bytes); the extension would use …" (not with --json: no line
+            means nothing found).
 
             Exit status: 0 when no error remains, 1 when an error remains, 64 on a usage error.
             Use "-" as PAYLOAD.json to read standard input.
@@ -30,10 +38,11 @@ enum LintCommand {
             .value("output", "FILE", help: "With --fix: write the fixed payload to FILE instead of stdout."),
             .flag("voip", help: "Apply the VoIP size limit (5120 bytes) instead of 4096."),
             .value(
+                "settings", "PLIST", help: "The extension's Info.plist: its MediaKeyPaths and PushIDKeyPaths\n(read as on iOS) are the keys looked at."),
+            .value(
                 "media-key", "PATH", repeatable: true,
-                help:
-                    "A media key path to check (repeatable); default: the RichPush defaults\n(aps.alert.image, image-url, attachment-url, url, media-url, fcm_options.image)."
-            ),
+                help: "A media key path (repeatable), tried before the RichPush defaults\n(the articles' keys and each vendor's), as MediaKeyPaths."),
+            .value("push-id-key", "PATH", repeatable: true, help: "A push id key path (repeatable), tried before the defaults."),
             .flag("json", help: "Print findings as JSON lines {severity, code, key, message, fixed}."),
         ] + probeOptions,
         run: run
@@ -48,13 +57,35 @@ enum LintCommand {
         }
         let data = try await readInput(path)
         var linter = PayloadLinter(voip: args.flag("voip"))
-        let keys = args.values("media-key")
-        if !keys.isEmpty { linter.mediaKeyPaths = keys.map { PayloadKeyPath($0) } }
+        linter.checksExtensionLookup = true
+        if let plist = args.value("settings") {
+            let settings: RichPushSettings
+            do {
+                settings = try RichPushSettings.read(contentsOf: URL(fileURLWithPath: plist))
+            } catch {
+                throw UsageError(
+                    command: "lint", message: "--settings: \((error as? RichPushError)?.message ?? "\(plist) cannot be read: \(error.localizedDescription)")")
+            }
+            for problem in settings.problems { printError("warning: \(plist): \(problem)") }
+            linter.mediaKeyPaths = settings.pipeline.mediaKeyPaths
+            linter.pushIDKeyPaths = settings.pipeline.pushIDKeyPaths
+        }
+        let keys = args.values("media-key").map { PayloadKeyPath($0) }
+        linter.mediaKeyPaths = keys + linter.mediaKeyPaths.filter { !keys.contains($0) }
+        let idKeys = args.values("push-id-key").map { PayloadKeyPath($0) }
+        linter.pushIDKeyPaths = idKeys + linter.pushIDKeyPaths.filter { !idKeys.contains($0) }
 
         let findings = linter.lint(data)
-        if findings.isEmpty, !args.flag("json") {
-            let size = (try? JSONValue.parseStrictly(data))?.jsonData(sortedKeys: false).count ?? data.count
-            printError("richpush lint: \(InputFile.describe(path)): ok, no findings (\(size) of \(linter.sizeLimit) bytes)")
+        let parsedPayload = try? JSONValue.parseStrictly(data)
+        let lookup = parsedPayload.map { "the extension would use " + linter.extensionLookup($0).summary }
+        if !args.flag("json") {
+            if findings.isEmpty {
+                let size = parsedPayload?.jsonData(sortedKeys: false).count ?? data.count
+                printError(
+                    "richpush lint: \(InputFile.describe(path)): ok, no findings (\(size) of \(linter.sizeLimit) bytes)" + (lookup.map { "; \($0)" } ?? ""))
+            } else if let lookup {
+                printError("richpush lint: \(InputFile.describe(path)): \(lookup)")
+            }
         }
         guard args.flag("fix") else {
             for finding in findings { try StandardOutput.print(line(finding, fixed: false, json: args.flag("json"))) }

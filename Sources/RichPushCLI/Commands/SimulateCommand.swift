@@ -22,6 +22,19 @@ enum SimulateCommand {
 
             Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
             Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
+            These cover the articles' payloads and those of \(PushVendor.all.map(\.name).joined(separator: ", ")).
+            A top-level url is media only with a media file extension (.jpg, .mp4, …); a deep
+            link (myapp://…, https://example.com/articles/42) is not fetched.
+
+            --settings Info.plist applies the extension's RichPush dictionary with the code the
+            extension runs on iOS (RichPushSettings); the options below then override it. Like
+            the Info.plist's MediaKeyPaths and PushIDKeyPaths, --media-key and --push-id-key are
+            tried before the default (or --settings) keys; --replace-media-keys and
+            --replace-push-id-keys use only the keys given.
+
+            A receipt not sent says why ("receipt skipped: no_push_id …", "skipReason" in --json):
+            no_receipts_url, no_push_id, per_delivery_id (the vendor's id names one delivery,
+            e.g. Customer.io), vendor_has_no_id (e.g. Expo).
 
             On Linux the real RichPushServiceExtension (the class an app's extension subclasses)
             runs in a host that plays iOS: it calls didReceive, calls serviceExtensionTimeWillExpire()
@@ -54,9 +67,14 @@ enum SimulateCommand {
             .value("out", "DIR", help: "Where attachment folders go (created if missing; must be\nwritable; default: a new temporary folder, printed)."),
             .flag("json", help: "Print one JSON object: outcome, reason, httpStatus, pushId,\nelapsedMs, content, receipt (and host, on Linux)."),
             .value(
+                "settings", "PLIST",
+                help: "The extension's Info.plist: its RichPush dictionary is applied as\non iOS (same parsing code); options below override it."),
+            .value(
                 "media-key", "PATH", repeatable: true,
-                help: "A key path for the media URL (dotted, e.g. data.image);\nreplaces the default list; give it several times for an order."),
-            .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id; replaces the default list."),
+                help: "A key path for the media URL (dotted, e.g. data.image), tried\nbefore the default keys (as MediaKeyPaths); repeat for an order."),
+            .flag("replace-media-keys", help: "Use only the --media-key paths (as MediaKeyPathsReplace)."),
+            .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id, tried before the default keys\n(as PushIDKeyPaths)."),
+            .flag("replace-push-id-keys", help: "Use only the --push-id-key paths (as PushIDKeyPathsReplace)."),
             .value(
                 "default-body", "TEXT",
                 help:
@@ -95,7 +113,10 @@ enum SimulateCommand {
             throw UsageError(command: command, message: "expected one payload file, got \(args.positionals.count): \(args.positionals.joined(separator: " "))")
         }
         var configuration = PipelineConfiguration()
-        configuration.deadline = try args.seconds("deadline", in: 0.1...600) ?? 25
+        if let plist = args.value("settings") {
+            configuration = try SimulateSettings.read(plist)
+        }
+        if let deadline = try args.seconds("deadline", in: 0.1...600) { configuration.deadline = deadline }
         let budget = try args.seconds("budget", in: 0.1...600) ?? 30
         if let raw = args.value("receipts-url") {
             guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
@@ -104,17 +125,19 @@ enum SimulateCommand {
             }
             configuration.receiptsURL = url
         }
-        configuration.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
+        configuration.allowedHTTPHosts.formUnion(args.values("allow-http-host").map { $0.lowercased() })
         for option in ["media-key", "push-id-key"] {
             for key in args.values(option) where key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
                 throw UsageError(
                     command: command, message: "--\(option) \"\(key)\" is not a key path (empty or with an empty part): give dotted keys, e.g. data.image")
             }
         }
-        let mediaKeys = args.values("media-key")
-        if !mediaKeys.isEmpty { configuration.mediaKeyPaths = mediaKeys.map { PayloadKeyPath($0) } }
-        let pushKeys = args.values("push-id-key")
-        if !pushKeys.isEmpty { configuration.pushIDKeyPaths = pushKeys.map { PayloadKeyPath($0) } }
+        configuration.mediaKeyPaths = try SimulateSettings.keyPaths(
+            args.values("media-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-media-keys"), option: "media-key",
+            before: configuration.mediaKeyPaths)
+        configuration.pushIDKeyPaths = try SimulateSettings.keyPaths(
+            args.values("push-id-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-push-id-keys"), option: "push-id-key",
+            before: configuration.pushIDKeyPaths)
         if let body = args.value("default-body") { configuration.defaultBody = body.isEmpty ? nil : body }
         if args.flag("no-media-category"), !args.values("media-category").isEmpty {
             throw UsageError(command: command, message: "give either --media-category or --no-media-category, not both")
@@ -224,6 +247,8 @@ enum SimulateCommand {
                 "reason": opt(r.reason?.rawValue),
                 "httpStatus": opt(r.httpStatus),
                 "pushId": opt(r.pushID),
+                "pushIdKey": opt(r.pushIDKeyPath?.description),
+                "vendor": opt(r.vendor?.identifier),
                 "elapsedMs": .int(r.elapsedMs),
                 "content": .object([
                     "title": .string(c.title),
@@ -240,6 +265,7 @@ enum SimulateCommand {
                 ]),
                 "receipt": .object([
                     "status": .string(r.receipt.status.rawValue), "httpStatus": opt(r.receipt.httpStatus), "error": opt(r.receipt.error),
+                    "skipReason": r.receipt.skipReason.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) } ?? .null,
                 ]),
                 "details": r.details.json,
             ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
@@ -255,7 +281,8 @@ enum SimulateCommand {
         add("outcome", outcome + " in \(r.elapsedMs) ms")
         if !r.message.isEmpty { add("", r.message) }
         if let url = r.mediaURL { add("media URL", url.absoluteString) }
-        add("push id", r.pushID ?? "none")
+        add("push id", r.pushID.map { id in id + (r.pushIDKeyPath.map { " (\($0))" } ?? "") } ?? "none")
+        if let vendor = r.vendor { add("vendor", vendor.name) }
         add("title", c.title)
         if !c.subtitle.isEmpty { add("subtitle", c.subtitle) }
         add("body", c.body)
@@ -269,7 +296,9 @@ enum SimulateCommand {
         }
         for (label, value) in r.details.summaryRows { add(label, value) }
         var receipt = r.receipt.status.rawValue
-        if let error = r.receipt.error {
+        if let skip = r.receipt.skipReason {
+            receipt += ": " + skip.description
+        } else if let error = r.receipt.error {
             receipt += ": " + error
         } else if let status = r.receipt.httpStatus {
             receipt += " (HTTP \(status))"

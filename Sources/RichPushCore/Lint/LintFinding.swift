@@ -49,6 +49,10 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         public static let unknownInterruptionLevel = Code(rawValue: "unknown_interruption_level")
         /// A `relevance-score` outside 0…1.
         public static let relevanceScoreRange = Code(rawValue: "relevance_score_range")
+        /// The RichPush extension would find no media URL along its key paths.
+        public static let noMediaURL = Code(rawValue: "no_media_url")
+        /// The RichPush extension would find no push id along its key paths (no receipt).
+        public static let noPushID = Code(rawValue: "no_push_id")
     }
 
     /// How bad it is.

@@ -14,8 +14,14 @@ public struct PayloadLinter: Sendable {
 
     /// Where media URLs are looked for (default: `PayloadKeyPath.defaultMediaKeyPaths`).
     public var mediaKeyPaths: [PayloadKeyPath]
+    /// Where the push id is looked for (default: `PayloadKeyPath.defaultPushIDKeyPaths`).
+    public var pushIDKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultPushIDKeyPaths
     /// Apply the VoIP size limit (5120 bytes) instead of 4096.
     public var voip: Bool
+    /// Also warn when the RichPush extension would find no media URL (`no_media_url`) or no push
+    /// id (`no_push_id`) in the payload as iOS delivers it (default off; `richpush lint` turns
+    /// it on; senders leave it off, a text-only push is not a mistake for them).
+    public var checksExtensionLookup = false
 
     /// Makes a linter.
     /// - Parameters:
@@ -24,6 +30,18 @@ public struct PayloadLinter: Sendable {
     public init(mediaKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultMediaKeyPaths, voip: Bool = false) {
         self.mediaKeyPaths = mediaKeyPaths
         self.voip = voip
+    }
+
+    /// What the extension would take from the payload as iOS delivers it (an FCM legacy
+    /// `{notification, data}` payload is read as `fix(_:)` turns it into APNs form).
+    /// - Parameter payload: the payload root.
+    /// - Returns: the media, push id and vendor found along this linter's key paths.
+    public func extensionLookup(_ payload: JSONValue) -> ExtensionLookup {
+        let delivered = payload["notification"]?.objectValue != nil ? fix(payload) : payload
+        let id = PayloadLookup.pushID(in: delivered, keyPaths: pushIDKeyPaths)
+        return ExtensionLookup(
+            vendor: PushVendor.recognise(delivered), media: PayloadLookup.media(in: delivered, keyPaths: mediaKeyPaths),
+            pushIDKeyPath: id?.path, pushID: id?.value)
     }
 
     /// The size limit in force, in bytes.
@@ -223,7 +241,36 @@ public struct PayloadLinter: Sendable {
                 findings.append(LintFinding(.warning, .relevanceScoreRange, at: "aps.relevance-score", "`relevance-score` must be a number from 0 to 1"))
             }
         }
+        if checksExtensionLookup { findings += lookupFindings(payload) }
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity != .error }
+    }
+
+    /// `no_media_url` and `no_push_id` warnings, naming the key paths tried and the vendor.
+    private func lookupFindings(_ payload: JSONValue) -> [LintFinding] {
+        let lookup = extensionLookup(payload)
+        var findings: [LintFinding] = []
+        let vendor = lookup.vendor.map { v in
+            "recognised a \(v.name) payload (\(v.markers.filter { $0.lookup(in: payload) != nil }.map(\.description).joined(separator: ", ")))"
+        }
+        if lookup.media.urls.isEmpty {
+            var message = "the RichPush extension would find no media URL (looked at \(mediaKeyPaths.map(\.description).joined(separator: ", ")))"
+            if !lookup.media.deepLinks.isEmpty {
+                message += "; url \(lookup.media.deepLinks.joined(separator: ", ")) is a link, not media (media needs a file extension such as .jpg)"
+            }
+            if let v = lookup.vendor, let vendor {
+                message += v.mediaKeyPaths.isEmpty ? "; \(vendor), whose media key RichPush does not know: \(v.note)" : "; \(vendor)"
+            }
+            findings.append(LintFinding(.warning, .noMediaURL, at: nil, message + "; the notification shows text only"))
+        }
+        if lookup.pushID == nil {
+            let why = lookup.vendor?.missingIDExplanation.map { "; \($0)" } ?? "; add push_id, or name your key in PushIDKeyPaths"
+            findings.append(
+                LintFinding(
+                    .warning, .noPushID, at: nil,
+                    "the RichPush extension would find no push id (looked at \(pushIDKeyPaths.map(\.description).joined(separator: ", ")))"
+                        + (vendor.map { "; \($0)" } ?? "") + why + "; no receipt would be sent"))
+        }
+        return findings
     }
 
     /// Rewrites the mistakes that have one right answer.
@@ -279,19 +326,19 @@ public struct PayloadLinter: Sendable {
     }
 
     /// The media URLs named at `paths`, in order, with the path that named each.
+    /// The media URLs named at `paths` (by `PayloadLookup`'s rules: strings, arrays, dictionaries
+    /// of URLs; a `url` deep link is not media), in order, with the path that named each.
     static func mediaURLs(in payload: JSONValue, at paths: [PayloadKeyPath]) -> [(path: PayloadKeyPath, url: String)] {
         var out: [(PayloadKeyPath, String)] = []
         var seen = Set<String>()
-        for path in paths {
-            guard let s = path.string(in: payload), !s.isEmpty, !seen.contains(path.description) else { continue }
+        for path in paths where !seen.contains(path.description) {
             seen.insert(path.description)
-            out.append((path, s))
+            for url in PayloadLookup.media(in: payload, keyPaths: [path]).urls { out.append((path, url)) }
         }
         // FCM legacy: data["image-url"] and friends.
-        if let data = payload["data"], case .object = data {
+        if let data = payload["data"], case .object = data, payload["notification"] != nil || payload["aps"] == nil {
             for path in paths {
-                guard let s = path.string(in: data), !s.isEmpty else { continue }
-                out.append((PayloadKeyPath("data." + path.description), s))
+                for url in PayloadLookup.media(in: data, keyPaths: [path]).urls { out.append((PayloadKeyPath("data." + path.description), url)) }
             }
         }
         return out

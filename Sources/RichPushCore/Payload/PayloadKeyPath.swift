@@ -54,18 +54,34 @@ public struct PayloadKeyPath: Sendable, Hashable, CustomStringConvertible, Expre
 }
 
 extension PayloadKeyPath {
-    /// The media URL conventions of the source articles and Firebase, in the order they are tried.
+    /// The media URL keys of the source articles and Firebase, in the order they are tried.
     ///
-    /// `aps.alert.image` (article 000), `image-url` (001, 002), `attachment-url` (002), `url` (003),
-    /// `media-url` (004), `fcm_options.image` (Firebase).
-    public static let defaultMediaKeyPaths: [PayloadKeyPath] = [
+    /// `aps.alert.image` (article 000), `image-url` (001, 002), `attachment-url` (002), `url` (003,
+    /// only when it is media, see `PayloadLookup.isDeepLink(_:)`), `media-url` (004),
+    /// `fcm_options.image` (Firebase).
+    public static let articleMediaKeyPaths: [PayloadKeyPath] = [
         "aps.alert.image", "image-url", "attachment-url", "url", "media-url", "fcm_options.image",
     ]
 
-    /// The push id conventions, in the order they are tried.
+    /// The push id keys of the source articles and Firebase, in the order they are tried.
     ///
     /// `aps.alert.push_id` (article 000), top-level `push_id`, `message_id`, Firebase's `gcm.message_id`.
-    public static let defaultPushIDKeyPaths: [PayloadKeyPath] = [
+    public static let articlePushIDKeyPaths: [PayloadKeyPath] = [
         "aps.alert.push_id", "push_id", "message_id", "gcm.message_id",
     ]
+
+    /// Every media key tried by default: the articles' keys, then each vendor's of
+    /// `PushVendor.all` (OneSignal `att`, Airship, Braze, Iterable, CleverTap, Pushwoosh,
+    /// Customer.io, Expo, Amazon Pinpoint, Batch), each once.
+    public static let defaultMediaKeyPaths: [PayloadKeyPath] = unique(articleMediaKeyPaths + PushVendor.all.flatMap(\.mediaKeyPaths))
+
+    /// Every push id key tried by default: the articles' keys, then each vendor's per-message id
+    /// (`PushVendor.all`), each once. Per-delivery ids (Customer.io's `CIO-Delivery-ID`) are not
+    /// among them: they are not push ids.
+    public static let defaultPushIDKeyPaths: [PayloadKeyPath] = unique(articlePushIDKeyPaths + PushVendor.all.flatMap(\.pushIDKeyPaths))
+
+    private static func unique(_ paths: [PayloadKeyPath]) -> [PayloadKeyPath] {
+        var seen = Set<PayloadKeyPath>()
+        return paths.filter { seen.insert($0).inserted }
+    }
 }

@@ -49,6 +49,9 @@ public struct Receipt: Sendable, Equatable, Codable {
     public var elapsedMs: Int?
     public var mediaBytes: Int?
     public var mediaType: String?
+    /// Whose payload it was (`PushVendor.identifier`: `onesignal`, `braze`, …), `nil` for a
+    /// payload of no known vendor. Servers that do not know the field ignore it.
+    public var vendor: String?
 
     enum CodingKeys: String, CodingKey {
         case pushID = "push_id"
@@ -58,11 +61,12 @@ public struct Receipt: Sendable, Equatable, Codable {
         case elapsedMs = "elapsed_ms"
         case mediaBytes = "media_bytes"
         case mediaType = "media_type"
+        case vendor
     }
 
     public init(
         pushID: String, event: Event = .delivered, receiptID: String? = nil, outcome: Outcome? = nil,
-        reason: ReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil
+        reason: ReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil, vendor: String? = nil
     ) {
         self.pushID = pushID
         self.event = event
@@ -72,6 +76,7 @@ public struct Receipt: Sendable, Equatable, Codable {
         self.elapsedMs = elapsedMs
         self.mediaBytes = mediaBytes
         self.mediaType = mediaType
+        self.vendor = vendor
     }
 
     /// The form body, `push_id` first: `push_id=2018001&event=delivered&…`.
@@ -85,6 +90,7 @@ public struct Receipt: Sendable, Equatable, Codable {
         if let elapsedMs { fields.append(("elapsed_ms", String(elapsedMs))) }
         if let mediaBytes { fields.append(("media_bytes", String(mediaBytes))) }
         if let mediaType { fields.append(("media_type", mediaType)) }
+        if let vendor { fields.append(("vendor", vendor)) }
         return fields.map { "\(Self.formEscape($0.0))=\(Self.formEscape($0.1))" }.joined(separator: "&")
     }
 

@@ -28,6 +28,10 @@ public struct NotificationLogLine: Sendable, Equatable {
     public var cacheHits: Int
     /// The receipt's status (`sent`, `failed`, `skipped`, `duplicate`), if any.
     public var receipt: String?
+    /// Why no receipt was sent (`ReceiptSkipReason.Code`: `no_push_id`, `no_receipts_url`, …).
+    public var receiptSkip: String?
+    /// Whose payload it was (`PushVendor.identifier`), if a known vendor's.
+    public var vendor: String?
 
     /// Makes a line.
     /// - Parameters:
@@ -42,9 +46,12 @@ public struct NotificationLogLine: Sendable, Equatable {
     ///   - totalMs: total time in ms.
     ///   - cacheHits: cache hits.
     ///   - receipt: the receipt status.
+    ///   - receiptSkip: why no receipt was sent.
+    ///   - vendor: the vendor's identifier.
     public init(
         pushID: String?, outcome: Outcome, reason: ReasonCode?, detail: String? = nil, attachments: Int = 0,
-        mediaRequested: Int = 0, bytes: Int = 0, fetchMs: Int = 0, totalMs: Int, cacheHits: Int = 0, receipt: String? = nil
+        mediaRequested: Int = 0, bytes: Int = 0, fetchMs: Int = 0, totalMs: Int, cacheHits: Int = 0, receipt: String? = nil,
+        receiptSkip: String? = nil, vendor: String? = nil
     ) {
         self.pushID = pushID
         self.outcome = outcome
@@ -57,6 +64,8 @@ public struct NotificationLogLine: Sendable, Equatable {
         self.totalMs = totalMs
         self.cacheHits = cacheHits
         self.receipt = receipt
+        self.receiptSkip = receiptSkip
+        self.vendor = vendor
     }
 
     /// The line: `{"event":"richpush.notification","push_id":…,"outcome":…,…}` with sorted keys
@@ -76,6 +85,8 @@ public struct NotificationLogLine: Sendable, Equatable {
             "cache_hits": .int(cacheHits),
         ]
         object["receipt"] = receipt.map { .string($0) } ?? .null
+        object["receipt_skip"] = receiptSkip.map { .string($0) } ?? .null
+        object["vendor"] = vendor.map { .string($0) } ?? .null
         return String(decoding: JSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self)
     }
 }

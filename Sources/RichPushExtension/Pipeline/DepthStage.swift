@@ -47,7 +47,7 @@ final class DepthStage: Sendable {
         if let raw = p[BadgeOperation.payloadKey] {
             if let operation = BadgeOperation(json: raw) {
                 if let directory = configuration.stateDirectory {
-                    let pushID = Self.pushID(in: p, paths: configuration.pushIDKeyPaths)
+                    let pushID = PayloadLookup.pushID(in: p, keyPaths: configuration.pushIDKeyPaths)?.value
                     // A second run for the same push (iOS retry, provider resend) must not count twice.
                     let first = pushID.map { (try? SeenPushStore(directory: directory).markSeen("badge:" + $0)) ?? true } ?? true
                     if first {
@@ -236,41 +236,20 @@ final class DepthStage: Sendable {
     }
 
     /// Sends the receipt through the on-disk queue (stable `receipt_id`, once per push) when a
-    /// state directory is configured, else directly.
+    /// state directory is configured, else directly (`DisplayReceipt.deliver`).
     func send(_ receipt: Receipt, to url: URL, sender: ReceiptSender) async -> ReceiptReport {
-        guard let directory = configuration.stateDirectory else { return await sender.send(receipt, to: url) }
-        let delivery = ReceiptDelivery(
-            directory: directory, poster: TransportReceiptPoster(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts))
-        do {
-            let id = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
-            let (status, http) = try await delivery.submit(receipt, to: url, timeout: configuration.receiptTimeout)
-            switch status {
-            case .sent: return ReceiptReport(status: .sent, httpStatus: http, receiptID: id)
-            case .duplicate: return ReceiptReport(status: .duplicate, receiptID: id)
-            default:
-                let why: String
-                if let http {
-                    why = "HTTP \(http)"
-                } else if !MediaFetcher(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts).isAllowedByATS(url) {
-                    why = ReceiptSender.atsRefusal(url)
-                } else {
-                    why = "no answer (connection failed or timed out)"
-                }
-                return ReceiptReport(status: .failed, httpStatus: http, receiptID: id, error: why + "; queued, retried on a later run")
-            }
-        } catch {
-            return await sender.send(receipt, to: url)
-        }
+        await DisplayReceipt.deliver(receipt, to: url, sender: sender, configuration: configuration)
     }
 
-    /// Sends receipts queued by earlier runs (when this run sends none of its own).
-    func flushQueued(transport: any MediaTransport) -> Task<ReceiptReport, Never>? {
+    /// Sends receipts queued by earlier runs (when this run sends none of its own); the task
+    /// ends with `skipped`, this run's own report.
+    func flushQueued(transport: any MediaTransport, skipped: ReceiptReport) -> Task<ReceiptReport, Never>? {
         guard let directory = configuration.stateDirectory else { return nil }
         let poster = TransportReceiptPoster(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
         let timeout = configuration.receiptTimeout
         return Task {
             _ = try? await ReceiptDelivery(directory: directory, poster: poster).flushPendingReceipts(timeout: timeout)
-            return .skipped
+            return skipped
         }
     }
 
@@ -283,19 +262,9 @@ final class DepthStage: Sendable {
                 pushID: result.pushID, outcome: result.outcome, reason: result.reason, detail: detail.isEmpty ? nil : detail,
                 attachments: result.content.attachments.count, mediaRequested: d.mediaRequested,
                 bytes: result.content.attachments.reduce(0) { $0 + $1.bytes }, fetchMs: d.fetchMs, totalMs: result.elapsedMs,
-                cacheHits: d.cacheHits, receipt: result.receipt.status.rawValue
+                cacheHits: d.cacheHits, receipt: result.receipt.status.rawValue,
+                receiptSkip: result.receipt.skipReason?.code.rawValue, vendor: result.vendor?.identifier
             ))
-    }
-
-    private static func pushID(in json: JSONValue, paths: [PayloadKeyPath]) -> String? {
-        for path in paths {
-            switch path.lookup(in: json) {
-            case .string(let s)? where !s.isEmpty: return s.value
-            case .number(let n)? where n.isIntegerLiteral: return n.text
-            default: continue
-            }
-        }
-        return nil
     }
 
     private static func milliseconds(_ d: Duration) -> Int {

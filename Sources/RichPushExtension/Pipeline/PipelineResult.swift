@@ -10,6 +10,10 @@ public struct PipelineResult: Sendable, Equatable {
     public var httpStatus: Int?
     /// The push id found along `PipelineConfiguration.pushIDKeyPaths`.
     public var pushID: String?
+    /// The key path the push id was found at.
+    public var pushIDKeyPath: PayloadKeyPath?
+    /// Whose payload it was (`PushVendor.recognise`), `nil` for none of the known vendors.
+    public var vendor: PushVendor?
     /// Milliseconds from `start` to the moment the outcome was decided.
     public var elapsedMs: Int
     /// The content handed to the system; attachments carry file path, UTType and size in bytes.

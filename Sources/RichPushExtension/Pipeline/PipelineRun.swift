@@ -31,6 +31,8 @@ public final class PipelineRun: Sendable {
     private let transport: any MediaTransport
     private let input: Input
     private let payload: NotificationPayload?
+    /// The payload as JSON (after decryption), `nil` when unreadable.
+    private let json: JSONValue?
     private let validate: (@Sendable (DownloadedMedia) async throws -> Void)?
     private let rules: ContentRules
     private let started: ContinuousClock.Instant
@@ -71,21 +73,29 @@ public final class PipelineRun: Sendable {
         }
         payload = parsed
         self.depth = depth
-        let pushID = json.flatMap { Self.pushID(in: $0, paths: pipeline.configuration.pushIDKeyPaths) }
+        let found = json.flatMap { PayloadLookup.pushID(in: $0, keyPaths: pipeline.configuration.pushIDKeyPaths) }
+        let pushID = found?.value
+        let vendor = json.flatMap(PushVendor.recognise)
+        self.json = json
         if let parsed {
             var best = PipelineResult(
                 outcome: .textOnly, reason: nil, httpStatus: nil, pushID: pushID, elapsedMs: 0,
                 content: depth?.adjust(rules.bestAttempt(from: parsed)) ?? rules.bestAttempt(from: parsed), receipt: ReceiptReport(status: .pending),
                 message: "best attempt: text only"
             )
+            best.pushIDKeyPath = found?.path
+            best.vendor = vendor
             depth?.finalize(&best)  // details (category, thumbnail, decryption) known before any network work
             bestAttempt = best
         } else {
-            bestAttempt = PipelineResult(
+            var original = PipelineResult(
                 outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: pushID, elapsedMs: 0,
                 content: ContentRules.original(from: json), receipt: ReceiptReport(status: .pending),
                 message: "invalid payload: \(problem ?? "unreadable")"
             )
+            original.pushIDKeyPath = found?.path
+            original.vendor = vendor
+            bestAttempt = original
         }
     }
 
@@ -142,14 +152,18 @@ public final class PipelineRun: Sendable {
             return
         }
         var base = bestAttempt
-        let single = payload.firstNonEmptyString(at: configuration.mediaKeyPaths)
-        if let depth, depth.wantsList(singleURL: single?.1) {
+        let media = PayloadLookup.media(in: json ?? payload.root, keyPaths: configuration.mediaKeyPaths)
+        let single = media.isSingleString ? media.urls.first : nil
+        if let depth, depth.wantsList(singleURL: single) {
             beginList(depth, base: base)
             return
         }
-        guard let (_, raw) = single else {
+        guard let raw = single else {
             base.reason = .noMedia
             base.message = "the payload names no media (looked at \(configuration.mediaKeyPaths.map(\.description).joined(separator: ", ")))"
+            if !media.deepLinks.isEmpty {
+                base.message += "; url \(media.deepLinks.joined(separator: ", ")) is a link, not media (not fetched)"
+            }
             decide(base, waitForReceipt: true)
             return
         }
@@ -266,10 +280,13 @@ public final class PipelineRun: Sendable {
         tasks.1?.cancel()
 
         guard let receiptsURL = configuration.receiptsURL, let pushID = result.pushID else {
-            result.receipt = .skipped
-            let flush = depth?.flushQueued(transport: transport)
+            let skip = ReceiptSkipReason.check(
+                payload: json, pushID: result.pushID, receiptsURL: configuration.receiptsURL, pushIDKeyPaths: configuration.pushIDKeyPaths)
+            let skipped = ReceiptReport(status: .skipped, skipReason: skip)
+            result.receipt = skipped
+            let flush = depth?.flushQueued(transport: transport, skipped: skipped)
             state.withLock { s in
-                s.receiptFinal = .skipped
+                s.receiptFinal = skipped
                 s.receiptTask = flush
                 s.decided = result
             }
@@ -279,7 +296,7 @@ public final class PipelineRun: Sendable {
         let receipt = Receipt(
             pushID: pushID, event: .delivered, receiptID: receiptID, outcome: result.outcome, reason: result.reason,
             elapsedMs: result.elapsedMs, mediaBytes: result.content.attachments.first?.bytes,
-            mediaType: result.content.attachments.first?.type
+            mediaType: result.content.attachments.first?.type, vendor: result.vendor?.identifier
         )
         let sender = ReceiptSender(
             transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts,
@@ -328,31 +345,8 @@ public final class PipelineRun: Sendable {
         for waiter in waiters { waiter.resume(returning: result) }
     }
 
-    private static func pushID(in json: JSONValue, paths: [PayloadKeyPath]) -> String? {
-        for path in paths {
-            switch path.lookup(in: json) {
-            case .string(let s)? where !s.isEmpty: return s.value
-            case .number(let n)? where n.isIntegerLiteral: return n.text
-            default: continue
-            }
-        }
-        return nil
-    }
-
     private static func milliseconds(_ d: Duration) -> Int {
         let (s, atto) = d.components
         return Int(s * 1000 + atto / 1_000_000_000_000_000)
-    }
-}
-
-extension NotificationPayload {
-    /// The first non-empty string along the key paths (an empty value falls through to the next).
-    func firstNonEmptyString(at paths: [PayloadKeyPath]) -> (PayloadKeyPath, String)? {
-        for path in paths {
-            if let s = path.string(in: root), !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                return (path, s)
-            }
-        }
-        return nil
     }
 }

@@ -10,7 +10,7 @@ public struct ReceiptReport: Sendable, Equatable {
         public static let sent = Status(rawValue: "sent")
         /// Not sent: refused by ATS, a network error, a timeout, or a non-2xx answer.
         public static let failed = Status(rawValue: "failed")
-        /// Not attempted: no receipts URL, or no push id in the payload.
+        /// Not attempted: no receipts URL, or no push id in the payload (`skipReason` says which).
         public static let skipped = Status(rawValue: "skipped")
         /// Still in flight when the content was delivered (deadline or `expire()`);
         /// `PipelineRun.waitUntilSettled()` gives the final status.
@@ -26,6 +26,9 @@ public struct ReceiptReport: Sendable, Equatable {
     /// Why the receipt failed, in a few words (`connection refused`, `HTTP 404`,
     /// `insecure_scheme: …`); `nil` unless `status` is `failed`.
     public var error: String?
+    /// Why no receipt was sent; set when `status` is `skipped` because of the payload or the
+    /// configuration (no receipts URL, no push id).
+    public var skipReason: ReceiptSkipReason?
 
     /// Makes a report.
     /// - Parameters:
@@ -33,11 +36,13 @@ public struct ReceiptReport: Sendable, Equatable {
     ///   - httpStatus: the server's HTTP status, when it answered.
     ///   - receiptID: the `receipt_id` sent.
     ///   - error: why it failed (only for `failed`).
-    public init(status: Status, httpStatus: Int? = nil, receiptID: String? = nil, error: String? = nil) {
+    ///   - skipReason: why it was skipped (only for `skipped`).
+    public init(status: Status, httpStatus: Int? = nil, receiptID: String? = nil, error: String? = nil, skipReason: ReceiptSkipReason? = nil) {
         self.status = status
         self.httpStatus = httpStatus
         self.receiptID = receiptID
         self.error = error
+        self.skipReason = skipReason
     }
 
     /// No receipt was attempted.

@@ -34,6 +34,7 @@ struct LoggingTests {
         #expect(
             Set(object.keys) == [
                 "event", "push_id", "outcome", "reason", "detail", "attachments", "media_requested", "bytes", "fetch_ms", "total_ms", "cache_hits", "receipt",
+                "receipt_skip", "vendor",
             ])
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RichPushExtension
 
 /// The bridge's settings, read from the `RichPush` dictionary of the extension's Info.plist.
 ///
@@ -64,6 +63,50 @@ public struct RichPushSettings: Sendable {
         }
         settings.apply(dictionary)
         return settings
+    }
+
+    /// Reads the settings from an Info.plist file (XML or binary), as `read(infoDictionary:)`
+    /// reads them on iOS: `richpush simulate --settings` and the app use this, so they cannot drift.
+    ///
+    /// - Parameter file: the extension's Info.plist.
+    /// - Returns: the settings, with `problems` listing every value that was ignored.
+    /// - Throws: `RichPushError` `configuration` when the file is not a property list dictionary;
+    ///   the file's read error when it cannot be read.
+    public static func read(contentsOf file: URL) throws -> RichPushSettings {
+        let data = try Data(contentsOf: file)
+        let plist: Any
+        do {
+            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw RichPushError(
+                code: .configuration, message: "\(file.path) is not a property list (\(error.localizedDescription)); give the extension's Info.plist")
+        }
+        guard let dictionary = plist as? [String: Any] else {
+            throw RichPushError(code: .configuration, message: "\(file.path) is a property list but not a dictionary; give the extension's Info.plist")
+        }
+        return read(infoDictionary: dictionary)
+    }
+
+    /// Apple's extension point identifier of a Notification Service Extension.
+    public static let serviceExtensionPointIdentifier = "com.apple.usernotifications.service"
+
+    /// The settings of the Notification Service Extension embedded in an app: the app reads the
+    /// receipts URL, App Group and push id key paths from the same Info.plist as the extension.
+    ///
+    /// - Parameter app: the app's bundle (`Bundle.main` in the app).
+    /// - Returns: the settings of the first `PlugIns/*.appex` whose `NSExtensionPointIdentifier` is
+    ///   `com.apple.usernotifications.service`, or `nil` when the app embeds none.
+    public static func serviceExtension(in app: Bundle) -> RichPushSettings? {
+        guard let plugIns = app.builtInPlugInsURL,
+            let items = try? FileManager.default.contentsOfDirectory(at: plugIns, includingPropertiesForKeys: nil)
+        else { return nil }
+        for appex in items.sorted(by: { $0.path < $1.path }) where appex.pathExtension == "appex" {
+            guard let info = Bundle(url: appex)?.infoDictionary,
+                (info["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String == serviceExtensionPointIdentifier
+            else { continue }
+            return read(infoDictionary: info)
+        }
+        return nil
     }
 
     private mutating func apply(_ d: [String: Any]) {

@@ -1,5 +1,34 @@
-// AppDelegate.swift — the app side of rich notifications with RichPush.
+// RichPushAppDelegate.swift — the app side of rich notifications with RichPush, as an application
+// delegate with no `@main` of its own, so it goes into either Xcode 16 app template unchanged:
 //
+// SwiftUI template ("App" → Interface: SwiftUI): add one line to the template's App struct:
+//
+//     @main
+//     struct MyApp: App {
+//         @UIApplicationDelegateAdaptor(RichPushAppDelegate.self) var richPush   // ← the one line
+//         var body: some Scene { WindowGroup { ContentView() } }
+//     }
+//
+// UIKit template ("App" → Interface: Storyboard): the template's AppDelegate keeps its `@main`;
+// give it a RichPushAppDelegate and forward three calls:
+//
+//     @main
+//     class AppDelegate: UIResponder, UIApplicationDelegate {
+//         let richPush = RichPushAppDelegate()
+//         func application(_ application: UIApplication,
+//                          didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+//             richPush.application(application, didFinishLaunchingWithOptions: launchOptions)
+//         }
+//         func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
+//             richPush.application(application, didRegisterForRemoteNotificationsWithDeviceToken: deviceToken)
+//         }
+//         func application(_ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error) {
+//             richPush.application(application, didFailToRegisterForRemoteNotificationsWithError: error)
+//         }
+//         // … the template's scene session methods stay as they are.
+//     }
+//
+// What it does:
 // 1. ask permission to show alerts, sounds and badges;
 // 2. register for remote notifications and print the device token as hex (what your provider,
 //    e.g. `richpush send`, needs);
@@ -8,21 +37,21 @@
 // 5. when the user taps a notification, queue and send event=opened with the push's stable
 //    receipt_id, so the stats server counts sent → delivered → opened for each push_id.
 //
+// The receipts URL, App Group and push id keys come from the service extension's own Info.plist
+// (RichPush dictionary) inside the app bundle, so the app and the extension cannot disagree.
 // The target needs the Push Notifications capability (aps-environment entitlement), the same
 // App Group as the extension, and links the RichPush package's `RichPushExtension` library.
 import RichPushExtension
 import UIKit
 import UserNotifications
 
-// If your app already has an AppDelegate (or a SwiftUI App with @UIApplicationDelegateAdaptor),
-// copy the parts below into it instead.
-@main
-final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
-    /// The extension's Info.plist values (RichPush → ReceiptsURL, AppGroupIdentifier).
-    private let richPush = RichPushAppSupport(
-        receiptsURL: URL(string: "https://stats.example.com/v1/receipts"), appGroupIdentifier: "group.com.example.app")
+/// RichPush's application delegate: permission, device token, categories, receipts, taps.
+final class RichPushAppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCenterDelegate {
+    /// The extension's settings (ReceiptsURL, AppGroupIdentifier, PushIDKeyPaths), read from its Info.plist.
+    private let richPush = RichPushAppSupport.fromServiceExtension()
     private var becameActive: (any NSObjectProtocol)?
 
+    @discardableResult
     func application(
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
     ) -> Bool {

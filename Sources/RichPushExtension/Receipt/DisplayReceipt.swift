@@ -1,0 +1,67 @@
+import Foundation
+
+/// The `delivered` receipt on its own, for content another code path built: RichPush beside
+/// another vendor's service extension (`RichPushCompanion`), where the vendor's SDK made the
+/// content and RichPush only reports what was shown.
+public enum DisplayReceipt {
+    /// Sends the `delivered` receipt for a notification, as the pipeline does: the push id along
+    /// `configuration.pushIDKeyPaths`, the vendor (`PushVendor.recognise`), through the App Group
+    /// queue when `configuration.stateDirectory` is set. Never throws.
+    ///
+    /// - Parameters:
+    ///   - payload: the notification's payload (`userInfo`) as JSON.
+    ///   - outcome: what was shown (`media_attached` when it has an attachment, else `text_only`).
+    ///   - reason: why media was not attached, if known.
+    ///   - elapsedMs: milliseconds from `didReceive` to the content being ready.
+    ///   - mediaType: the first attachment's UTType identifier, if any.
+    ///   - mediaBytes: its size in bytes, if known.
+    ///   - configuration: receipts URL, key paths, ATS exceptions, timeouts, state directory.
+    ///   - transport: the HTTP layer.
+    /// - Returns: `sent`, `duplicate`, `failed` (with why), or `skipped` with its `skipReason`.
+    public static func send(
+        payload: JSONValue, outcome: Outcome, reason: ReasonCode?, elapsedMs: Int, mediaType: String? = nil, mediaBytes: Int? = nil,
+        configuration: PipelineConfiguration, transport: any MediaTransport
+    ) async -> ReceiptReport {
+        let pushID = PayloadLookup.pushID(in: payload, keyPaths: configuration.pushIDKeyPaths)?.value
+        guard let url = configuration.receiptsURL, let pushID else {
+            let skip = ReceiptSkipReason.check(
+                payload: payload, pushID: pushID, receiptsURL: configuration.receiptsURL, pushIDKeyPaths: configuration.pushIDKeyPaths)
+            return ReceiptReport(status: .skipped, skipReason: skip)
+        }
+        let receipt = Receipt(
+            pushID: pushID, event: .delivered, receiptID: UUID().uuidString.lowercased(), outcome: outcome, reason: reason,
+            elapsedMs: elapsedMs, mediaBytes: mediaBytes, mediaType: mediaType, vendor: PushVendor.recognise(payload)?.identifier)
+        let sender = ReceiptSender(
+            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts,
+            timeout: .milliseconds(Int(max(0.001, configuration.receiptTimeout) * 1000)))
+        return await deliver(receipt, to: url, sender: sender, configuration: configuration)
+    }
+
+    /// Sends a receipt through the on-disk queue (stable `receipt_id`, once per push) when a
+    /// state directory is configured, else directly.
+    static func deliver(_ receipt: Receipt, to url: URL, sender: ReceiptSender, configuration: PipelineConfiguration) async -> ReceiptReport {
+        guard let directory = configuration.stateDirectory else { return await sender.send(receipt, to: url) }
+        let delivery = ReceiptDelivery(
+            directory: directory, poster: TransportReceiptPoster(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts))
+        do {
+            let id = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
+            let (status, http) = try await delivery.submit(receipt, to: url, timeout: configuration.receiptTimeout)
+            switch status {
+            case .sent: return ReceiptReport(status: .sent, httpStatus: http, receiptID: id)
+            case .duplicate: return ReceiptReport(status: .duplicate, receiptID: id)
+            default:
+                let why: String
+                if let http {
+                    why = "HTTP \(http)"
+                } else if !MediaFetcher(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts).isAllowedByATS(url) {
+                    why = ReceiptSender.atsRefusal(url)
+                } else {
+                    why = "no answer (connection failed or timed out)"
+                }
+                return ReceiptReport(status: .failed, httpStatus: http, receiptID: id, error: why + "; queued, retried on a later run")
+            }
+        } catch {
+            return await sender.send(receipt, to: url)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Why no receipt was sent for a notification: a stable code and a sentence on what to do.
+///
+/// Shown by `richpush simulate` (summary and `--json`), in the extension's log line
+/// (`receipt_skip`) and in `ReceiptReport.skipReason`.
+public struct ReceiptSkipReason: Sendable, Equatable, CustomStringConvertible {
+    /// A stable, machine-readable code.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// No receipts URL is configured (`ReceiptsURL` in the Info.plist, `--receipts-url`).
+        public static let noReceiptsURL = Code(rawValue: "no_receipts_url")
+        /// No push id along the configured key paths.
+        public static let noPushID = Code(rawValue: "no_push_id")
+        /// The vendor's id names one delivery, not the message (Customer.io): not a push id.
+        public static let perDeliveryID = Code(rawValue: "per_delivery_id")
+        /// The vendor's payload carries no message id (Expo).
+        public static let vendorHasNoID = Code(rawValue: "vendor_has_no_id")
+    }
+
+    /// The code.
+    public var code: Code
+    /// What was wrong and what to do, e.g. the key paths looked at.
+    public var message: String
+
+    /// Makes a reason.
+    /// - Parameters:
+    ///   - code: the stable code.
+    ///   - message: what was wrong and what to do.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// Why a receipt would not be sent for this payload, or `nil` when it would be.
+    ///
+    /// - Parameters:
+    ///   - payload: the payload (after decryption), `nil` when unreadable.
+    ///   - pushID: the push id found, if any.
+    ///   - receiptsURL: the receipts URL configured, if any.
+    ///   - pushIDKeyPaths: the key paths the push id was looked for at.
+    /// - Returns: the reason. A missing push id comes first (it is the payload's to fix), naming the
+    ///   key paths looked at and, for a known vendor, the field to add; then a missing receipts URL.
+    public static func check(payload: JSONValue?, pushID: String?, receiptsURL: URL?, pushIDKeyPaths: [PayloadKeyPath]) -> ReceiptSkipReason? {
+        let noURL = "no receipts URL is configured (RichPush → ReceiptsURL in the extension's Info.plist, or --receipts-url)"
+        guard pushID == nil else { return receiptsURL == nil ? ReceiptSkipReason(.noReceiptsURL, noURL) : nil }
+        let looked = "looked at \(pushIDKeyPaths.map(\.description).joined(separator: ", "))"
+        let also = receiptsURL == nil ? "; and \(noURL)" : ""
+        if let payload, let vendor = PushVendor.recognise(payload), let why = vendor.missingIDExplanation {
+            let code: Code = vendor.idKind == .perDelivery ? .perDeliveryID : vendor.idKind == .absent ? .vendorHasNoID : .noPushID
+            return ReceiptSkipReason(code, "\(why) (\(looked))\(also)")
+        }
+        return ReceiptSkipReason(.noPushID, "the payload has no push id (\(looked)); add push_id, or name your key in PushIDKeyPaths\(also)")
+    }
+}

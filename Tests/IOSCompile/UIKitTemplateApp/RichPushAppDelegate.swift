@@ -1,0 +1,1 @@
+../../../Examples/App/RichPushAppDelegate.swift
