@@ -1,7 +1,7 @@
 #if !canImport(UserNotifications)
 import Dispatch
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// Wakes the host's loop when a content handler is called, or after a timeout; never blocks a thread.
 final class HostSignal: Sendable {

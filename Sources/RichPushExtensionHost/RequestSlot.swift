@@ -1,6 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import UserNotificationsStandIn
 
 /// One request's state in the host: handler calls, what was shown, faults.

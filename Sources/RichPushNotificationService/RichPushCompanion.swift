@@ -2,6 +2,7 @@
 // iOS runs one service extension per app: when OneSignal, Braze, CleverTap, Airship or Batch
 // already provide it, keep theirs and add RichPush's display receipt (and optionally its media).
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 
 #if canImport(UserNotifications)

@@ -2,7 +2,7 @@
 // One source file for iOS and Linux: on iOS it builds against UserNotifications; elsewhere
 // against UserNotificationsStandIn, a strict subset of Apple's declarations.
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 
 #if canImport(UserNotifications)

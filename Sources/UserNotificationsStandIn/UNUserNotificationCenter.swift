@@ -1,6 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
-internal import RichPushCore
+@_spi(RichPushInternal) internal import RichPushCore
 
 /// Stand-in for Apple's `UNUserNotificationCenter`: here only the registered categories, in memory.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushProvider
 
 /// Device tokens from several sources, one after the other (`--token` values, then `--tokens FILE`).

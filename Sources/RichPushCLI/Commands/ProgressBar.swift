@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// A one-line progress bar on standard error, redrawn at most every 0.1 s:
 /// `[#####     ] 512/1000 (51%)`, or `512 done` when the total is not known (tokens on stdin).

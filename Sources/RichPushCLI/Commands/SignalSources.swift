@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// Keeps dispatch signal sources alive for the life of the process.
 enum SignalSources {

@@ -1,6 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 import RichPushNotificationService
 import UserNotificationsStandIn

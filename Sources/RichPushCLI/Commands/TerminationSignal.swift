@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// SIGINT and SIGTERM for `richpush serve`, listened for from the moment this is made — before the
 /// server starts and prints its port, so a signal sent right after the `PORT` line is never lost

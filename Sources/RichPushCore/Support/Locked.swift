@@ -5,21 +5,26 @@ import Foundation
 ///
 /// `NSLock` rather than `Synchronization.Mutex` because the package supports iOS 16.
 /// `@unchecked Sendable`: every access to `value` goes through `withLock`, under `lock`.
-package final class Locked<Value>: @unchecked Sendable {
+///
+/// Public under the `RichPushInternal` SPI rather than `package`: the package's own targets
+/// import it with `@_spi(RichPushInternal) import RichPushCore`, an app that links RichPush does
+/// not see it, and builds that pass no `-package-name` (the iOS type-check) still compile it.
+@_spi(RichPushInternal)
+public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// Wraps `value`.
     ///
     /// - Parameter value: the initial value.
-    package init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
     ///
     /// - Parameter body: reads or changes the value; must not call `withLock` on the same instance.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
-    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

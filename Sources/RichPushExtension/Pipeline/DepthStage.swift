@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// The extension-depth steps a `PipelineRun` calls at a few well-defined points (issue 6):
 /// decryption before the best attempt is built; badge, buttons and thumbnail options read from

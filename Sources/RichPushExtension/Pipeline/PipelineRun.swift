@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// One notification going through the pipeline: its best attempt, its expiry, its result.
 ///

@@ -1,6 +1,7 @@
 #if canImport(CCurl)
 import CCurl
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// libcurl's global state, initialised once before the first handle (libcurl requires it).
 private let curlGlobalInit: Bool = {

@@ -1,6 +1,6 @@
 import CVips
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// libvips for the optimiser: started once per process with the loader policy for hostile input
 /// (see `richpush_vips_start` in `Sources/CVips/shim.h`).

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 
 /// The probe's HTTP layer: the extension's own libcurl transport with the address policy on

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// The wall clock the provider reads for JWT `iat` and token renewal; injected so tests control time.
 public protocol ProviderClock: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// A `DeviceTokenSource` over an array already in memory.
 public final class ArrayTokenSource: DeviceTokenSource, Sendable {

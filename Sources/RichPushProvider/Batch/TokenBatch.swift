@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// The batch loop shared by the APNs and FCM clients: reads tokens from a `DeviceTokenSource` as
 /// room frees up, sends each chunk's first requests through the transport's batch path, finishes
