@@ -85,7 +85,10 @@ public final class AdminAuthenticator: @unchecked Sendable {
     }
 
     /// Whether the request carries the token as a Bearer header or a live session cookie.
-    public func isAuthorized(_ request: HTTPRequest) -> Bool {
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: `true` when either admits the request.
+    public func isAuthorized(_ request: ServerRequest) -> Bool {
         isAuthorized(authorization: request.header("Authorization"), cookie: request.header("Cookie"))
     }
 

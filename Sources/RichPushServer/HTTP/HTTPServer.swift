@@ -4,16 +4,18 @@ import RichPushCore
 
 /// A threaded HTTP/1.1 server on libmicrohttpd: an internal epoll thread pool (one thread per
 /// core, at least 2) asks `gate` about each request as soon as its headers are in (before any body
-/// byte is read), then calls `handler` with each complete request.
-public final class HTTPServer: @unchecked Sendable {
+/// byte is read), then runs `handler` on each complete request in a task and sends what it
+/// returns: every request is answered exactly once, and only here. Meanwhile the connection is
+/// suspended (libmicrohttpd's suspend/resume stays inside this file and the shim), so no server
+/// thread waits for an answer.
+public final class HTTPServer: @unchecked Sendable {  // @unchecked: the C server's state is atomics; `stopped` is guarded by `lock`
     /// Decides, from the request line and headers alone, whether to read the body and how much.
-    public typealias Gate = @Sendable (HTTPRequest) -> HTTPAdmission
-    /// Handles a request on a server thread. Returns `true` when it answered before returning,
-    /// `false` when it will answer later from another thread.
-    public typealias Handler = @Sendable (HTTPRequest) -> Bool
+    public typealias Gate = @Sendable (ServerRequest) -> HTTPAdmission
+    /// Answers a complete request (run in a task off the server's threads).
+    public typealias Handler = @Sendable (ServerRequest) async -> ServerResponse
 
     /// Boxes the callbacks for the C context pointer.
-    private final class Context: @unchecked Sendable {
+    private final class Context: Sendable {
         let gate: Gate
         let handler: Handler
         let observe: @Sendable (Int, Double) -> Void
@@ -58,8 +60,8 @@ public final class HTTPServer: @unchecked Sendable {
         let gateCallback: rp_gate = { rawContext, rawRequest, maximumBody in
             guard let rawContext, let rawRequest, let maximumBody else { return 0 }
             let context = Unmanaged<Context>.fromOpaque(rawContext).takeUnretainedValue()
-            let request = HTTPRequest(raw: rawRequest, onRespond: context.observe)
-            switch context.gate(request) {
+            let request = MicroHTTPDRequest(raw: rawRequest, onRespond: context.observe)
+            switch context.gate(request.read(body: false)) {
             case .read(let bound):
                 maximumBody.pointee = max(0, bound)
                 return 1
@@ -71,8 +73,13 @@ public final class HTTPServer: @unchecked Sendable {
         let callback: rp_handler = { rawContext, rawRequest in
             guard let rawContext, let rawRequest else { return 1 }
             let context = Unmanaged<Context>.fromOpaque(rawContext).takeUnretainedValue()
-            let request = HTTPRequest(raw: rawRequest, onRespond: context.observe)
-            return context.handler(request) ? 1 : 0
+            let request = MicroHTTPDRequest(raw: rawRequest, onRespond: context.observe)
+            let complete = request.read(body: true)
+            let handler = context.handler
+            // Answered from the task; the shim suspends the connection until then (an answer
+            // arriving before this callback returns waits on the request's lock).
+            Task { request.respond(await handler(complete)) }
+            return 0
         }
         guard (0...65535).contains(port) else {
             throw RichPushError(code: .listen, message: "port \(port) is out of range 0…65535")

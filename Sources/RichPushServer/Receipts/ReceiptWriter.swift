@@ -110,6 +110,22 @@ public final class ReceiptWriter: @unchecked Sendable {
         return true
     }
 
+    /// Queues a receipt and waits until the COMMIT that holds it is durable.
+    ///
+    /// - Parameter receipt: the receipt.
+    /// - Returns: `.stored`, `.duplicate` or `.failed`.
+    /// - Throws: `Stopping` when the writer is stopping (nothing was queued).
+    public func submit(_ receipt: StoredReceipt) async throws(Stopping) -> WriteResult {
+        let result: WriteResult? = await withCheckedContinuation { continuation in
+            if !submit(receipt, completion: { continuation.resume(returning: $0) }) { continuation.resume(returning: nil) }
+        }
+        guard let result else { throw Stopping() }
+        return result
+    }
+
+    /// The writer is stopping: a receipt submitted now is not queued.
+    public struct Stopping: Error, Sendable {}
+
     /// Commits and syncs what is queued, answers it, stops the threads and waits for them.
     public func stop() {
         condition.lock()
