@@ -3,12 +3,8 @@ import Foundation
 /// `GET /` and `GET /dashboard` (admin, Bearer or session cookie; without either, the login
 /// form): the dashboard page, with paging, push-id search and a date range (`ListParameters`; a
 /// parameter it cannot use is shown on the page, the rest still answered).
-struct DashboardEndpoint: Endpoint {
+struct DashboardEndpoint: AdminPageEndpoint {
     let context: ServerContext
-
-    var access: EndpointAccess { .admin }
-    var noStore: Bool { true }
-    var isPage: Bool { true }
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         var problem: String?
@@ -18,17 +14,12 @@ struct DashboardEndpoint: Endpoint {
         } catch let invalid as HTTPResponseError {
             problem = invalid.message
         }
-        let store = context.store
         let query = parameters.query
-        do {
-            let (snapshot, page) = try await context.storeReads.run {
-                let range = DashboardQuery(maximumBuckets: 60, fromMs: query.startedFromMs, toMs: query.startedBeforeMs)
-                return (try store.dashboard(range), try store.pushes(query))
-            }
-            let view = DashboardPage.View(snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs)
-            return .html(200, DashboardPage.render(view))
-        } catch {
-            throw HTTPResponseError.store(error, retry: false)
+        let (snapshot, page) = try await context.read { store in
+            let range = DashboardQuery(maximumBuckets: 60, fromMs: query.startedFromMs, toMs: query.startedBeforeMs)
+            return (try store.dashboard(range), try store.pushes(query))
         }
+        let view = DashboardPage.View(snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs)
+        return .html(200, DashboardPage.render(view))
     }
 }

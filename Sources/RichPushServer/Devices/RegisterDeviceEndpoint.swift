@@ -48,17 +48,11 @@ struct RegisterDeviceEndpoint: Endpoint {
             }
         }
         let nowMs = ServerContext.nowMs
-        let store = context.store
-        let created: Bool
-        do {
-            created = try await context.storeWrites.run {
-                try store.registerDevice(
-                    DeviceRegistration(
-                        token: registration.token, provider: registration.provider, platform: registration.platform,
-                        userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
-            }
-        } catch {
-            throw HTTPResponseError.store(error, retry: true)
+        let created = try await context.write { store in
+            try store.registerDevice(
+                DeviceRegistration(
+                    token: registration.token, provider: registration.provider, platform: registration.platform,
+                    userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
         }
         let body: [String: JSONValue] = [
             "token": .string(registration.token), "provider": .string(registration.provider), "platform": .string(registration.platform),

@@ -13,13 +13,7 @@ struct UnregisterDeviceEndpoint: Endpoint {
         guard let normalized = DeviceTokenRule.canonical(request.pathParameter, provider: nil) else {
             throw HTTPResponseError(code: "invalid_token", message: "DELETE /v1/devices/{token}: the token is \(DeviceTokenRule.summary)")
         }
-        let store = context.store
-        let existed: Bool
-        do {
-            existed = try await context.storeWrites.run { try store.unregisterDevice(normalized, atMs: ServerContext.nowMs) }
-        } catch {
-            throw HTTPResponseError.store(error, retry: true)
-        }
+        let existed = try await context.write { try $0.unregisterDevice(normalized, atMs: ServerContext.nowMs) }
         let body: JSONValue = .object(["token": .string(normalized), "deleted": .bool(existed)])
         return ServerResponse(status: 200, contentType: "application/json", body: body.jsonData() + Data("\n".utf8))
     }

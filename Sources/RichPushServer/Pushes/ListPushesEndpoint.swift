@@ -11,11 +11,6 @@ struct ListPushesEndpoint: Endpoint {
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let parameters = try ListParameters.parse({ request.query[$0] }, defaultLimit: 100)
-        let store = context.store
-        do {
-            return .json(200, PushList(try await context.storeReads.run { try store.pushes(parameters.query) }))
-        } catch {
-            throw HTTPResponseError.store(error, retry: false)
-        }
+        return .json(200, PushList(try await context.read { try $0.pushes(parameters.query) }))
     }
 }

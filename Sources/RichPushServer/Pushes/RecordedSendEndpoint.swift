@@ -40,13 +40,7 @@ struct RecordedSendEndpoint: Endpoint {
             throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
         }
         let record = recorded.record
-        let store = context.store
-        let outcome: SendRecording
-        do {
-            outcome = try await context.storeWrites.run { try store.recordSend(record) }
-        } catch {
-            throw HTTPResponseError.store(error, retry: true)
-        }
+        let outcome = try await context.write { try $0.recordSend(record) }
         let counts = record.counts
         var body: [String: JSONValue] = [
             "push_id": .string(pushID), "batch_id": .string(record.batchID ?? ""), "source": .string(record.source),

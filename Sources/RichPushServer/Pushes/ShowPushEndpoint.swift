@@ -14,14 +14,7 @@ struct ShowPushEndpoint: Endpoint {
         guard !pushID.isEmpty, pushID.utf8.count <= Receipt.Limits.identifierBytes else {
             throw HTTPResponseError(code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes")
         }
-        let store = context.store
-        let push: PushStatistics?
-        do {
-            push = try await context.storeReads.run { try store.push(pushID) }
-        } catch {
-            throw HTTPResponseError.store(error, retry: false)
-        }
-        guard let push else {
+        guard let push = try await context.read({ try $0.push(pushID) }) else {
             throw HTTPResponseError(status: 404, code: "unknown_push", message: "no receipts or sends for push_id '\(IdentifierRule.displayable(pushID))'")
         }
         return .json(200, push)

@@ -12,9 +12,9 @@ final class ServerContext: Sendable {
     /// Whether the public URL is `https://` (session cookies are then `Secure`).
     let publicHTTPS: Bool
     /// Device registrations and recorded sends are written here, one at a time.
-    let storeWrites = BlockingQueue(label: "richpush.server.store-writes", concurrent: false)
+    private let storeWrites = BlockingQueue(label: "richpush.server.store-writes", concurrent: false)
     /// The admin's reads (lists, pages) run here, side by side.
-    let storeReads = BlockingQueue(label: "richpush.server.store-reads", concurrent: true)
+    private let storeReads = BlockingQueue(label: "richpush.server.store-reads", concurrent: true)
     private let trustedProxies: Set<String>
 
     init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics) {
@@ -34,6 +34,37 @@ final class ServerContext: Sendable {
     func client(_ request: ServerRequest) -> ClientOrigin {
         ClientOrigin.resolve(
             peer: request.peer, header: { request.header($0) }, headerValues: { request.headerValues($0) }, trustedProxies: trustedProxies)
+    }
+
+    /// Runs an admin read on `storeReads`; a store failure becomes `503 store_error` with the
+    /// store's message (the admin may see the detail: the database path helps them).
+    ///
+    /// - Parameter work: the read.
+    /// - Returns: what it read.
+    /// - Throws: `HTTPResponseError` 503 `store_error`.
+    func read<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
+        try await run(work, on: storeReads, retry: false)
+    }
+
+    /// Runs a write on `storeWrites`; a store failure becomes `503 store_error` with
+    /// `Retry-After: 1`.
+    ///
+    /// - Parameter work: the write.
+    /// - Returns: what it returned.
+    /// - Throws: `HTTPResponseError` 503 `store_error`.
+    func write<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
+        try await run(work, on: storeWrites, retry: true)
+    }
+
+    private func run<T: Sendable>(
+        _ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T, on queue: BlockingQueue, retry: Bool
+    ) async throws(HTTPResponseError) -> T {
+        let store = self.store
+        do {
+            return try await queue.run { try work(store) }
+        } catch {
+            throw .store(error, retry: retry)
+        }
     }
 
     /// The current time in ms since 1970.
