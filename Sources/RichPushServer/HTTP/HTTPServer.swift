@@ -8,7 +8,8 @@ import RichPushCore
 /// returns: every request is answered exactly once, and only here. Meanwhile the connection is
 /// suspended (libmicrohttpd's suspend/resume stays inside this file and the shim), so no server
 /// thread waits for an answer.
-public final class HTTPServer: @unchecked Sendable {  // @unchecked: the C server's state is atomics; `stopped` is guarded by `lock`
+// @unchecked: the C server's state is atomics; `stopped` is guarded by `lock`
+public final class HTTPServer: @unchecked Sendable {
     /// Decides, from the request line and headers alone, whether to read the body and how much.
     public typealias Gate = @Sendable (ServerRequest) -> HTTPAdmission
     /// Answers a complete request (run in a task off the server's threads).

@@ -4,7 +4,8 @@ import Foundation
 /// libmicrohttpd's request behind the shim: read into a `ServerRequest` on the connection's
 /// thread, answered once by `HTTPServer` (from any thread; the shim resumes a suspended
 /// connection).
-struct MicroHTTPDRequest: @unchecked Sendable {  // @unchecked: a C pointer the shim keeps alive, and locks, until the one answer
+// @unchecked: a C pointer the shim keeps alive, and locks, until the one answer
+struct MicroHTTPDRequest: @unchecked Sendable {
     private let raw: OpaquePointer
     private let onRespond: @Sendable (Int, Double) -> Void
 

@@ -8,7 +8,7 @@ struct HealthEndpoint: Endpoint {
     var access: EndpointAccess { .open }
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
-        let health = (context.store as? any StoreHealthReporting)?.health() ?? .available
+        let health = context.store.health()
         guard health.isAvailable else {
             return .json(503, ["status": "unavailable", "reason": health.reason ?? "the store is unavailable"])
         }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Counters and the request latency histogram, rendered in the Prometheus text format
 /// (version 0.0.4) at `GET /metrics`.
+// @unchecked: every counter is read and written under `lock`
 public final class ServerMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted = 0

@@ -33,7 +33,8 @@ import RichPushCore
 /// rule for cookie-authenticated changes, the content type, and the endpoint's body bound. Each
 /// route's behaviour is an `Endpoint` in its feature folder; this type holds the route table and
 /// the lifecycle.
-public final class StatisticsServer: @unchecked Sendable {  // @unchecked: `http` is set once in init; `stopped` is behind a Locked
+// @unchecked: `http` is set once in init; `stopped` is behind a Locked
+public final class StatisticsServer: @unchecked Sendable {
     /// The store behind the server.
     public let store: any ReceiptStore & StatisticsStore
     /// The counters behind `/metrics`.

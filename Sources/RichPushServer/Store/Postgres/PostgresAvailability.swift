@@ -10,6 +10,7 @@ import RichPushCore
 /// instead of each waiting on a connect; the first attempt after the database is back succeeds
 /// and the store is up again. Transitions are logged once each (with host and port, for the
 /// operator), never per request.
+// @unchecked: every mutable field is read and written under `lock`
 final class PostgresAvailability: @unchecked Sendable {
     private let lock = NSLock()
     private var downSince: Date?

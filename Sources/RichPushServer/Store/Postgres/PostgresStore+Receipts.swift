@@ -125,11 +125,11 @@ extension PostgresStore {
         guard !receipts.isEmpty else { return [] }
         var starts: [String: Int] = [:]
         for stored in receipts { starts[stored.receipt.pushID] = min(starts[stored.receipt.pushID] ?? stored.receivedAtMs, stored.receivedAtMs) }
-        let index = knownLock.withLock { starts.filter { entry in knownPushes[entry.key].map { entry.value < $0 } ?? true } }
+        let index = knownPushes.withLock { known in starts.filter { entry in known[entry.key].map { entry.value < $0 } ?? true } }
         let result = try write { try $0.execute(Self.batchSQL, Self.receiptParameters(receipts, slot: $0.slot, index: index.keys.sorted()), prepare: true) }
-        knownLock.withLock {
-            if knownPushes.count + index.count > Self.knownPushesLimit { knownPushes.removeAll(keepingCapacity: true) }
-            for (pushID, started) in index { knownPushes[pushID] = min(started, knownPushes[pushID] ?? started) }
+        knownPushes.withLock { known in
+            if known.count + index.count > Self.knownPushesLimit { known.removeAll(keepingCapacity: true) }
+            for (pushID, started) in index { known[pushID] = min(started, known[pushID] ?? started) }
         }
         pruneTimeline(newestMs: receipts.map(\.receivedAtMs).max() ?? 0)
         return Self.newFlags(receipts, returned: result)
@@ -139,7 +139,7 @@ extension PostgresStore {
     /// batch, in a transaction of its own; a failure only leaves them for the next hour).
     private func pruneTimeline(newestMs: Int) {
         let hour = newestMs / 3_600_000
-        let due = stateLock.withLock {
+        let due = prunedHour.withLock { prunedHour in
             guard hour != prunedHour else { return false }
             prunedHour = hour
             return true

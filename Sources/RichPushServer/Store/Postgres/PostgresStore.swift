@@ -27,23 +27,21 @@ import RichPushCore
 /// get `503`, never a `202` that was not committed); `health()` reports it for `/healthz`. A
 /// statement interrupted by a lost connection is not run again by the store (it may have
 /// committed): its receipts get `503`, and the device's retry is deduplicated by its key.
-public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatchStore, StoreHealthReporting, @unchecked Sendable {
+public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     /// The parsed URL (`redacted` for display).
     public let info: PostgresConnectionInfo
     private let writers: PostgresPool
     private let pool: PostgresPool
     private let availability: PostgresAvailability
     private let probeLock = NSLock()
-    let stateLock = NSLock()
-    private var closed = false
+    private let closed = Locked(false)
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
-    var prunedHour = -1
+    let prunedHour = Locked(-1)
     /// Push ids this instance knows to be in `push_index`, with their start (ms): their receipts'
     /// batches skip the index. Rows are never removed, so the knowledge never goes stale (at
     /// worst, another instance lowered a start: this one then writes nothing new). Bounded
     /// (`knownPushesLimit`), emptied when full.
-    var knownPushes: [String: Int] = [:]
-    let knownLock = NSLock()
+    let knownPushes = Locked<[String: Int]>([:])
     /// The most push ids `knownPushes` holds.
     static let knownPushesLimit = 20_000
 
@@ -127,7 +125,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     /// The number of connections (writers and readers).
     public var connectionCount: Int { writers.size + pool.size }
 
-    /// Batches stored at once: one per writer connection (see `ConcurrentBatchStore`).
+    /// Batches stored at once: one per writer connection (see `ReceiptStore.concurrentBatches`).
     public var concurrentBatches: Int { writers.size }
 
     /// A second batch starts beside one in flight for 2 ms: longer than a batch takes on a
@@ -138,7 +136,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
 
     /// Disconnects every connection. Further calls fail.
     public func close() throws {
-        let first = stateLock.withLock {
+        let first = closed.withLock { closed in
             defer { closed = true }
             return !closed
         }
@@ -148,7 +146,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
     }
 
     func ensureOpen() throws {
-        if stateLock.withLock({ closed }) {
+        if closed.withLock({ $0 }) {
             throw RichPushError(code: .store, message: "the PostgreSQL store \(info.redacted) is closed")
         }
     }
@@ -199,11 +197,14 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, ConcurrentBatch
 
     // MARK: Health
 
+    /// `true`: the database can be lost while the server runs (`/metrics` shows `richpush_store_up`).
+    public var reportsHealth: Bool { true }
+
     /// Unavailable while the database is known to be down; otherwise a `SELECT 1` at most once a
     /// second (only when nothing else reached the database in that second), which is also what
     /// reconnects an idle instance.
     public func health() -> StoreHealth {
-        if stateLock.withLock({ closed }) { return StoreHealth(isAvailable: false, reason: "the store is closed") }
+        if closed.withLock({ $0 }) { return StoreHealth(isAvailable: false, reason: "the store is closed") }
         if Date().timeIntervalSince(availability.lastSuccess) >= 1,
             availability.unavailableSince.map({ Date().timeIntervalSince($0) >= availability.retryInterval }) ?? true,
             probeLock.try()

@@ -42,6 +42,7 @@ import RichPushCore
 ///   row: the dashboard's cards), `reason_totals` (indexed by count for the top reasons),
 ///   `elapsed_totals` (overall timing, 3 significant digits) and `timeline` (delivered / opened
 ///   per second — kept 48 h —, minute, hour and day).
+// @unchecked: the writer connection and its caches are used under `writeLock`, the WAL handle under `walLock`
 public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
     /// How hard SQLite syncs at each COMMIT.
     public struct Synchronous: Sendable, Hashable, CustomStringConvertible {
