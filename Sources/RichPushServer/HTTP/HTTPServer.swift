@@ -8,7 +8,7 @@ import RichPushCore
 /// returns: every request is answered exactly once, and only here. Meanwhile the connection is
 /// suspended (libmicrohttpd's suspend/resume stays inside this file and the shim), so no server
 /// thread waits for an answer.
-// @unchecked: the C server's state is atomics; `stopped` is guarded by `lock`
+// @unchecked: holds the C server's pointer, whose state is atomics (and `stopped` a Locked)
 public final class HTTPServer: @unchecked Sendable {
     /// Decides, from the request line and headers alone, whether to read the body and how much.
     public typealias Gate = @Sendable (ServerRequest) -> HTTPAdmission
@@ -32,8 +32,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// atomics, readable without a lock from any thread (a server thread in the gate included,
     /// while `stop()` waits for those threads).
     private let server: OpaquePointer
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Locked(false)
     /// The bound TCP port.
     public let port: Int
     /// The limits the server runs with.
@@ -109,7 +108,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections; requests in flight continue.
     public func quiesce() {
-        lock.withLock { if !stopped { rp_server_quiesce(server) } }
+        stopped.withLock { if !$0 { rp_server_quiesce(server) } }
     }
 
     /// Requests begun and not yet completed.
@@ -126,7 +125,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops the server (closes every connection). Answer every dispatched request first.
     public func stop() {
-        let first = lock.withLock {
+        let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
