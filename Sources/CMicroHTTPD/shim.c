@@ -658,6 +658,24 @@ const char *rp_request_query(const rp_request *request, const char *name) {
     return MHD_lookup_connection_value(request->connection, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/// rp_request_each's iterator state.
+struct rp_pair_walk {
+    rp_pair_visitor visit;
+    void *context;
+};
+
+static enum MHD_Result rp_walk_pair(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct rp_pair_walk *walk = cls;
+    if (key != NULL) walk->visit(walk->context, key, value);
+    return MHD_YES;
+}
+
+void rp_request_each(const rp_request *request, int query, rp_pair_visitor visit, void *context) {
+    struct rp_pair_walk walk = {visit, context};
+    MHD_get_connection_values(request->connection, query ? MHD_GET_ARGUMENT_KIND : MHD_HEADER_KIND, &rp_walk_pair, &walk);
+}
+
 const uint8_t *rp_request_body(const rp_request *request, size_t *length) {
     *length = request->body_length;
     return request->body;

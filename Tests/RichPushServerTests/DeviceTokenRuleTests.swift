@@ -16,7 +16,7 @@ struct DeviceTokenRuleTests {
         func refusedOnToken(_ body: () throws -> String) throws -> String? {
             do {
                 return try body()
-            } catch let error as PushRequestError {
+            } catch let error as HTTPResponseError {
                 #expect(error.status == 400)
                 #expect(["tokens", "results", "token"].contains(error.field ?? ""), "\(error)")
                 // The rule is named (an empty token in a registration: "token is required").
@@ -83,10 +83,10 @@ struct DeviceTokenRuleTests {
             (#"{"token": "\#(Self.hex)", "platform": "ios", "user_id": 42}"#, "user_id"),
             (#"{"token": "\#(Self.hex)", "platform": "ios", "user_id": null, "user_hash": "\#(String(repeating: "a", count: 64))"}"#, "user_hash"),
         ] {
-            #expect(throws: PushRequestError.self, "\(json)") { try register(json) }
+            #expect(throws: HTTPResponseError.self, "\(json)") { try register(json) }
             do {
                 _ = try register(json)
-            } catch let error as PushRequestError {
+            } catch let error as HTTPResponseError {
                 #expect(error.field == field, "\(json): \(error)")
             }
         }

@@ -38,7 +38,7 @@ struct PushSendRequestTests {
         #expect(try payload(r)["push_id"] == nil)
         let same = try request(["push_id": "2018001", "tokens": [Self.token], "payload": article])
         #expect(same.pushID == "2018001")
-        #expect(throws: PushRequestError.self) { try request(["push_id": "other", "tokens": [Self.token], "payload": article]) }
+        #expect(throws: HTTPResponseError.self) { try request(["push_id": "other", "tokens": [Self.token], "payload": article]) }
     }
 
     @Test("the request's push_id, headers and topic reach the notification; duplicate tokens are sent once")
@@ -82,7 +82,7 @@ struct PushSendRequestTests {
             do {
                 _ = try request(body)
                 Issue.record("accepted \(body)")
-            } catch let error as PushRequestError {
+            } catch let error as HTTPResponseError {
                 #expect(error.status == 400)
                 #expect(error.field == field, "\(body): \(error.message)")
             } catch {
@@ -101,11 +101,11 @@ struct PushSendRequestTests {
         #expect(fcm.tokens == ["dXyZ:APA91bAbC"])
         #expect(fcm.provider == .fcm)
         // The payload is parsed strictly: a duplicate key would otherwise be dropped silently.
-        #expect(throws: PushRequestError.self) {
+        #expect(throws: HTTPResponseError.self) {
             try PushSendRequest(body: Data(#"{"tokens":["\#(Self.token)"],"payload":{"aps":{"alert":"a"},"aps":{"alert":"b"}}}"#.utf8), defaultTopic: "t")
         }
         // 10.0 is not the integer 10 (JSONSerialization would write it as 10, hence the raw body).
-        #expect(throws: PushRequestError.self) {
+        #expect(throws: HTTPResponseError.self) {
             try PushSendRequest(body: Data(#"{"tokens":["\#(Self.token)"],"title":"t","priority":10.0}"#.utf8), defaultTopic: "t")
         }
         // Without APNs settings there is no default topic: FCM needs none.
@@ -117,7 +117,7 @@ struct PushSendRequestTests {
         do {
             _ = try request(["tokens": [Self.token], "title": "t", "body": String(repeating: "x", count: 5_000)])
             Issue.record("accepted a 5 KB payload")
-        } catch let error as PushRequestError {
+        } catch let error as HTTPResponseError {
             #expect(error.code == "payload_rejected")
             #expect(error.findings.contains { $0.code == .payloadTooLarge })
             #expect(error.message.contains("4096"))

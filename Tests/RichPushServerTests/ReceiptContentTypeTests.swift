@@ -10,7 +10,7 @@ import Testing
 struct ReceiptContentTypeTests {
     @Test("JSON sent as a form, multipart and XML get 415 naming the type and the accepted ones")
     func unsupportedTypes() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         let boundary = "----richpush"
         let multipart = "--\(boundary)\r\nContent-Disposition: form-data; name=\"push_id\"\r\n\r\n2018001\r\n--\(boundary)--\r\n"
@@ -44,7 +44,7 @@ struct ReceiptContentTypeTests {
                 "POST", "/v1/receipts", headers: ["Content-Type": "text/plain;charset=UTF-8"], body: Data(#"{"push_id":"2018001","receipt_id":"beacon"}"#.utf8)
             ).status == 202)
         #expect(try await server.push("2018001")["delivered"] as? Int == 3)
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 
     @Test("limit messages name the limit, not internal type names")
@@ -56,7 +56,7 @@ struct ReceiptContentTypeTests {
             do {
                 _ = try ReceiptDecoder.decode(body: Data(body.utf8), contentType: "application/x-www-form-urlencoded")
                 Issue.record("accepted \(body.prefix(40))")
-            } catch let error as ReceiptFieldError {
+            } catch let error as HTTPResponseError {
                 #expect(error.status == 400)
                 #expect(!error.message.contains("Receipt.Limits"), "\(error.message)")
                 #expect(error.message.contains("at most") || error.message.contains("from 0 to"), "\(error.message)")
@@ -72,17 +72,17 @@ struct ReceiptContentTypeTests {
         do {
             _ = try ReceiptDecoder.decode(body: deep, contentType: "application/json")
             Issue.record("accepted a 601-level body")
-        } catch let error as ReceiptFieldError {
+        } catch let error as HTTPResponseError {
             #expect(error.message.contains("nested 601 levels deep; at most 512"), "\(error.message)")
         }
         let push = Data(("{\"tokens\":[\"ab\"],\"payload\":" + String(repeating: "{\"a\":", count: 700) + "1" + String(repeating: "}", count: 700) + "}").utf8)
-        let error = try #require(throws: PushRequestError.self) { try PushSendRequest(body: push, defaultTopic: "com.example.app") }
+        let error = try #require(throws: HTTPResponseError.self) { try PushSendRequest(body: push, defaultTopic: "com.example.app") }
         #expect(error.status == 400)
         #expect(error.message.contains("nested 701 levels deep; at most 512"), "\(error.message)")
         #expect(!error.message.contains("must be a JSON object"))
         // Brackets inside strings do not count; an ordinary non-object still gets the old message.
         #expect(JSONNesting.depth(of: Data(#"{"a":"[[[[{{{{\"]]"}"#.utf8)) == 1)
-        let array = try #require(throws: PushRequestError.self) { try PushSendRequest(body: Data("[1]".utf8), defaultTopic: "t") }
+        let array = try #require(throws: HTTPResponseError.self) { try PushSendRequest(body: Data("[1]".utf8), defaultTopic: "t") }
         #expect(array.message.contains("must be a JSON object"))
     }
 }

@@ -18,7 +18,7 @@ struct ReceiptDecoderTests {
         do {
             _ = isJSON ? try json(body) : try form(body)
             return nil
-        } catch let error as ReceiptFieldError {
+        } catch let error as HTTPResponseError {
             return error.field
         } catch {
             return "unexpected \(error)"
@@ -87,12 +87,12 @@ struct ReceiptDecoderTests {
 
     @Test("a field given twice is 400 duplicate_field in JSON as in a form, never the last value counted")
     func duplicateFields() throws {
-        func refusal(_ body: String, json isJSON: Bool) -> ReceiptFieldError? {
+        func refusal(_ body: String, json isJSON: Bool) -> HTTPResponseError? {
             do {
                 _ = isJSON ? try json(body) : try form(body)
                 return nil
             } catch {
-                return error as? ReceiptFieldError
+                return error as? HTTPResponseError
             }
         }
         for (body, isJSON, name) in [
@@ -133,7 +133,7 @@ struct ReceiptDecoderTests {
         do {
             _ = try form("push_id=1&elapsed_ms=abc")
             Issue.record("expected an error")
-        } catch let error as ReceiptFieldError {
+        } catch let error as HTTPResponseError {
             let object = try #require(try JSONSerialization.jsonObject(with: error.jsonBody) as? [String: [String: String]])
             #expect(object["error"]?["field"] == "elapsed_ms")
             #expect(object["error"]?["code"] == "invalid_field")

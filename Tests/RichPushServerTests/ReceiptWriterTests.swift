@@ -147,7 +147,7 @@ struct ReceiptWriterTests {
 
     /// A store that takes several batches at once (as PostgreSQL does), each slowly, and counts
     /// how many overlapped.
-    final class ConcurrentStore: ConcurrentBatchStore, @unchecked Sendable {
+    final class ConcurrentStore: ReceiptStore, @unchecked Sendable {
         let concurrentBatches = 3
         let overlapAfter: Double
         /// How long each insert takes, in seconds.

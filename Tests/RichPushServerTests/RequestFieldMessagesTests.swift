@@ -13,13 +13,13 @@ struct RequestFieldMessagesTests {
     static let hex = String(repeating: "ab", count: 32)
 
     /// The error a `POST /v1/pushes` body is refused with.
-    static func pushError(_ json: String) throws -> PushRequestError {
-        try #require(throws: PushRequestError.self) { try PushSendRequest(body: Data(json.utf8), defaultTopic: "com.example.app") }
+    static func pushError(_ json: String) throws -> HTTPResponseError {
+        try #require(throws: HTTPResponseError.self) { try PushSendRequest(body: Data(json.utf8), defaultTopic: "com.example.app") }
     }
 
     /// The error a `POST /v1/devices` body is refused with.
-    static func deviceError(_ json: String) throws -> PushRequestError {
-        try #require(throws: PushRequestError.self) { try DeviceRegistrationRequest(body: Data(json.utf8), contentType: "application/json") }
+    static func deviceError(_ json: String) throws -> HTTPResponseError {
+        try #require(throws: HTTPResponseError.self) { try DeviceRegistrationRequest(body: Data(json.utf8), contentType: "application/json") }
     }
 
     @Test("collapse_id: \"\" and 65 bytes say 1…64 bytes (it is a string); a number says it must be a string; 64 bytes are taken")
@@ -56,7 +56,7 @@ struct RequestFieldMessagesTests {
         let push = try Self.pushError(#"{"tokens": ["\#(Self.hex)"], "title": "t", "title": "u"}"#)
         #expect(push.code == "duplicate_field")
         #expect(push.field == "title")
-        let sends = try #require(throws: PushRequestError.self) {
+        let sends = try #require(throws: HTTPResponseError.self) {
             try RecordedSendRequest(pushID: "p", body: Data(#"{"batch_id": "a", "batch_id": "b", "sent": 1, "accepted": 1}"#.utf8), nowMs: 0)
         }
         #expect(sends.code == "duplicate_field")

@@ -43,7 +43,7 @@ struct ServerEndpointTests {
 
     @Test("a bad receipt gets 400 with a JSON error naming the field")
     func badRequestNamesField() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         let cases: [(String, String)] = [
             ("event=delivered", "push_id"),
@@ -63,7 +63,7 @@ struct ServerEndpointTests {
         let notJSON = try await c.postJSON("/v1/receipts", "{nope")
         #expect(notJSON.status == 400)
         #expect((try notJSON.json()["error"] as? [String: String])?["field"] == "body")
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 
     @Test("bodies over 8 KB get 413, wrong methods 405 with Allow, unknown paths 404")

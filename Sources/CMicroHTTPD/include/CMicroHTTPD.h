@@ -110,6 +110,12 @@ size_t rp_request_header_count(const rp_request *request, const char *name);
 const char *rp_request_header_at(const rp_request *request, const char *name, size_t index);
 /// A query-string argument, or NULL.
 const char *rp_request_query(const rp_request *request, const char *name);
+/// Called once per header or query argument, in the order received (`value` may be NULL for a
+/// query argument without `=`).
+typedef void (*rp_pair_visitor)(void *context, const char *name, const char *value);
+/// Visits every header (`query` 0) or every query-string argument (`query` 1) of a request.
+/// Call only from the gate or the handler (libmicrohttpd's thread for the connection).
+void rp_request_each(const rp_request *request, int query, rp_pair_visitor visit, void *context);
 /// The client's address as text (IPv4 dotted or IPv6), "" when unknown.
 const char *rp_request_peer(const rp_request *request);
 /// The body bytes (not NUL-terminated; may be NULL when empty) and their length.

@@ -48,11 +48,11 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
     /// - Parameters:
     ///   - body: the request body.
     ///   - contentType: the `Content-Type` header.
-    /// - Throws: `PushRequestError` 400 naming the field, 415 for a body that is not JSON.
+    /// - Throws: `HTTPResponseError` 400 naming the field, 415 for a body that is not JSON.
     public init(body: Data, contentType: String?) throws {
         let mime = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mime == nil || mime == "application/json" || mime == "text/plain" || mime?.hasSuffix("+json") == true else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 status: 415, code: "unsupported_media_type", field: "Content-Type",
                 message: "send the registration as application/json, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
         }
@@ -64,27 +64,27 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
         func string(_ key: String) throws -> String? {
             guard let value = root[key], value != .null else { return nil }
             guard let s = value.stringValue, !(value.jsonStringValue?.hasUnpairedSurrogates ?? false) else {
-                throw PushRequestError(field: key, message: "\(key) must be a string")
+                throw HTTPResponseError(field: key, message: "\(key) must be a string")
             }
             return s
         }
 
         guard let rawToken = try string("token")?.trimmingCharacters(in: .whitespaces), !rawToken.isEmpty else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "token",
                 message:
                     "token is required: the device token (APNs: hex from didRegisterForRemoteNotificationsWithDeviceToken; FCM: Messaging.messaging().token)")
         }
         let isHex = APNsClient.isWellFormedDeviceToken(rawToken)
         if let given = try string("provider") {
-            guard ["apns", "fcm"].contains(given) else { throw PushRequestError(field: "provider", message: "provider must be \"apns\" or \"fcm\"") }
+            guard ["apns", "fcm"].contains(given) else { throw HTTPResponseError(field: "provider", message: "provider must be \"apns\" or \"fcm\"") }
             provider = given
         } else {
             provider = isHex ? "apns" : "fcm"
         }
         if provider == "apns" {
             guard isHex else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "token",
                     message:
                         "an APNs device token is an even number (64…400) of hex digits, as the app gets it in didRegisterForRemoteNotificationsWithDeviceToken")
@@ -92,37 +92,37 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
             token = rawToken.lowercased()
         } else {
             guard DeviceTokenRule.isValid(rawToken) else {
-                throw PushRequestError(field: "token", message: "an FCM registration token is \(DeviceTokenRule.summary)")
+                throw HTTPResponseError(field: "token", message: "an FCM registration token is \(DeviceTokenRule.summary)")
             }
             token = rawToken
         }
         let allowed = Self.platforms.sorted().joined(separator: ", ")
         guard let platform = try string("platform") else {
-            throw PushRequestError(field: "platform", message: "platform is required: one of \(allowed)")
+            throw HTTPResponseError(field: "platform", message: "platform is required: one of \(allowed)")
         }
         guard Self.platforms.contains(platform) else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "platform", message: "platform \"\(platform.prefix(32))\" is not one of \(allowed) (lower case, exactly as written)")
         }
         self.platform = platform
         if let id = try string("user_id") {
             guard Self.isValidUserID(id) else {
-                throw PushRequestError(field: "user_id", message: "user_id must be 1…\(Self.maximumUserIDBytes) bytes without control characters")
+                throw HTTPResponseError(field: "user_id", message: "user_id must be 1…\(Self.maximumUserIDBytes) bytes without control characters")
             }
             userID = id
         }
         if let hash = try string("user_hash") {
             guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) else {
-                throw PushRequestError(field: "user_hash", message: "user_hash must be 64 hex digits: HMAC-SHA256 of user_id under the server's device secret")
+                throw HTTPResponseError(field: "user_hash", message: "user_hash must be 64 hex digits: HMAC-SHA256 of user_id under the server's device secret")
             }
-            guard userID != nil else { throw PushRequestError(field: "user_hash", message: "user_hash goes with user_id") }
+            guard userID != nil else { throw HTTPResponseError(field: "user_hash", message: "user_hash goes with user_id") }
             userHash = hash.lowercased()
         }
         if let version = try string("app_version") {
             guard !version.isEmpty, version.utf8.count <= Self.maximumAppVersionBytes,
                 version.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
             else {
-                throw PushRequestError(field: "app_version", message: "app_version must be 1…\(Self.maximumAppVersionBytes) bytes without control characters")
+                throw HTTPResponseError(field: "app_version", message: "app_version must be 1…\(Self.maximumAppVersionBytes) bytes without control characters")
             }
             appVersion = version
         }

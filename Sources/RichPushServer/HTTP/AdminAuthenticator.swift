@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// Checks the admin token from `Authorization: Bearer TOKEN`, and the dashboard's login
 /// sessions, both in constant time and exactly (the token followed by anything is wrong).
@@ -8,7 +9,7 @@ import Foundation
 /// carries that id. Logout ends the session server-side (a copied cookie stops working), a
 /// restart of the server ends all of them, and at most `maximumSessions` live at once (the
 /// oldest is dropped first).
-public final class AdminAuthenticator: @unchecked Sendable {
+public final class AdminAuthenticator: Sendable {
     /// The cookie the login form sets (HttpOnly, SameSite=Lax, Path=/).
     public static let cookieName = "richpush_admin"
     /// How long a dashboard login lasts by default: 12 h, in seconds.
@@ -25,8 +26,7 @@ public final class AdminAuthenticator: @unchecked Sendable {
     /// Seconds a session lasts.
     public let sessionLifetime: TimeInterval
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
-    private var sessions: [Session] = []
+    private let sessions = Locked<[Session]>([])
 
     /// Makes an authenticator.
     ///
@@ -85,7 +85,10 @@ public final class AdminAuthenticator: @unchecked Sendable {
     }
 
     /// Whether the request carries the token as a Bearer header or a live session cookie.
-    public func isAuthorized(_ request: HTTPRequest) -> Bool {
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: `true` when either admits the request.
+    public func isAuthorized(_ request: ServerRequest) -> Bool {
         isAuthorized(authorization: request.header("Authorization"), cookie: request.header("Cookie"))
     }
 
@@ -112,7 +115,7 @@ public final class AdminAuthenticator: @unchecked Sendable {
     public func startSession(secure: Bool = false) -> String {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        lock.withLock {
+        sessions.withLock { sessions in
             let time = now()
             sessions.removeAll { $0.expires <= time }
             if sessions.count >= Self.maximumSessions { sessions.removeFirst(sessions.count - Self.maximumSessions + 1) }
@@ -127,7 +130,7 @@ public final class AdminAuthenticator: @unchecked Sendable {
     /// - Parameter cookie: the request's `Cookie` header.
     public func endSession(cookie: String?) {
         guard let id = sessionID(in: cookie).flatMap(Self.bytes(hex:)) else { return }
-        lock.withLock { sessions.removeAll { Self.constantTimeEqual($0.id, id) } }
+        sessions.withLock { $0.removeAll { Self.constantTimeEqual($0.id, id) } }
     }
 
     /// The `Set-Cookie` value that logs the browser out.
@@ -157,7 +160,7 @@ public final class AdminAuthenticator: @unchecked Sendable {
     /// constant time, so the answer's timing says nothing about how close a guess was.
     private func isLiveSession(_ hex: String) -> Bool {
         guard let id = Self.bytes(hex: hex) else { return false }
-        return lock.withLock {
+        return sessions.withLock { sessions in
             let time = now()
             var found = false
             for session in sessions where session.expires > time {

@@ -5,5 +5,5 @@ public enum HTTPAdmission: Sendable {
     /// flagged `bodyTooLarge`).
     case read(maximumBody: Int)
     /// Answer now without reading the body (the connection closes when a body was announced).
-    case refuse(HTTPResponse)
+    case refuse(ServerResponse)
 }

@@ -1,19 +1,22 @@
 import CMicroHTTPD
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// A threaded HTTP/1.1 server on libmicrohttpd: an internal epoll thread pool (one thread per
 /// core, at least 2) asks `gate` about each request as soon as its headers are in (before any body
-/// byte is read), then calls `handler` with each complete request.
+/// byte is read), then runs `handler` on each complete request in a task and sends what it
+/// returns: every request is answered exactly once, and only here. Meanwhile the connection is
+/// suspended (libmicrohttpd's suspend/resume stays inside this file and the shim), so no server
+/// thread waits for an answer.
+// @unchecked: holds the C server's pointer, whose state is atomics (and `stopped` a Locked)
 public final class HTTPServer: @unchecked Sendable {
     /// Decides, from the request line and headers alone, whether to read the body and how much.
-    public typealias Gate = @Sendable (HTTPRequest) -> HTTPAdmission
-    /// Handles a request on a server thread. Returns `true` when it answered before returning,
-    /// `false` when it will answer later from another thread.
-    public typealias Handler = @Sendable (HTTPRequest) -> Bool
+    public typealias Gate = @Sendable (ServerRequest) -> HTTPAdmission
+    /// Answers a complete request (run in a task off the server's threads).
+    public typealias Handler = @Sendable (ServerRequest) async -> ServerResponse
 
     /// Boxes the callbacks for the C context pointer.
-    private final class Context: @unchecked Sendable {
+    private final class Context: Sendable {
         let gate: Gate
         let handler: Handler
         let observe: @Sendable (Int, Double) -> Void
@@ -29,8 +32,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// atomics, readable without a lock from any thread (a server thread in the gate included,
     /// while `stop()` waits for those threads).
     private let server: OpaquePointer
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Locked(false)
     /// The bound TCP port.
     public let port: Int
     /// The limits the server runs with.
@@ -58,8 +60,8 @@ public final class HTTPServer: @unchecked Sendable {
         let gateCallback: rp_gate = { rawContext, rawRequest, maximumBody in
             guard let rawContext, let rawRequest, let maximumBody else { return 0 }
             let context = Unmanaged<Context>.fromOpaque(rawContext).takeUnretainedValue()
-            let request = HTTPRequest(raw: rawRequest, onRespond: context.observe)
-            switch context.gate(request) {
+            let request = MicroHTTPDRequest(raw: rawRequest, onRespond: context.observe)
+            switch context.gate(request.read(body: false)) {
             case .read(let bound):
                 maximumBody.pointee = max(0, bound)
                 return 1
@@ -71,8 +73,13 @@ public final class HTTPServer: @unchecked Sendable {
         let callback: rp_handler = { rawContext, rawRequest in
             guard let rawContext, let rawRequest else { return 1 }
             let context = Unmanaged<Context>.fromOpaque(rawContext).takeUnretainedValue()
-            let request = HTTPRequest(raw: rawRequest, onRespond: context.observe)
-            return context.handler(request) ? 1 : 0
+            let request = MicroHTTPDRequest(raw: rawRequest, onRespond: context.observe)
+            let complete = request.read(body: true)
+            let handler = context.handler
+            // Answered from the task; the shim suspends the connection until then (an answer
+            // arriving before this callback returns waits on the request's lock).
+            Task { request.respond(await handler(complete)) }
+            return 0
         }
         guard (0...65535).contains(port) else {
             throw RichPushError(code: .listen, message: "port \(port) is out of range 0…65535")
@@ -101,7 +108,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections; requests in flight continue.
     public func quiesce() {
-        lock.withLock { if !stopped { rp_server_quiesce(server) } }
+        stopped.withLock { if !$0 { rp_server_quiesce(server) } }
     }
 
     /// Requests begun and not yet completed.
@@ -118,7 +125,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops the server (closes every connection). Answer every dispatched request first.
     public func stop() {
-        let first = lock.withLock {
+        let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }

@@ -12,7 +12,7 @@ enum JSONRequestBody {
     ///   - known: the fields the endpoint takes; any other is refused by name.
     ///   - example: a short valid body for the messages, e.g. `e.g. {"token": "<hex>"}`.
     /// - Returns: the object's fields.
-    /// - Throws: `PushRequestError` 400 with field `body` (not JSON, not an object, too deep) or
+    /// - Throws: `HTTPResponseError` 400 with field `body` (not JSON, not an object, too deep) or
     ///   the unknown field's name.
     static func object(_ body: Data, known: Set<String>, example: String) throws -> [String: JSONValue] {
         let json: JSONValue
@@ -28,15 +28,15 @@ enum JSONRequestBody {
             } catch let duplicate as JSONDuplicateKeyError {
                 throw duplicateField(duplicate)
             } catch {}
-            if let tooDeep = JSONNesting.tooDeepMessage(body) { throw PushRequestError(field: "body", message: tooDeep) }
-            throw PushRequestError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
+            if let tooDeep = JSONNesting.tooDeepMessage(body) { throw HTTPResponseError(field: "body", message: tooDeep) }
+            throw HTTPResponseError(field: "body", message: "the body is \(error.message); send a JSON object, \(example)")
         }
         guard let root = json.objectValue else {
-            throw PushRequestError(field: "body", message: "the body must be a JSON object, \(example)")
+            throw HTTPResponseError(field: "body", message: "the body must be a JSON object, \(example)")
         }
         if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
             let name = String(unknown.prefix(64))
-            throw PushRequestError(field: name, message: "unknown field '\(name)'; the fields are \(known.sorted().joined(separator: ", "))")
+            throw HTTPResponseError(field: name, message: "unknown field '\(name)'; the fields are \(known.sorted().joined(separator: ", "))")
         }
         return root
     }
@@ -44,9 +44,9 @@ enum JSONRequestBody {
     /// The 400 `duplicate_field` for a key given twice, naming it and where it is.
     /// - Parameter duplicate: the parser's error.
     /// - Returns: the error to answer.
-    static func duplicateField(_ duplicate: JSONDuplicateKeyError) -> PushRequestError {
+    static func duplicateField(_ duplicate: JSONDuplicateKeyError) -> HTTPResponseError {
         let name = String(duplicate.key.prefix(64))
-        return PushRequestError(
+        return HTTPResponseError(
             code: "duplicate_field", field: name,
             message: "\(name) was given more than once (line \(duplicate.line), column \(duplicate.column)); send it once")
     }
@@ -61,13 +61,13 @@ enum JSONRequestBody {
     ///   - expected: what the field must be, e.g. `a non-empty array of device tokens`.
     ///   - split: what to do about too many, e.g. `split the list into several requests`.
     /// - Returns: the items.
-    /// - Throws: `PushRequestError` 400 naming the field, 413 `too_many_tokens` past `maximum`.
+    /// - Throws: `HTTPResponseError` 400 naming the field, 413 `too_many_tokens` past `maximum`.
     static func list(_ value: JSONValue, field: String, allowEmpty: Bool = false, maximum: Int, expected: String, split: String) throws -> [JSONValue] {
         guard let list = value.arrayValue, allowEmpty || !list.isEmpty else {
-            throw PushRequestError(field: field, message: "\(field) must be \(expected)")
+            throw HTTPResponseError(field: field, message: "\(field) must be \(expected)")
         }
         guard list.count <= maximum else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 status: 413, code: "too_many_tokens", field: field, message: "\(list.count) \(field) in one request; at most \(maximum): \(split)")
         }
         return list

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// Limits guesses of the admin token per client address: each address (IPv6: each /64) has a
 /// bucket of `burst` attempts that refills at one attempt per `refillSeconds`. A wrong token (at
@@ -8,7 +9,7 @@ import Foundation
 ///
 /// Memory is bounded: at most `maximumClients` addresses are tracked; when full, buckets that
 /// have refilled are dropped first, then the oldest.
-final class LoginThrottle: @unchecked Sendable {
+final class LoginThrottle: Sendable {
     /// Attempts an address may make at once: 10.
     static let defaultBurst = 10
     /// Seconds per regained attempt: 6 (10 a minute, sustained).
@@ -24,8 +25,7 @@ final class LoginThrottle: @unchecked Sendable {
     private let burst: Double
     private let refillSeconds: Double
     private let now: @Sendable () -> Double
-    private let lock = NSLock()
-    private var buckets: [String: Bucket] = [:]
+    private let buckets = Locked<[String: Bucket]>([:])
 
     /// Makes a throttle.
     ///
@@ -48,7 +48,7 @@ final class LoginThrottle: @unchecked Sendable {
     /// - Returns: whole seconds to wait (at least 1), or `nil`.
     func retryAfter(_ client: String) -> Int? {
         let key = ClientOrigin.limitKey(client)
-        return lock.withLock {
+        return buckets.withLock { buckets in
             guard let bucket = buckets[key] else { return nil }
             let tokens = refilled(bucket, at: now())
             guard tokens < 1 else { return nil }
@@ -57,16 +57,16 @@ final class LoginThrottle: @unchecked Sendable {
     }
 
     /// Addresses tracked right now (at most `maximumClients`).
-    var trackedClients: Int { lock.withLock { buckets.count } }
+    var trackedClients: Int { buckets.withLock { $0.count } }
 
     /// Records a failed attempt from `client`.
     ///
     /// - Parameter client: the client's address.
     func recordFailure(_ client: String) {
         let key = ClientOrigin.limitKey(client)
-        lock.withLock {
+        buckets.withLock { buckets in
             let time = now()
-            if buckets[key] == nil && buckets.count >= Self.maximumClients { evict(at: time) }
+            if buckets[key] == nil && buckets.count >= Self.maximumClients { evict(&buckets, at: time) }
             let tokens = buckets[key].map { refilled($0, at: time) } ?? burst
             buckets[key] = Bucket(tokens: max(0, tokens - 1), updated: time)
         }
@@ -77,7 +77,7 @@ final class LoginThrottle: @unchecked Sendable {
     }
 
     /// Drops full buckets (they limit nothing), or else the least recently updated quarter.
-    private func evict(at time: Double) {
+    private func evict(_ buckets: inout [String: Bucket], at time: Double) {
         let full = buckets.filter { refilled($0.value, at: time) >= burst }.map(\.key)
         for key in full { buckets[key] = nil }
         guard buckets.count >= Self.maximumClients else { return }

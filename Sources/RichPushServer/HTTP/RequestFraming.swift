@@ -17,19 +17,19 @@ enum RequestFraming {
     ///   - contentLengths: every `Content-Length` header value, in order.
     ///   - transferEncodings: every `Transfer-Encoding` header value, in order.
     /// - Returns: the declared length, or the refusal to send.
-    static func declaredLength(contentLengths: [String], transferEncodings: [String]) -> Result<UInt64?, FramingError> {
+    static func declaredLength(contentLengths: [String], transferEncodings: [String]) -> Result<UInt64?, HTTPResponseError> {
         if !transferEncodings.isEmpty {
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard codings == ["chunked"] else {
                 let shown = transferEncodings.joined(separator: ", ").prefix(64)
                 return .failure(
-                    FramingError(
+                    HTTPResponseError(
                         status: 501, code: "unsupported_transfer_encoding",
                         message: "Transfer-Encoding '\(shown)' is not supported; send the body with Content-Length (or Transfer-Encoding: chunked)"))
             }
             guard contentLengths.isEmpty else {
                 return .failure(
-                    FramingError(
+                    HTTPResponseError(
                         status: 400, code: "ambiguous_length",
                         message: "the request has both Transfer-Encoding and Content-Length; send one of them"))
             }
@@ -43,18 +43,18 @@ enum RequestFraming {
                 let text = item.trimmingCharacters(in: .whitespaces)
                 guard let parsed = parse(text) else {
                     return .failure(
-                        FramingError(
+                        HTTPResponseError(
                             status: 400, code: "invalid_content_length",
                             message: "Content-Length '\(text.prefix(32))' is not a whole number of bytes"))
                 }
                 guard case .value(let n) = parsed else {
                     return .failure(
-                        FramingError(
+                        HTTPResponseError(
                             status: 413, code: "too_large", message: "Content-Length \(text.prefix(32)) is past any body this server reads"))
                 }
                 if let length, length != n {
                     return .failure(
-                        FramingError(
+                        HTTPResponseError(
                             status: 400, code: "conflicting_content_length",
                             message: "the request declares different Content-Length values (\(length) and \(n)); send one"))
                 }
@@ -84,10 +84,4 @@ enum RequestFraming {
         return overflow ? .overflow : .value(value)
     }
 
-    /// A framing refusal: status, stable code, message.
-    struct FramingError: Error, Equatable {
-        var status: Int
-        var code: String
-        var message: String
-    }
 }

@@ -85,7 +85,7 @@ enum MigrationRowCheck {
         let receipt: Receipt
         do {
             receipt = try ReceiptDecoder.receipt(from: fields)
-        } catch let error as ReceiptFieldError {
+        } catch let error as HTTPResponseError {
             return .failure(RowProblem(message: error.message))
         } catch {
             return .failure(RowProblem(message: "\(error)"))

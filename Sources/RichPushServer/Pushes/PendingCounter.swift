@@ -1,9 +1,8 @@
-import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// A counter shared across threads.
-final class PendingCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add(_ n: Int) { lock.withLock { count += n } }
-    var value: Int { lock.withLock { count } }
+final class PendingCounter: Sendable {
+    private let count = Locked(0)
+    func add(_ n: Int) { count.withLock { $0 += n } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -59,7 +59,7 @@ public struct PushSendRequest: Sendable {
     ///     (`nil` for a server with FCM only: FCM knows the app).
     ///   - makePushID: makes a push id when neither the request nor the payload has one.
     /// - Returns: the request, ready to send.
-    /// - Throws: `PushRequestError` (400 naming the field; 400 `payload_rejected` with the lint
+    /// - Throws: `HTTPResponseError` (400 naming the field; 400 `payload_rejected` with the lint
     ///   findings; 413 `too_many_tokens`).
     public init(body: Data, defaultTopic: String?, makePushID: () -> String = { UUID().uuidString.lowercased() }) throws {
         // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
@@ -74,7 +74,7 @@ public struct PushSendRequest: Sendable {
         // Provider.
         if let value = root["provider"] {
             guard let name = value.stringValue.flatMap(PushProvider.init(rawValue:)) else {
-                throw PushRequestError(field: "provider", message: "provider must be \"apns\" or \"fcm\"")
+                throw HTTPResponseError(field: "provider", message: "provider must be \"apns\" or \"fcm\"")
             }
             provider = name
         } else {
@@ -93,7 +93,7 @@ public struct PushSendRequest: Sendable {
             for (index, item) in list.enumerated() {
                 // APNs tokens are hex, in any case: one spelling (lower case) everywhere.
                 guard let raw = item.stringValue, let token = DeviceTokenRule.canonical(raw, provider: named?.rawValue) else {
-                    throw PushRequestError(field: "tokens", message: "tokens[\(index)] is not a device token: \(DeviceTokenRule.summary)")
+                    throw HTTPResponseError(field: "tokens", message: "tokens[\(index)] is not a device token: \(DeviceTokenRule.summary)")
                 }
                 if seen.insert(token).inserted { tokens.append(token) }
             }
@@ -101,14 +101,14 @@ public struct PushSendRequest: Sendable {
         var userIDs: [String] = []
         if let value = root["user_ids"] {
             guard let list = value.arrayValue, !list.isEmpty, list.count <= Self.maximumUserIDs else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "user_ids",
                     message: "user_ids must be an array of 1…\(Self.maximumUserIDs) user ids, as the app registered them with POST /v1/devices")
             }
             var seen = Set<String>()
             for (index, item) in list.enumerated() {
                 guard let id = item.stringValue, DeviceRegistrationRequest.isValidUserID(id) else {
-                    throw PushRequestError(
+                    throw HTTPResponseError(
                         field: "user_ids",
                         message:
                             "user_ids[\(index)] is not a user id (a string of 1…\(DeviceRegistrationRequest.maximumUserIDBytes) bytes without control characters)"
@@ -118,7 +118,7 @@ public struct PushSendRequest: Sendable {
             }
         }
         guard !tokens.isEmpty || !userIDs.isEmpty else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "tokens", message: "give tokens (a non-empty array of device tokens) or user_ids (users whose devices registered with POST /v1/devices)")
         }
         self.tokens = tokens
@@ -129,19 +129,19 @@ public struct PushSendRequest: Sendable {
         var payload: JSONValue
         if let given = root["payload"] {
             guard builderKeys.isEmpty else {
-                throw PushRequestError(field: builderKeys[0], message: "give either payload or title/subtitle/body/image, not both")
+                throw HTTPResponseError(field: builderKeys[0], message: "give either payload or title/subtitle/body/image, not both")
             }
             guard given.objectValue != nil else {
-                throw PushRequestError(field: "payload", message: "payload must be a JSON object with an aps dictionary")
+                throw HTTPResponseError(field: "payload", message: "payload must be a JSON object with an aps dictionary")
             }
             payload = given
         } else {
             guard !builderKeys.isEmpty else {
-                throw PushRequestError(field: "payload", message: "give payload (an APNs payload object), or title/body (and image) to build one")
+                throw HTTPResponseError(field: "payload", message: "give payload (an APNs payload object), or title/body (and image) to build one")
             }
             func text(_ key: String) throws -> String? {
                 guard let value = root[key] else { return nil }
-                guard let s = value.stringValue else { throw PushRequestError(field: key, message: "\(key) must be a string") }
+                guard let s = value.stringValue else { throw HTTPResponseError(field: key, message: "\(key) must be a string") }
                 return s
             }
             var built = PushPayload(title: try text("title"), subtitle: try text("subtitle"), body: try text("body"))
@@ -156,7 +156,7 @@ public struct PushSendRequest: Sendable {
             switch value {
             case .string(let s) where !s.isEmpty: requested = s.value
             case .number(let n) where n.isIntegerLiteral: requested = n.text
-            default: throw PushRequestError(field: "push_id", message: "push_id must be a non-empty string, or an integer (taken as its exact digits)")
+            default: throw HTTPResponseError(field: "push_id", message: "push_id must be a non-empty string, or an integer (taken as its exact digits)")
             }
         }
         var inPayload: (path: PayloadKeyPath, id: String)?
@@ -169,7 +169,7 @@ public struct PushSendRequest: Sendable {
             break
         }
         if let requested, let inPayload, inPayload.id != requested {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "push_id",
                 message:
                     "push_id '\(requested.prefix(128))' differs from the payload's \(inPayload.path) '\(inPayload.id.prefix(128))'; the extension reports the payload's: give one of them"
@@ -184,11 +184,11 @@ public struct PushSendRequest: Sendable {
             generated = true
         }
         guard pushID.utf8.count <= Receipt.Limits.identifierBytes else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) (the receipts' bound)")
         }
         if let bad = IdentifierRule.firstViolation(in: pushID) {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 code: "not_printable", field: "push_id",
                 message: "push_id holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)")
         }
@@ -202,7 +202,7 @@ public struct PushSendRequest: Sendable {
         let topic: String
         if let value = root["topic"] {
             guard let s = value.stringValue, !s.isEmpty, !s.contains(where: { $0.isWhitespace }) else {
-                throw PushRequestError(field: "topic", message: "topic must be the app's bundle id, a string")
+                throw HTTPResponseError(field: "topic", message: "topic must be the app's bundle id, a string")
             }
             topic = s
             requestTopic = s
@@ -213,7 +213,7 @@ public struct PushSendRequest: Sendable {
         if let value = root["push_type"] {
             let known = APNsPushType.documented.map(\.rawValue)
             guard let s = value.stringValue, known.contains(s) else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "push_type",
                     message: "push_type must be one of APNs' push types (Apple, apns-push-type): \(known.joined(separator: ", ")); leave it out for alert")
             }
@@ -221,16 +221,16 @@ public struct PushSendRequest: Sendable {
         }
         if let value = root["priority"] {
             guard let n = value.integerLiteralValue, [1, 5, 10].contains(n) else {
-                throw PushRequestError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)")
+                throw HTTPResponseError(field: "priority", message: "priority must be 10, 5 or 1 (apns-priority)")
             }
             notification.priority = APNsPriority(rawValue: n)
         }
         if let value = root["collapse_id"] {
             guard let s = value.stringValue else {
-                throw PushRequestError(field: "collapse_id", message: "collapse_id must be a string of 1…64 bytes (Apple: apns-collapse-id)")
+                throw HTTPResponseError(field: "collapse_id", message: "collapse_id must be a string of 1…64 bytes (Apple: apns-collapse-id)")
             }
             guard (1...64).contains(s.utf8.count) else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "collapse_id",
                     message: "collapse_id is \(s.utf8.count) bytes; it must be 1…64 bytes (Apple: apns-collapse-id), or leave it out for no collapsing")
             }
@@ -238,7 +238,7 @@ public struct PushSendRequest: Sendable {
         }
         if let value = root["expiration"] {
             guard let n = value.integerLiteralValue, (0...Self.maximumExpiration).contains(n) else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "expiration",
                     message: "expiration must be a UNIX time in seconds from 0 (now or never) to \(Self.maximumExpiration) (apns-expiration)")
             }
@@ -251,7 +251,7 @@ public struct PushSendRequest: Sendable {
         let findings = linter.lint(notification.payload)
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 code: "payload_rejected", field: "payload",
                 message: "the payload fails the checks (nothing was sent): " + errors.map(\.description).joined(separator: "; ")
                     + "; `richpush lint --fix` rewrites the fixable ones",
@@ -260,7 +260,7 @@ public struct PushSendRequest: Sendable {
         do {
             _ = try notification.validate(linter: linter, checkingTopic: false)
         } catch let error as RichPushError {
-            throw PushRequestError(code: error.code.rawValue, message: error.message)
+            throw HTTPResponseError(code: error.code.rawValue, message: error.message)
         }
         warnings = findings
         self.notification = notification

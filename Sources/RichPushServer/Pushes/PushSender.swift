@@ -136,7 +136,7 @@ public final class PushSender: Sendable {
     /// - Parameters:
     ///   - request: the checked request.
     ///   - respond: called exactly once.
-    public func send(_ request: PushSendRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+    public func send(_ request: PushSendRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         pending.add(1)
         Task.detached { [self] in
             let response = await self.run(request)
@@ -145,7 +145,7 @@ public final class PushSender: Sendable {
         }
     }
 
-    private func run(_ request: PushSendRequest) async -> HTTPResponse {
+    private func run(_ request: PushSendRequest) async -> ServerResponse {
         let sentAtMs = Int(Date().timeIntervalSince1970 * 1000)
         let explicitProvider = request.provider ?? defaultProvider
         // Targets: the tokens, then the users' registered devices (each through its provider).
@@ -165,12 +165,12 @@ public final class PushSender: Sendable {
                 }
             }
         } catch {
-            return PushRequestError(
+            return HTTPResponseError(
                 status: 503, code: "store_error", message: "cannot look up the users' devices: \((error as? RichPushError)?.message ?? "\(error)"); retry later"
             ).response
         }
         guard targets.count <= PushSendRequest.maximumTokens else {
-            return PushRequestError(
+            return HTTPResponseError(
                 status: 413, code: "too_many_tokens", field: "user_ids",
                 message:
                     "the tokens and user_ids come to more than \(PushSendRequest.maximumTokens) device tokens; split the request (same push_id to add to one push)"
@@ -179,18 +179,19 @@ public final class PushSender: Sendable {
         let apnsTargets = targets.filter { $0.provider == .apns }.map(\.token)
         let fcmTargets = targets.filter { $0.provider == .fcm }.map(\.token)
         if !apnsTargets.isEmpty, apns == nil {
-            return HTTPResponse.error(
-                503, code: "apns_not_configured",
+            return HTTPResponseError(
+                status: 503, code: "apns_not_configured",
                 message: "this push goes to APNs tokens, and POST /v1/pushes has no APNs settings; start richpush serve with: "
                     + apnsMissing.joined(separator: ", ")
-                    + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)" + (fcm != nil ? ", or send FCM tokens with \"provider\": \"fcm\"" : ""))
+                    + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)" + (fcm != nil ? ", or send FCM tokens with \"provider\": \"fcm\"" : "")
+            ).response
         }
         if !fcmTargets.isEmpty, fcm == nil {
-            return HTTPResponse.error(
-                503, code: "fcm_not_configured",
+            return HTTPResponseError(
+                status: 503, code: "fcm_not_configured",
                 message:
                     "this push goes to FCM tokens, and POST /v1/pushes has no FCM settings; start richpush serve with --fcm-service-account FILE (or RICHPUSH_FCM_SERVICE_ACCOUNT)"
-            )
+            ).response
         }
 
         // Tokens recorded inactive or bad, and not registered again since, are skipped.
@@ -199,7 +200,7 @@ public final class PushSender: Sendable {
             let all = targets.map(\.token)
             skipped = try await onStore { try store.skippedTokens(among: all) }
         } catch {
-            return PushRequestError(
+            return HTTPResponseError(
                 status: 503, code: "store_error", message: "cannot read the token states: \((error as? RichPushError)?.message ?? "\(error)"); retry later"
             ).response
         }
@@ -215,7 +216,7 @@ public final class PushSender: Sendable {
         for (provider, outcome) in [(PushProvider.apns, apnsOutcome), (.fcm, fcmOutcome)] {
             switch outcome {
             case .failure(let error):
-                return PushRequestError(code: error.code.rawValue, message: error.message).response
+                return HTTPResponseError(code: error.code.rawValue, message: error.message).response
             case .success(let batch):
                 results += batch.results.map { (provider, $0) }
                 if let stop = batch.stoppedBy { stops.append((provider, stop)) }
@@ -300,7 +301,7 @@ public final class PushSender: Sendable {
     static func response(
         _ request: PushSendRequest, results: [(provider: PushProvider, result: any PushTokenResult)], targets: [Target],
         skipped: [String: TokenSkip], stops: [(PushProvider, RichPushError)], usersWithoutDevices: [String], storeError: String?
-    ) -> HTTPResponse {
+    ) -> ServerResponse {
         var lines: [JSONValue] = []
         lines.reserveCapacity(targets.count)
         var sent = 0, accepted = 0
@@ -361,6 +362,6 @@ public final class PushSender: Sendable {
             ])
         }
         let body = JSONValue.object(root).jsonData(sortedKeys: true)
-        return HTTPResponse(status: status, contentType: "application/json", body: body + Data("\n".utf8))
+        return ServerResponse(status: status, contentType: "application/json", body: body + Data("\n".utf8))
     }
 }

@@ -38,12 +38,12 @@ public struct RecordedSendRequest: Sendable {
     ///   - pushID: the push (from the path).
     ///   - body: the JSON body.
     ///   - nowMs: now, ms since 1970 (when the batch is recorded).
-    /// - Throws: `PushRequestError` 400 naming the field, 413 over 10,000 results.
+    /// - Throws: `HTTPResponseError` 400 naming the field, 413 over 10,000 results.
     public init(pushID: String, body: Data, nowMs: Int) throws {
         let example = #"e.g. {"batch_id": "job-42", "source": "backend", "sent": 1200, "accepted": 1180}"#
         let root = try JSONRequestBody.object(body, known: ["batch_id", "source", "sent", "accepted", "skipped", "results", "title"], example: example)
         guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: Receipt.Limits.identifierBytes) else {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "batch_id",
                 message:
                     "batch_id is required: 1…\(Receipt.Limits.identifierBytes) bytes of printable text naming this batch of sends (your job or request id), so that a retry is not counted twice"
@@ -52,7 +52,7 @@ public struct RecordedSendRequest: Sendable {
         var source = "external"
         if let value = root["source"] {
             guard let s = value.stringValue, Self.isSourceName(s) else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "source", message: "source must be 1…32 characters of a-z, 0-9, '-', '_' or '.', e.g. \"onesignal\" or \"backend\"")
             }
             source = s
@@ -60,14 +60,14 @@ public struct RecordedSendRequest: Sendable {
         var title: String?
         if let value = root["title"] {
             guard let s = value.stringValue, s.utf8.count <= 256 else {
-                throw PushRequestError(field: "title", message: "title must be a string of at most 256 bytes")
+                throw HTTPResponseError(field: "title", message: "title must be a string of at most 256 bytes")
             }
             title = s
         }
         func count(_ key: String) throws -> Int? {
             guard let value = root[key] else { return nil }
             guard let n = value.integerLiteralValue, (0...Self.maximumCount).contains(n) else {
-                throw PushRequestError(field: key, message: "\(key) must be an integer from 0 to \(Self.maximumCount)")
+                throw HTTPResponseError(field: key, message: "\(key) must be an integer from 0 to \(Self.maximumCount)")
             }
             return n
         }
@@ -76,7 +76,7 @@ public struct RecordedSendRequest: Sendable {
         var counts: PushSendRecord.Counts?
         if let value = root["results"] {
             guard sent == nil, accepted == nil, skipped == nil else {
-                throw PushRequestError(field: "results", message: "give either results (per token) or sent/accepted counts, not both")
+                throw HTTPResponseError(field: "results", message: "give either results (per token) or sent/accepted counts, not both")
             }
             let list = try JSONRequestBody.list(
                 value, field: "results", maximum: PushSendRequest.maximumTokens, expected: "a non-empty array of {\"token\", \"outcome\"}",
@@ -85,15 +85,16 @@ public struct RecordedSendRequest: Sendable {
             for (index, item) in list.enumerated() {
                 tokens.append(try Self.result(item, index: index, nowMs: nowMs))
                 guard seen.insert(tokens[tokens.count - 1].deviceToken).inserted else {
-                    throw PushRequestError(field: "results", message: "results[\(index)]: the token appears twice in this batch")
+                    throw HTTPResponseError(field: "results", message: "results[\(index)]: the token appears twice in this batch")
                 }
             }
         } else {
             guard let sent, let accepted else {
-                throw PushRequestError(field: sent == nil ? "sent" : "accepted", message: "give sent and accepted (counts), or results (per token), \(example)")
+                throw HTTPResponseError(
+                    field: sent == nil ? "sent" : "accepted", message: "give sent and accepted (counts), or results (per token), \(example)")
             }
             guard accepted <= sent else {
-                throw PushRequestError(field: "accepted", message: "accepted (\(accepted)) cannot be more than sent (\(sent))")
+                throw HTTPResponseError(field: "accepted", message: "accepted (\(accepted)) cannot be more than sent (\(sent))")
             }
             counts = PushSendRecord.Counts(sent: sent, accepted: accepted, skipped: skipped ?? 0)
         }
@@ -103,29 +104,29 @@ public struct RecordedSendRequest: Sendable {
     /// One entry of `results`.
     private static func result(_ item: JSONValue, index: Int, nowMs: Int) throws -> PushSendRecord.TokenResult {
         let field = "results[\(index)]"
-        guard let object = item.objectValue else { throw PushRequestError(field: "results", message: "\(field) must be an object {\"token\", \"outcome\"}") }
+        guard let object = item.objectValue else { throw HTTPResponseError(field: "results", message: "\(field) must be an object {\"token\", \"outcome\"}") }
         let known: Set<String> = ["token", "outcome", "status", "reason", "inactive_since", "message_id"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PushRequestError(
+            throw HTTPResponseError(
                 field: "results", message: "\(field): unknown field '\(unknown.prefix(64))'; the fields are \(known.sorted().joined(separator: ", "))")
         }
         guard let token = object["token"]?.stringValue.flatMap({ DeviceTokenRule.canonical($0, provider: nil) }) else {
-            throw PushRequestError(field: "results", message: "\(field).token is not a device token: \(DeviceTokenRule.summary)")
+            throw HTTPResponseError(field: "results", message: "\(field).token is not a device token: \(DeviceTokenRule.summary)")
         }
         guard let outcome = object["outcome"]?.stringValue, outcomes.contains(outcome) else {
-            throw PushRequestError(field: "results", message: "\(field).outcome must be one of \(outcomes.sorted().joined(separator: ", "))")
+            throw HTTPResponseError(field: "results", message: "\(field).outcome must be one of \(outcomes.sorted().joined(separator: ", "))")
         }
         var status: Int?
         if let value = object["status"], value != .null {
             guard let n = value.integerLiteralValue, (100...599).contains(n) else {
-                throw PushRequestError(field: "results", message: "\(field).status must be an HTTP status (100…599) or null")
+                throw HTTPResponseError(field: "results", message: "\(field).status must be an HTTP status (100…599) or null")
             }
             status = n
         }
         var reason: String?
         if let value = object["reason"], value != .null {
             guard let s = value.stringValue, !s.isEmpty, s.utf8.count <= 64, s.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-                throw PushRequestError(
+                throw HTTPResponseError(
                     field: "results", message: "\(field).reason must be the provider's reason code (≤ 64 printable ASCII), e.g. Unregistered")
             }
             reason = s
@@ -133,14 +134,14 @@ public struct RecordedSendRequest: Sendable {
         var messageID: String?
         if let value = object["message_id"], value != .null {
             guard let s = value.stringValue, s.utf8.count <= 256 else {
-                throw PushRequestError(field: "results", message: "\(field).message_id must be a string of at most 256 bytes")
+                throw HTTPResponseError(field: "results", message: "\(field).message_id must be a string of at most 256 bytes")
             }
             messageID = s
         }
         var since: Int?
         if let value = object["inactive_since"], value != .null {
             guard outcome == "token_inactive", let n = value.integerLiteralValue, (0...4_102_444_800_000).contains(n) else {
-                throw PushRequestError(field: "results", message: "\(field).inactive_since goes with token_inactive: ms since 1970 (APNs' 410 timestamp)")
+                throw HTTPResponseError(field: "results", message: "\(field).inactive_since goes with token_inactive: ms since 1970 (APNs' 410 timestamp)")
             }
             since = n
         }

@@ -23,7 +23,7 @@ public enum ReceiptDecoder {
     ///   - body: the request body (at most 8 KB; the HTTP layer answers 413 above that).
     ///   - contentType: the `Content-Type` header, if any.
     /// - Returns: the receipt.
-    /// - Throws: `ReceiptFieldError` naming the field and why.
+    /// - Throws: `HTTPResponseError` naming the field and why.
     public static func decode(body: Data, contentType: String?) throws -> Receipt {
         // What devices (and article 000) send, compared without building a lowered copy.
         let mime = contentType == "application/x-www-form-urlencoded" ? contentType : contentType.map { Self.mediaType($0) }
@@ -52,14 +52,13 @@ public enum ReceiptDecoder {
     }
 
     /// The `415` for a body this decoder does not read, naming what came and what is accepted.
-    private static func unsupported(_ mime: String?, detail: String?) -> ReceiptFieldError {
+    private static func unsupported(_ mime: String?, detail: String?) -> HTTPResponseError {
         var sent = mime.map { $0.isEmpty ? "a body without Content-Type" : "Content-Type \($0.prefix(80))" } ?? "a body without Content-Type"
         if let detail { sent += " (\(detail))" }
-        return ReceiptFieldError(
-            code: "unsupported_media_type", field: "Content-Type",
+        return HTTPResponseError(
+            status: 415, code: "unsupported_media_type", field: "Content-Type",
             message:
-                "\(sent) is not accepted; send application/x-www-form-urlencoded (push_id=2018001&event=delivered) or application/json ({\"push_id\":\"2018001\"})",
-            status: 415
+                "\(sent) is not accepted; send application/x-www-form-urlencoded (push_id=2018001&event=delivered) or application/json ({\"push_id\":\"2018001\"})"
         )
     }
 
@@ -93,14 +92,14 @@ public enum ReceiptDecoder {
                     var eq = start
                     while eq < end && bytes[eq] != UInt8(ascii: "=") { eq += 1 }
                     guard let name = decodeFormComponent(bytes[start..<eq]) else {
-                        throw ReceiptFieldError(code: "invalid_body", field: "body", message: "a form field name is not valid percent-encoded UTF-8")
+                        throw HTTPResponseError(code: "invalid_body", field: "body", message: "a form field name is not valid percent-encoded UTF-8")
                     }
                     let valueBytes = eq < end ? bytes[(eq + 1)..<end] : bytes[end..<end]
                     guard let value = decodeFormComponent(valueBytes) else {
-                        throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) is not valid percent-encoded UTF-8")
+                        throw HTTPResponseError(code: "invalid_field", field: name, message: "\(name) is not valid percent-encoded UTF-8")
                     }
                     if fields[name] != nil {
-                        throw ReceiptFieldError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
+                        throw HTTPResponseError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
                     }
                     fields[name] = .text(value)
                 }
@@ -154,28 +153,28 @@ public enum ReceiptDecoder {
         } catch let duplicate as JSONDuplicateKeyError {
             // As the form path: `{"push_id":"x","push_id":"y"}` must not count under "y".
             let name = String(duplicate.key.prefix(64))
-            throw ReceiptFieldError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
+            throw HTTPResponseError(code: "duplicate_field", field: name, message: "\(name) was given more than once; send it once")
         } catch {
             if let tooDeep = JSONNesting.tooDeepMessage(body) {
-                throw ReceiptFieldError(code: "invalid_body", field: "body", message: tooDeep + "; a receipt is one flat object like {\"push_id\":\"2018001\"}")
+                throw HTTPResponseError(code: "invalid_body", field: "body", message: tooDeep + "; a receipt is one flat object like {\"push_id\":\"2018001\"}")
             }
-            throw ReceiptFieldError(code: "invalid_body", field: "body", message: "the body is not valid JSON; send a JSON object or a form")
+            throw HTTPResponseError(code: "invalid_body", field: "body", message: "the body is not valid JSON; send a JSON object or a form")
         }
         guard let object = value.objectValue else {
-            throw ReceiptFieldError(code: "invalid_body", field: "body", message: "the JSON body must be an object like {\"push_id\":\"2018001\"}")
+            throw HTTPResponseError(code: "invalid_body", field: "body", message: "the JSON body must be an object like {\"push_id\":\"2018001\"}")
         }
         return object.mapValues { .json($0) }
     }
 
     static func receipt(from fields: [String: RawField]) throws -> Receipt {
         guard let pushID = try identifier("push_id", fields, required: true) else {
-            throw ReceiptFieldError(code: "missing_field", field: "push_id", message: "push_id is required (e.g. push_id=2018001)")
+            throw HTTPResponseError(code: "missing_field", field: "push_id", message: "push_id is required (e.g. push_id=2018001)")
         }
         var event = Receipt.Event.delivered
         if let raw = try string("event", fields, maxBytes: Receipt.Limits.codeBytes) {
             event = Receipt.Event(rawValue: raw)
             guard Receipt.Event.known.contains(event) else {
-                throw ReceiptFieldError(
+                throw HTTPResponseError(
                     code: "invalid_field", field: "event",
                     message: "event must be one of \(Receipt.Event.known.map(\.rawValue).joined(separator: ", ")); got '\(raw.prefix(64))'"
                 )
@@ -208,22 +207,22 @@ public enum ReceiptDecoder {
         case .json(.number(let n)) where printable && n.isIntegerLiteral: value = n.text
         case .json:
             let expected = printable ? "a string (or an integer, taken as its digits)" : "a string"
-            throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) must be \(expected)")
+            throw HTTPResponseError(code: "invalid_field", field: name, message: "\(name) must be \(expected)")
         }
         if value.isEmpty { return nil }
         if value.utf8.count > maxBytes {
-            throw ReceiptFieldError(
+            throw HTTPResponseError(
                 code: "too_long", field: name, message: "\(name) is \(value.utf8.count) bytes; at most \(maxBytes) bytes"
             )
         }
         if printable, let bad = IdentifierRule.firstViolation(in: value) {
-            throw ReceiptFieldError(
+            throw HTTPResponseError(
                 code: "not_printable", field: name,
                 message: "\(name) holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); \(IdentifierRule.summary)"
             )
         }
         if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw ReceiptFieldError(code: "invalid_field", field: name, message: "\(name) contains control characters")
+            throw HTTPResponseError(code: "invalid_field", field: name, message: "\(name) contains control characters")
         }
         return value
     }
@@ -231,7 +230,7 @@ public enum ReceiptDecoder {
     static func identifier(_ name: String, _ fields: [String: RawField], required: Bool) throws -> String? {
         let value = try string(name, fields, maxBytes: Receipt.Limits.identifierBytes, printable: true)
         if value == nil, required, fields[name] != nil {
-            throw ReceiptFieldError(code: "missing_field", field: name, message: "\(name) is empty; send a non-empty id")
+            throw HTTPResponseError(code: "missing_field", field: name, message: "\(name) is empty; send a non-empty id")
         }
         return value
     }
@@ -240,7 +239,7 @@ public enum ReceiptDecoder {
         guard let value = try string(name, fields, maxBytes: Receipt.Limits.codeBytes) else { return nil }
         let allowed = value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         guard allowed else {
-            throw ReceiptFieldError(
+            throw HTTPResponseError(
                 code: "invalid_field", field: name, message: "\(name) must be a code of a-z, 0-9 and _ (e.g. media_attached, timeout); got '\(value)'"
             )
         }
@@ -263,7 +262,7 @@ public enum ReceiptDecoder {
             case .text(let s): shown = "'\(s.prefix(32))'"
             case .json(let v): shown = String(decoding: v.jsonData().prefix(32), as: UTF8.self)
             }
-            throw ReceiptFieldError(
+            throw HTTPResponseError(
                 code: parsed == nil ? "invalid_field" : "out_of_range", field: name,
                 message: "\(name) must be a whole number of \(unit) from 0 to \(max); got \(shown)"
             )

@@ -10,11 +10,12 @@ import RichPushCore
 /// and one sync covers every batch committed before it started. A receipt is never acknowledged
 /// before the COMMIT that contains it has returned *and* a sync after that COMMIT has returned.
 ///
-/// A store that takes several batches at once (`ConcurrentBatchStore`, PostgreSQL: one
+/// A store that takes several batches at once (`concurrentBatches` > 1, PostgreSQL: one
 /// connection each, COMMIT durable on return) gets that many writer threads. One batch is in
 /// flight while commits are quick (large batches, the least work per receipt); when one has
 /// been in flight for the store's `overlapAfter` (a slow WAL flush, a distant database), the
 /// next starts beside it, as SQLite's sync thread overlaps the sync with the next insert.
+// @unchecked: the queue and writer state are guarded by `condition`, the committed batches by `syncCondition`
 public final class ReceiptWriter: @unchecked Sendable {
     /// What a completion learns about its receipt.
     public enum WriteResult: Sendable, Equatable {
@@ -67,7 +68,7 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// Starts the writer and sync threads.
     ///
     /// - Parameters:
-    ///   - store: where batches go (a `ConcurrentBatchStore` gets one writer thread per batch it
+    ///   - store: where batches go (one writer thread per batch it
     ///     takes at once).
     ///   - maximumBatch: the most receipts per transaction (default 2,000).
     ///   - linger: the longest wait for just-answered clients before the next commit, in seconds
@@ -80,8 +81,8 @@ public final class ReceiptWriter: @unchecked Sendable {
         self.maximumBatch = max(1, maximumBatch)
         self.linger = max(0, linger)
         self.onBatch = onBatch
-        writers = max(1, min((store as? any ConcurrentBatchStore)?.concurrentBatches ?? 1, 64))
-        overlapAfter = max(0, (store as? any ConcurrentBatchStore)?.overlapAfter ?? 0)
+        writers = max(1, min(store.concurrentBatches, 64))
+        overlapAfter = max(0, store.overlapAfter)
         runningWriters = writers
         for index in 0..<writers {
             let writer = Thread { [weak self] in self?.runWriter() }
@@ -109,6 +110,22 @@ public final class ReceiptWriter: @unchecked Sendable {
         if queue.count == 1 || queue.count == gatherTarget || queue.count == maximumBatch { condition.signal() }
         return true
     }
+
+    /// Queues a receipt and waits until the COMMIT that holds it is durable.
+    ///
+    /// - Parameter receipt: the receipt.
+    /// - Returns: `.stored`, `.duplicate` or `.failed`.
+    /// - Throws: `Stopping` when the writer is stopping (nothing was queued).
+    public func submit(_ receipt: StoredReceipt) async throws(Stopping) -> WriteResult {
+        let result: WriteResult? = await withCheckedContinuation { continuation in
+            if !submit(receipt, completion: { continuation.resume(returning: $0) }) { continuation.resume(returning: nil) }
+        }
+        guard let result else { throw Stopping() }
+        return result
+    }
+
+    /// The writer is stopping: a receipt submitted now is not queued.
+    public struct Stopping: Error, Sendable {}
 
     /// Commits and syncs what is queued, answers it, stops the threads and waits for them.
     public func stop() {

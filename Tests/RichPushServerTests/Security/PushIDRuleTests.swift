@@ -69,7 +69,7 @@ struct PushIDRuleTests {
     @Test("POST /v1/pushes refuses an unprintable push_id before sending")
     func pushRequestRefused() throws {
         let body = Data(#"{"push_id":"a\u202eb","tokens":["aa"],"title":"t"}"#.utf8)
-        let error = try #require(throws: PushRequestError.self) { try PushSendRequest(body: body, defaultTopic: "com.example.app") }
+        let error = try #require(throws: HTTPResponseError.self) { try PushSendRequest(body: body, defaultTopic: "com.example.app") }
         #expect(error.code == "not_printable")
         #expect(error.field == "push_id")
         #expect(error.message.contains("U+202E"))

@@ -10,7 +10,7 @@ import Testing
 struct RequestFramingTests {
     @Test("declared lengths: duplicates that agree are one length; conflicts, lists that disagree, TE+CL and unknown codings are refused")
     func rules() throws {
-        func check(_ lengths: [String], _ encodings: [String] = []) -> Result<UInt64?, RequestFraming.FramingError> {
+        func check(_ lengths: [String], _ encodings: [String] = []) -> Result<UInt64?, HTTPResponseError> {
             RequestFraming.declaredLength(contentLengths: lengths, transferEncodings: encodings)
         }
         #expect(try check(["12"]).get() == 12)
@@ -19,7 +19,7 @@ struct RequestFramingTests {
         #expect(try check([]).get() == nil)
         #expect(try check([], ["chunked"]).get() == nil)
         #expect(try check([], ["Chunked "]).get() == nil)
-        func status(_ r: Result<UInt64?, RequestFraming.FramingError>) -> Int? {
+        func status(_ r: Result<UInt64?, HTTPResponseError>) -> Int? {
             if case .failure(let e) = r { return e.status }
             return nil
         }

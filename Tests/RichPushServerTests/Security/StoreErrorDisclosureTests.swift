@@ -21,16 +21,15 @@ private final class FailingStore: ReceiptStore, StatisticsStore, @unchecked Send
     func push(_ pushID: String) throws -> PushStatistics? { throw error }
     func pushDetail(_ pushID: String) throws -> PushDetail? { throw error }
     func dashboard(_ query: DashboardQuery) throws -> DashboardSnapshot { throw error }
+    func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)? { throw error }
 }
 
 @Suite("store errors")
 struct StoreErrorDisclosureTests {
     @Test("a receipt the store cannot write gets 503 with Retry-After and no database path; the admin still sees the detail")
     func noPathForAnonymous() async throws {
-        var configuration = ServerConfiguration(adminToken: "admin-token-0123456789abcdef")
-        configuration.port = 0
-        let server = try StatisticsServer(configuration: configuration, store: FailingStore())
-        let c = HTTPTestClient(port: server.port)
+        let server = try InProcessServer(store: FailingStore()) { $0.adminToken = "admin-token-0123456789abcdef" }
+        let c = server.client()
         let r = try await c.post("/v1/receipts", form: "push_id=1")
         #expect(r.status == 503)
         #expect(r.headers["retry-after"] == "1")

@@ -12,14 +12,6 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
 }
 
-/// What APNs said about a device token, read back (both stores have it; not in the protocols).
-protocol DeviceTokenStateReading {
-    func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)?
-}
-
-extension SQLiteStore: DeviceTokenStateReading {}
-extension PostgresStore: DeviceTokenStateReading {}
-
 /// A fresh, empty place for one test's store: a SQLite file in a temporary directory, or a new
 /// database in the process's throwaway PostgreSQL cluster. Removed (dropped) when released.
 final class StoreFixture: @unchecked Sendable {

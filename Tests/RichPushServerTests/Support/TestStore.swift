@@ -35,11 +35,10 @@ final class TestStore: Sendable {
     func dashboard(maximumBuckets: Int) async throws -> DashboardSnapshot { try await run { try $0.dashboard(maximumBuckets: maximumBuckets) } }
     func close() async throws { try await run { try $0.close() } }
 
-    /// What APNs said about a device token (both stores have it; not in the protocols).
+    /// What APNs said about a device token.
     func deviceTokenState(_ token: String) async throws -> TokenStateRow? {
         try await run { store in
-            guard let reader = store as? any DeviceTokenStateReading else { throw TestSupportError("\(type(of: store)) has no deviceTokenState") }
-            return try reader.deviceTokenState(token).map { TokenStateRow(state: $0.state, reason: $0.reason, sinceMs: $0.sinceMs) }
+            try store.deviceTokenState(token).map { TokenStateRow(state: $0.state, reason: $0.reason, sinceMs: $0.sinceMs) }
         }
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 ///
 /// Each connection maps up to 256 MB of the file (`mmap_size`: index pages are read without a
 /// system call) and caches 8 MB of pages.
+// @unchecked: the idle connections are touched only under `condition`
 final class SQLiteReaderPool: @unchecked Sendable {
     /// Connections in the pool: 4 (about the server threads on a small machine; more readers
     /// than cores gain nothing).

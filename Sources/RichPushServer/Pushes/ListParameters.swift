@@ -12,19 +12,13 @@ struct ListParameters {
     var from: String?
     var to: String?
 
-    /// A parameter the server cannot use: which and why.
-    struct Invalid: Error, Equatable {
-        var parameter: String
-        var message: String
-    }
-
     /// Reads the parameters.
     ///
     /// - Parameters:
     ///   - value: a query parameter by name.
     ///   - defaultLimit: the page size when `limit` is absent.
     /// - Returns: the parameters.
-    /// - Throws: `Invalid` naming the parameter.
+    /// - Throws: `HTTPResponseError` 400 `invalid_query` saying which parameter and why.
     static func parse(_ value: (String) -> String?, defaultLimit: Int) throws -> ListParameters {
         func given(_ name: String) -> String? {
             value(name).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
@@ -32,26 +26,27 @@ struct ListParameters {
         var limit = defaultLimit
         if let raw = given("limit") {
             guard raw.utf8.count <= 4, raw.utf8.allSatisfy({ (48...57).contains($0) }), let n = Int(raw), (1...PushQuery.maximumLimit).contains(n) else {
-                throw Invalid(parameter: "limit", message: "limit must be an integer from 1 to \(PushQuery.maximumLimit)")
+                throw HTTPResponseError(code: "invalid_query", message: "limit must be an integer from 1 to \(PushQuery.maximumLimit)")
             }
             limit = n
         }
         let prefix = given("prefix") ?? given("q")
         if let prefix, prefix.utf8.count > 128 {
-            throw Invalid(parameter: "prefix", message: "the push id prefix is at most 128 bytes")
+            throw HTTPResponseError(code: "invalid_query", message: "the push id prefix is at most 128 bytes")
         }
         let from = given("from")
         let to = given("to")
         let fromMs = try from.map { try time($0, parameter: "from", endOfDay: false) }
         let toMs = try to.map { try time($0, parameter: "to", endOfDay: true) }
         if let fromMs, let toMs, fromMs >= toMs {
-            throw Invalid(parameter: "to", message: "to must be after from")
+            throw HTTPResponseError(code: "invalid_query", message: "to must be after from")
         }
         var position = PushQuery.Position.first
         for (name, make) in [("after", PushQuery.Position.after), ("before", PushQuery.Position.before)] {
             guard let raw = given(name) else { continue }
             guard let cursor = PushCursor(token: raw), (cursor.startedMs == nil) == (prefix != nil) else {
-                throw Invalid(parameter: name, message: "\(name) is not a cursor of this list; use the next/previous value from a page with the same prefix")
+                throw HTTPResponseError(
+                    code: "invalid_query", message: "\(name) is not a cursor of this list; use the next/previous value from a page with the same prefix")
             }
             position = make(cursor)
         }
@@ -62,7 +57,7 @@ struct ListParameters {
     /// `2026-11-30` (UTC midnight; with `endOfDay`, the next midnight) or an RFC 3339 time, as ms
     /// since 1970, between 1970 and 9999.
     static func time(_ text: String, parameter: String, endOfDay: Bool) throws -> Int {
-        let invalid = Invalid(parameter: parameter, message: "\(parameter) must be a day like 2026-11-30 (UTC) or a time like 2026-11-30T12:00:00Z")
+        let invalid = HTTPResponseError(code: "invalid_query", message: "\(parameter) must be a day like 2026-11-30 (UTC) or a time like 2026-11-30T12:00:00Z")
         guard text.utf8.count <= 40 else { throw invalid }
         if text.utf8.count == 10 {
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)

@@ -21,14 +21,3 @@ public struct StoreHealth: Sendable, Equatable {
         self.reason = reason
     }
 }
-
-/// A store that can lose its database while the server runs (PostgreSQL) and says so.
-///
-/// Stores without this (the embedded SQLite file) are always reported available.
-public protocol StoreHealthReporting: AnyObject, Sendable {
-    /// The store's current health; cheap enough for a load balancer to poll (implementations
-    /// probe the database at most about once per second and answer from memory in between).
-    ///
-    /// - Returns: available, or unavailable with a reason.
-    func health() -> StoreHealth
-}

@@ -42,6 +42,7 @@ import RichPushCore
 ///   row: the dashboard's cards), `reason_totals` (indexed by count for the top reasons),
 ///   `elapsed_totals` (overall timing, 3 significant digits) and `timeline` (delivered / opened
 ///   per second — kept 48 h —, minute, hour and day).
+// @unchecked: the writer connection and its caches are used under `writeLock`, the WAL handle under `walLock`
 public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
     /// How hard SQLite syncs at each COMMIT.
     public struct Synchronous: Sendable, Hashable, CustomStringConvertible {
@@ -67,7 +68,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     let writer: SQLiteConnection
     let readers: SQLiteReaderPool
-    private let writeLock = NSLock()
+    let writeLock = NSLock()
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
     var prunedHour = -1
     /// Push ids known to be in `push_index`, with their start (ms) and whether a send is
@@ -440,128 +441,6 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         return .recorded
     }
 
-    // MARK: DeviceStore
-
-    /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
-    public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        let created: Bool
-        do {
-            let existing = try writer.prepared("SELECT 1 FROM devices WHERE device_token = ?")
-            try existing.bind([.text(registration.token)])
-            created = try existing.rows { _ in true }.isEmpty
-            let upsert = try writer.prepared(
-                """
-                INSERT INTO devices (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
-                  user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
-                """
-            )
-            try upsert.bind([
-                .text(registration.token), .text(registration.provider), .text(registration.platform), .optional(registration.userID),
-                .optional(registration.appVersion), .integer(registration.registeredAtMs),
-            ])
-            try upsert.run()
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
-        }
-        try syncCommitted()
-        return created
-    }
-
-    /// Deletes the registration and marks the token `deleted` (see `DeviceStore.unregisterDevice(_:atMs:)`).
-    public func unregisterDevice(_ token: String, atMs: Int) throws -> Bool {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        let existed: Bool
-        do {
-            let delete = try writer.prepared("DELETE FROM devices WHERE device_token = ?")
-            try delete.bind([.text(token)])
-            try delete.run()
-            existed = writer.changes > 0
-            let mark = try writer.prepared(
-                """
-                INSERT INTO device_tokens (device_token, state, reason, since_ms, updated_at_ms) VALUES (?, 'deleted', 'deleted by the app', ?, ?)
-                ON CONFLICT (device_token) DO UPDATE SET state = excluded.state, reason = excluded.reason,
-                  since_ms = excluded.since_ms, updated_at_ms = excluded.updated_at_ms
-                """
-            )
-            try mark.bind([.text(token), .integer(atMs), .integer(atMs)])
-            try mark.run()
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
-        }
-        try syncCommitted()
-        return existed
-    }
-
-    /// The users' registrations, newest first (see `DeviceStore.devices(ofUsers:limit:)`).
-    public func devices(ofUsers userIDs: [String], limit: Int) throws -> [DeviceRegistration] {
-        try reading { db in
-            let query = try db.prepared(
-                "SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE user_id = ? ORDER BY registered_at_ms DESC LIMIT ?"
-            )
-            var out: [DeviceRegistration] = []
-            for user in Set(userIDs).sorted() where out.count < limit {
-                query.reset()
-                try query.bind([.text(user), .integer(limit - out.count)])
-                out += try query.rows(Self.registration)
-            }
-            return out
-        }
-    }
-
-    /// One registration (see `DeviceStore.device(_:)`).
-    public func device(_ token: String) throws -> DeviceRegistration? {
-        try readers.withConnection { db in
-            let query = try db.prepared(
-                "SELECT device_token, provider, platform, user_id, app_version, registered_at_ms FROM devices WHERE device_token = ?"
-            )
-            try query.bind([.text(token)])
-            return try query.rows(Self.registration).first
-        }
-    }
-
-    private static func registration(_ s: SQLiteStatement) -> DeviceRegistration {
-        DeviceRegistration(
-            token: s.text(0) ?? "", provider: s.text(1) ?? "", platform: s.text(2) ?? "", userID: s.text(3), appVersion: s.text(4),
-            registeredAtMs: s.int(5) ?? 0)
-    }
-
-    /// Tokens marked inactive, bad or deleted and not registered since (see
-    /// `DeviceStore.skippedTokens(among:)`).
-    public func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip] {
-        try reading { db in
-            let query = try db.prepared(
-                """
-                SELECT t.state, t.reason, COALESCE(t.since_ms, t.updated_at_ms), d.registered_at_ms
-                FROM device_tokens t LEFT JOIN devices d ON d.device_token = t.device_token WHERE t.device_token = ?
-                """
-            )
-            var out: [String: TokenSkip] = [:]
-            for token in Set(tokens) {
-                query.reset()
-                try query.bind([.text(token)])
-                guard let (state, reason, since, registered) = try query.rows({ ($0.text(0) ?? "", $0.text(1), $0.int(2) ?? 0, $0.int(3)) }).first else {
-                    continue
-                }
-                // Registered again after the provider's verdict (Apple: "unless it registered again later").
-                if let registered, registered > since { continue }
-                out[token] = TokenSkip(state: PushSendRecord.TokenState(rawValue: state), reason: reason, sinceMs: since)
-            }
-            return out
-        }
-    }
-
     /// fdatasyncs the WAL file when the store was opened with `.full` (see
     /// `ReceiptStore.syncCommitted()`); callable from any thread.
     public func syncCommitted() throws {
@@ -595,7 +474,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         }
     }
 
-    private func ensureOpen() throws {
+    func ensureOpen() throws {
         if closed { throw RichPushError(code: .store, message: "the store '\(path)' is closed") }
     }
 

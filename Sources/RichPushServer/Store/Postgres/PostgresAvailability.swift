@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// Whether the database answers, shared by every connection of one store: it runs each piece of
 /// work on a connection, reconnecting that connection first when it was lost, and keeps the
@@ -10,12 +10,16 @@ import RichPushCore
 /// instead of each waiting on a connect; the first attempt after the database is back succeeds
 /// and the store is up again. Transitions are logged once each (with host and port, for the
 /// operator), never per request.
-final class PostgresAvailability: @unchecked Sendable {
-    private let lock = NSLock()
-    private var downSince: Date?
-    private var lastError: String?
-    private var nextAttempt = Date.distantPast
-    private var lastContact = Date.distantPast
+final class PostgresAvailability: Sendable {
+    /// What is known about the database, behind one lock.
+    private struct State {
+        var downSince: Date?
+        var lastError: String?
+        var nextAttempt = Date.distantPast
+        var lastContact = Date.distantPast
+    }
+
+    private let state = Locked(State())
     private let info: PostgresConnectionInfo
     private let log: @Sendable (String) -> Void
     /// The shortest time between two reconnect attempts while the database is down, in seconds.
@@ -31,10 +35,10 @@ final class PostgresAvailability: @unchecked Sendable {
     }
 
     /// `nil` while up; since when the database has been unreachable otherwise.
-    var unavailableSince: Date? { lock.withLock { downSince } }
+    var unavailableSince: Date? { state.withLock { $0.downSince } }
 
     /// When a statement last succeeded.
-    var lastSuccess: Date { lock.withLock { lastContact } }
+    var lastSuccess: Date { state.withLock { $0.lastContact } }
 
     /// Runs `work` on `connection`, reconnecting it first when it is not connected.
     ///
@@ -55,9 +59,9 @@ final class PostgresAvailability: @unchecked Sendable {
             _ = try? connection.execute("SELECT 1")
         }
         if !connection.isConnected {
-            let waitUntil = lock.withLock { downSince == nil ? Date.distantPast : nextAttempt }
+            let waitUntil = state.withLock { $0.downSince == nil ? Date.distantPast : $0.nextAttempt }
             if Date() < waitUntil {
-                throw PostgresError(sqlState: nil, message: lock.withLock { lastError } ?? "reconnecting", connectionLost: true)
+                throw PostgresError(sqlState: nil, message: state.withLock { $0.lastError } ?? "reconnecting", connectionLost: true)
             }
             do {
                 try connection.connect()
@@ -85,12 +89,12 @@ final class PostgresAvailability: @unchecked Sendable {
 
     /// Records a statement that reached the server.
     func succeeded() {
-        let cameBack: TimeInterval? = lock.withLock {
-            lastContact = Date()
-            guard let since = downSince else { return nil }
-            downSince = nil
-            lastError = nil
-            nextAttempt = .distantPast
+        let cameBack: TimeInterval? = state.withLock { state in
+            state.lastContact = Date()
+            guard let since = state.downSince else { return nil }
+            state.downSince = nil
+            state.lastError = nil
+            state.nextAttempt = .distantPast
             return Date().timeIntervalSince(since)
         }
         if let cameBack {
@@ -100,11 +104,11 @@ final class PostgresAvailability: @unchecked Sendable {
 
     /// Records a failed connect: the database is down until a statement succeeds again.
     func failed(_ error: PostgresError) {
-        let first: Bool = lock.withLock {
-            nextAttempt = Date().addingTimeInterval(retryInterval)
-            lastError = error.message
-            guard downSince == nil else { return false }
-            downSince = Date()
+        let first: Bool = state.withLock { state in
+            state.nextAttempt = Date().addingTimeInterval(retryInterval)
+            state.lastError = error.message
+            guard state.downSince == nil else { return false }
+            state.downSince = Date()
             return true
         }
         if first {

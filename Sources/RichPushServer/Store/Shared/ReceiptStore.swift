@@ -5,8 +5,8 @@ import RichPushCore
 /// `PostgresStore` (several instances on one database), behind the same protocol.
 ///
 /// Writes come from one writer (`ReceiptWriter`), so implementations may assume calls to
-/// `insert(_:)` do not overlap — unless they are a `ConcurrentBatchStore`, which gets that many
-/// at once; reads (`StatisticsStore`) may run concurrently with writes. Every store also keeps
+/// `insert(_:)` do not overlap — unless their `concurrentBatches` is more than 1, which gets
+/// that many at once; reads (`StatisticsStore`) may run concurrently with writes. Every store also keeps
 /// device registrations and the token lifecycle (`DeviceStore`).
 public protocol ReceiptStore: DeviceStore {
     /// Stores a batch of receipts in ONE transaction and returns after it is committed.
@@ -52,6 +52,16 @@ public protocol ReceiptStore: DeviceStore {
     @discardableResult
     func recordSend(_ send: PushSendRecord) throws -> SendRecording
 
+    /// How many `insert(_:)` calls may run at once (1…64): more than 1 for a store that stores
+    /// several batches at the same time (PostgreSQL: one connection per batch, each durable when
+    /// it returns); `ReceiptWriter` runs that many writer threads. Default 1 (SQLite: one
+    /// writer, its sync pipelined after the COMMIT).
+    var concurrentBatches: Int { get }
+
+    /// With several `concurrentBatches`, how long, in seconds, a batch must have been in flight
+    /// before `ReceiptWriter` starts the next one beside it; 0 = as soon as receipts wait.
+    var overlapAfter: Double { get }
+
     /// Flushes and closes the store (checkpoints the WAL for SQLite). Further calls fail.
     ///
     /// - Throws: `RichPushError` `store`.
@@ -63,4 +73,8 @@ extension ReceiptStore {
     public func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool] { try insert(receipts) }
     /// Default: nothing to do (`insert(_:)` was durable on return).
     public func syncCommitted() throws {}
+    /// Default: one batch at a time.
+    public var concurrentBatches: Int { 1 }
+    /// Default: 0 (unused with one batch at a time).
+    public var overlapAfter: Double { 0 }
 }

@@ -34,9 +34,33 @@ public protocol StatisticsStore: AnyObject, Sendable {
     /// - Returns: the snapshot (`pushes` holds the 12 newest).
     /// - Throws: `RichPushError` `store`.
     func dashboard(_ query: DashboardQuery) throws -> DashboardSnapshot
+
+    /// What a provider last said about a device token: inactive or bad, why and since when;
+    /// `nil` when nothing marks it (never sent, or accepted since).
+    ///
+    /// - Parameter deviceToken: the token.
+    /// - Returns: the state, or `nil`.
+    /// - Throws: `RichPushError` `store`.
+    func deviceTokenState(_ deviceToken: String) throws -> (state: PushSendRecord.TokenState, reason: String?, sinceMs: Int?)?
+
+    /// Whether the store can lose its database while the server runs (PostgreSQL) and reports
+    /// it through `health()`; `/metrics` then shows `richpush_store_up`. Default `false` (the
+    /// embedded SQLite file).
+    var reportsHealth: Bool { get }
+
+    /// The store's current health; cheap enough for a load balancer to poll (implementations
+    /// probe the database at most about once per second and answer from memory in between).
+    ///
+    /// - Returns: available, or unavailable with a reason. Default: available.
+    func health() -> StoreHealth
 }
 
 extension StatisticsStore {
+    /// Default: the store cannot lose its database.
+    public var reportsHealth: Bool { false }
+    /// Default: always available.
+    public func health() -> StoreHealth { .available }
+
     /// Figures for the newest pushes.
     ///
     /// - Parameter limit: the most pushes to return (1…1000).

@@ -6,6 +6,7 @@ import RichPushCore
 /// probes) and `recordSend`, so reads never wait for a write and writes never wait for a read.
 ///
 /// Checkout waits (up to `checkoutTimeout`) when every connection is busy.
+// @unchecked: the idle connections and `closed` are touched only under `condition`
 final class PostgresPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var idle: [PostgresConnection]

@@ -1,0 +1,84 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+
+/// `POST /v1/devices`: the app registers its device token. `201` (new) or `200` (registered
+/// again) with the registration, `400` naming the field, `403 user_not_verified`, `413`, `415`,
+/// `503`.
+///
+/// Who may call: apps, so it is open (no admin token: it must never ship inside an app) and
+/// every field is checked as hostile input (`DeviceRegistrationRequest`). What an open endpoint
+/// must not allow is tying someone else's pushes to an attacker's device, so binding a token to
+/// a `user_id` (which `POST /v1/pushes` `"user_ids"` then reach) needs proof: the admin token as
+/// `Authorization: Bearer` (only that header, never the dashboard cookie: no cross-site request
+/// can do it), which the app's backend uses when it registers on the user's behalf, or a
+/// `user_hash` = hex HMAC-SHA256(device secret, user_id) that the backend computes at login and
+/// hands to the app (`richpush serve --device-secret`).
+struct RegisterDeviceEndpoint: Endpoint {
+    let context: ServerContext
+
+    var access: EndpointAccess { .openOrBearer }
+    var maximumBody: Int { context.configuration.maximumBody }
+    var tooLarge: HTTPResponseError {
+        HTTPResponseError(status: 413, code: "too_large", message: "a device registration is at most \(maximumBody) bytes")
+    }
+
+    func respond(to request: ServerRequest) async throws -> ServerResponse {
+        if request.bodyTooLarge { throw tooLarge }
+        let registration: DeviceRegistrationRequest
+        do {
+            registration = try DeviceRegistrationRequest(body: request.body, contentType: request.header("Content-Type"))
+        } catch let error as HTTPResponseError {
+            throw error
+        } catch {
+            throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
+        }
+        if let userID = registration.userID, !context.auth.isAuthorized(authorization: request.header("Authorization"), cookie: nil) {
+            guard let secret = context.configuration.deviceSecret else {
+                throw HTTPResponseError(
+                    status: 403, code: "user_not_verified",
+                    message:
+                        "binding a token to a user_id needs proof: the admin token as Authorization: Bearer (from your backend), or a user_hash when richpush serve has --device-secret"
+                )
+            }
+            guard let hash = registration.userHash, let mac = Self.bytes(hex: hash), HMACSHA256.verify(mac, message: Data(userID.utf8), key: secret) else {
+                throw HTTPResponseError(
+                    status: 403, code: "user_not_verified",
+                    message: "user_hash is missing or wrong: it is hex HMAC-SHA256 of user_id under the server's device secret, computed by your backend")
+            }
+        }
+        let nowMs = ServerContext.nowMs
+        let created = try await context.write { store in
+            try store.registerDevice(
+                DeviceRegistration(
+                    token: registration.token, provider: registration.provider, platform: registration.platform,
+                    userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
+        }
+        let body: [String: JSONValue] = [
+            "token": .string(registration.token), "provider": .string(registration.provider), "platform": .string(registration.platform),
+            "user_id": registration.userID.map(JSONValue.string) ?? .null, "app_version": registration.appVersion.map(JSONValue.string) ?? .null,
+            "registered_at": .string(SQLiteStore.iso8601(nowMs)), "created": .bool(created),
+        ]
+        return ServerResponse(status: created ? 201 : 200, contentType: "application/json", body: JSONValue.object(body).jsonData() + Data("\n".utf8))
+    }
+
+    /// Hex → bytes, `nil` for anything else.
+    static func bytes(hex: String) -> Data? {
+        var out = Data()
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next() {
+            guard let low = iterator.next(), let h = nibble(high), let l = nibble(low) else { return nil }
+            out.append(h << 4 | l)
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 97...102: return c - 87
+        case 65...70: return c - 55
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// `POST /v1/pushes` (admin, `application/json`): lint, send through APNs or FCM to the given
+/// tokens and to the devices of the given `user_ids`, and record the send (`PushSender`); `200`
+/// with per-token results, `400` naming the field or with the lint findings, `413` over 10,000
+/// tokens or 1 MB, `502` when a provider refused the server's settings, `503` without settings
+/// for the provider needed.
+struct SendPushEndpoint: Endpoint {
+    let sender: PushSender?
+    /// The APNs settings `richpush serve` was not given, for the `503`.
+    let apnsMissing: [String]
+
+    var access: EndpointAccess { .admin }
+    var contentTypes: [String]? { ["application/json"] }
+    var maximumBody: Int { PushSendRequest.maximumBodyBytes }
+    var tooLarge: HTTPResponseError {
+        HTTPResponseError(
+            status: 413, code: "too_large",
+            message:
+                "a push request body is at most \(PushSendRequest.maximumBodyBytes) bytes (and \(PushSendRequest.maximumTokens) tokens): split the tokens into several requests with the same push_id"
+        )
+    }
+
+    func respond(to request: ServerRequest) async throws -> ServerResponse {
+        guard let sender else {
+            throw HTTPResponseError(
+                status: 503, code: "apns_not_configured",
+                message: "POST /v1/pushes needs APNs or FCM settings; start richpush serve with: " + apnsMissing.joined(separator: ", ")
+                    + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM), or --fcm-service-account FILE",
+                headers: [("Cache-Control", "no-store")])
+        }
+        if request.bodyTooLarge { throw tooLarge }
+        let push: PushSendRequest
+        do {
+            push = try PushSendRequest(body: request.body, defaultTopic: sender.settings?.topic)
+        } catch let error as HTTPResponseError {
+            throw error
+        } catch {
+            throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
+        }
+        return await withCheckedContinuation { continuation in
+            sender.send(push) { continuation.resume(returning: $0) }
+        }
+    }
+}

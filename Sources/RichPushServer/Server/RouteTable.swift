@@ -1,0 +1,52 @@
+/// The server's paths, each with the endpoint for each method it takes, matched in order.
+struct RouteTable: Sendable {
+    /// How a route's path is matched.
+    enum Pattern: Sendable {
+        /// One of these paths exactly.
+        case exact([String])
+        /// `prefix` + a parameter (possibly empty), e.g. `/v1/pushes/{push_id}`.
+        case prefix(String)
+        /// `prefix` + a non-empty parameter + `suffix`, e.g. `/v1/pushes/{push_id}/sends`.
+        case enclosed(String, String)
+
+        /// The path parameter when `path` matches (`""` for an exact path), else `nil`.
+        func parameter(in path: String) -> String? {
+            switch self {
+            case .exact(let paths):
+                return paths.contains(path) ? "" : nil
+            case .prefix(let prefix):
+                return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
+            case .enclosed(let prefix, let suffix):
+                guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
+                return String(path.dropFirst(prefix.count).dropLast(suffix.count))
+            }
+        }
+    }
+
+    /// One path and its endpoints by method (`HEAD` is answered as `GET`).
+    struct Route: Sendable {
+        let pattern: Pattern
+        let endpoints: [(method: String, endpoint: any Endpoint)]
+
+        /// The methods the route takes, for `405` and `Allow`.
+        var methods: [String] { endpoints.map(\.method) }
+
+        /// The endpoint for a method.
+        func endpoint(_ method: String) -> (any Endpoint)? {
+            endpoints.first { $0.method == method }?.endpoint
+        }
+    }
+
+    let routes: [Route]
+
+    /// The first route matching `path`, with its parameter.
+    ///
+    /// - Parameter path: the decoded path.
+    /// - Returns: the route and the path parameter, or `nil` (a `404`).
+    func route(for path: String) -> (route: Route, parameter: String)? {
+        for route in routes {
+            if let parameter = route.pattern.parameter(in: path) { return (route, parameter) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// What the endpoints and admission share: the settings, the store, the counters, the admin
+/// credential and its throttle, and the queues store work runs on.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let store: any ReceiptStore & StatisticsStore
+    let metrics: ServerMetrics
+    let auth: AdminAuthenticator
+    let throttle = LoginThrottle()
+    let origins: OriginPolicy
+    /// Whether the public URL is `https://` (session cookies are then `Secure`).
+    let publicHTTPS: Bool
+    /// Device registrations and recorded sends are written here, one at a time.
+    private let storeWrites = BlockingQueue(label: "richpush.server.store-writes", concurrent: false)
+    /// The admin's reads (lists, pages) run here, side by side.
+    private let storeReads = BlockingQueue(label: "richpush.server.store-reads", concurrent: true)
+    private let trustedProxies: Set<String>
+
+    init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics) {
+        self.configuration = configuration
+        self.store = store
+        self.metrics = metrics
+        auth = AdminAuthenticator(token: configuration.adminToken)
+        origins = OriginPolicy(publicURL: configuration.publicURL)
+        trustedProxies = Set(configuration.trustedProxies.map(ClientOrigin.normalized))
+        publicHTTPS = configuration.publicURL?.lowercased().hasPrefix("https://") == true
+    }
+
+    /// The client behind the request (trusted proxies' forwarding headers applied).
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: the client.
+    func client(_ request: ServerRequest) -> ClientOrigin {
+        ClientOrigin.resolve(
+            peer: request.peer, header: { request.header($0) }, headerValues: { request.headerValues($0) }, trustedProxies: trustedProxies)
+    }
+
+    /// Runs an admin read on `storeReads`; a store failure becomes `503 store_error` with the
+    /// store's message (the admin may see the detail: the database path helps them).
+    ///
+    /// - Parameter work: the read.
+    /// - Returns: what it read.
+    /// - Throws: `HTTPResponseError` 503 `store_error`.
+    func read<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
+        try await run(work, on: storeReads, retry: false)
+    }
+
+    /// Runs a write on `storeWrites`; a store failure becomes `503 store_error` with
+    /// `Retry-After: 1`.
+    ///
+    /// - Parameter work: the write.
+    /// - Returns: what it returned.
+    /// - Throws: `HTTPResponseError` 503 `store_error`.
+    func write<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
+        try await run(work, on: storeWrites, retry: true)
+    }
+
+    private func run<T: Sendable>(
+        _ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T, on queue: BlockingQueue, retry: Bool
+    ) async throws(HTTPResponseError) -> T {
+        let store = self.store
+        do {
+            return try await queue.run { try work(store) }
+        } catch {
+            throw .store(error, retry: retry)
+        }
+    }
+
+    /// The current time in ms since 1970.
+    static var nowMs: Int { Int(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RichPushTestSupport
+
+@testable import RichPushServer
+
+/// The statistics server without a socket or a process (as Hummingbird's `.router` test mode):
+/// each request goes through the same admission, body bound and endpoints as over HTTP
+/// (`StatisticsServer.handle`), on a new SQLite file or a store the test gives. For what only a
+/// socket or a process shows (framing on the wire, slow clients, signals, kill -9), use
+/// `ServerProcess`.
+final class InProcessServer: Sendable {
+    static let token = ServerProcess.token
+    let server: StatisticsServer
+    private let directory: URL
+
+    /// Starts the writer on a new SQLite file (or `store`), with the admin token `token`.
+    ///
+    /// - Parameters:
+    ///   - store: the store; `nil` for a new SQLite file.
+    ///   - configure: changes to the configuration.
+    init(
+        store: (any ReceiptStore & StatisticsStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
+        directory = try Fixtures.temporaryDirectory("richpush-inprocess")
+        var configuration = ServerConfiguration(adminToken: Self.token)
+        configure(&configuration)
+        let store = try store ?? SQLiteStore(path: directory.appendingPathComponent("receipts.sqlite").path)
+        server = try StatisticsServer(configuration: configuration, store: store, listening: false)
+    }
+
+    /// A client with `HTTPTestClient`'s calls (throwing like them), answered in process.
+    func client() -> Client { Client(server: server) }
+
+    var admin: [String: String] { ["Authorization": "Bearer \(Self.token)"] }
+
+    /// The figures for one push (admin API).
+    func push(_ id: String) async throws -> [String: Any] {
+        let r = try await client().request("GET", "/v1/pushes/\(id)", headers: admin)
+        guard r.status == 200 else { throw HTTPTestClient.HTTPTestError("GET push \(id): \(r.status) \(r.text)") }
+        return try r.json()
+    }
+
+    /// Graceful shutdown: commits what is queued and closes the store.
+    func shutdown() throws { try server.shutdown() }
+
+    deinit {
+        try? server.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `HTTPTestClient`'s requests, as `ServerRequest`s handed to the server.
+    struct Client: Sendable {
+        let server: StatisticsServer
+
+        func request(_ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPTestClient.Response {
+            let parts = URLComponents(string: "http://127.0.0.1\(target)")
+            var query: [String: String] = [:]
+            for item in parts?.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value }
+            var lines = [(name: "Host", value: "127.0.0.1")] + headers.map { (name: $0.key, value: $0.value) }
+            if !body.isEmpty || method == "POST" { lines.append((name: "Content-Length", value: String(body.count))) }
+            let request = ServerRequest(method: method, path: parts?.path ?? target, headers: lines, query: query, body: body)
+            let response = await server.handle(request)
+            var answered: [String: String] = [:]
+            for header in response.headers { answered[header.name.lowercased()] = header.value }
+            if let type = response.contentType, !response.body.isEmpty { answered["content-type"] = type }
+            return HTTPTestClient.Response(status: response.status, headers: answered, body: response.body)
+        }
+
+        func post(_ path: String, form: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
+            var h = headers
+            h["Content-Type"] = h["Content-Type"] ?? "application/x-www-form-urlencoded"
+            return try await request("POST", path, headers: h, body: Data(form.utf8))
+        }
+
+        func postJSON(_ path: String, _ json: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
+            var h = headers
+            h["Content-Type"] = "application/json"
+            return try await request("POST", path, headers: h, body: Data(json.utf8))
+        }
+    }
+}
