@@ -55,7 +55,9 @@ struct MediaCommandLineTests {
         #expect(lines.filter { $0.hasPrefix("error insecure_media_url") }.count == 2, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("unsupported_format media-url \(bench.url("f/photo.webp")): WebP") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("ok image-url \(bench.url("f/photo.jpg")): JPEG 900×600") }, "\(lines)")
-        #expect(lines.count == 4)
+        // Lint's own warning that the payload carries no push id (no receipt would be sent).
+        #expect(lines.filter { $0.hasPrefix("warning no_push_id") }.count == 1, "\(lines)")
+        #expect(lines.count == 5, "two findings, the push-id warning, two probe lines: \(lines)")
         let without = try await Self.richpush(["lint", path] + Self.allow)
         #expect(!without.stdout.contains("unsupported_format"), "without --probe nothing is fetched: \(without.stdout)")
         let json = try await Self.richpush(["lint", path, "--probe", "--json"] + Self.allow)
