@@ -26,6 +26,11 @@ public struct RichPushError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The cause, when another error led to this one.
     public let underlying: (any Error & Sendable)?
+    /// The setting the error is about, in plain words (`"database"`, `"migration source"`), when
+    /// one is: a program maps it to its own name for that setting (the command line's flag).
+    public let setting: String?
+    /// The file the error is about, when one is.
+    public let path: String?
 
     /// Makes an error.
     /// - Parameters:
@@ -33,8 +38,21 @@ public struct RichPushError: Error, Sendable, CustomStringConvertible {
     ///   - message: what was wrong and what to do.
     ///   - underlying: the cause, if any.
     public init(code: Code, message: String, underlying: (any Error)? = nil) {
+        self.init(code: code, message: message, underlying: underlying, setting: nil, path: nil)
+    }
+
+    /// Makes an error about a setting or a file.
+    /// - Parameters:
+    ///   - code: the stable code.
+    ///   - message: what was wrong and what to do.
+    ///   - underlying: the cause, if any.
+    ///   - setting: the setting it is about, in plain words, if any.
+    ///   - path: the file it is about, if any.
+    public init(code: Code, message: String, underlying: (any Error)? = nil, setting: String?, path: String? = nil) {
         self.code = code
         self.message = message
+        self.setting = setting
+        self.path = path
         self.underlying = underlying.map { SendableErrorBox(description: String(describing: $0)) }
     }
 

@@ -81,34 +81,42 @@ public final class SQLiteToPostgresMigration {
     ///   - sqlitePath: the SQLite file `richpush serve` used.
     ///   - postgresURL: the target, `postgres://…` (libpq parameters allowed).
     ///   - chunkSize: rows per transaction (100…50,000; default 5,000).
+    ///   - names: what the program calls its settings, for messages.
     /// - Throws: `RichPushError` `io` when the file does not exist, `store` when it is not a
-    ///   RichPush SQLite database or is newer than this richpush, and the PostgreSQL store's
-    ///   errors (`configuration`, `storeUnavailable` naming host and port, `store`).
-    public init(sqlitePath: String, postgresURL: String, chunkSize: Int = 5_000) throws {
+    ///   RichPush SQLite database or is newer than this richpush (both with `setting`
+    ///   `migration source` and the file's `path`), and the PostgreSQL store's errors
+    ///   (`configuration`, `storeUnavailable` naming host and port, `store`).
+    public init(sqlitePath: String, postgresURL: String, chunkSize: Int = 5_000, names: StoreSettingNames = .descriptive) throws {
+        let source = StoreSettingNames.Setting.migrationSource
+        let serveUsed = "the file richpush serve used (its \(names.database), default ./richpush.sqlite)"
         guard FileManager.default.fileExists(atPath: sqlitePath) else {
             throw RichPushError(
-                code: .io, message: "no SQLite database at '\(sqlitePath)' (--from); give the file richpush serve used (its --db, default ./richpush.sqlite)")
+                code: .io, message: "no SQLite database at '\(sqlitePath)' (\(names.migrationSource)); give \(serveUsed)",
+                setting: source.rawValue, path: sqlitePath)
         }
         let absolute = URL(fileURLWithPath: sqlitePath).standardizedFileURL.resolvingSymlinksInPath().path
         self.sqlitePath = sqlitePath
         self.chunkSize = max(100, min(chunkSize, 50_000))
         sourceKey = "sqlite:" + absolute
-        source = try SQLiteConnection(
-            path: sqlitePath, readOnly: true, notADatabaseHint: "give --from the file richpush serve used (its --db, default ./richpush.sqlite)")
-        let version = try source.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
-        let tables = Set(try source.prepared("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) ?? "" })
+        self.source = try SQLiteConnection(
+            path: sqlitePath, readOnly: true, notADatabaseHint: "give \(names.migrationSource) \(serveUsed)", setting: source)
+        let version = try self.source.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
+        let tables = Set(try self.source.prepared("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) ?? "" })
         guard (1...SQLiteStore.schemaVersion).contains(version), tables.isSuperset(of: ["receipts", "pushes", "push_tokens"]) else {
             if version > SQLiteStore.schemaVersion {
                 throw RichPushError(
                     code: .store,
-                    message: "'\(sqlitePath)' has schema version \(version), newer than this richpush (\(SQLiteStore.schemaVersion)); upgrade richpush")
+                    message: "'\(sqlitePath)' has schema version \(version), newer than this richpush (\(SQLiteStore.schemaVersion)); upgrade richpush",
+                    setting: source.rawValue, path: sqlitePath)
             }
             throw RichPushError(
                 code: .store,
-                message: "'\(sqlitePath)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (--from sqlite:PATH)")
+                message:
+                    "'\(sqlitePath)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (\(names.migrationSource) sqlite:PATH)",
+                setting: source.rawValue, path: sqlitePath)
         }
         sourceVersion = version
-        target = try PostgresStore(url: postgresURL, connections: 2, applicationName: "richpush migrate", urlOption: "--to")
+        target = try PostgresStore(url: postgresURL, connections: 2, applicationName: "richpush migrate", names: names, setting: .migrationTarget)
     }
 
     /// Copies what earlier runs did not, table by table.

@@ -74,10 +74,4 @@ public struct APNsSettings: Sendable {
         /// Each missing setting as "--apns-key FILE (or RICHPUSH_APNS_KEY)".
         public var names: [String]
     }
-
-    /// Every setting `POST /v1/pushes` needs, for the 503 when none was given.
-    public static let allSettings = APNsSettings.MissingSettings(names: [
-        "--apns-key FILE (or RICHPUSH_APNS_KEY)", "--apns-key-id KEYID (or RICHPUSH_APNS_KEY_ID)",
-        "--apns-team-id TEAMID (or RICHPUSH_APNS_TEAM_ID)", "--apns-topic BUNDLE_ID (or RICHPUSH_APNS_TOPIC)",
-    ])
 }

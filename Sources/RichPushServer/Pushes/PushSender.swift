@@ -18,6 +18,8 @@ public final class PushSender: Sendable {
     public let fcmSettings: FCMSettings?
     /// The APNs settings not given (for the 503 when a push needs APNs).
     public let apnsMissing: [String]
+    /// What the 502 and 503 answers call the settings to change.
+    public let names: PushSettingNames
     private let apns: APNsClient?
     private let fcm: FCMClient?
     private let store: any ReceiptStore
@@ -30,17 +32,19 @@ public final class PushSender: Sendable {
     ///   - settings: APNs key, key id, team id, topic, environment, CA file; `nil` = no APNs.
     ///   - fcm: the FCM service account and endpoints; `nil` = no FCM.
     ///   - apnsMissing: the APNs settings not given, for the 503 (when `settings` is `nil`).
+    ///   - names: what the 502 and 503 answers call the settings.
     ///   - store: where sends are recorded (`recordSend`) and devices looked up.
     ///   - retry: backoff for 429 / 5xx (APNs) and `QUOTA_EXCEEDED` / `UNAVAILABLE` (FCM).
     /// - Throws: `RichPushError` `invalid_key` (the `.p8` or the service account's key cannot be
     ///   read), `io` (a CA or service-account file cannot be read), `configuration`, `transport`.
     public init(
-        settings: APNsSettings?, fcm: FCMSettings? = nil, apnsMissing: [String] = APNsSettings.allSettings.names,
-        store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy()
+        settings: APNsSettings?, fcm: FCMSettings? = nil, apnsMissing: [String] = PushSettingNames.descriptive.apnsRequired,
+        names: PushSettingNames = .descriptive, store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy()
     ) throws {
         self.settings = settings
         self.fcmSettings = fcm
         self.apnsMissing = apnsMissing
+        self.names = names
         self.store = store
         if let settings {
             let signer = try settings.signer()
@@ -183,14 +187,14 @@ public final class PushSender: Sendable {
                 status: 503, code: "apns_not_configured",
                 message: "this push goes to APNs tokens, and POST /v1/pushes has no APNs settings; start richpush serve with: "
                     + apnsMissing.joined(separator: ", ")
-                    + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM)" + (fcm != nil ? ", or send FCM tokens with \"provider\": \"fcm\"" : "")
+                    + " (optional: \(names.apnsOptional))" + (fcm != nil ? ", or send FCM tokens with \"provider\": \"fcm\"" : "")
             ).response
         }
         if !fcmTargets.isEmpty, fcm == nil {
             return HTTPResponseError(
                 status: 503, code: "fcm_not_configured",
                 message:
-                    "this push goes to FCM tokens, and POST /v1/pushes has no FCM settings; start richpush serve with --fcm-service-account FILE (or RICHPUSH_FCM_SERVICE_ACCOUNT)"
+                    "this push goes to FCM tokens, and POST /v1/pushes has no FCM settings; start richpush serve with \(names.fcmServiceAccount) FILE (or RICHPUSH_FCM_SERVICE_ACCOUNT)"
             ).response
         }
 
@@ -249,7 +253,7 @@ public final class PushSender: Sendable {
         }
         return Self.response(
             request, results: results, targets: targets, skipped: skipped, stops: stops, usersWithoutDevices: usersWithoutDevices,
-            storeError: storeError)
+            storeError: storeError, names: names)
     }
 
     /// The results of one provider's part of a send.
@@ -297,10 +301,12 @@ public final class PushSender: Sendable {
 
     /// `{push_id, push_id_generated, sent, accepted, skipped, recorded, results: [{token, provider,
     /// status, reason, apns_id | message_id, outcome, message?}], users_without_devices?}`, plus
-    /// `error` (and status 502) when a configuration error stopped a provider's batch.
+    /// `error` (and status 502) when a configuration error stopped a provider's batch, naming the
+    /// settings as `names` does.
     static func response(
         _ request: PushSendRequest, results: [(provider: PushProvider, result: any PushTokenResult)], targets: [Target],
-        skipped: [String: TokenSkip], stops: [(PushProvider, RichPushError)], usersWithoutDevices: [String], storeError: String?
+        skipped: [String: TokenSkip], stops: [(PushProvider, RichPushError)], usersWithoutDevices: [String], storeError: String?,
+        names: PushSettingNames
     ) -> ServerResponse {
         var lines: [JSONValue] = []
         lines.reserveCapacity(targets.count)
@@ -348,7 +354,7 @@ public final class PushSender: Sendable {
             root["error"] = .object([
                 "code": .string("topic_refused"), "field": .string("topic"),
                 "message": .string(
-                    "APNs refused the topic \"\(topic.prefix(256))\" this request gave (\(reason)): topic must be the bundle id of an app the server's APNs key may push to (its team's app, plus .voip, .complication … for those push types); fix topic, or leave it out to use the server's --apns-topic"
+                    "APNs refused the topic \"\(topic.prefix(256))\" this request gave (\(reason)): topic must be the bundle id of an app the server's APNs key may push to (its team's app, plus .voip, .complication … for those push types); fix topic, or leave it out to use the server's \(names.apnsTopic)"
                 ),
             ])
         } else if let (provider, stop) = stops.first {
@@ -357,8 +363,8 @@ public final class PushSender: Sendable {
                 "code": .string("\(provider)_configuration"),
                 "message": .string(
                     provider == .apns
-                        ? "APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve --apns-key/--apns-key-id/--apns-team-id/--apns-topic)"
-                        : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve --fcm-service-account)"),
+                        ? "APNs refused the server's APNs settings, so the batch stopped: \(stop.message) (richpush serve \(names.apnsKey)/\(names.apnsKeyID)/\(names.apnsTeamID)/\(names.apnsTopic))"
+                        : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve \(names.fcmServiceAccount))"),
             ])
         }
         let body = JSONValue.object(root).jsonData(sortedKeys: true)

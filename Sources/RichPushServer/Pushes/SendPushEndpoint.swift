@@ -9,6 +9,8 @@ struct SendPushEndpoint: Endpoint {
     let sender: PushSender?
     /// The APNs settings `richpush serve` was not given, for the `503`.
     let apnsMissing: [String]
+    /// What the `503` calls the settings.
+    let names: PushSettingNames
 
     var access: EndpointAccess { .admin }
     var contentTypes: [String]? { ["application/json"] }
@@ -26,7 +28,7 @@ struct SendPushEndpoint: Endpoint {
             throw HTTPResponseError(
                 status: 503, code: "apns_not_configured",
                 message: "POST /v1/pushes needs APNs or FCM settings; start richpush serve with: " + apnsMissing.joined(separator: ", ")
-                    + " (optional: --apns-sandbox, --apns-url URL, --apns-ca-file PEM), or --fcm-service-account FILE",
+                    + " (optional: \(names.apnsOptional)), or \(names.fcmServiceAccount) FILE",
                 headers: [("Cache-Control", "no-store")])
         }
         if request.bodyTooLarge { throw tooLarge }

@@ -31,7 +31,10 @@ public struct ServerConfiguration: Sendable {
     /// APNs for `POST /v1/pushes`; `nil` = that endpoint answers 503 naming `apnsMissing`.
     public var apns: APNsSettings?
     /// The APNs settings that were not given (for the 503), when `apns` is `nil`.
-    public var apnsMissing: [String] = APNsSettings.allSettings.names
+    public var apnsMissing: [String] = PushSettingNames.descriptive.apnsRequired
+    /// What `POST /v1/pushes`' 502 and 503 answers call the settings to change (`richpush serve`
+    /// passes its options).
+    public var pushSettingNames = PushSettingNames.descriptive
     /// FCM for `POST /v1/pushes` with `"provider": "fcm"`; `nil` = FCM sends answer 503.
     public var fcm: FCMSettings?
     /// The secret under which `POST /v1/devices` checks a `user_hash` (HMAC-SHA256 of the user

@@ -66,7 +66,9 @@ public final class StatisticsServer: @unchecked Sendable {
         self.configuration = configuration
         self.store = store
         if configuration.apns != nil || configuration.fcm != nil {
-            self.sender = try PushSender(settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, store: store)
+            self.sender = try PushSender(
+                settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, names: configuration.pushSettingNames,
+                store: store)
         } else {
             self.sender = nil
         }
@@ -109,7 +111,7 @@ public final class StatisticsServer: @unchecked Sendable {
                 pattern: .exact(["/v1/pushes"]),
                 endpoints: [
                     ("GET", ListPushesEndpoint(context: context)),
-                    ("POST", SendPushEndpoint(sender: sender, apnsMissing: context.configuration.apnsMissing)),
+                    ("POST", SendPushEndpoint(sender: sender, apnsMissing: context.configuration.apnsMissing, names: context.configuration.pushSettingNames)),
                 ]),
             .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
             .init(pattern: .enclosed("/v1/pushes/", "/sends"), endpoints: [("POST", RecordedSendEndpoint(context: context))]),

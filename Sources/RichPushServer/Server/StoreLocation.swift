@@ -60,13 +60,13 @@ public enum StoreLocation: Sendable, Equatable {
     ///   connect; the message names host and port) or `store` (foreign or newer schema).
     public func open(
         synchronous: SQLiteStore.Synchronous = .full, connections: Int = PostgresStore.defaultConnections,
-        applicationName: String = "richpush serve"
+        applicationName: String = "richpush serve", names: StoreSettingNames = .descriptive
     ) throws -> any ReceiptStore & StatisticsStore {
         switch self {
         case .sqlite(let path):
-            return try SQLiteStore(path: path, synchronous: synchronous)
+            return try SQLiteStore(path: path, synchronous: synchronous, names: names)
         case .postgres(let url):
-            return try PostgresStore(url: url, connections: connections, applicationName: applicationName)
+            return try PostgresStore(url: url, connections: connections, applicationName: applicationName, names: names)
         }
     }
 }

@@ -167,7 +167,19 @@ struct StoreCopyTests {
         let url = database.url
         let missing = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: "/nonexistent/richpush.sqlite", postgresURL: url) }
         #expect(missing.code == .io)
-        #expect(missing.message.contains("no SQLite database at '/nonexistent/richpush.sqlite' (--from)"))
+        #expect(missing.setting == "migration source")
+        #expect(missing.path == "/nonexistent/richpush.sqlite")
+        #expect(missing.message.contains("no SQLite database at '/nonexistent/richpush.sqlite' (migration source)"))
+        #expect(!missing.message.contains("--"))
+        // The command line names its own flags.
+        let missingRun = try await ChildProcess(
+            Fixtures.richpushBinary.path, ["migrate", "--from", "/nonexistent/richpush.sqlite", "--to", url]
+        ).run(timeout: 60)
+        #expect(missingRun.status == 1, "\(missingRun.stderr)")
+        #expect(
+            missingRun.stderr.contains(
+                "no SQLite database at '/nonexistent/richpush.sqlite' (--from); give the file richpush serve used (its --db, default ./richpush.sqlite)"),
+            "\(missingRun.stderr)")
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let other = dir.appendingPathComponent("other.sqlite").path
@@ -176,6 +188,14 @@ struct StoreCopyTests {
         ).run(timeout: 30)
         let foreign = try #require(throws: RichPushError.self) { try SQLiteToPostgresMigration(sqlitePath: other, postgresURL: url) }
         #expect(foreign.message.contains("is not a RichPush SQLite database"))
+        #expect(foreign.setting == "migration source")
+        #expect(foreign.path == other)
+        let foreignRun = try await ChildProcess(Fixtures.richpushBinary.path, ["migrate", "--from", other, "--to", url]).run(timeout: 60)
+        #expect(foreignRun.status == 1, "\(foreignRun.stderr)")
+        #expect(
+            foreignRun.stderr.contains(
+                "'\(other)' is not a RichPush SQLite database (no RichPush tables); give the file richpush serve used (--from sqlite:PATH)"),
+            "\(foreignRun.stderr)")
         // Nothing was created in PostgreSQL for a refused source.
         #expect(try await database.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }

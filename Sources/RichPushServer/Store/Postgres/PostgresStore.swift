@@ -68,13 +68,15 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     ///     store receipt batches, one batch in flight on each.
     ///   - applicationName: shown in `pg_stat_activity`.
     ///   - log: where state changes go (the database lost, back again); standard error by default.
-    ///   - urlOption: the option that gave `url`, named in messages (`serve`: `--db`, `migrate`: `--to`).
+    ///   - names: what the program calls its settings, for messages.
+    ///   - setting: the setting that gave `url` (the server's database, or a migration's target).
     /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
-    ///   host and port when the server cannot be reached or refuses the login, `store` for a
-    ///   database with a newer or foreign schema.
+    ///   host and port when the server cannot be reached or refuses the login (its `setting` is
+    ///   `setting`), `store` for a database with a newer or foreign schema.
     public init(
         url: String, connections: Int = PostgresStore.defaultConnections, applicationName: String = "richpush",
-        log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError, urlOption: String = "--db"
+        log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError, names: StoreSettingNames = .descriptive,
+        setting: StoreSettingNames.Setting = .database
     ) throws {
         let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
         self.info = info
@@ -92,9 +94,9 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
             throw RichPushError(
                 code: error.connectionLost ? .storeUnavailable : .store,
                 message: error.connectionLost
-                    ? "cannot connect to PostgreSQL at \(info.endpoint) (\(info.redacted)): \(error.message); \(Self.connectionAdvice(error, info: info, urlOption: urlOption))"
+                    ? "cannot connect to PostgreSQL at \(info.endpoint) (\(info.redacted)): \(error.message); \(Self.connectionAdvice(error, info: info, urlOption: names[setting]))"
                     : "PostgreSQL at \(info.endpoint) refused the RichPush schema: \(error.description)",
-                underlying: error
+                underlying: error, setting: error.connectionLost ? setting.rawValue : nil
             )
         }
     }
@@ -104,7 +106,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     /// - Parameters:
     ///   - error: libpq's failure.
     ///   - info: the parsed URL.
-    ///   - urlOption: `--db` (serve) or `--to` (migrate).
+    ///   - urlOption: what the program calls the setting the URL came from.
     /// - Returns: the advice, for the end of the message.
     static func connectionAdvice(_ error: PostgresError, info: PostgresConnectionInfo, urlOption: String) -> String {
         let source = "the \(urlOption) URL or \(StoreLocation.environmentVariable)"

@@ -11,8 +11,10 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// The file path, for messages.
     let path: String
-    /// What to do when the file is not a SQLite database, in the caller's words (its flag).
+    /// What to do when the file is not a SQLite database, in the caller's words.
     private let notADatabaseHint: String
+    /// The setting that gave the file, for the error's `setting`.
+    private let setting: StoreSettingNames.Setting?
 
     /// Opens (creating if needed) a database file.
     ///
@@ -20,11 +22,16 @@ final class SQLiteConnection {
     ///   - path: the file path.
     ///   - readOnly: open without write access.
     ///   - notADatabaseHint: what the user should do when the file turns out not to be a SQLite
-    ///     database, naming the caller's own option (serve: `--db`, migrate: `--from`).
+    ///     database, naming the caller's setting by the program's name for it.
+    ///   - setting: the setting that gave `path`, if any.
     /// - Throws: `RichPushError` `store` when the file cannot be opened.
-    init(path: String, readOnly: Bool = false, notADatabaseHint: String = "give the path of a RichPush SQLite database") throws {
+    init(
+        path: String, readOnly: Bool = false, notADatabaseHint: String = "give the path of a RichPush SQLite database",
+        setting: StoreSettingNames.Setting? = nil
+    ) throws {
         self.path = path
         self.notADatabaseHint = notADatabaseHint
+        self.setting = setting
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -103,13 +110,14 @@ final class SQLiteConnection {
         )
     }
 
-    /// The error for a file that is not SQLite at all (`SQLITE_NOTADB`, e.g. `--db notes.json`),
+    /// The error for a file that is not SQLite at all (`SQLITE_NOTADB`, e.g. a JSON file given as the database),
     /// saying what to pass instead (`notADatabaseHint`); `nil` for any other result code.
     private func notADatabase(_ rc: Int32, _ message: String) -> RichPushError? {
         guard rc & 0xFF == SQLITE_NOTADB else { return nil }
         return RichPushError(
             code: .store,
-            message: "'\(path)' is not a RichPush SQLite database (SQLite: \(message)); \(notADatabaseHint)"
+            message: "'\(path)' is not a RichPush SQLite database (SQLite: \(message)); \(notADatabaseHint)",
+            setting: setting?.rawValue, path: path
         )
     }
 }

@@ -97,17 +97,20 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     /// - Parameters:
     ///   - path: the file, e.g. `./richpush.sqlite`.
     ///   - synchronous: `.full` (default) or `.normal`; see the type's discussion.
-    /// - Throws: `RichPushError` `store` when the file cannot be opened or is not a RichPush database.
-    public init(path: String, synchronous: Synchronous = .full) throws {
+    ///   - names: what the program calls its settings, for messages.
+    /// - Throws: `RichPushError` `store` when the file cannot be opened or is not a RichPush
+    ///   database (its `setting` is `database`, its `path` the file).
+    public init(path: String, synchronous: Synchronous = .full, names: StoreSettingNames = .descriptive) throws {
         self.path = path
         self.syncsWAL = synchronous == .full
-        writer = try SQLiteConnection(path: path, notADatabaseHint: "pass --db with a new or existing richpush database path")
+        writer = try SQLiteConnection(
+            path: path, notADatabaseHint: "pass \(names.database) with a new or existing richpush database path", setting: .database)
         // Another process opening the same new file may be switching it to WAL right now.
         try writer.execute("PRAGMA journal_mode=WAL", busyRetrySeconds: 10)
         // FULL is kept by syncing the WAL ourselves (syncCommitted), outside the transaction.
         try writer.execute("PRAGMA synchronous=NORMAL")
         try writer.execute("PRAGMA foreign_keys=ON")
-        try Self.migrate(writer)
+        try Self.migrate(writer, names: names)
         readers = try SQLiteReaderPool(path: path)
         _ = try writer.prepared(Self.insertSQL)
     }
@@ -129,14 +132,16 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     /// nothing. Each step also tolerates work already done (`IF NOT EXISTS`, the v2 column
     /// checked with `pragma table_info`), so a file left at version 1 with the v2 column
     /// present (by richpush before this fix) opens and is repaired.
-    private static func migrate(_ db: SQLiteConnection) throws {
+    private static func migrate(_ db: SQLiteConnection, names: StoreSettingNames) throws {
         try db.execute("BEGIN IMMEDIATE")
         do {
             let current = try db.prepared("PRAGMA user_version").rows { $0.int(0) ?? 0 }.first ?? 0
             if current > schemaVersion {
                 throw RichPushError(
                     code: .store,
-                    message: "'\(db.path)' has schema version \(current), newer than this richpush (\(schemaVersion)); upgrade richpush or use another --db"
+                    message:
+                        "'\(db.path)' has schema version \(current), newer than this richpush (\(schemaVersion)); upgrade richpush or use another \(names.database)",
+                    setting: StoreSettingNames.Setting.database.rawValue, path: db.path
                 )
             }
             if current == 0 {
@@ -147,7 +152,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                     throw RichPushError(
                         code: .store,
                         message:
-                            "'\(db.path)' is a SQLite database but not a RichPush one (tables: \(foreign.prefix(5).joined(separator: ", "))); pass --db with a new or existing richpush database path"
+                            "'\(db.path)' is a SQLite database but not a RichPush one (tables: \(foreign.prefix(5).joined(separator: ", "))); pass \(names.database) with a new or existing richpush database path",
+                        setting: StoreSettingNames.Setting.database.rawValue, path: db.path
                     )
                 }
             }

@@ -61,7 +61,7 @@ enum MigrateCommand {
         }
         let batch = try args.integer("batch", in: 100...50_000) ?? 5_000
 
-        let migration = try SQLiteToPostgresMigration(sqlitePath: path, postgresURL: toText, chunkSize: batch)
+        let migration = try SQLiteToPostgresMigration(sqlitePath: path, postgresURL: toText, chunkSize: batch, names: SettingNames.store)
         defer { try? migration.close() }
         FileHandle.standardError.write(Data("richpush migrate: \(path) → \(migration.target.info.redacted)\n".utf8))
         let display = MigrationProgressDisplay(terminal: isatty(STDERR_FILENO) == 1)

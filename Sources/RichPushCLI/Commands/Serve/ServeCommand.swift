@@ -185,7 +185,7 @@ enum ServeCommand {
         let environment = ProcessInfo.processInfo.environment
         let providers = ProviderSettingsResolution(names: .serve, args: args, env: environment)
         let apns = try providers.serveAPNs()
-        let apnsMissing = APNsSettings.allSettings.names
+        let apnsMissing = SettingNames.push.apnsRequired
         let fcm = try providers.serveFCM()
         var deviceSecret: Data?
         if let secret = args.value("device-secret") ?? environment["RICHPUSH_DEVICE_SECRET"], !secret.isEmpty {
@@ -209,7 +209,7 @@ enum ServeCommand {
             throw UsageError(
                 command: "serve", message: "--db-connections applies to a PostgreSQL --db (postgres://…); a SQLite file has one writer and one reader")
         }
-        let store = try location.open(synchronous: synchronous, connections: connections ?? PostgresStore.defaultConnections)
+        let store = try location.open(synchronous: synchronous, connections: connections ?? PostgresStore.defaultConnections, names: SettingNames.store)
 
         var configuration = ServerConfiguration(adminToken: token)
         configuration.limits = limits
@@ -220,6 +220,7 @@ enum ServeCommand {
         if let threads { configuration.threads = threads }
         configuration.apns = apns
         configuration.apnsMissing = apnsMissing
+        configuration.pushSettingNames = SettingNames.push
         configuration.fcm = fcm
         configuration.deviceSecret = deviceSecret
         if let raw = args.value("commit-linger") {
