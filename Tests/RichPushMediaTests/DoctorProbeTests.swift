@@ -76,6 +76,27 @@ struct DoctorProbeTests {
         #expect(!without.stdout.contains(" media_refused ") && !without.stdout.contains(" media_ok "), "\(without.stdout)")
     }
 
+    @Test("an https JPEG (a trusted test CA, --media-ca-file): media_ok and no error at all, exit 0")
+    func httpsJPEGPasses() async throws {
+        let bench = try await MediaWorkbench.shared()
+        let folder = try Fixtures.temporaryDirectory("richpush-doctor-tls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = folder.appendingPathComponent("ca.pem").path
+        let server = ChildProcess(
+            "python3", [Fixtures.supportDirectory.appendingPathComponent("probe_media_server.py").path, bench.folder.path, "--tls-ca-out", ca])
+        let port = try await server.start(waitingForPort: 30)
+        defer { server.kill() }
+        let url = "https://127.0.0.1:\(port)/f/photo.jpg"
+        let run = try await Self.doctor(url, ["--probe", "--json", "--media-allow-host", "127.0.0.1", "--media-ca-file", ca])
+        #expect(run.status == 0, "\(run.stdout)")
+        let found = try Self.findings(run)
+        #expect(!found.contains { $0["severity"] == "error" || $0["severity"] == "warning" }, "\(run.stdout)")
+        #expect(
+            found.contains {
+                $0["code"] == "media_ok" && $0["message"]?.hasPrefix("data.image \(url): the extension would attach it (reachable: HTTP 200, JPEG") == true
+            }, "\(run.stdout)")
+    }
+
     @Test("--probe without --payload is a usage error (64)")
     func probeNeedsPayload() async throws {
         let run = try await ChildProcess(Fixtures.richpushBinary.path, ["doctor", Self.examples, "--probe"]).run(timeout: 60)

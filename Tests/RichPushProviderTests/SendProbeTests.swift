@@ -27,6 +27,63 @@ import Testing
         return file.path
     }
 
+    /// An https media server (a throwaway trustme CA, `--media-ca-file`) serving the fixtures'
+    /// photo.jpg and photo.webp at `/f/NAME`; the caller kills it.
+    func httpsMedia(in folder: URL) async throws -> (server: ChildProcess, port: Int, ca: String) {
+        let files = folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        for name in ["photo.jpg", "photo.webp"] {
+            try FileManager.default.copyItem(at: Fixtures.media(name), to: files.appendingPathComponent(name))
+        }
+        let ca = folder.appendingPathComponent("media-ca.pem").path
+        let server = ChildProcess(
+            "python3", [Fixtures.supportDirectory.appendingPathComponent("probe_media_server.py").path, files.path, "--tls-ca-out", ca])
+        let port = try await server.start(waitingForPort: 30)
+        return (server, port, ca)
+    }
+
+    @Test("an https JPEG the extension would attach: one ok line on stderr, and the push goes with its media")
+    func anAttachableURLIsSentWithItsMedia() async throws {
+        let mock = try await MockAPNs()
+        defer { mock.stop() }
+        let media = try await httpsMedia(in: mock.directory)
+        defer { media.server.kill() }
+        let url = "https://127.0.0.1:\(media.port)/f/photo.jpg"
+        let run = try await send(
+            mock,
+            [
+                "--token", MockAPNs.token("ee"), "--payload", try payload(mock, media: url), "--probe", "--media-allow-host", "127.0.0.1", "--media-ca-file",
+                media.ca,
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("ok image-url \(url): JPEG 900×600, 89696 bytes, ttfb ") }, "\(lines)")
+        let stats = try await mock.stats()
+        #expect(stats["requests"] == .int(1))
+        let sent = try #require(stats["last_body_b64"]?.stringValue.flatMap { Data(base64Encoded: $0) })
+        #expect(try JSONValue.parse(sent)["image-url"] == .string(url))
+    }
+
+    @Test("an https WebP: unsupported_format, exit 1 naming the fix, nothing sent")
+    func aWebPStopsTheSend() async throws {
+        let mock = try await MockAPNs()
+        defer { mock.stop() }
+        let media = try await httpsMedia(in: mock.directory)
+        defer { media.server.kill() }
+        let url = "https://127.0.0.1:\(media.port)/f/photo.webp"
+        let run = try await send(
+            mock,
+            [
+                "--token", MockAPNs.token("ef"), "--payload", try payload(mock, media: url), "--probe", "--media-allow-host", "127.0.0.1", "--media-ca-file",
+                media.ca,
+            ])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("unsupported_format image-url \(url): WebP (org.webmproject.webp)"), "\(run.stderr)")
+        #expect(run.stderr.contains("(unsupported_format: WebP"), "\(run.stderr)")
+        #expect(run.stderr.contains("richpush media optimize"), "the fix is named: \(run.stderr)")
+        #expect(try await mock.stats()["requests"] == .int(0))
+    }
+
     @Test("a refused media URL sends nothing: exit 1 naming the reason and the fix, the mock counts 0 requests")
     func aRefusedURLSendsNothing() async throws {
         let mock = try await MockAPNs()
@@ -84,6 +141,9 @@ import Testing
         #expect(without.stderr.contains("add '--probe'"))
         let unknown = try await send(mock, ["--token", MockAPNs.token("dd"), "--payload", path, "--probe", "--on-media-error", "skip"])
         #expect(unknown.status == 64, "\(unknown.stderr)")
+        let noCA = try await send(mock, ["--token", MockAPNs.token("dd"), "--payload", path, "--probe", "--media-ca-file", "/nonexistent/ca.pem"])
+        #expect(noCA.status == 64, "\(noCA.stderr)")
+        #expect(noCA.stderr.contains("'--media-ca-file /nonexistent/ca.pem': no readable file there"), "\(noCA.stderr)")
         #expect(try await mock.stats()["requests"] == .int(0))
     }
 }
