@@ -12,7 +12,7 @@ enum SendCommand {
                    --topic BUNDLE_ID [--sandbox | --apns-url URL] [--ca-file PEM]
                    (--token HEX... | --tokens FILE) (--payload FILE | --title T [--subtitle S] --body B [--image URL] [--media-key PATH])
                    [--push-id ID] [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID]
-                   [--concurrency N] [--max-attempts N] [--dry-run]
+                   [--concurrency N] [--max-attempts N] [--dry-run] [--probe [--on-media-error send-text]]
             richpush send --fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]
                    (--token FCM_TOKEN... | --tokens FILE) (--payload FILE | --title T --body B [--image URL]) [same options]
             """,
