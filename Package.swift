@@ -116,8 +116,9 @@ let package = Package(
             dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider"]
         ),
 
-        // MARK: Project doctor (issue 20): pbxproj / plist / xcconfig reading and the checks (Foundation only)
-        .target(name: "RichPushDoctor", dependencies: ["RichPushCore"]),
+        // MARK: Project doctor (issue 20): pbxproj / plist / xcconfig reading and the checks (Foundation
+        // only), and RichPushMedia's probe for `--probe`
+        .target(name: "RichPushDoctor", dependencies: ["RichPushCore", "RichPushMedia"]),
 
         // MARK: Command line
         .target(
@@ -174,8 +175,8 @@ let package = Package(
         .testTarget(name: "RichPushDoctorTests", dependencies: ["RichPushDoctor", "RichPushTestSupport", "richpush"]),
         .testTarget(
             name: "RichPushMediaTests",
-            // "richpush": the table test runs `richpush simulate` beside the probe.
-            dependencies: ["RichPushMedia", "RichPushTestSupport", "richpush"]
+            // "richpush": the table test runs `richpush simulate` beside the probe; RichPushDoctor: doctor --probe.
+            dependencies: ["RichPushMedia", "RichPushDoctor", "RichPushTestSupport", "richpush"]
         ),
         .testTarget(
             name: "RichPushCLITests",

@@ -1,4 +1,5 @@
 import Foundation
+import RichPushMedia
 
 /// `richpush doctor`: finds why a rich notification will not show — in the Xcode project or the
 /// payload — before any push is sent.
@@ -13,6 +14,25 @@ public enum Doctor {
     ///   - configuration: the configuration whose settings are checked (Release).
     /// - Returns: the report.
     public static func run(path: String, payload: Data? = nil, configuration: String = "Release") -> DoctorReport {
+        examine(path: path, payload: payload, configuration: configuration).report
+    }
+
+    /// Checks a project and a payload, and probes each media URL the service extension would use
+    /// (`richpush doctor --payload FILE --probe`): `media_refused`, `media_slow`, `media_ok`.
+    ///
+    /// - Parameters:
+    ///   - path: an `.xcodeproj`, an `.xcworkspace` or a folder holding one.
+    ///   - payload: the bytes of the payload.
+    ///   - probe: the media probe's settings (budget, allowed hosts).
+    ///   - configuration: the configuration whose settings are checked (Release).
+    /// - Returns: the report, the media findings among the others.
+    public static func run(path: String, payload: Data, probe: MediaProbe.Settings, configuration: String = "Release") async -> DoctorReport {
+        let (report, analysis) = examine(path: path, payload: payload, configuration: configuration)
+        let media = await MediaChecks.check(payload, analysis: analysis, settings: probe)
+        return DoctorReport(project: report.project, targets: report.targets, findings: report.findings + media)
+    }
+
+    private static func examine(path: String, payload: Data?, configuration: String) -> (report: DoctorReport, analysis: ProjectAnalysis?) {
         let located: ProjectLocator.Located
         do {
             located = try ProjectLocator.locate(path)
@@ -20,7 +40,7 @@ public enum Doctor {
             let failure = error as? DoctorFailure ?? DoctorFailure(.projectNotFound, "\(error)")
             var findings = [DoctorFinding(failure.code, target: path, failure.message, fix: "")]
             if let payload { findings += PayloadChecks.check(payload, analysis: nil) }
-            return DoctorReport(project: nil, targets: [], findings: findings)
+            return (DoctorReport(project: nil, targets: [], findings: findings), nil)
         }
         var findings: [DoctorFinding] = []
         if !located.others.isEmpty {
@@ -37,7 +57,7 @@ public enum Doctor {
             findings.append(
                 DoctorFinding(.projectUnreadable, target: located.project, "\(error)", fix: "fix the file at that line (or restore it from version control)"))
             if let payload { findings += PayloadChecks.check(payload, analysis: nil) }
-            return DoctorReport(project: located.project, targets: [], findings: findings)
+            return (DoctorReport(project: located.project, targets: [], findings: findings), nil)
         }
         let analysis = ProjectAnalysis(project: project, configuration: configuration)
         findings += ProjectDoctor.check(analysis)
@@ -47,6 +67,6 @@ public enum Doctor {
                 name: facts.target.name, kind: facts.kind.rawValue, bundleID: facts.bundleID?.value, deploymentTarget: facts.deploymentTarget?.value,
                 embeddedIn: facts.embeddedIn)
         }
-        return DoctorReport(project: located.project, targets: targets, findings: findings)
+        return (DoctorReport(project: located.project, targets: targets, findings: findings), analysis)
     }
 }

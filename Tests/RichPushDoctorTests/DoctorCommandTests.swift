@@ -24,12 +24,13 @@ final class DoctorCommandTests: XCTestCase {
         let usage = try await doctor([])
         XCTAssertEqual(usage.status, 64)
         XCTAssertTrue(usage.stderr.contains("give exactly one path"), usage.stderr)
-        let unknown = try await doctor(["--probe", Fixture.path("correct")])
-        XCTAssertEqual(unknown.status, 64, "--probe is not part of this command yet")
+        let probeAlone = try await doctor(["--probe", Fixture.path("correct")])
+        XCTAssertEqual(probeAlone.status, 64, "--probe fetches the payload's media: it needs --payload")
+        XCTAssertTrue(probeAlone.stderr.contains("give it with '--payload FILE'"), probeAlone.stderr)
 
         let help = try await doctor(["--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.contains("richpush doctor PATH [--json] [--payload FILE]"))
+        XCTAssertTrue(help.stdout.contains("richpush doctor PATH [--json] [--payload FILE [--probe"), help.stdout)
     }
 
     func testJSONAndPayload() async throws {

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Media server for the media-probe tests (issue 19): serves a directory of files made at test time.
 
-Usage: probe_media_server.py DIR. Binds 127.0.0.1 on a free port, prints `PORT n` first.
-Python 3 standard library only; exits when its parent does.
+Usage: probe_media_server.py DIR [--tls-ca-out FILE]. Binds 127.0.0.1 on a free port, prints
+`PORT n` first. Python 3 standard library only (trustme with --tls-ca-out); exits when its parent
+does. --tls-ca-out FILE: serve https with a certificate for 127.0.0.1 from a throwaway trustme CA,
+whose PEM is written to FILE (for `--media-ca-file FILE`).
 
 Routes (GET):
   /f/NAME                  DIR/NAME, Content-Type from the extension, with Content-Length
@@ -138,9 +140,36 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
 
 
+class TLSServer(Server):
+    """https: each connection's TLS handshake runs in its own handler thread, not in accept()."""
+    context = None
+
+    def get_request(self):
+        sock, address = self.socket.accept()
+        return self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False), address
+
+    def finish_request(self, request, client_address):
+        try:
+            request.settimeout(10)
+            request.do_handshake()
+            request.settimeout(None)
+        except (OSError, ValueError):
+            return
+        super().finish_request(request, client_address)
+
+
 def main():
     parent = os.getppid()
-    server = Server(("127.0.0.1", 0), Handler)
+    if len(sys.argv) > 3 and sys.argv[2] == "--tls-ca-out":
+        import ssl
+        import trustme
+        ca = trustme.CA()
+        TLSServer.context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ca.issue_cert("127.0.0.1", "localhost").configure_cert(TLSServer.context)
+        ca.cert_pem.write_to_path(sys.argv[3])
+        server = TLSServer(("127.0.0.1", 0), Handler)
+    else:
+        server = Server(("127.0.0.1", 0), Handler)
     print("PORT %d" % server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     while os.getppid() == parent:  # tests may die without stopping it: leave when the parent goes

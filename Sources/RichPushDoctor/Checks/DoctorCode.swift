@@ -60,6 +60,18 @@ public struct DoctorCode: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// The app has no notification content extension (media shows as a thumbnail only).
     public static let contentExtensionAbsent = DoctorCode("content_extension_absent", .info)
 
+    // MARK: The media (`--probe`)
+    /// The extension would not attach the payload's media: the probe's reason (`unsupported_format`, …).
+    public static let mediaRefused = DoctorCode("media_refused", .error)
+    /// The media would be attached, but its time to first byte or total time is a large share of
+    /// the extension's 30 s (`MediaChecks.slowFirstByteMs`, `MediaChecks.slowTotalMs`).
+    public static let mediaSlow = DoctorCode("media_slow", .warning)
+    /// The extension would attach the media: type, size and times.
+    public static let mediaOK = DoctorCode("media_ok", .info)
+
+    /// The media probe's codes, in the README's order.
+    public static let mediaCodes: [DoctorCode] = [.mediaRefused, .mediaSlow, .mediaOK]
+
     /// Every project code, in the README's order.
     public static let projectCodes: [DoctorCode] = [
         .projectNotFound, .projectUnreadable, .nseMissing, .nseNotEmbedded, .nseCopyOnlyWhenInstalling, .nseWrongExtensionPoint,

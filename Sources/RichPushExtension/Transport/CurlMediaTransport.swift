@@ -25,6 +25,9 @@ public struct CurlMediaTransport: MediaTransport {
         public var allowConnection: @Sendable (_ host: String, _ address: String) -> Bool
         /// libcurl `CURLOPT_RESOLVE` entries, `HOST:PORT:ADDRESS` (tests map names to addresses).
         public var resolve: [String]
+        /// A PEM file of trust roots used instead of the system's (`CURLOPT_CAINFO`): a private
+        /// CA of an intranet or a test; `nil`: the system's.
+        public var caFile: String?
 
         /// Makes rules.
         /// - Parameters:
@@ -179,6 +182,7 @@ final class CurlTransfer: @unchecked Sendable {
                 set(richpush_curl_setopt_opensocket_cb(h, curlOpenSocketCallback))
                 set(richpush_curl_setopt_pointer(h, CURLOPT_OPENSOCKETDATA, me))
                 if resolve != nil { set(richpush_curl_setopt_slist(h, CURLOPT_RESOLVE, resolve)) }
+                if let ca = rules?.caFile { set(richpush_curl_setopt_string(h, CURLOPT_CAINFO, ca)) }
             }
             set(configure(h))
             guard rc == CURLE_OK else { return rc }

@@ -23,6 +23,9 @@ public struct MediaProbe: Sendable {
         public var addressPolicy = MediaAddressPolicy()
         /// libcurl `CURLOPT_RESOLVE` entries (`HOST:PORT:ADDRESS`), e.g. for tests.
         public var resolve: [String] = []
+        /// Trust roots for https media instead of the system's (a PEM file: an intranet's or a
+        /// test's private CA; `--media-ca-file`), or `nil`.
+        public var caFile: String?
         /// The formats the extension attaches (default Apple's table).
         public var attachableFormats = Set(MediaFormat.appleAttachmentFormats)
         /// Whether URL credentials are sent as Basic auth (default no, as in the extension).
@@ -79,7 +82,7 @@ public struct MediaProbe: Sendable {
             result.message = (error as? FetchFailure)?.message ?? "the media URL cannot be used"
             return (finish(), nil)
         }
-        let transport = ProbeTransport(policy: settings.addressPolicy, resolve: settings.resolve)
+        let transport = ProbeTransport(policy: settings.addressPolicy, resolve: settings.resolve, caFile: settings.caFile)
         var fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: settings.allowedHTTPHosts, attachableFormats: settings.attachableFormats)
         fetcher.sendsURLCredentials = settings.sendsURLCredentials
         fetcher.sourceByteLimit = sourceByteLimit

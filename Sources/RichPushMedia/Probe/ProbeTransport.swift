@@ -19,16 +19,18 @@ final class ProbeTransport: MediaTransport {
     /// - Parameters:
     ///   - policy: which addresses may be connected to.
     ///   - resolve: libcurl `CURLOPT_RESOLVE` entries (`HOST:PORT:ADDRESS`).
-    init(policy: MediaAddressPolicy, resolve: [String]) {
+    ///   - caFile: trust roots instead of the system's (PEM), or `nil`.
+    init(policy: MediaAddressPolicy, resolve: [String], caFile: String? = nil) {
         self.policy = policy
         let state = self.state
         #if canImport(CCurl)
-        inner = CurlMediaTransport(
-            connectionRules: CurlMediaTransport.ConnectionRules(resolve: resolve) { host, address in
-                guard let why = policy.refusal(host: host, address: address) else { return true }
-                state.withLock { $0.refusal = $0.refusal ?? why }
-                return false
-            })
+        var rules = CurlMediaTransport.ConnectionRules(resolve: resolve) { host, address in
+            guard let why = policy.refusal(host: host, address: address) else { return true }
+            state.withLock { $0.refusal = $0.refusal ?? why }
+            return false
+        }
+        rules.caFile = caFile
+        inner = CurlMediaTransport(connectionRules: rules)
         #else
         // No open-socket hook in URLSession: literal addresses are checked before each request
         // (below); names are not pinned. The provider side runs on Linux, where libcurl is used.

@@ -1,13 +1,14 @@
 import Foundation
 import RichPushCore
 import RichPushDoctor
+import RichPushMedia
 
-/// `richpush doctor PATH [--json] [--payload FILE]`: finds why a rich notification will not show.
+/// `richpush doctor PATH [--json] [--payload FILE [--probe]]`: finds why a rich notification will not show.
 enum DoctorCommand {
     static let spec = CommandSpec(
         name: "doctor",
         summary: "Check an Xcode project (and a payload) for why rich notifications will not show",
-        usage: "richpush doctor PATH [--json] [--payload FILE]",
+        usage: "richpush doctor PATH [--json] [--payload FILE [--probe [--media-allow-host HOST] [--allow-http-host HOST]]]",
         discussion: """
             PATH is an .xcodeproj, an .xcworkspace, or a folder holding one (the first found;
             the others are named). Reads project.pbxproj, the targets' Info.plist and
@@ -19,7 +20,10 @@ enum DoctorCommand {
             has aps-environment. A content extension and its categories are listed.
 
             --payload FILE adds the payload lint (mutable-content, alert, media URLs) and App
-            Transport Security against the payload's http:// media.
+            Transport Security against the payload's http:// media. --probe also fetches each
+            media URL the service extension would use, as it would (richpush media probe):
+            media_refused (error, the probe's reason), media_slow (warning: first byte from
+            5 s or total from 10 s, of the extension's 30 s), media_ok (info).
 
             Prints one line per finding (SEVERITY CODE TARGET: message Fix: …), errors first,
             then a summary line. The codes are stable and listed in the README.
@@ -29,7 +33,8 @@ enum DoctorCommand {
         options: [
             .flag("json", help: "Print {project, targets, findings} as one JSON object."),
             .value("payload", "FILE", help: "Also lint this payload (JSON; - for stdin) against the project."),
-        ],
+            .flag("probe", help: "With --payload: fetch each media URL as the extension would (media_refused, media_slow, media_ok)."),
+        ] + MediaProbeOptions.options,
         run: run
     )
 
@@ -37,11 +42,20 @@ enum DoctorCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw UsageError(command: "doctor", message: "give exactly one path: an .xcodeproj, an .xcworkspace or a folder holding one")
         }
+        if args.flag("probe"), args.value("payload") == nil {
+            throw UsageError(command: "doctor", message: "'--probe' fetches the payload's media: give it with '--payload FILE'")
+        }
+        let settings = try MediaProbeOptions.settings(args, command: "doctor")
         var payload: Data?
         if let file = args.value("payload") {
             payload = try await InputFile.read(file, what: "the payload", option: "--payload")
         }
-        let report = Doctor.run(path: path, payload: payload)
+        let report: DoctorReport
+        if args.flag("probe"), let payload {
+            report = await Doctor.run(path: path, payload: payload, probe: settings)
+        } else {
+            report = Doctor.run(path: path, payload: payload)
+        }
         if args.flag("json") {
             var out = report.json.jsonData(sortedKeys: true)
             out.append(0x0A)

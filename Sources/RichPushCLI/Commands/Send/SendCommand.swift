@@ -12,7 +12,7 @@ enum SendCommand {
                    --topic BUNDLE_ID [--sandbox | --apns-url URL] [--ca-file PEM]
                    (--token HEX... | --tokens FILE) (--payload FILE | --title T [--subtitle S] --body B [--image URL] [--media-key PATH])
                    [--push-id ID] [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID]
-                   [--concurrency N] [--max-attempts N] [--dry-run]
+                   [--concurrency N] [--max-attempts N] [--dry-run] [--probe [--on-media-error send-text]]
             richpush send --fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]
                    (--token FCM_TOKEN... | --tokens FILE) (--payload FILE | --title T --body B [--image URL]) [same options]
             """,
@@ -89,7 +89,7 @@ enum SendCommand {
             .value("concurrency", "N", help: "Concurrent HTTP/2 streams on the one connection (default 500)."),
             .value("max-attempts", "N", help: "Requests per token at most, for 429/5xx retries (default 4)."),
             .flag("dry-run", help: "Lint and print the payload; send nothing."),
-        ],
+        ] + SendProbe.options,
         run: run
     )
 
@@ -173,8 +173,10 @@ enum SendCommand {
             throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
         }
         for finding in findings { LintCommand.printError("richpush send: \(finding)") }
+        // --probe (issue 19, SendProbe.swift): each media URL fetched as the extension would, before any token.
+        if args.flag("probe") || args.value("on-media-error") != nil { notification.payload = try await SendProbe.run(notification.payload, args: args) }
         if args.flag("dry-run") {
-            try StandardOutput.write(payloadData + Data("\n".utf8))
+            try StandardOutput.write(notification.payload + Data("\n".utf8))
             return 0
         }
 
