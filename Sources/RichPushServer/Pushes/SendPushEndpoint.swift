@@ -9,6 +9,8 @@ struct SendPushEndpoint: Endpoint {
     let sender: PushSender?
     /// The APNs settings `richpush serve` was not given, for the `503`.
     let apnsMissing: [String]
+    /// Replays and 409s for requests with an `Idempotency-Key`; `nil` when the store keeps no keys.
+    var idempotency: IdempotentSend?
 
     var access: EndpointAccess { .admin }
     var contentTypes: [String]? { ["application/json"] }
@@ -30,6 +32,7 @@ struct SendPushEndpoint: Endpoint {
                 headers: [("Cache-Control", "no-store")])
         }
         if request.bodyTooLarge { throw tooLarge }
+        let key = try IdempotencyKey(request)
         let push: PushSendRequest
         do {
             push = try PushSendRequest(body: request.body, defaultTopic: sender.settings?.topic)
@@ -38,8 +41,12 @@ struct SendPushEndpoint: Endpoint {
         } catch {
             throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
         }
-        return await withCheckedContinuation { continuation in
-            sender.send(push) { continuation.resume(returning: $0) }
+        let send: @Sendable () async -> ServerResponse = {
+            await withCheckedContinuation { continuation in
+                sender.send(push) { continuation.resume(returning: $0) }
+            }
         }
+        guard let key else { return await send() }
+        return try await IdempotentSend.respond(idempotency, key: key, body: request.body, send: send)
     }
 }
