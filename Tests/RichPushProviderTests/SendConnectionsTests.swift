@@ -1,0 +1,64 @@
+import Foundation
+import RichPushCore
+import RichPushTestSupport
+import Testing
+
+/// `richpush send --apns-connections N` (issue 21 item 4) against `mock_apns.py` 50 ms away
+/// with Apple's stream limit (1 until the first answer, then 10 here): N connections, each within
+/// its limit, one provider token, and N = 4 faster than N = 1 in the same run.
+@Suite("richpush send --apns-connections", .serialized)
+struct SendConnectionsTests {
+    struct Run {
+        var seconds: Double
+        var stats: JSONValue
+        var stderr: String
+    }
+
+    static let count = 400
+
+    /// Sends to `count` tokens with `connections` connections against a fresh mock.
+    static func run(connections: Int, tokens: URL) async throws -> Run {
+        let mock = try await MockAPNs(options: ["--delay-ms", "50", "--initial-streams", "1", "--max-streams", "10"])
+        defer { mock.stop() }
+        let started = ContinuousClock.now
+        let result = try await ChildProcess(
+            Fixtures.richpushBinary.path,
+            [
+                "send", "--key", mock.keyFile.path, "--team-id", MockAPNs.teamID, "--topic", MockAPNs.topic, "--apns-url", mock.baseURL,
+                "--ca-file", mock.caFile.path, "--tokens", tokens.path, "--title", "t", "--body", "b", "--apns-connections", String(connections),
+                "--concurrency", "10",
+            ]
+        ).run(timeout: 120)
+        let elapsed = ContinuousClock.now - started
+        #expect(result.status == 0, "\(result.stderr)")
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Run(seconds: seconds, stats: try await mock.stats(), stderr: result.stderr)
+    }
+
+    @Test("N = 4: exactly 4 connections, each within the server's stream limit, one JWT, every token once, faster than N = 1")
+    func fourConnectionsBeatOne() async throws {
+        let directory = try Fixtures.temporaryDirectory("send-connections")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = directory.appendingPathComponent("tokens.txt")
+        let all = (0..<Self.count).map { String(format: "%064x", $0) }
+        try Data((all.joined(separator: "\n") + "\n").utf8).write(to: tokens)
+
+        let one = try await Self.run(connections: 1, tokens: tokens)
+        let four = try await Self.run(connections: 4, tokens: tokens)
+        for (run, connections) in [(one, 1), (four, 4)] {
+            #expect(run.stats["device_connections"] == .int(connections), "\(run.stderr)")
+            #expect(run.stats["accepted"] == .int(Self.count))
+            #expect(run.stats["jwts"] == .int(1))
+            #expect(run.stats["stream_limit_violations"] == .int(0))
+            #expect((run.stats["max_concurrent_streams"]?.intValue ?? 99) <= 10)
+            #expect(run.stderr.contains("\(connections) connection(s)"), "\(run.stderr)")
+            let perToken = run.stats["per_token"]
+            #expect(all.allSatisfy { perToken?[$0] == .int(1) })
+        }
+        // Streams open at once over all connections: one connection's 10, four's up to 40.
+        #expect(one.stats["peak_open_streams"] == .int(10))
+        #expect((four.stats["peak_open_streams"]?.intValue ?? 0) > 20)
+        // Bound: 400 / (N × 10 streams) × 50 ms = 2 s for N = 1, 0.5 s for N = 4 (ratio 4).
+        #expect(one.seconds / four.seconds >= 2, "N=1 \(one.seconds) s, N=4 \(four.seconds) s")
+    }
+}
