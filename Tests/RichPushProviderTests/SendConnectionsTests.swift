@@ -44,9 +44,17 @@ struct SendConnectionsTests {
         let all = (0..<Self.count).map { String(format: "%064x", $0) }
         try Data((all.joined(separator: "\n") + "\n").utf8).write(to: tokens)
 
-        let one = try await Self.run(connections: 1, tokens: tokens)
-        let four = try await Self.run(connections: 4, tokens: tokens)
-        for (run, connections) in [(one, 1), (four, 4)] {
+        // Interleaved, twice each; the faster of each pair is compared (the machine is shared:
+        // the least disturbed run is the one that shows what the connections do).
+        var ones: [Run] = []
+        var fours: [Run] = []
+        for _ in 0..<2 {
+            ones.append(try await Self.run(connections: 1, tokens: tokens))
+            fours.append(try await Self.run(connections: 4, tokens: tokens))
+        }
+        let one = try #require(ones.min { $0.seconds < $1.seconds })
+        let four = try #require(fours.min { $0.seconds < $1.seconds })
+        for (run, connections) in ones.map({ ($0, 1) }) + fours.map({ ($0, 4) }) {
             #expect(run.stats["device_connections"] == .int(connections), "\(run.stderr)")
             #expect(run.stats["accepted"] == .int(Self.count))
             #expect(run.stats["jwts"] == .int(1))
@@ -57,9 +65,9 @@ struct SendConnectionsTests {
             #expect(all.allSatisfy { perToken?[$0] == .int(1) })
         }
         // Streams open at once over all connections: one connection's 5, four's up to 20.
-        #expect(one.stats["peak_open_streams"] == .int(5))
-        #expect((four.stats["peak_open_streams"]?.intValue ?? 0) > 10)
+        #expect(ones.allSatisfy { $0.stats["peak_open_streams"] == .int(5) })
+        #expect(fours.allSatisfy { ($0.stats["peak_open_streams"]?.intValue ?? 0) > 10 })
         // Bound: 100 / (N × 5 streams) × 200 ms = 4 s for N = 1, 1 s for N = 4 (ratio 4).
-        #expect(one.seconds / four.seconds >= 2, "N=1 \(one.seconds) s, N=4 \(four.seconds) s")
+        #expect(one.seconds / four.seconds >= 2, "N=1 \(ones.map(\.seconds)) s, N=4 \(fours.map(\.seconds)) s")
     }
 }
