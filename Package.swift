@@ -113,7 +113,11 @@ let package = Package(
         // MARK: Statistics side (POST /v1/pushes sends through RichPushProvider's APNs client)
         .target(
             name: "RichPushServer",
-            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider"]
+            dependencies: [
+                "RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider",
+                // SHA-256 of an Idempotency-Key request's canonical body
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
         ),
 
         // MARK: Project doctor (issue 20): pbxproj / plist / xcconfig reading and the checks (Foundation

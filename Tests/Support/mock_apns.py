@@ -19,12 +19,14 @@ It behaves like api.push.apple.com where tests need it to:
   * Apple's stream limit: --initial-streams 1 --max-streams 1000 advertises
     SETTINGS_MAX_CONCURRENT_STREAMS = 1 on a new connection and raises it to 1000 once the first
     answer on that connection is sent (api.push.apple.com does this). Default: 1000 from the start.
+  * --delay-ms N: each /3/device answer is sent N ms after its request ended (other streams are
+    served meanwhile), as an APNs N ms away.
   * --never-answer: /3/device streams are accepted (headers, body), counted in "requests" and
     never answered, as an APNs that hangs; /stats still answers.
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
-                    [--never-answer]
+                    [--never-answer] [--delay-ms N]
 Prints "PORT n" first (then "CA path" when TLS is on).
 """
 import argparse
@@ -74,6 +76,8 @@ class State:
         self.device_connections = 0
         self.stream_limit_violations = 0
         self.last_body = None
+        self.open_streams = 0
+        self.peak_open_streams = 0
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -81,6 +85,7 @@ class State:
                 "jwts": len(self.jwts), "renewals": max(0, len(self.jwts) - 1),
                 "per_token": self.per_token, "max_concurrent_streams": self.max_streams,
                 "stream_limit_violations": self.stream_limit_violations,
+                "peak_open_streams": self.peak_open_streams,
                 "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
@@ -216,6 +221,10 @@ class H2Protocol(asyncio.Protocol):
         self.conn.increment_flow_control_window(1 << 24)
         self.transport.write(self.conn.data_to_send())
 
+    def connection_lost(self, exc):
+        self.state.open_streams -= len(self.streams)
+        self.streams.clear()
+
     def data_received(self, data):
         try:
             events = self.conn.receive_data(data)
@@ -233,6 +242,8 @@ class H2Protocol(asyncio.Protocol):
         for event in events:
             if isinstance(event, h2.events.RequestReceived):
                 self.streams[event.stream_id] = (event.headers, bytearray())
+                self.state.open_streams += 1
+                self.state.peak_open_streams = max(self.state.peak_open_streams, self.state.open_streams)
             elif isinstance(event, h2.events.DataReceived):
                 if event.stream_id in self.streams:
                     self.streams[event.stream_id][1].extend(event.data)
@@ -245,11 +256,25 @@ class H2Protocol(asyncio.Protocol):
         self.state.max_streams = max(self.state.max_streams, len(self.streams))
         answered = False
         for stream_id in ended:
-            if self.state.args.never_answer and dict(self.streams[stream_id][0]).get(":path", "").startswith("/3/device/"):
+            device = dict(self.streams[stream_id][0]).get(":path", "").startswith("/3/device/")
+            if self.state.args.never_answer and device:
                 self.state.requests += 1  # counted, accepted, never answered (the stream stays open)
+                continue
+            if device and self.state.args.delay_ms > 0:
+                # APNs tens of ms away: answer this stream later, other streams meanwhile.
+                asyncio.get_running_loop().call_later(self.state.args.delay_ms / 1000, self.respond_later, stream_id)
                 continue
             self.respond(stream_id)
             answered = True
+        self.flush(answered)
+
+    def respond_later(self, stream_id):
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.respond(stream_id)
+        self.flush(True)
+
+    def flush(self, answered):
         if answered and not self.raised and self.state.args.initial_streams:
             # The first answer on this connection went out: raise the limit, as Apple does.
             self.raised = True
@@ -259,6 +284,8 @@ class H2Protocol(asyncio.Protocol):
             self.transport.write(out)
 
     def respond(self, stream_id):
+        if stream_id in self.streams:
+            self.state.open_streams -= 1
         headers, body = self.streams.pop(stream_id, ([], bytearray()))
         pseudo = {k: v for k, v in headers if k.startswith(":")}
         regular = [(k, v) for k, v in headers if not k.startswith(":")]
@@ -305,6 +332,8 @@ async def main():
                    "its first answer (Apple's APNs starts at 1); 0: --max-streams from the start")
     p.add_argument("--max-streams", type=int, default=1000, help="SETTINGS_MAX_CONCURRENT_STREAMS (default 1000)")
     p.add_argument("--never-answer", action="store_true", help="accept /3/device streams and never answer them")
+    p.add_argument("--delay-ms", type=int, default=0,
+                   help="answer each /3/device request this many ms after it arrived (APNs' latency); 0: at once")
     args = p.parse_args()
     state = State(args)
     context = None

@@ -56,13 +56,18 @@ public final class APNsClient: Sendable {
         if environment.baseURL.lowercased().hasPrefix("http://") { configuration.httpVersion = .http2PriorKnowledge }
         if let certificate = authentication.certificate { configuration.clientCertificate = certificate }
         #if canImport(CCurl) && os(Linux)
-        let http = try CurlHTTP2Transport(configuration: configuration)
+        let http: any HTTPTransport =
+            configuration.connections > 1
+            ? try ConnectionPoolTransport(configuration: configuration, connections: configuration.connections)
+            : try CurlHTTP2Transport(configuration: configuration)
         #else
         throw RichPushError(code: .unsupported, message: "the APNs transport needs libcurl (Linux); on Apple platforms pass a transport")
         #endif
         self.init(
             environment: environment, authentication: authentication, httpTransport: http, retry: retry,
-            tokenStateHandler: tokenStateHandler, linter: linter, batchWindow: configuration.maxConcurrentStreams, settingNames: settingNames
+            tokenStateHandler: tokenStateHandler, linter: linter,
+            // One batch fills every connection's window.
+            batchWindow: configuration.maxConcurrentStreams * max(1, configuration.connections), settingNames: settingNames
         )
     }
 

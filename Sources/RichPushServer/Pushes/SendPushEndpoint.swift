@@ -11,6 +11,8 @@ struct SendPushEndpoint: Endpoint {
     let apnsMissing: [String]
     /// What the `503` calls the settings.
     let names: PushSettingNames
+    /// Replays and 409s for requests with an `Idempotency-Key`; `nil` when the store keeps no keys.
+    var idempotency: IdempotentSend?
 
     var access: EndpointAccess { .admin }
     var contentTypes: [String]? { ["application/json"] }
@@ -32,6 +34,7 @@ struct SendPushEndpoint: Endpoint {
                 headers: [("Cache-Control", "no-store")])
         }
         if request.bodyTooLarge { throw tooLarge }
+        let key = try IdempotencyKey(request)
         let push: PushSendRequest
         do {
             push = try PushSendRequest(body: request.body, defaultTopic: sender.settings?.topic)
@@ -40,8 +43,12 @@ struct SendPushEndpoint: Endpoint {
         } catch {
             throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
         }
-        return await withCheckedContinuation { continuation in
-            sender.send(push) { continuation.resume(returning: $0) }
+        let send: @Sendable () async -> ServerResponse = {
+            await withCheckedContinuation { continuation in
+                sender.send(push) { continuation.resume(returning: $0) }
+            }
         }
+        guard let key else { return await send() }
+        return try await IdempotentSend.respond(idempotency, key: key, body: request.body, send: send)
     }
 }

@@ -40,6 +40,12 @@ public struct ServerConfiguration: Sendable {
     /// The secret under which `POST /v1/devices` checks a `user_hash` (HMAC-SHA256 of the user
     /// id); `nil` = only the admin token may bind a token to a user id.
     public var deviceSecret: Data?
+    /// How long `POST /v1/pushes` replays the answer for an `Idempotency-Key`, seconds (24 h:
+    /// Stripe's and OneSignal's window).
+    public var idempotencyWindow: Double = 86_400
+    /// How long a claimed `Idempotency-Key` holds without an answer (its instance died mid-send)
+    /// before a retry may send again, seconds.
+    public var idempotencyLease: Double = 600
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

@@ -111,7 +111,16 @@ public final class StatisticsServer: @unchecked Sendable {
                 pattern: .exact(["/v1/pushes"]),
                 endpoints: [
                     ("GET", ListPushesEndpoint(context: context)),
-                    ("POST", SendPushEndpoint(sender: sender, apnsMissing: context.configuration.apnsMissing, names: context.configuration.pushSettingNames)),
+                    (
+                        "POST",
+                        SendPushEndpoint(
+                            sender: sender, apnsMissing: context.configuration.apnsMissing, names: context.configuration.pushSettingNames,
+                            idempotency: (context.store as? any IdempotencyStore).map {
+                                IdempotentSend(
+                                    store: $0, windowSeconds: context.configuration.idempotencyWindow,
+                                    leaseSeconds: context.configuration.idempotencyLease)
+                            })
+                    ),
                 ]),
             .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
             .init(pattern: .enclosed("/v1/pushes/", "/sends"), endpoints: [("POST", RecordedSendEndpoint(context: context))]),

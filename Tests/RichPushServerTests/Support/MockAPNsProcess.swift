@@ -16,8 +16,10 @@ final class MockAPNsProcess {
     private let child: ChildProcess
 
     /// Starts the mock.
-    /// - Parameter script: token → responses, e.g. `[token: [["status": 410, "reason": "Unregistered"]]]`.
-    init(script: [String: [[String: Any]]] = [:]) async throws {
+    /// - Parameters:
+    ///   - script: token → responses, e.g. `[token: [["status": 410, "reason": "Unregistered"]]]`.
+    ///   - delayMs: each answer this many ms after its request (0: at once).
+    init(script: [String: [[String: Any]]] = [:], delayMs: Int = 0) async throws {
         directory = try Fixtures.temporaryDirectory("serve-apns")
         keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         caFile = directory.appendingPathComponent("ca.pem")
@@ -32,7 +34,7 @@ final class MockAPNsProcess {
             [
                 Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
                 "--key", keyFile.path, "--key-id", Self.keyID, "--team-id", Self.teamID, "--topic", Self.topic,
-                "--ca-out", caFile.path, "--script", scriptFile.path,
+                "--ca-out", caFile.path, "--script", scriptFile.path, "--delay-ms", String(delayMs),
             ])
         port = try await child.start(waitingForPort: 30)
     }

@@ -12,7 +12,7 @@ enum SendCommand {
                    --topic BUNDLE_ID [--sandbox | --apns-url URL] [--ca-file PEM]
                    (--token HEX... | --tokens FILE) (--payload FILE | --title T [--subtitle S] --body B [--image URL] [--media-key PATH])
                    [--push-id ID] [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID]
-                   [--concurrency N] [--max-attempts N] [--dry-run] [--probe [--on-media-error send-text]]
+                   [--concurrency N] [--apns-connections N] [--max-attempts N] [--dry-run] [--probe [--on-media-error send-text]]
             richpush send --fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]
                    (--token FCM_TOKEN... | --tokens FILE) (--payload FILE | --title T --body B [--image URL]) [same options]
             """,
@@ -86,7 +86,10 @@ enum SendCommand {
             .value("expiration", "SECONDS", help: "apns-expiration: keep trying for SECONDS from now (0 = now or never)."),
             .value("collapse-id", "ID", help: "apns-collapse-id (at most 64 bytes, Apple)."),
             .value("apns-id", "UUID", help: "apns-id for the notification (default: APNs makes one per request)."),
-            .value("concurrency", "N", help: "Concurrent HTTP/2 streams on the one connection (default 500)."),
+            .value("concurrency", "N", help: "Concurrent HTTP/2 streams per connection (default 500; the server's limit applies too)."),
+            .value(
+                "apns-connections", "N",
+                help: "HTTP/2 connections to APNs (1…64, default 1), requests spread over them, one provider token for all."),
             .value("max-attempts", "N", help: "Requests per token at most, for 429/5xx retries (default 4)."),
             .flag("dry-run", help: "Lint and print the payload; send nothing."),
         ] + SendProbe.options,
@@ -204,6 +207,7 @@ enum SendCommand {
         transport.caFile = settings.caFile
         transport.settingNames = provider == .apns ? settings.names.apnsTransport : settings.names.fcmTransport
         transport.maxConcurrentStreams = concurrency
+        transport.connections = try SendConnectionsOption.connections(args, provider: provider)
         var retry = APNsRetryPolicy()
         retry.maxAttempts = maxAttempts
         try transport.checkCertificateFiles()

@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -145,6 +145,14 @@ enum ServeCommand {
                 help:
                     "Key for POST /v1/devices user_hash (HMAC-SHA256 of user_id; at least 16 characters,\ne.g. openssl rand -hex 32). Env RICHPUSH_DEVICE_SECRET."
             ),
+            .value(
+                "idempotency-hours", "H",
+                help: "How long POST /v1/pushes replays its answer for an Idempotency-Key\n(default 24; fractions allowed, up to 720)."),
+            .value(
+                "idempotency-lease-minutes", "M",
+                help:
+                    "How long a key whose request died mid-send stays in_progress before a\nretry may send again (default 10; longer than your slowest send)."
+            ),
         ],
         run: run
     )
@@ -223,6 +231,7 @@ enum ServeCommand {
         configuration.pushSettingNames = SettingNames.push
         configuration.fcm = fcm
         configuration.deviceSecret = deviceSecret
+        try ServeIdempotencyOptions.apply(args, to: &configuration)
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
                 throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")

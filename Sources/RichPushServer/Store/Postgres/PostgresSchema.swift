@@ -29,7 +29,7 @@ import RichPushCore
 /// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
 enum PostgresSchema {
     /// The schema version this richpush writes (`richpush_meta.schema_version`).
-    static let version = 4
+    static let version = 5
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
@@ -40,7 +40,7 @@ enum PostgresSchema {
     /// The tables of this version (what a foreign database is checked against).
     static let tables = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
-        "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline",
+        "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -225,6 +225,25 @@ enum PostgresSchema {
         UPDATE richpush_meta SET value = '4' WHERE key = 'schema_version';
         """
 
+    /// Version 5: `idempotency_keys` (`Idempotency-Key` on `POST /v1/pushes`, see
+    /// `PostgresStore+Idempotency`), as SQLite's.
+    static let migrateToVersion5 = """
+        CREATE TABLE IF NOT EXISTS idempotency_keys (
+            scope text NOT NULL,
+            idempotency_key text NOT NULL,
+            body_sha256 text NOT NULL,
+            state text NOT NULL,
+            status integer,
+            response text,
+            created_at_ms bigint NOT NULL,
+            lease_until_ms bigint NOT NULL,
+            expires_at_ms bigint NOT NULL,
+            PRIMARY KEY (scope, idempotency_key)
+        );
+        CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at_ms);
+        UPDATE richpush_meta SET value = '5' WHERE key = 'schema_version';
+        """
+
     /// Brings the database to `version` under the advisory lock (see the type's discussion).
     ///
     /// - Parameter connection: a connection outside any transaction.
@@ -268,6 +287,7 @@ enum PostgresSchema {
             }
             if current < 3 { try connection.execute(migrateToVersion3) }
             if current < 4 { try connection.execute(migrateToVersion4) }
+            if current < 5 { try connection.execute(migrateToVersion5) }
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }

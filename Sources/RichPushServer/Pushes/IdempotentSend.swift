@@ -1,0 +1,144 @@
+import Foundation
+@_spi(RichPushInternal) import RichPushCore
+
+/// Runs a `POST /v1/pushes` that carries an `Idempotency-Key` at most once per key and body.
+///
+/// - The key is claimed in the store before anything is sent (`IdempotencyStore`), committed in
+///   its own transaction, so of concurrent requests with one key — on one instance or several on
+///   one PostgreSQL — one sends; the others get `409 in_progress` (with `Retry-After`) while it
+///   runs, then its stored answer.
+/// - The answer (status and body) is stored and replayed for the same key and body (SHA-256 of
+///   the canonical JSON) for `window` after the first request, with `Idempotent-Replayed: true`;
+///   the same key with another body is `409 idempotency_key_reused`.
+/// - An answer that says nothing was sent (`503`: a provider not configured, the store down
+///   before sending) is not stored: the key is given up, and a retry runs afresh.
+/// - A crash mid-send leaves the key `in_progress` until its `lease` runs out (default 10
+///   minutes, `serve --idempotency-lease-minutes`); a retry after that sends again. What can be
+///   sent twice: the tokens the crashed request had already handed to APNs/FCM — at most all
+///   the request's tokens — and only by a retry after the lease.
+/// - Keys past their window are purged (at most once a minute, by whichever request comes).
+struct IdempotentSend: Sendable {
+    /// The route keys are scoped to.
+    static let scope = "POST /v1/pushes"
+    /// Seconds a client is told to wait while the first request runs.
+    static let retryAfterSeconds = 1
+
+    let store: any IdempotencyStore
+    /// How long an answer is replayed (ms).
+    let windowMs: Int
+    /// How long a claim holds without an answer (ms).
+    let leaseMs: Int
+    private let lastPurgeMs = Locked(0)
+    private let queue = DispatchQueue(label: "richpush.pushes.idempotency", attributes: .concurrent)
+
+    /// - Parameters:
+    ///   - store: where keys live.
+    ///   - windowSeconds: how long an answer is replayed (s; 24 h by default in `serve`).
+    ///   - leaseSeconds: how long a claim holds without an answer (s).
+    init(store: any IdempotencyStore, windowSeconds: Double, leaseSeconds: Double) {
+        self.store = store
+        self.windowMs = max(1, Int(windowSeconds * 1000))
+        self.leaseMs = max(1, Int(leaseSeconds * 1000))
+    }
+
+    /// Answers the request: the stored answer, a 409, or `send()`'s answer (stored).
+    ///
+    /// - Parameters:
+    ///   - key: the request's key.
+    ///   - body: the request body.
+    ///   - send: sends the push and answers.
+    /// - Returns: the answer.
+    /// - Throws: `HTTPResponseError` 409 `idempotency_key_reused` / `in_progress`, 503
+    ///   `store_error` when the key cannot be claimed (nothing is sent).
+    func respond(key: IdempotencyKey, body: Data, send: @Sendable () async -> ServerResponse) async throws -> ServerResponse {
+        let hash = try IdempotencyKey.fingerprint(body)
+        let store = self.store
+        let (windowMs, leaseMs) = (self.windowMs, self.leaseMs)
+        let nowMs = Self.nowMs()
+        let claim: IdempotencyClaim
+        do {
+            claim = try await onStore {
+                try store.claimIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash, nowMs: nowMs, leaseMs: leaseMs, windowMs: windowMs)
+            }
+        } catch {
+            throw HTTPResponseError(
+                status: 503, code: "store_error",
+                message: "cannot check the Idempotency-Key in the store (nothing was sent): \((error as? RichPushError)?.message ?? "\(error)"); retry later",
+                headers: [("Retry-After", "\(Self.retryAfterSeconds)")])
+        }
+        purgeIfDue(nowMs)
+        switch claim {
+        case .reused:
+            throw HTTPResponseError(
+                status: 409, code: "idempotency_key_reused", field: IdempotencyKey.header,
+                message:
+                    "this Idempotency-Key was used with another request body in the last \(Self.describe(windowMs)); use a new key for a new push (a UUID per push)"
+            )
+        case .inProgress:
+            throw HTTPResponseError(
+                status: 409, code: "in_progress", field: IdempotencyKey.header,
+                message: "a request with this Idempotency-Key is still sending; retry after it finishes to get its answer",
+                headers: [("Retry-After", "\(Self.retryAfterSeconds)")])
+        case .completed(let status, let response):
+            return ServerResponse(
+                status: status, contentType: "application/json", body: Data(response.utf8), headers: [("Idempotent-Replayed", "true")])
+        case .claimed:
+            let answer = await send()
+            let text = String(decoding: answer.body, as: UTF8.self)
+            // 503: nothing was sent (a provider not configured, the store down before sending).
+            let keep = answer.status != 503
+            try? await onStore {
+                if keep {
+                    try store.completeIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash, status: answer.status, response: text)
+                } else {
+                    try store.releaseIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash)
+                }
+            }
+            return answer
+        }
+    }
+
+    /// Answers a request with `key` through `idempotency`, or refuses it when the store keeps no keys.
+    ///
+    /// - Parameters:
+    ///   - idempotency: the server's, `nil` when its store keeps no idempotency keys.
+    ///   - key: the request's key.
+    ///   - body: the request body.
+    ///   - send: sends the push and answers.
+    /// - Returns: the answer.
+    /// - Throws: `HTTPResponseError` (see `respond(key:body:send:)`), 501 `idempotency_unsupported`.
+    static func respond(
+        _ idempotency: IdempotentSend?, key: IdempotencyKey, body: Data, send: @Sendable () async -> ServerResponse
+    ) async throws -> ServerResponse {
+        guard let idempotency else {
+            throw HTTPResponseError(
+                status: 501, code: "idempotency_unsupported", field: IdempotencyKey.header,
+                message: "this server's store keeps no idempotency keys (SQLite and PostgreSQL do); nothing was sent")
+        }
+        return try await idempotency.respond(key: key, body: body, send: send)
+    }
+
+    /// Deletes expired keys, at most once a minute per instance, off the request's path.
+    private func purgeIfDue(_ nowMs: Int) {
+        let due = lastPurgeMs.withLock { last in
+            guard nowMs - last >= 60_000 else { return false }
+            last = nowMs
+            return true
+        }
+        guard due else { return }
+        let store = self.store
+        queue.async { _ = try? store.purgeIdempotencyKeys(nowMs: nowMs) }
+    }
+
+    private func onStore<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private static func nowMs() -> Int { Int(Date().timeIntervalSince1970 * 1000) }
+
+    private static func describe(_ ms: Int) -> String {
+        ms % 3_600_000 == 0 ? "\(ms / 3_600_000) h" : ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+    }
+}
