@@ -113,7 +113,11 @@ let package = Package(
         // MARK: Statistics side (POST /v1/pushes sends through RichPushProvider's APNs client)
         .target(
             name: "RichPushServer",
-            dependencies: ["RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider"]
+            dependencies: [
+                "RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider", "RichPushMedia",
+                // the media edge names files by SHA-256 (issue 19)
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
         ),
 
         // MARK: Project doctor (issue 20): pbxproj / plist / xcconfig reading and the checks (Foundation only)

@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     /// The secret under which `POST /v1/devices` checks a `user_hash` (HMAC-SHA256 of the user
     /// id); `nil` = only the admin token may bind a token to a user id.
     public var deviceSecret: Data?
+    /// The media edge (`--media-store-bytes`): optimised media stored in the store and served at
+    /// `GET /m/<sha256>.<ext>`; `nil` = off (no `/m/` route, `POST /v1/pushes` checks media only).
+    public var mediaEdge: MediaEdgeSettings?
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///
