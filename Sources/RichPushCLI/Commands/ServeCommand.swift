@@ -254,6 +254,7 @@ enum ServeCommand {
         }
         banner +=
             "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
+        if let edge = configuration.mediaEdge { banner += ServeMediaOptions.bannerLine(edge) }
         let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
         banner +=
             "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"

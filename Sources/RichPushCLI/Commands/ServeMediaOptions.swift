@@ -16,6 +16,14 @@ enum ServeMediaOptions {
         .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
     ]
 
+    /// The banner's line for the edge.
+    ///
+    /// - Parameter edge: the settings.
+    /// - Returns: the line, newline included.
+    static func bannerLine(_ edge: MediaEdgeSettings) -> String {
+        "  media:     GET \(edge.publicURL)/m/<sha256>.<ext> (the media edge; at most \(edge.storeBytes) bytes of files in the store)\n"
+    }
+
     /// The edge settings from the options, or `nil` when `--media-store-bytes` is absent.
     ///
     /// - Parameters:
