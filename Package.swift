@@ -114,8 +114,8 @@ let package = Package(
         .target(
             name: "RichPushServer",
             dependencies: [
-                "RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider",
-                // SHA-256 of an Idempotency-Key request's canonical body
+                "RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider", "RichPushMedia",
+                // SHA-256 of an Idempotency-Key request's canonical body; the media edge names files by SHA-256 (issue 19)
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ]
         ),

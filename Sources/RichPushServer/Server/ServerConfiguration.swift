@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a claimed `Idempotency-Key` holds without an answer (its instance died mid-send)
     /// before a retry may send again, seconds.
     public var idempotencyLease: Double = 600
+    /// The media edge (`--media-store-bytes`): optimised media stored in the store and served at
+    /// `GET /m/<sha256>.<ext>`; `nil` = off (no `/m/` route, `POST /v1/pushes` checks media only).
+    public var mediaEdge: MediaEdgeSettings?
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

@@ -78,7 +78,8 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         self.writer = writer
         let context = ServerContext(configuration: configuration, store: store, metrics: metrics)
-        router = ServerRouter(admission: Admission(context: context, routes: Self.routes(context, writer: writer, sender: sender)))
+        router = ServerRouter(
+            admission: Admission(context: context, routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context))))
         guard listening else { return }
         do {
             let router = self.router

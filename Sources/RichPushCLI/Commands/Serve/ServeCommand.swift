@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-edge-allow-http]]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -19,6 +19,8 @@ enum ServeCommand {
               POST /v1/devices             apps register their token (DELETE /v1/devices/TOKEN)
               GET  /, /pushes/PUSH_ID      admin dashboard (Bearer header or the login form)
               GET  /healthz, /metrics      open; /metrics is Prometheus text
+              GET  /m/SHA256.EXT           open: the media edge's optimised files
+                                           (--media-store-bytes; see README "Media that shows")
 
             Security: the admin token is at least 16 bytes (the generated one is 32 random
             bytes). Admin actions signed in by the dashboard's cookie must come from the
@@ -153,7 +155,7 @@ enum ServeCommand {
                 help:
                     "How long a key whose request died mid-send stays in_progress before a\nretry may send again (default 10; longer than your slowest send)."
             ),
-        ],
+        ] + ServeMediaOptions.options,
         run: run
     )
 
@@ -232,6 +234,7 @@ enum ServeCommand {
         configuration.fcm = fcm
         configuration.deviceSecret = deviceSecret
         try ServeIdempotencyOptions.apply(args, to: &configuration)
+        configuration.mediaEdge = try ServeMediaOptions.settings(args, publicURL: security.publicURL)
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
                 throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")
@@ -261,6 +264,7 @@ enum ServeCommand {
         }
         banner +=
             "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
+        if let edge = configuration.mediaEdge { banner += ServeMediaOptions.bannerLine(edge) }
         let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
         banner +=
             "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"

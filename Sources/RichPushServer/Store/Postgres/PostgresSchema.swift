@@ -3,7 +3,8 @@ import RichPushCore
 
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
-/// The tables and columns are the SQLite store's (schema version 4, the same number), in
+/// The tables and columns are the SQLite store's (schema version 6, the same number; v5 adds
+/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`), in
 /// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
 /// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
 /// so concurrent writers — of one instance or of several — do not queue on one hot row's lock
@@ -29,7 +30,7 @@ import RichPushCore
 /// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
 enum PostgresSchema {
     /// The schema version this richpush writes (`richpush_meta.schema_version`).
-    static let version = 5
+    static let version = 6
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
@@ -40,7 +41,8 @@ enum PostgresSchema {
     /// The tables of this version (what a foreign database is checked against).
     static let tables = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
-        "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys",
+        "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects",
+        "push_media",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -288,6 +290,7 @@ enum PostgresSchema {
             if current < 3 { try connection.execute(migrateToVersion3) }
             if current < 4 { try connection.execute(migrateToVersion4) }
             if current < 5 { try connection.execute(migrateToVersion5) }
+            if current < 6 { try connection.execute(PostgresStore.migrateToVersion6) }
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }

@@ -36,6 +36,10 @@ final class SQLiteStatement {
             case .integer(let i): rc = sqlite3_bind_int64(handle, index, Int64(i))
             case .real(let d): rc = sqlite3_bind_double(handle, index, d)
             case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, Self.transient)
+            case .blob(let d):
+                rc = d.withUnsafeBytes {
+                    sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), Self.transient)
+                }
             }
             if rc != SQLITE_OK { throw connection.error("bind", sql: String(cString: sqlite3_sql(handle))) }
         }
@@ -79,6 +83,14 @@ final class SQLiteStatement {
     /// Column `i` (0-based) as a double, `nil` when NULL.
     func double(_ i: Int32) -> Double? {
         sqlite3_column_type(handle, i) == SQLITE_NULL ? nil : sqlite3_column_double(handle, i)
+    }
+
+    /// Column `i` (0-based) as bytes, `nil` when NULL.
+    func data(_ i: Int32) -> Data? {
+        guard sqlite3_column_type(handle, i) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, i))
+        guard count > 0, let p = sqlite3_column_blob(handle, i) else { return Data() }
+        return Data(bytes: p, count: count)
     }
 
     /// Column `i` (0-based) as text, `nil` when NULL.

@@ -6,7 +6,7 @@ import Foundation
 /// index range scans of one page (keyset pagination, `PushQuery`), and the dashboard's totals,
 /// reasons, timing and timeline come from summaries the write side keeps up to date in the same
 /// transaction as the receipts and sends they count.
-public protocol StatisticsStore: AnyObject, Sendable {
+public protocol StatisticsStore: MediaStore {
     /// One page of pushes (see `PushQuery` for the order and filters).
     ///
     /// - Parameter query: the page, filters and size.

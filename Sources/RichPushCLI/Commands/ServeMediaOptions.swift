@@ -1,0 +1,47 @@
+import Foundation
+import RichPushCore
+import RichPushServer
+
+/// `richpush serve`'s media-edge options: `--media-store-bytes N` turns the edge on (optimised
+/// media stored in the store, served at `/m/<sha256>.<ext>` from `--public-url`, which must be
+/// https unless `--media-edge-allow-http`).
+enum ServeMediaOptions {
+    /// The options, for `ServeCommand.spec`.
+    static let options: [ParsedArguments.Option] = [
+        .value(
+            "media-store-bytes", "BYTES",
+            help:
+                "Turn the media edge on: keep optimised push media (at most BYTES,\noldest unreferenced first) in the store and serve it at\nGET /m/<sha256>.<ext>; needs an https --public-url."
+        ),
+        .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
+    ]
+
+    /// The banner's line for the edge.
+    ///
+    /// - Parameter edge: the settings.
+    /// - Returns: the line, newline included.
+    static func bannerLine(_ edge: MediaEdgeSettings) -> String {
+        "  media:     GET \(edge.publicURL)/m/<sha256>.<ext> (the media edge; at most \(edge.storeBytes) bytes of files in the store)\n"
+    }
+
+    /// The edge settings from the options, or `nil` when `--media-store-bytes` is absent.
+    ///
+    /// - Parameters:
+    ///   - args: the parsed arguments.
+    ///   - publicURL: the checked `--public-url`.
+    /// - Returns: the settings, or `nil`.
+    /// - Throws: `UsageError` (exit 64) naming the fix.
+    static func settings(_ args: ParsedArguments, publicURL: String?) throws -> MediaEdgeSettings? {
+        guard let bytes = try args.integer("media-store-bytes", in: 0...Int(Int64.max / 2)) else {
+            if args.flag("media-edge-allow-http") {
+                throw UsageError(command: "serve", message: "--media-edge-allow-http goes with --media-store-bytes BYTES (the media edge)")
+            }
+            return nil
+        }
+        do {
+            return try MediaEdgeSettings(publicURL: publicURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"))
+        } catch let error as RichPushError {
+            throw UsageError(command: "serve", message: error.message)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RichPushCore
+
+/// The media edge's settings (`richpush serve --media-store-bytes N`): where devices fetch the
+/// optimised files (`--public-url`, https for iOS's App Transport Security) and how many bytes of
+/// files the store keeps.
+public struct MediaEdgeSettings: Sendable, Equatable {
+    /// The public URL the edge URLs start with, without a trailing `/` (e.g. `https://push.example.com`).
+    public let publicURL: String
+    /// The most bytes of file content kept (`--media-store-bytes`); past it the oldest unreferenced
+    /// files are evicted.
+    public let storeBytes: Int
+
+    /// The smallest `--media-store-bytes`: 1 MB (a few optimised images of ≤ 300 KB, article 004).
+    public static let minimumStoreBytes = 1_000_000
+
+    /// Checks and makes the settings.
+    ///
+    /// - Parameters:
+    ///   - publicURL: `--public-url`; `nil` when not given.
+    ///   - storeBytes: `--media-store-bytes`.
+    ///   - allowHTTP: `--media-edge-allow-http` (tests only: iOS refuses `http://` media without an ATS exception).
+    /// - Throws: `RichPushError` `usage` naming the fix: no public URL, an `http://` one without
+    ///   `allowHTTP`, or a bound under `minimumStoreBytes`.
+    public init(publicURL: String?, storeBytes: Int, allowHTTP: Bool) throws {
+        guard let publicURL, ServerConfiguration.isPublicURL(publicURL) else {
+            throw RichPushError(
+                code: .usage,
+                message:
+                    "the media edge (--media-store-bytes) needs --public-url https://HOST: the address devices fetch /m/<sha256>.<ext> from")
+        }
+        if !publicURL.lowercased().hasPrefix("https://") && !allowHTTP {
+            throw RichPushError(
+                code: .usage,
+                message:
+                    "the media edge needs an https --public-url (iOS's App Transport Security refuses http:// media): pass --public-url https://HOST behind a TLS proxy, or --media-edge-allow-http for a test"
+            )
+        }
+        guard storeBytes >= Self.minimumStoreBytes else {
+            throw RichPushError(
+                code: .usage, message: "'--media-store-bytes \(storeBytes)' is below \(Self.minimumStoreBytes) (1 MB); give e.g. 1000000000 (1 GB)")
+        }
+        var trimmed = publicURL
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.publicURL = trimmed
+        self.storeBytes = storeBytes
+    }
+
+    /// The URL a device fetches `object` from.
+    ///
+    /// - Parameter object: the stored file.
+    /// - Returns: `<public URL>/m/<sha256>.<ext>`.
+    public func url(for object: MediaObject) -> String { publicURL + object.path }
+}

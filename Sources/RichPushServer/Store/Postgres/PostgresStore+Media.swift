@@ -1,0 +1,180 @@
+import Foundation
+import RichPushCore
+
+/// The media edge's files in PostgreSQL (`MediaStore`, schema version 6): the SQLite store's
+/// `media_objects` (bytes as `bytea`) and `push_media`, so every instance on one database serves
+/// the same bytes. Storing and evicting take a transaction-level advisory lock of their own, so
+/// two instances storing at once neither both evict for the same room nor overshoot the bound.
+extension PostgresStore {
+    /// The advisory lock key of media storing ("richpush" + 1).
+    static let mediaLockKey: Int64 = PostgresSchema.advisoryLockKey + 1
+
+    /// Version 6: the media edge's tables (`IF NOT EXISTS`: a hand-made schema may have them).
+    static let migrateToVersion6 = """
+        CREATE TABLE IF NOT EXISTS media_objects (
+            sha256 text PRIMARY KEY,
+            extension text NOT NULL,
+            content_type text NOT NULL,
+            byte_count bigint NOT NULL,
+            bytes bytea NOT NULL,
+            stored_at_ms bigint NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS media_objects_stored ON media_objects (stored_at_ms, sha256);
+        CREATE TABLE IF NOT EXISTS push_media (
+            push_id text NOT NULL,
+            original_url text NOT NULL,
+            reason text,
+            action text NOT NULL,
+            original_type text,
+            original_bytes bigint,
+            sha256 text,
+            optimized_type text,
+            optimized_bytes bigint,
+            sent_url text,
+            recorded_at_ms bigint NOT NULL,
+            PRIMARY KEY (push_id, original_url)
+        );
+        CREATE INDEX IF NOT EXISTS push_media_sha256 ON push_media (sha256) WHERE sha256 IS NOT NULL;
+        UPDATE richpush_meta SET value = '6' WHERE key = 'schema_version';
+        """
+
+    // MARK: MediaStore
+
+    /// Stores the file and evicts within the bound (see `MediaStore.storeMedia(_:budgetBytes:)`).
+    public func storeMedia(_ object: MediaObject, budgetBytes: Int) throws -> MediaStoring {
+        try write { db in
+            try db.execute("BEGIN")
+            do {
+                try db.execute("SELECT pg_advisory_xact_lock($1)", [String(Self.mediaLockKey)])
+                try db.execute(
+                    """
+                    INSERT INTO media_objects (sha256, extension, content_type, byte_count, bytes, stored_at_ms)
+                    VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6) ON CONFLICT (sha256) DO NOTHING
+                    """,
+                    [
+                        object.sha256, object.fileExtension, object.contentType, String(object.bytes.count), Self.hex(object.bytes),
+                        String(object.storedAtMs),
+                    ])
+                var total = try db.execute("SELECT COALESCE(SUM(byte_count), 0) FROM media_objects").int(0, 0) ?? 0
+                var evicted: [String] = []
+                if total > budgetBytes {
+                    let candidates = try db.execute(
+                        """
+                        SELECT sha256, byte_count FROM media_objects m
+                        WHERE sha256 <> $1 AND NOT EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256)
+                        ORDER BY stored_at_ms, sha256 COLLATE "C"
+                        """, [object.sha256])
+                    for (sha, bytes) in candidates.rows({ (candidates.text($0, 0) ?? "", candidates.int($0, 1) ?? 0) }) where total > budgetBytes {
+                        try db.execute("DELETE FROM media_objects WHERE sha256 = $1", [sha])
+                        total -= bytes
+                        evicted.append(sha)
+                    }
+                }
+                if total > budgetBytes {
+                    let referenced =
+                        try db.execute(
+                            "SELECT COALESCE(SUM(byte_count), 0) FROM media_objects m WHERE EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256)"
+                        ).int(0, 0) ?? 0
+                    try db.execute("ROLLBACK")
+                    return .full(referencedBytes: referenced)
+                }
+                try db.execute("COMMIT")
+                return .stored(evicted: evicted)
+            } catch {
+                if db.isConnected { _ = try? db.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// A stored file (see `MediaStore.media(_:)`).
+    public func media(_ sha256: String) throws -> MediaObject? {
+        try pooled(readOnly: true) { db in
+            let r = try db.execute(
+                "SELECT sha256, extension, content_type, encode(bytes, 'hex'), stored_at_ms FROM media_objects WHERE sha256 = $1", [sha256])
+            guard r.count == 1, let bytes = Self.bytes(hex: r.text(0, 3) ?? "") else { return nil }
+            return MediaObject(
+                sha256: r.text(0, 0) ?? "", fileExtension: r.text(0, 1) ?? "", contentType: r.text(0, 2) ?? "", bytes: bytes,
+                storedAtMs: r.int(0, 4) ?? 0)
+        }
+    }
+
+    /// Records one URL's check (see `MediaStore.recordMedia(_:)`).
+    public func recordMedia(_ record: PushMediaRecord) throws {
+        _ = try write { db in
+            try db.execute(
+                """
+                INSERT INTO push_media (push_id, original_url, reason, action, original_type, original_bytes, sha256, optimized_type,
+                                        optimized_bytes, sent_url, recorded_at_ms)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                ON CONFLICT (push_id, original_url) DO UPDATE SET reason = excluded.reason, action = excluded.action,
+                  original_type = excluded.original_type, original_bytes = excluded.original_bytes, sha256 = excluded.sha256,
+                  optimized_type = excluded.optimized_type, optimized_bytes = excluded.optimized_bytes, sent_url = excluded.sent_url,
+                  recorded_at_ms = excluded.recorded_at_ms
+                """,
+                [
+                    record.pushID, record.originalURL, record.reason, record.action, record.originalType, record.originalBytes.map(String.init),
+                    record.sha256, record.optimizedType, record.optimizedBytes.map(String.init), record.sentURL, String(record.recordedAtMs),
+                ])
+        }
+    }
+
+    /// One push's media records (see `MediaStore.pushMedia(_:)`).
+    public func pushMedia(_ pushID: String) throws -> [PushMediaRecord] {
+        try pooled(readOnly: true) { db in
+            let r = try db.execute(
+                """
+                SELECT push_id, original_url, reason, action, original_type, original_bytes, sha256, optimized_type, optimized_bytes,
+                       sent_url, recorded_at_ms FROM push_media WHERE push_id = $1 ORDER BY original_url COLLATE "C"
+                """, [pushID])
+            return r.rows {
+                PushMediaRecord(
+                    pushID: r.text($0, 0) ?? "", originalURL: r.text($0, 1) ?? "", reason: r.text($0, 2), action: r.text($0, 3) ?? "",
+                    originalType: r.text($0, 4), originalBytes: r.int($0, 5), sha256: r.text($0, 6), optimizedType: r.text($0, 7),
+                    optimizedBytes: r.int($0, 8), sentURL: r.text($0, 9), recordedAtMs: r.int($0, 10) ?? 0)
+            }
+        }
+    }
+
+    /// The edge's bytes and files (see `MediaStore.mediaUsage()`).
+    public func mediaUsage() throws -> (bytes: Int, files: Int) {
+        try pooled(readOnly: true) { db in
+            let r = try db.execute("SELECT COALESCE(SUM(byte_count), 0), COUNT(*) FROM media_objects")
+            return (r.int(0, 0) ?? 0, r.int(0, 1) ?? 0)
+        }
+    }
+
+    /// Lowercase hex of `data` (a `bytea` parameter through `decode(…, 'hex')`).
+    static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(data.count * 2)
+        for byte in data {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes of a hex string (`encode(…, 'hex')`), or `nil` when it is not hex.
+    static func bytes(hex: String) -> Data? {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var out = Data(capacity: utf8.count / 2)
+        var i = 0
+        while i < utf8.count {
+            guard let high = value(utf8[i]), let low = value(utf8[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RichPushCore
+
+/// The media edge's files in the store (SQLite or PostgreSQL, so every instance on one database
+/// serves the same bytes), bounded in bytes: storing past the bound evicts the oldest
+/// unreferenced files first; a file named by a recorded send (`recordMedia`) is never evicted.
+public protocol MediaStore: AnyObject, Sendable {
+    /// Stores `object` (nothing when its digest is stored already), then evicts the oldest
+    /// unreferenced files other than it until the store holds at most `budgetBytes`.
+    ///
+    /// - Parameters:
+    ///   - object: the file.
+    ///   - budgetBytes: the bound (`--media-store-bytes`), in bytes of file content.
+    /// - Returns: what was evicted, or that referenced files leave no room.
+    /// - Throws: `RichPushError` `store` (also for a store without media).
+    func storeMedia(_ object: MediaObject, budgetBytes: Int) throws -> MediaStoring
+
+    /// A stored file by its SHA-256.
+    ///
+    /// - Parameter sha256: 64 lowercase hex digits.
+    /// - Returns: the file, or `nil`.
+    /// - Throws: `RichPushError` `store` (also for a store without media).
+    func media(_ sha256: String) throws -> MediaObject?
+
+    /// Records what the probe found and did for one media URL of a push (the send record keeps
+    /// the original URL); a `sha256` set makes that file referenced (never evicted).
+    ///
+    /// - Parameter record: the push, the URL and the outcome.
+    /// - Throws: `RichPushError` `store` (also for a store without media).
+    func recordMedia(_ record: PushMediaRecord) throws
+
+    /// What the probe found and did for each media URL of a push, in URL order.
+    ///
+    /// - Parameter pushID: the push.
+    /// - Returns: the records (empty when none).
+    /// - Throws: `RichPushError` `store`.
+    func pushMedia(_ pushID: String) throws -> [PushMediaRecord]
+
+    /// The bytes of file content stored, and how many files.
+    ///
+    /// - Returns: bytes and count.
+    /// - Throws: `RichPushError` `store` (also for a store without media).
+    func mediaUsage() throws -> (bytes: Int, files: Int)
+}
+
+/// What `storeMedia` did.
+public enum MediaStoring: Sendable, Equatable {
+    /// Stored (or already there); the digests evicted to make room, oldest first.
+    case stored(evicted: [String])
+    /// Not stored: files referenced by recorded sends already take `referencedBytes` of the
+    /// bound, so this one does not fit (raise `--media-store-bytes`).
+    case full(referencedBytes: Int)
+}
+
+extension MediaStore {
+    public func storeMedia(_ object: MediaObject, budgetBytes: Int) throws -> MediaStoring { throw Self.noMedia }
+    public func media(_ sha256: String) throws -> MediaObject? { throw Self.noMedia }
+    public func recordMedia(_ record: PushMediaRecord) throws { throw Self.noMedia }
+    public func pushMedia(_ pushID: String) throws -> [PushMediaRecord] { [] }
+    public func mediaUsage() throws -> (bytes: Int, files: Int) { throw Self.noMedia }
+
+    private static var noMedia: RichPushError {
+        RichPushError(code: .store, message: "this store keeps no media files; use the SQLite or PostgreSQL store for the media edge")
+    }
+}
