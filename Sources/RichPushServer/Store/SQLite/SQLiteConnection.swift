@@ -9,12 +9,12 @@ import RichPushCore
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// The calls of `execute` (`BEGIN IMMEDIATE` is where a lock held elsewhere is waited on).
+    let busyWatch = SQLiteBusyWatch()
     /// The file path, for messages.
     let path: String
     /// What to do when the file is not a SQLite database, in the caller's words (its flag).
     private let notADatabaseHint: String
-    /// The calls of `execute` (`BEGIN IMMEDIATE` is where a lock held elsewhere is waited on).
-    let busyWatch = SQLiteBusyWatch()
 
     /// Opens (creating if needed) a database file.
     ///
