@@ -664,16 +664,18 @@ struct rp_pair_walk {
     void *context;
 };
 
-static enum MHD_Result rp_walk_pair(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+static enum MHD_Result rp_walk_pair(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size, const char *value,
+                                    size_t value_size) {
     (void)kind;
+    (void)key_size;
     struct rp_pair_walk *walk = cls;
-    if (key != NULL) walk->visit(walk->context, key, value);
+    if (key != NULL) walk->visit(walk->context, key, value, value != NULL ? value_size : 0);
     return MHD_YES;
 }
 
 void rp_request_each(const rp_request *request, int query, rp_pair_visitor visit, void *context) {
     struct rp_pair_walk walk = {visit, context};
-    MHD_get_connection_values(request->connection, query ? MHD_GET_ARGUMENT_KIND : MHD_HEADER_KIND, &rp_walk_pair, &walk);
+    MHD_get_connection_values_n(request->connection, query ? MHD_GET_ARGUMENT_KIND : MHD_HEADER_KIND, &rp_walk_pair, &walk);
 }
 
 const uint8_t *rp_request_body(const rp_request *request, size_t *length) {

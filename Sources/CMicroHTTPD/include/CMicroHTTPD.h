@@ -111,8 +111,9 @@ const char *rp_request_header_at(const rp_request *request, const char *name, si
 /// A query-string argument, or NULL.
 const char *rp_request_query(const rp_request *request, const char *name);
 /// Called once per header or query argument, in the order received (`value` may be NULL for a
-/// query argument without `=`).
-typedef void (*rp_pair_visitor)(void *context, const char *name, const char *value);
+/// query argument without `=`). `value_length` is the value's length in bytes: a decoded `%00`
+/// leaves a NUL inside it, which `strlen` would cut.
+typedef void (*rp_pair_visitor)(void *context, const char *name, const char *value, size_t value_length);
 /// Visits every header (`query` 0) or every query-string argument (`query` 1) of a request.
 /// Call only from the gate or the handler (libmicrohttpd's thread for the connection).
 void rp_request_each(const rp_request *request, int query, rp_pair_visitor visit, void *context);

@@ -40,10 +40,12 @@ struct MicroHTTPDRequest: @unchecked Sendable {
             var pairs: [(String, String?)] = []
         }
         let collected = Collected()
-        let visit: rp_pair_visitor = { context, name, value in
+        let visit: rp_pair_visitor = { context, name, value, length in
             guard let context, let name else { return }
             let box = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-            box.pairs.append((String(cString: name), value.map { String(cString: $0) }))
+            // By length, not up to the first NUL: `%00` stays in the value for the endpoint to refuse.
+            let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) }
+            box.pairs.append((String(cString: name), text))
         }
         withExtendedLifetime(collected) {
             rp_request_each(raw, query ? 1 : 0, visit, Unmanaged.passUnretained(collected).toOpaque())

@@ -20,6 +20,13 @@ struct ListParameters {
     /// - Returns: the parameters.
     /// - Throws: `HTTPResponseError` 400 `invalid_query` saying which parameter and why.
     static func parse(_ value: (String) -> String?, defaultLimit: Int) throws -> ListParameters {
+        for name in ["limit", "prefix", "q", "from", "to", "after", "before"] {
+            // A decoded `%00` (or another control character) would cut or bend the value further in.
+            if let raw = value(name), raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw HTTPResponseError(
+                    code: "invalid_query", field: name, message: "\(name) contains a control character (such as %00); remove it from the value")
+            }
+        }
         func given(_ name: String) -> String? {
             value(name).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }
@@ -72,6 +79,16 @@ struct ListParameters {
             else { throw invalid }
             let ms = Int((date.timeIntervalSince1970 * 1000).rounded())
             return endOfDay ? ms + 86_400_000 : ms
+        }
+        // RFC 3339's offset is at most ±23:59; ISO8601DateFormatter also takes +99:00.
+        if let sign = text.lastIndex(where: { $0 == "+" || $0 == "-" }), text[..<sign].contains("T") {
+            let digits = text[text.index(after: sign)...].filter { $0 != ":" }
+            guard digits.count == 4, digits.allSatisfy(\.isASCII), let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)),
+                hours <= 23, minutes <= 59
+            else {
+                throw HTTPResponseError(
+                    code: "invalid_query", field: parameter, message: "\(parameter) has a UTC offset past ±23:59; use Z or an offset like +05:30")
+            }
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

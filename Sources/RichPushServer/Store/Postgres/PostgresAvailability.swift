@@ -26,6 +26,8 @@ final class PostgresAvailability: Sendable {
     let retryInterval: Double
     /// A connection idle this long (seconds) is tested before use.
     let idleCheck: Double
+    /// The deadline of every call of the store's connections.
+    let deadline = PostgresDeadline()
 
     init(info: PostgresConnectionInfo, retryInterval: Double = 0.5, idleCheck: Double = 10, log: @escaping @Sendable (String) -> Void) {
         self.info = info

@@ -21,6 +21,11 @@ final class PostgresConnection {
     private let sessionSetup: [String]
     /// When a statement last succeeded on this connection.
     private(set) var lastUsed = Date()
+    /// The store's deadline for each call (`nil`: none, e.g. `migrate`'s own connections).
+    let deadline: PostgresDeadline?
+    /// Set while a call may legitimately wait long (the schema migration behind its advisory
+    /// lock): the watchdog leaves it alone.
+    var unbounded = false
 
     /// Connects.
     ///
@@ -29,10 +34,11 @@ final class PostgresConnection {
     ///   - sessionSetup: SQL run after every (re)connect.
     ///   - slot: the counter slot for this connection's writes.
     /// - Throws: `PostgresError` (`connectionLost`) when the server cannot be reached or refuses.
-    init(info: PostgresConnectionInfo, sessionSetup: [String] = [], slot: Int = 0) throws {
+    init(info: PostgresConnectionInfo, sessionSetup: [String] = [], slot: Int = 0, deadline: PostgresDeadline? = nil) throws {
         self.info = info
         self.slot = slot
-        self.sessionSetup = sessionSetup
+        self.deadline = deadline
+        self.sessionSetup = sessionSetup + (deadline == nil ? [] : PostgresDeadline.sessionSetup)
         try connect()
     }
 
@@ -47,7 +53,7 @@ final class PostgresConnection {
     ///   "127.0.0.1", port 5432 failed: Connection refused`.
     func connect() throws {
         disconnect()
-        let connection = info.withConnectParameters { keys, values in PQconnectdbParams(keys, values, 1) }
+        let connection = guarded(socket: -1) { info.withConnectParameters { keys, values in PQconnectdbParams(keys, values, 1) } }
         guard let connection else {
             throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection (out of memory)", connectionLost: true)
         }
@@ -88,26 +94,41 @@ final class PostgresConnection {
         }
         let result: OpaquePointer?
         if parameters.isEmpty && !prepare {
-            result = PQexec(connection, sql)
+            result = guarded(socket: PQsocket(connection)) { PQexec(connection, sql) }
         } else {
             let name = prepare ? try preparedName(sql, parameterCount: parameters.count, connection: connection) : nil
-            result = Self.withCStrings(parameters) { values in
-                if let name {
-                    return PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
+            result = guarded(socket: PQsocket(connection)) {
+                Self.withCStrings(parameters) { values in
+                    if let name {
+                        return PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
+                    }
+                    return PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
                 }
-                return PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
             }
         }
-        let checked = try check(result, connection: connection)
-        lastUsed = Date()
-        return checked
+        do {
+            let checked = try check(result, connection: connection)
+            lastUsed = Date()
+            deadline?.succeeded()
+            return checked
+        } catch let error as PostgresError {
+            // 57014 query_canceled (statement_timeout), 55P03 lock_not_available (lock_timeout).
+            if error.sqlState == "57014" || error.sqlState == "55P03" { deadline?.stalled() }
+            throw error
+        }
+    }
+
+    /// Runs one blocking libpq call under the store's deadline (`PostgresDeadline`), when it has one.
+    private func guarded<T>(socket: Int32, _ call: () -> T) -> T {
+        guard let deadline, !unbounded else { return call() }
+        return deadline.guarding(socket: socket, call).value
     }
 
     /// The name of `sql` prepared in this session, preparing it on first use.
     private func preparedName(_ sql: String, parameterCount: Int, connection: OpaquePointer) throws -> String {
         if let name = prepared[sql] { return name }
         let name = "richpush_\(prepared.count + 1)"
-        _ = try check(PQprepare(connection, name, sql, Int32(parameterCount), nil), connection: connection)
+        _ = try check(guarded(socket: PQsocket(connection)) { PQprepare(connection, name, sql, Int32(parameterCount), nil) }, connection: connection)
         prepared[sql] = name
         return name
     }

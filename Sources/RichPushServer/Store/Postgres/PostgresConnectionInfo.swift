@@ -10,7 +10,7 @@ import RichPushCore
 /// every libpq parameter works in its query string (`sslmode`, `sslrootcert`,
 /// `target_session_attrs`, `options=-csearch_path%3Drichpush`, several `host`s, …); the
 /// environment (`PGPASSWORD`, `PGSSLMODE`, `~/.pgpass`) fills what the URL leaves out, as for
-/// `psql`. RichPush adds defaults that the URL can override (`connect_timeout=5`,
+/// `psql`. RichPush adds defaults that the URL can override (`connect_timeout=2`, libpq's least, part of `PostgresDeadline`,
 /// `application_name`, TCP keepalives and `tcp_user_timeout=15000` so a vanished server is
 /// noticed within seconds), and always sets `client_encoding=UTF8` (its strings are UTF-8).
 public struct PostgresConnectionInfo: Sendable, Equatable {
@@ -121,7 +121,7 @@ public struct PostgresConnectionInfo: Sendable, Equatable {
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?) -> T
     ) -> T {
         let pairs: [(String, String)] = [
-            ("connect_timeout", "5"),
+            ("connect_timeout", "2"),
             ("application_name", applicationName),
             ("keepalives", "1"),
             ("keepalives_idle", "10"),

@@ -28,7 +28,8 @@ final class PostgresPool: @unchecked Sendable {
         self.availability = availability
         self.checkoutTimeout = checkoutTimeout
         idle = try (0..<max(1, size)).map {
-            try PostgresConnection(info: info, sessionSetup: sessionSetup, slot: (firstSlot + $0) % PostgresSchema.slots)
+            try PostgresConnection(
+                info: info, sessionSetup: sessionSetup, slot: (firstSlot + $0) % PostgresSchema.slots, deadline: availability.deadline)
         }
     }
 

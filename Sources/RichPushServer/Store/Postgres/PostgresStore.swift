@@ -88,7 +88,15 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
             writers = try PostgresPool(
                 info: info, size: total - readers, firstSlot: Int.random(in: 0..<PostgresSchema.slots), sessionSetup: Self.sessionSetup,
                 availability: availability)
-            try writers.run { try PostgresSchema.migrate($0) }
+            try writers.run { connection in
+                // Instances starting together wait on each other's migration (an advisory lock):
+                // no deadline for that one transaction.
+                connection.unbounded = true
+                defer { connection.unbounded = false }
+                try connection.execute("SET statement_timeout = 0; SET lock_timeout = 0")
+                try PostgresSchema.migrate(connection)
+                try connection.execute(PostgresDeadline.sessionSetup.joined(separator: "; "))
+            }
             pool = try PostgresPool(info: info, size: readers, sessionSetup: Self.sessionSetup, availability: availability)
         } catch let error as PostgresError {
             throw RichPushError(
@@ -214,11 +222,18 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
             defer { probeLock.unlock() }
             // Twice: a first probe on a connection the server dropped meanwhile fails after
             // reconnecting it; the second then tells whether the database answers.
+            // On receipts: a session holding a lock on it makes the probe time out too
+            // (lock_timeout), so /healthz tells while receipts cannot be stored.
             for _ in 0..<2 {
-                if (try? pool.runIfIdle({ try $0.execute("SELECT 1") })) != nil { break }
+                if (try? pool.runIfIdle({ try $0.execute("SELECT 1 FROM receipts LIMIT 1") })) != nil { break }
             }
         }
-        guard let since = availability.unavailableSince else { return .available }
+        guard let since = availability.unavailableSince else {
+            if let stall = availability.deadline.stallReason {
+                return StoreHealth(isAvailable: false, reason: "\(stall); receipts get 503 until the database answers in time")
+            }
+            return .available
+        }
         return StoreHealth(
             isAvailable: false,
             reason:

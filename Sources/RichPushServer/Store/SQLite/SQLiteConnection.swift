@@ -9,6 +9,8 @@ import RichPushCore
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// The calls of `execute` (`BEGIN IMMEDIATE` is where a lock held elsewhere is waited on).
+    let busyWatch = SQLiteBusyWatch()
     /// The file path, for messages.
     let path: String
     /// What to do when the file is not a SQLite database, in the caller's words.
@@ -47,6 +49,11 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(db, 10_000)
     }
 
+    /// Sets how long a call waits on another connection's lock before `SQLITE_BUSY`.
+    ///
+    /// - Parameter seconds: the bound, in seconds.
+    func setBusyTimeout(seconds: Double) { sqlite3_busy_timeout(handle, Int32(seconds * 1000)) }
+
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
@@ -64,7 +71,9 @@ final class SQLiteConnection {
         let deadline = Date().addingTimeInterval(busyRetrySeconds)
         while true {
             var errorMessage: UnsafeMutablePointer<CChar>?
+            busyWatch.began()
             let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+            busyWatch.ended(busy: rc & 0xFF == SQLITE_BUSY || rc & 0xFF == SQLITE_LOCKED)
             if rc == SQLITE_OK { return }
             let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
             sqlite3_free(errorMessage)

@@ -114,6 +114,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         try Self.migrate(writer, names: names)
         readers = try SQLiteReaderPool(path: path)
         _ = try writer.prepared(Self.insertSQL)
+        writer.setBusyTimeout(seconds: SQLiteBusyWatch.busySeconds)
     }
 
     /// The schema version this richpush writes (`PRAGMA user_version`).
