@@ -6,10 +6,11 @@ import Testing
 
 /// Another process holds the SQLite write lock under `richpush serve` (issue 22, item 1):
 /// receipts get `503` with `Retry-After` within `SQLiteBusyWatch.busySeconds` (2 s; asserted as
-/// < 3.5 s), never a `202`; `/healthz` turns `503`; `202` again once the lock is released.
+/// < 5.5 s, well under the 8 s the lock is held: without the deadline an answer waits for the
+/// release, or for the 10 s busy timeout of opening), never a `202`; `/healthz` turns `503`; `202` again once the lock is released.
 @Suite("SQLite busy deadline")
 struct SQLiteBusyTests {
-    @Test("BEGIN EXCLUSIVE held by this test process for ~5 s: 503 within the bound, healthz 503, 202 after the release")
+    @Test("BEGIN EXCLUSIVE held by this test process for ~8 s: 503 within the bound, healthz 503, 202 after the release")
     func lockedFile() async throws {
         let server = try await ServerProcess()
         let c = server.client()
@@ -21,7 +22,7 @@ struct SQLiteBusyTests {
         var health: [Int] = []
         let lockedAt = Date()
         var n = 1
-        while Date().timeIntervalSince(lockedAt) < 5 {
+        while Date().timeIntervalSince(lockedAt) < 8 {
             let start = Date()
             let r = try await c.post("/v1/receipts", form: "push_id=locked&receipt_id=r\(n)&outcome=media_attached")
             answers.append((r.status, r.headers["retry-after"], Date().timeIntervalSince(start)))
@@ -34,7 +35,7 @@ struct SQLiteBusyTests {
         for answer in answers {
             #expect(answer.status == 503)
             #expect(answer.retryAfter != nil)
-            #expect(answer.seconds < 3.5)
+            #expect(answer.seconds < 5.5)
         }
         #expect(health.contains(503))
         var healthy = false
