@@ -184,22 +184,26 @@ public final class RichPushCompanion: Sendable {
     /// One request: iOS's handler (called once), the vendor's content, what RichPush runs for it.
     ///
     /// `@unchecked Sendable`: the request, the handler and the content are Apple's non-Sendable
-    /// types, which iOS lets an extension use from any thread; they are read and changed under
-    /// the lock, and the handler runs at most once.
+    /// types, which iOS lets an extension use from any thread; they are read and changed in
+    /// `state` (a `Locked`), and the handler runs at most once.
     private final class Request: @unchecked Sendable {
+        /// What changes while the request runs.
+        private struct State {
+            var handler: ((UNNotificationContent) -> Void)?
+            var content: UNNotificationContent?
+            var expired = false
+            var run: PipelineRun?
+            var receipt: Task<Void, Never>?
+        }
+
         let request: UNNotificationRequest
         let configuration: PipelineConfiguration
         private let started = ContinuousClock.now
-        private let lock = NSLock()
-        private var handler: ((UNNotificationContent) -> Void)?
-        private var content: UNNotificationContent?
-        private var expired = false
-        private var run: PipelineRun?
-        private var receipt: Task<Void, Never>?
+        private let state: Locked<State>
 
         init(request: UNNotificationRequest, handler: @escaping (UNNotificationContent) -> Void, configuration: PipelineConfiguration) {
             self.request = request
-            self.handler = handler
+            self.state = Locked(State(handler: handler))
             self.configuration = configuration
         }
 
@@ -208,29 +212,29 @@ public final class RichPushCompanion: Sendable {
             return Int(s * 1000 + atto / 1_000_000_000_000_000)
         }
 
-        var isExpired: Bool { lock.withLock { expired } }
+        var isExpired: Bool { state.withLock { $0.expired } }
 
         /// Records the vendor's content; `false` when it was already handed over.
         func begin(_ content: UNNotificationContent) -> Bool {
-            lock.withLock {
-                guard self.content == nil, handler != nil else { return false }
-                self.content = content
+            state.withLock { state in
+                guard state.content == nil, state.handler != nil else { return false }
+                state.content = content
                 return true
             }
         }
 
         func replaceContent(_ change: (UNNotificationContent) -> UNNotificationContent) {
-            lock.withLock { if let content { self.content = change(content) } }
+            state.withLock { state in if let content = state.content { state.content = change(content) } }
         }
 
-        func attach(_ run: PipelineRun) { lock.withLock { self.run = run } }
-        func attach(_ receipt: Task<Void, Never>) { lock.withLock { self.receipt = receipt } }
+        func attach(_ run: PipelineRun) { state.withLock { $0.run = run } }
+        func attach(_ receipt: Task<Void, Never>) { state.withLock { $0.receipt = receipt } }
 
         /// Time is up: a held content goes now; the media run delivers its best attempt.
         func expire() {
-            let (run, ready) = lock.withLock { () -> (PipelineRun?, Bool) in
-                expired = true
-                return (self.run, content != nil)
+            let (run, ready) = state.withLock { state -> (PipelineRun?, Bool) in
+                state.expired = true
+                return (state.run, state.content != nil)
             }
             run?.expire()
             if ready { deliver() }
@@ -238,11 +242,12 @@ public final class RichPushCompanion: Sendable {
 
         /// Calls iOS's handler once with the content held.
         func deliver() {
-            lock.lock()
-            let content = self.content
-            let handler = content == nil ? nil : self.handler
-            if content != nil { self.handler = nil }
-            lock.unlock()
+            let (handler, content) = state.withLock { state -> (((UNNotificationContent) -> Void)?, UNNotificationContent?) in
+                let content = state.content
+                let handler = content == nil ? nil : state.handler
+                if content != nil { state.handler = nil }
+                return (handler, content)
+            }
             if let handler, let content { handler(content) }
         }
     }

@@ -63,9 +63,12 @@ struct RequestFieldMessagesTests {
         #expect(sends.field == "batch_id")
     }
 
-    @Test("POST /v1/devices on richpush serve: a duplicate key is 400 duplicate_field, nothing registered")
+    @Test("POST /v1/devices through the server's admission and endpoint: a duplicate key is 400 duplicate_field, nothing registered")
     func duplicateOverHTTP() async throws {
-        let server = try await ServerProcess()
+        let dir = try Fixtures.temporaryDirectory("richpush-duplicate-device")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("receipts.sqlite").path
+        let server = try InProcessServer(store: try SQLiteStore(path: path))
         let c = server.client()
         let body = #"{"token": "\#(Self.hex)", "token": "\#(String(repeating: "cd", count: 32))", "platform": "ios"}"#
         let r = try await c.postJSON("/v1/devices", body)
@@ -78,8 +81,8 @@ struct RequestFieldMessagesTests {
         #expect(
             (try upper.json()["error"] as? [String: Any])?["message"] as? String ?? ""
                 == "platform \"IOS\" is not one of android, ios, ipados, macos, tvos, visionos, watchos, web (lower case, exactly as written)")
-        #expect(await server.terminate() == 0)
-        let store = try SQLiteStore(path: server.database.path)
+        try server.shutdown()
+        let store = try SQLiteStore(path: path)
         #expect(try store.deviceTokenState(Self.hex) == nil)
         try store.close()
     }

@@ -7,6 +7,8 @@ import Foundation
 /// running and none will start. Both transports use it, so an abandoned URLSession or libcurl
 /// transfer can never write into a file the pipeline has already removed.
 final class TransferGate: @unchecked Sendable {
+    /// `NSLock`, not `Locked`: it is held while the receiver's callback runs (the gate's point),
+    /// not only around its fields.
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Void, any Error>?
     private var finished = false

@@ -118,6 +118,9 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     }()
 
     private let configuration: TransportConfiguration
+    /// `NSLock`, not `Locked`: besides the fields below it keeps the multi handle alive for
+    /// `curl_multi_wakeup`, which is called under it (the loop frees the handle only after seeing
+    /// `isShutDown` under it), and continuations are resumed after unlocking.
     private let lock = NSLock()
     private var queue: [Transfer] = []
     private var queueHead = 0

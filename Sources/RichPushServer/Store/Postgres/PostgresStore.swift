@@ -33,6 +33,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     private let writers: PostgresPool
     private let pool: PostgresPool
     private let availability: PostgresAvailability
+    /// `NSLock`, not `Locked`: a try-lock (one health probe at a time; the others skip it).
     private let probeLock = NSLock()
     private let closed = Locked(false)
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// The embedded store: one SQLite file in WAL mode, prepared statements, one write connection
 /// and a small pool of read connections (WAL lets the dashboard read while the writer commits,
@@ -43,7 +43,7 @@ import RichPushCore
 ///   row: the dashboard's cards), `reason_totals` (indexed by count for the top reasons),
 ///   `elapsed_totals` (overall timing, 3 significant digits) and `timeline` (delivered / opened
 ///   per second — kept 48 h —, minute, hour and day).
-// @unchecked: the writer connection and its caches are used under `writeLock`, the WAL handle under `walLock`
+// @unchecked: the writer connection and its caches are used under `writeLock`, the WAL handle in a `Locked`
 public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendable {
     /// How hard SQLite syncs at each COMMIT.
     public struct Synchronous: Sendable, Hashable, CustomStringConvertible {
@@ -69,6 +69,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     let writer: SQLiteConnection
     let readers: SQLiteReaderPool
+    /// `NSLock`, not `Locked`: it guards a connection (the writer, its statements and the caches
+    /// below) for a whole transaction, not one value.
     let writeLock = NSLock()
     /// The hour (ms / 3,600,000) in which old per-second timeline rows were last dropped.
     var prunedHour = -1
@@ -84,9 +86,9 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     public let path: String
     /// Whether `syncCommitted()` must fdatasync the WAL (FULL asked, NORMAL run by SQLite).
     private let syncsWAL: Bool
-    private let walLock = NSLock()
-    /// An fd on the `-wal` file (same inode SQLite writes; fdatasync flushes the inode).
-    private var walDescriptor: Int32 = -1
+    /// An fd on the `-wal` file (same inode SQLite writes; fdatasync flushes the inode), -1
+    /// until the first sync; one sync at a time.
+    private let walDescriptor = Locked<Int32>(-1)
 
     private static let insertSQL = """
         INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
@@ -455,7 +457,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     /// `ReceiptStore.syncCommitted()`); callable from any thread.
     public func syncCommitted() throws {
         guard syncsWAL else { return }
-        try walLock.withLock {
+        try walDescriptor.withLock { walDescriptor in
             if walDescriptor < 0 {
                 // The -wal file exists once the first write transaction began, and SQLite keeps
                 // it (same inode) while this store's connections are open.
@@ -478,7 +480,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         guard !closed else { return }
         closed = true
         try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        walLock.withLock {
+        walDescriptor.withLock { walDescriptor in
             if walDescriptor >= 0 { closeDescriptor(walDescriptor) }
             walDescriptor = -1
         }
