@@ -35,10 +35,8 @@ import RichPushCore
 /// every other request of that host, in flight or queued, fails at once with
 /// `connection_failed`, and so does every new one for another `requestTimeout`; a batch against
 /// a silent APNs ends within about two request timeouts instead of one timeout per stream.
-///
-/// `@unchecked Sendable`: what callers touch (the queue, the flags, the host windows) is behind
-/// `lock`; the multi handle, the active transfers, the idle handles and the last header list are
-/// touched by the loop thread only.
+/// `@unchecked Sendable`: the queue, flags and host windows are behind `lock`; libcurl's handles
+/// and the active transfers are the loop thread's only.
 public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// Where a finished transfer's result goes: one caller's continuation, or a slot of a batch.
     private enum Completion {

@@ -6,9 +6,9 @@ import RichPushCore
 /// recorded batches of sends (`push_send_batches`) and the devices the apps registered (`devices`).
 ///
 /// - Same figures after the copy: receipts go through the PostgreSQL store's own insert (dedup
-///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` computed from the rows
-///   actually inserted), so they merge correctly into a database that already holds receipts
-///   (from instances already running on it), and `GET /v1/pushes` answers as the SQLite store did.
+///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` from the rows actually
+///   inserted), so they merge into a database that already holds receipts, and `GET /v1/pushes`
+///   answers as the SQLite store did.
 ///   The summaries the dashboard reads (`PostgresSchema` version 4) are kept in the same
 ///   statements: receipts through the insert, pushes add their start to `push_index` and their
 ///   `sent`/`accepted` to `totals`.
@@ -18,9 +18,9 @@ import RichPushCore
 ///   receipts without a `receipt_id` or the `sent`/`accepted` counters. The source is the
 ///   file's absolute path. Send records and token states are also upserted only when newer.
 /// - The source is read in one read transaction (a consistent snapshot; a server still writing
-///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 4 are read;
-///   a push copied from a file before version 3 gets one batch `before-v3` from `apns` (the only
-///   way sends were recorded then), so its source is known.
+///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 6 are read (not
+///   copied: idempotency keys, v5, and the media edge's files, v6); a push from a file before v3
+///   gets one batch `before-v3` from `apns` (how sends were recorded then).
 /// - The server's rules on the way in (`MigrationRowCheck`): a row `richpush serve` would have
 ///   refused (a push id with a bidirectional control, an unknown event, a negative number, an id
 ///   with a NUL byte, a 5 MB push id, a count that would overflow a sum) is not copied; it is
