@@ -9,9 +9,8 @@ import RichPushCore
 ///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` from the rows actually
 ///   inserted), so they merge into a database that already holds receipts, and `GET /v1/pushes`
 ///   answers as the SQLite store did.
-///   The summaries the dashboard reads (`PostgresSchema` version 4) are kept in the same
-///   statements: receipts through the insert, pushes add their start to `push_index` and their
-///   `sent`/`accepted` to `totals`.
+///   The dashboard's summaries (`PostgresSchema` v4) are kept in the same statements: receipts
+///   through the insert, pushes add to `push_index` and their `sent`/`accepted` to `totals`.
 /// - Safe to re-run: every chunk (default 5,000 rows) commits together with how far it got
 ///   (`richpush_migrations`: source file, table, last rowid), so a second run, or a run after an
 ///   interrupted one, copies only what was not copied yet: nothing is counted twice, not even
