@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,11 @@ struct rp_server {
     void *context;
     atomic_long in_flight;
     atomic_int draining;
+    /// Set by rp_server_stop: a request completed from now on is answered 503 here, never
+    /// suspended, since MHD_stop_daemon aborts the process while a connection is suspended.
+    atomic_int stopping;
+    /// Connections suspended and not yet resumed (waited for by rp_server_stop).
+    atomic_long suspended;
     uint16_t port;
     /// One empty 202 response shared by every accepted receipt (libmicrohttpd counts its
     /// references; ours is dropped in rp_server_stop).
@@ -452,11 +458,21 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
     if (r->state == RP_COLLECTING) {
         rp_conn_enter(r->conn, RP_PHASE_OTHER);
         r->state = RP_DISPATCHED;
+        if (atomic_load(&server->stopping)) {
+            // A request that arrived on a kept-alive connection after the server began to stop:
+            // answered here (the mutex is recursive), never handed to a handler that would
+            // suspend it while MHD_stop_daemon runs.
+            static const char body[] =
+                "{\"error\":{\"code\":\"shutting_down\",\"message\":\"the server is shutting down; retry later\"}}\n";
+            rp_request_respond(r, 503, "application/json", (const uint8_t *)body, sizeof body - 1, "Retry-After: 1\n");
+            return rp_queue_answer(r, connection, 0);
+        }
         // The handler may answer synchronously (state becomes ANSWERED) or later. We hold the
         // mutex while it runs so a later answer from another thread waits until we suspended.
         int answered = server->handler(server->context, r);
         if (!answered && r->state != RP_ANSWERED) {
             MHD_suspend_connection(connection);
+            atomic_fetch_add(&server->suspended, 1);
             r->state = RP_SUSPENDED;
             pthread_mutex_unlock(&r->mutex);
             return MHD_YES;
@@ -502,6 +518,8 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
     server->context = context;
     server->default_headers = default_headers ? strdup(default_headers) : NULL;
     atomic_init(&server->in_flight, 0);
+    atomic_init(&server->stopping, 0);
+    atomic_init(&server->suspended, 0);
     atomic_init(&server->draining, 0);
     atomic_init(&server->open_connections, 0);
     atomic_init(&server->closed_slow_headers, 0);
@@ -592,6 +610,13 @@ long rp_server_closed_slow_bodies(rp_server *server) { return atomic_load(&serve
 
 void rp_server_stop(rp_server *server) {
     if (server == NULL || server->daemon == NULL) return;
+    // No new suspension from here on; the answers already on their way (endpoint tasks) get up
+    // to 10 s to resume their connections, since MHD_stop_daemon aborts while one is suspended.
+    atomic_store(&server->stopping, 1);
+    for (int waited_ms = 0; atomic_load(&server->suspended) > 0 && waited_ms < 10000; waited_ms++) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
     if (server->sweeper_started) {
         pthread_mutex_lock(&server->sweep_lock);
         server->sweep_stop = 1;
@@ -714,6 +739,12 @@ static void rp_request_deliver(rp_request *r, struct MHD_Response *response, int
     r->status = status;
     int was_suspended = (r->state == RP_SUSPENDED);
     r->state = RP_ANSWERED;
+    // Read before the resume: once resumed, another thread may complete and free r.
+    struct rp_server *server = r->server;
+    struct MHD_Connection *connection = r->connection;
     pthread_mutex_unlock(&r->mutex);
-    if (was_suspended) MHD_resume_connection(r->connection);
+    if (was_suspended) {
+        MHD_resume_connection(connection);
+        atomic_fetch_sub(&server->suspended, 1);
+    }
 }
