@@ -292,34 +292,10 @@ struct MultiInstanceTests {
         let directory = try Fixtures.temporaryDirectory("nginx")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The shipped file, with our instances' ports and a free port to listen on.
-        var site = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/nginx/richpush.conf"), encoding: .utf8)
         let upstreams = servers.map { "    server 127.0.0.1:\($0.port) max_fails=3 fail_timeout=10s;" }.joined(separator: "\n")
-        site = site.replacingOccurrences(
-            of:
-                "    server 127.0.0.1:8081 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8082 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8083 max_fails=3 fail_timeout=10s;",
-            with: upstreams)
-        #expect(site.components(separatedBy: upstreams).count == 3, "both upstreams list the instances")
-        let port = try PostgresTestCluster.freePort()
-        site = site.replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
-        try site.write(to: directory.appendingPathComponent("richpush.conf"), atomically: true, encoding: .utf8)
-        let main = """
-            worker_processes 1;
-            pid \(directory.path)/nginx.pid;
-            error_log \(directory.path)/error.log warn;
-            events { worker_connections 1024; }
-            http {
-              access_log off;
-              client_body_temp_path \(directory.path)/body;
-              proxy_temp_path \(directory.path)/proxy;
-              fastcgi_temp_path \(directory.path)/fastcgi;
-              uwsgi_temp_path \(directory.path)/uwsgi;
-              scgi_temp_path \(directory.path)/scgi;
-              include \(directory.path)/richpush.conf;
-            }
-            """
-        try main.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let nginx = ChildProcess("/usr/sbin/nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path, "-g", "daemon off;"])
-        try nginx.launch()
+        let started = try ShippedNginx(upstreams: upstreams, in: directory, workerConnections: 1024)
+        let nginx = started.process, port = started.port
+        #expect(started.replacedUpstreams == 2, "both upstreams list the instances")
         // SIGTERM, not SIGKILL: the master takes its workers down with it.
         defer { if nginx.isRunning { kill(nginx.process.processIdentifier, SIGTERM) } }
         let front = HTTPTestClient(port: port)

@@ -23,32 +23,9 @@ struct ForwardedHostProxyTests {
         #expect(direct.status == 303, "the instance trusts X-Forwarded-Host from its proxy; status \(direct.status)")
 
         // The shipped file, with this instance as both upstreams' only server and a free port.
-        var site = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/nginx/richpush.conf"), encoding: .utf8)
-        let shipped =
-            "    server 127.0.0.1:8081 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8082 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:8083 max_fails=3 fail_timeout=10s;"
-        #expect(site.components(separatedBy: shipped).count == 3, "both upstreams list the sample instances")
-        site = site.replacingOccurrences(of: shipped, with: "    server 127.0.0.1:\(server.port);")
-        let port = try PostgresTestCluster.freePort()
-        site = site.replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
-        try site.write(to: directory.appendingPathComponent("richpush.conf"), atomically: true, encoding: .utf8)
-        let main = """
-            worker_processes 1;
-            pid \(directory.path)/nginx.pid;
-            error_log \(directory.path)/error.log warn;
-            events { worker_connections 64; }
-            http {
-              access_log off;
-              client_body_temp_path \(directory.path)/body;
-              proxy_temp_path \(directory.path)/proxy;
-              fastcgi_temp_path \(directory.path)/fastcgi;
-              uwsgi_temp_path \(directory.path)/uwsgi;
-              scgi_temp_path \(directory.path)/scgi;
-              include \(directory.path)/richpush.conf;
-            }
-            """
-        try main.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let nginx = ChildProcess("/usr/sbin/nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path, "-g", "daemon off;"])
-        try nginx.launch()
+        let started = try ShippedNginx(upstreams: "    server 127.0.0.1:\(server.port);", in: directory, workerConnections: 64)
+        let nginx = started.process, port = started.port
+        #expect(started.replacedUpstreams == 2, "both upstreams list the sample instances")
         // SIGTERM, not SIGKILL: the master takes its worker down with it.
         defer { if nginx.isRunning { kill(nginx.process.processIdentifier, SIGTERM) } }
         let front = HTTPTestClient(port: port)
