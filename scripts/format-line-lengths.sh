@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces README "Development"'s line-length table: for each limit, how many lines swift format
+# Reproduces docs/development.md's line-length table: for each limit, how many lines swift format
 # adds to and removes from a revision's Swift files with the project's .swift-format at that limit,
 # and the share of that revision's lines (as written) within each limit.
 #   bash scripts/format-line-lengths.sh [REV] [LIMITS...]

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 # One code style (.swift-format): a file that drifts fails here with swift-format's message
 # (file:line:column and the rule). To fix: bash scripts/format.sh
 swift format lint --strict --recursive --parallel Sources Tests Examples Package.swift
+# Every relative link of the Markdown files (README.md, the guides under docs/, …) resolves,
+# #anchors included.
+python3 scripts/check-links.py
 bash scripts/install-deps.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 # The tests' scratch files (attachments, child-process output, shared containers) go to a tmpfs

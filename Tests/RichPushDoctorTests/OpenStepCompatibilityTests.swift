@@ -32,7 +32,7 @@ final class OpenStepCompatibilityTests: XCTestCase {
     }
 
     /// Real projects' files, when `RICHPUSH_REAL_PBXPROJS` lists them (colon-separated; they are
-    /// not committed: see the README's "richpush doctor" section for the ones checked).
+    /// not committed: see docs/doctor.md for the ones checked).
     func testEqualsOpenStepParserOnRealProjectsWhenGiven() async throws {
         let files = (ProcessInfo.processInfo.environment["RICHPUSH_REAL_PBXPROJS"] ?? "").split(separator: ":").map(String.init)
         try XCTSkipIf(files.isEmpty, "set RICHPUSH_REAL_PBXPROJS to project.pbxproj files of real projects")

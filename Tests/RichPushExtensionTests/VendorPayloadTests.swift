@@ -36,7 +36,7 @@ struct VendorPayloadTests {
             fixture: "iterable.json", vendor: "iterable", mediaKey: "itbl.attachment-url", pushID: "6a0f2c1e9b8d4f7a8c3e2d1b0a9f8e7d",
             pushIDKey: "itbl.messageId", skip: nil),
         Case(fixture: "clevertap.json", vendor: "clevertap", mediaKey: "ct_mediaUrl", pushID: "1764590000_20261201", pushIDKey: "wzrk_id", skip: nil),
-        // MoEngage's keys are not verified: recognised, nothing read by default (README says so).
+        // MoEngage's keys are not verified: recognised, nothing read by default (docs/vendors.md says so).
         Case(fixture: "moengage.json", vendor: "moengage", mediaKey: nil, pushID: nil, pushIDKey: nil, skip: .noPushID),
         Case(fixture: "pushwoosh.json", vendor: "pushwoosh", mediaKey: "attachment", pushID: "2aX7-Bc3dE9f", pushIDKey: "p", skip: nil),
         // Customer.io's CIO-Delivery-ID is per delivery: not a push id.

@@ -8,7 +8,7 @@ import Testing
 /// `richpush send` ends cleanly: no crash in libcrypto at exit after the summary (OpenSSL's
 /// `atexit` cleanup racing the transport thread), and `close()` waits for the transport's thread.
 @Suite(.serialized) struct SendExitTests {
-    @Test("100 sends of the README's 2-token example (200 and 410) each end with exit status 2, never 134 or 139")
+    @Test("100 sends of the sending guide's 2-token example (200 and 410) each end with exit status 2, never 134 or 139")
     func repeatedSendsExitCleanly() async throws {
         let gone = MockAPNs.token("410")
         let mock = try await MockAPNs(script: [gone: [["status": 410, "reason": "Unregistered"]]])

@@ -97,7 +97,7 @@ final class BlackholeListener: @unchecked Sendable {
         #expect(run.stderr.contains("retries_exhausted \(exhausted)") && run.stderr.contains("not_sent \(notSent)"), "\(run.stderr)")
     }
 
-    /// README: with the default --concurrency 500, 3,000 tokens to an unreachable host end 1,500
+    /// docs/sending.md: with the default --concurrency 500, 3,000 tokens to an unreachable host end 1,500
     /// retries_exhausted (three windows were on their way) and 1,500 not_sent, exit 1.
     @Test func threeThousandTokensEndHalfExhaustedHalfNotSent() async throws {
         let port = try Self.refusedPort()

@@ -1,5 +1,5 @@
--- RichPush schema version 3 with the push tables hash-partitioned by push_id (README: "Running
--- at scale", sharding). Run it once on an empty database before the first `richpush serve`:
+-- RichPush schema version 3 with the push tables hash-partitioned by push_id (docs/scale.md,
+-- "Sharding"). Run it once on an empty database before the first `richpush serve`:
 --   psql "postgres://richpush@db.internal:5432/richpush" -v ON_ERROR_STOP=1 -f partitioned-schema.sql
 -- richpush then finds schema version 3, uses these tables as they are and adds the summaries of version 4 (not partitioned: one row per push or per counter). Every key of a
 -- push table leads with push_id, so each receipt, counter and send record lives in the

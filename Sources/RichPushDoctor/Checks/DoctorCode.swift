@@ -1,4 +1,4 @@
-/// The stable codes of `richpush doctor`'s findings (the README lists them; scripts match on them).
+/// The stable codes of `richpush doctor`'s findings (docs/doctor.md lists them; scripts match on them).
 public struct DoctorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// The code as written in output and JSON (`nse_not_embedded`).
     public let rawValue: String
@@ -69,10 +69,10 @@ public struct DoctorCode: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// The extension would attach the media: type, size and times.
     public static let mediaOK = DoctorCode("media_ok", .info)
 
-    /// The media probe's codes, in the README's order.
+    /// The media probe's codes, in the order of docs/doctor.md.
     public static let mediaCodes: [DoctorCode] = [.mediaRefused, .mediaSlow, .mediaOK]
 
-    /// Every project code, in the README's order.
+    /// Every project code, in the order of docs/doctor.md.
     public static let projectCodes: [DoctorCode] = [
         .projectNotFound, .projectUnreadable, .nseMissing, .nseNotEmbedded, .nseCopyOnlyWhenInstalling, .nseWrongExtensionPoint,
         .nsePrincipalClass, .nseDeploymentTargetAboveApp, .nseBundleIDPrefix, .appGroupMismatch, .apsEnvironmentMissing, .atsBlocksMedia,

@@ -21,7 +21,7 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
-    /// The stable code (listed in the README's "richpush doctor" section).
+    /// The stable code (listed in docs/doctor.md).
     public let code: DoctorCode
     /// How bad it is.
     public let severity: Severity

@@ -3,21 +3,22 @@ import RichPushCore
 import RichPushTestSupport
 import Testing
 
-/// README's "Try it without Apple credentials" block, run as written (in a scratch folder, with
+/// The sending guide's "Try it without Apple credentials" block (docs/sending.md; it was in
+/// README.md before the README became an entry page), run as written (in a scratch folder, with
 /// this build's richpush first on PATH): T1 accepted, T2 token_inactive, exit status 2.
-@Suite struct ReadmeMockSendTests {
-    /// The shell block that follows the section's heading in README.md.
-    static func readmeBlock() throws -> [String] {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
+@Suite struct SendingGuideMockSendTests {
+    /// The shell block that follows the paragraph's heading in docs/sending.md.
+    static func guideBlock() throws -> [String] {
+        let guide = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/sending.md"), encoding: .utf8)
+        let lines = guide.components(separatedBy: "\n")
         let heading = try #require(lines.firstIndex { $0.hasPrefix("**Try it without Apple credentials: the bundled mock APNs.**") })
         let open = try #require(lines[heading...].firstIndex { $0 == "```sh" })
         let close = try #require(lines[(open + 1)...].firstIndex { $0 == "```" })
         return Array(lines[(open + 1)..<close])
     }
 
-    @Test func theReadmeCommandsSendThroughTheMockAPNs() async throws {
-        var block = try Self.readmeBlock()
+    @Test func theGuideCommandsSendThroughTheMockAPNs() async throws {
+        var block = try Self.guideBlock()
         // "PORT=… # once the line is there": a reader waits for the mock's first line.
         let portLine = try #require(block.firstIndex { $0.hasPrefix("PORT=") })
         block.insert("for _ in $(seq 1 300); do grep -q '^PORT ' apns.out && break; sleep 0.1; done", at: portLine)
