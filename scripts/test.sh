@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test: checks the code style, installs what is missing, builds with warnings as errors,
-# runs swift test.
+# Runs every test: checks the code style, installs what is missing, checks the Markdown files' links,
+# builds with warnings as errors, builds the reference documentation, runs swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One code style (.swift-format): a file that drifts fails here with swift-format's message
 # (file:line:column and the rule). To fix: bash scripts/format.sh
 swift format lint --strict --recursive --parallel Sources Tests Examples Package.swift
+bash scripts/install-deps.sh
 # Every relative link of the Markdown files (README.md, the guides under docs/, …) resolves,
 # #anchors included.
 python3 scripts/check-links.py
-bash scripts/install-deps.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 # The tests' scratch files (attachments, child-process output, shared containers) go to a tmpfs
 # when there is one: their timing bounds ("delivered before the deadline") are about the
@@ -23,6 +23,9 @@ if [ $# -gt 0 ]; then
     swift test --skip-build "$@"
     exit
 fi
+# The reference documentation of the library an app links (DocC, into .build/docs): fails on a
+# broken symbol link or a public symbol without a doc comment. About 30 s after the build.
+bash scripts/docs.sh
 # Two phases. The tests whose assertions are wall-clock bounds (an answer before a deadline, a
 # throttle within its window, N connections faster than one) run after the rest, on a machine
 # the rest no longer loads: run beside the media encoders and the 100,000-line record-send of the

@@ -22,16 +22,27 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     // MARK: Apple's table (UNNotificationAttachment, "Supported File Types")
+    /// JPEG (`public.jpeg`, `.jpg`): an image iOS attaches.
     public static let jpeg = MediaFormat(uniformTypeIdentifier: "public.jpeg", fileExtension: "jpg", kind: .image, name: "JPEG")
+    /// PNG (`public.png`, `.png`): an image iOS attaches.
     public static let png = MediaFormat(uniformTypeIdentifier: "public.png", fileExtension: "png", kind: .image, name: "PNG")
+    /// GIF (`com.compuserve.gif`, `.gif`): an image iOS attaches, animated too.
     public static let gif = MediaFormat(uniformTypeIdentifier: "com.compuserve.gif", fileExtension: "gif", kind: .image, name: "GIF")
+    /// MP3 (`public.mp3`, `.mp3`): audio iOS attaches.
     public static let mp3 = MediaFormat(uniformTypeIdentifier: "public.mp3", fileExtension: "mp3", kind: .audio, name: "MP3")
+    /// MPEG-4 audio (`public.mpeg-4-audio`, `.m4a`): audio iOS attaches.
     public static let mpeg4Audio = MediaFormat(uniformTypeIdentifier: "public.mpeg-4-audio", fileExtension: "m4a", kind: .audio, name: "MPEG-4 audio")
+    /// WAV (`com.microsoft.waveform-audio`, `.wav`): audio iOS attaches.
     public static let wav = MediaFormat(uniformTypeIdentifier: "com.microsoft.waveform-audio", fileExtension: "wav", kind: .audio, name: "WAV")
+    /// AIFF (`public.aiff-audio`, `.aiff`): audio iOS attaches.
     public static let aiff = MediaFormat(uniformTypeIdentifier: "public.aiff-audio", fileExtension: "aiff", kind: .audio, name: "AIFF")
+    /// MPEG-4 video (`public.mpeg-4`, `.mp4`): video iOS attaches.
     public static let mpeg4 = MediaFormat(uniformTypeIdentifier: "public.mpeg-4", fileExtension: "mp4", kind: .video, name: "MPEG-4 video")
+    /// MPEG video (`public.mpeg`, `.mpg`): video iOS attaches.
     public static let mpeg = MediaFormat(uniformTypeIdentifier: "public.mpeg", fileExtension: "mpg", kind: .video, name: "MPEG video")
+    /// MPEG-2 video (`public.mpeg-2-video`, `.m2v`): video iOS attaches.
     public static let mpeg2Video = MediaFormat(uniformTypeIdentifier: "public.mpeg-2-video", fileExtension: "m2v", kind: .video, name: "MPEG-2 video")
+    /// AVI (`public.avi`, `.avi`): video iOS attaches.
     public static let avi = MediaFormat(uniformTypeIdentifier: "public.avi", fileExtension: "avi", kind: .video, name: "AVI")
 
     // MARK: Video outside Apple's table, attached only when a configuration opts in
@@ -42,12 +53,19 @@ public struct MediaFormat: Sendable, Hashable, CustomStringConvertible {
         uniformTypeIdentifier: "public.mpeg-2-transport-stream", fileExtension: "ts", kind: .video, name: "MPEG-2 transport stream")
 
     // MARK: Known media that iOS does not attach
+    /// WebP (`org.webmproject.webp`): recognised, not attached by iOS (`unsupported_format`).
     public static let webP = MediaFormat(uniformTypeIdentifier: "org.webmproject.webp", fileExtension: "webp", kind: nil, name: "WebP")
+    /// HEIC (`public.heic`): recognised, not attached by iOS (`unsupported_format`).
     public static let heic = MediaFormat(uniformTypeIdentifier: "public.heic", fileExtension: "heic", kind: nil, name: "HEIC")
+    /// AVIF (`public.avif`): recognised, not attached by iOS (`unsupported_format`).
     public static let avif = MediaFormat(uniformTypeIdentifier: "public.avif", fileExtension: "avif", kind: nil, name: "AVIF")
+    /// SVG (`public.svg-image`): recognised, not attached by iOS (`unsupported_format`).
     public static let svg = MediaFormat(uniformTypeIdentifier: "public.svg-image", fileExtension: "svg", kind: nil, name: "SVG")
+    /// An HLS playlist (`public.m3u-playlist`, `.m3u8`): a list of streams, not a file iOS attaches.
     public static let hlsPlaylist = MediaFormat(uniformTypeIdentifier: "public.m3u-playlist", fileExtension: "m3u8", kind: nil, name: "HLS playlist")
+    /// TIFF (`public.tiff`): recognised, not attached by iOS (`unsupported_format`).
     public static let tiff = MediaFormat(uniformTypeIdentifier: "public.tiff", fileExtension: "tiff", kind: nil, name: "TIFF")
+    /// BMP (`com.microsoft.bmp`): recognised, not attached by iOS (`unsupported_format`).
     public static let bmp = MediaFormat(uniformTypeIdentifier: "com.microsoft.bmp", fileExtension: "bmp", kind: nil, name: "BMP")
     /// JPEG XL (ISO/IEC 18181): a bare codestream (`FF 0A`) or the `JXL ` box container.
     public static let jpegXL = MediaFormat(uniformTypeIdentifier: "public.jpeg-xl", fileExtension: "jxl", kind: nil, name: "JPEG XL")

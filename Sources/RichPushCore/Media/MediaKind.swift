@@ -1,7 +1,10 @@
 /// The three kinds of notification attachment, each with Apple's size limit.
 public enum MediaKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Images: JPEG, GIF, PNG (Apple: ≤ 10 MB).
     case image
+    /// Audio: AIFF, WAV, MP3, MPEG-4 audio (Apple: ≤ 5 MB).
     case audio
+    /// Video: MPEG, MPEG-2 video, MPEG-4, AVI (Apple: ≤ 50 MB).
     case video
 
     /// The largest attachment of this kind, in bytes.

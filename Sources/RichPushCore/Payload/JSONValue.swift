@@ -14,13 +14,17 @@ import Foundation
 /// read them with `stringValue`, `intValue`, `numberValue`, `objectValue`, `arrayValue` or the
 /// subscript.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, kept as its JSON text.
     case number(JSONNumber)
     /// A string, kept exactly (see `JSONString`).
     case string(JSONString)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object (its keys unordered, RFC 8259 §4).
     case object([String: JSONValue])
 
     /// A string value.

@@ -2,13 +2,21 @@
 ///
 /// Mirrors the fields of `UNMutableNotificationContent` that RichPush edits, as plain values.
 public struct NotificationContent: Sendable, Equatable, Codable {
+    /// The title (`UNMutableNotificationContent.title`); empty for none.
     public var title: String
+    /// The subtitle (`subtitle`); empty for none.
     public var subtitle: String
+    /// The body (`body`); empty for none.
     public var body: String
+    /// The category that picks the content extension and the buttons (`categoryIdentifier`); empty for none.
     public var categoryIdentifier: String
+    /// The thread that groups notifications (`threadIdentifier`); empty for none.
     public var threadIdentifier: String
+    /// The app icon badge (`badge`); `nil` leaves it as it is.
     public var badge: Int?
+    /// The sound: `default` or a sound file name in the app bundle; `nil` for none.
     public var sound: String?
+    /// The media files attached, in order.
     public var attachments: [Attachment]
 
     /// A media file attached to the notification.
@@ -22,6 +30,12 @@ public struct NotificationContent: Sendable, Equatable, Codable {
         /// The file's size in bytes.
         public var bytes: Int
 
+        /// An attachment.
+        /// - Parameters:
+        ///   - identifier: unique within the notification.
+        ///   - file: the file's absolute path.
+        ///   - type: the UTType identifier, e.g. `public.jpeg`.
+        ///   - bytes: the file's size in bytes.
         public init(identifier: String, file: String, type: String, bytes: Int) {
             self.identifier = identifier
             self.file = file
@@ -30,6 +44,16 @@ public struct NotificationContent: Sendable, Equatable, Codable {
         }
     }
 
+    /// Content with the given fields (every one optional).
+    /// - Parameters:
+    ///   - title: the title; empty for none.
+    ///   - subtitle: the subtitle; empty for none.
+    ///   - body: the body; empty for none.
+    ///   - categoryIdentifier: the category; empty for none.
+    ///   - threadIdentifier: the thread; empty for none.
+    ///   - badge: the app icon badge; `nil` leaves it as it is.
+    ///   - sound: `default` or a sound file name; `nil` for none.
+    ///   - attachments: the media files, in order.
     public init(
         title: String = "", subtitle: String = "", body: String = "", categoryIdentifier: String = "",
         threadIdentifier: String = "", badge: Int? = nil, sound: String? = nil, attachments: [Attachment] = []

@@ -7,17 +7,39 @@ import Foundation
 public struct NotificationPayload: Sendable, Equatable {
     /// The `aps.alert` dictionary (or the string form, as `body`).
     public struct Alert: Sendable, Equatable {
+        /// `aps.alert.title`.
         public var title: String?
+        /// `aps.alert.subtitle`.
         public var subtitle: String?
+        /// `aps.alert.body`, or `aps.alert` when it is a string.
         public var body: String?
+        /// `aps.alert.title-loc-key`: the key of a localized title in the app's `Localizable.strings`.
         public var titleLocKey: String?
+        /// `aps.alert.title-loc-args`: the values for the localized title's format specifiers.
         public var titleLocArgs: [String]?
+        /// `aps.alert.subtitle-loc-key`: the key of a localized subtitle.
         public var subtitleLocKey: String?
+        /// `aps.alert.subtitle-loc-args`: the values for the localized subtitle's format specifiers.
         public var subtitleLocArgs: [String]?
+        /// `aps.alert.loc-key`: the key of a localized body.
         public var locKey: String?
+        /// `aps.alert.loc-args`: the values for the localized body's format specifiers.
         public var locArgs: [String]?
+        /// `aps.alert.launch-image`: the launch image file name.
         public var launchImage: String?
 
+        /// An alert with the given fields (every one optional).
+        /// - Parameters:
+        ///   - title: `title`.
+        ///   - subtitle: `subtitle`.
+        ///   - body: `body`.
+        ///   - titleLocKey: `title-loc-key`.
+        ///   - titleLocArgs: `title-loc-args`.
+        ///   - subtitleLocKey: `subtitle-loc-key`.
+        ///   - subtitleLocArgs: `subtitle-loc-args`.
+        ///   - locKey: `loc-key`.
+        ///   - locArgs: `loc-args`.
+        ///   - launchImage: `launch-image`.
         public init(
             title: String? = nil, subtitle: String? = nil, body: String? = nil,
             titleLocKey: String? = nil, titleLocArgs: [String]? = nil,

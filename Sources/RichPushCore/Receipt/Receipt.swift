@@ -41,13 +41,25 @@ public struct Receipt: Sendable, Equatable, Codable {
         public static let maximumMediaBytes = 100_000_000
     }
 
+    /// `push_id`: the push the receipt is about (at most ``Limits/identifierBytes`` bytes).
     public var pushID: String
+    /// `event`: `delivered` (the extension) or `opened` (the app).
     public var event: Event
+    /// `receipt_id`: stable per push and install (the extension's: the first 32 hex digits of
+    /// SHA-256 of the install id and the push id), so the server counts a retried receipt once (at
+    /// most ``Limits/identifierBytes`` bytes).
     public var receiptID: String?
+    /// `outcome`: what the extension delivered (`media_attached`, `text_only`, `original`).
     public var outcome: Outcome?
+    /// `reason`: why media was not attached, `nil` when it was.
     public var reason: ReasonCode?
+    /// `elapsed_ms`: how long the extension took to deliver the notification, in ms (at most
+    /// ``Limits/maximumElapsedMs``).
     public var elapsedMs: Int?
+    /// `media_bytes`: the attached media's size in bytes (at most ``Limits/maximumMediaBytes``).
     public var mediaBytes: Int?
+    /// `media_type`: the attached media's UTType identifier, e.g. `public.jpeg` (at most
+    /// ``Limits/mediaTypeBytes`` bytes).
     public var mediaType: String?
     /// Whose payload it was (`PushVendor.identifier`: `onesignal`, `braze`, …), `nil` for a
     /// payload of no known vendor. Servers that do not know the field ignore it.
@@ -64,6 +76,17 @@ public struct Receipt: Sendable, Equatable, Codable {
         case vendor
     }
 
+    /// A receipt.
+    /// - Parameters:
+    ///   - pushID: `push_id`.
+    ///   - event: `event`, `delivered` by default.
+    ///   - receiptID: `receipt_id`.
+    ///   - outcome: `outcome`.
+    ///   - reason: `reason`.
+    ///   - elapsedMs: `elapsed_ms`, in ms.
+    ///   - mediaBytes: `media_bytes`, in bytes.
+    ///   - mediaType: `media_type` (a UTType identifier).
+    ///   - vendor: `vendor` (``PushVendor/identifier``).
     public init(
         pushID: String, event: Event = .delivered, receiptID: String? = nil, outcome: Outcome? = nil,
         reason: ReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil, vendor: String? = nil
