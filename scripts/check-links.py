@@ -2,7 +2,8 @@
 """Checks every relative link of the project's Markdown files (README.md, the guides under docs/,
 CHANGELOG.md, BENCHMARKS.md, Examples/, the DocC catalogs' articles): the file or folder it names
 exists, and a `#fragment` names a heading of that file (GitHub's anchors: lower case, punctuation
-dropped, spaces as hyphens, `-1`, `-2` … for repeated headings).
+dropped, spaces as hyphens, `-1`, `-2` … for repeated headings). And every guide docs/*.md is
+linked from README.md, where the guides start.
 
 Links inside code (fenced blocks, `inline code`) are not links. Links to other sites (http, https,
 mailto) are not fetched: CI has no network. DocC's own links (<doc:…>, ``Symbol``) are checked by
@@ -123,6 +124,21 @@ def check(rel):
     return problems, pending
 
 
+def unreachable_guides(files):
+    """The guides under docs/ that README.md does not link to (each guide starts there)."""
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    linked = set()
+    for _, line in prose_lines(text):
+        for m in LINK.finditer(line):
+            target = m.group(1).partition("#")[0]
+            if target and not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
+                linked.add(os.path.normpath(target))
+    return ["README.md: the guide %s is not linked from the README's Guides" % rel
+            for rel in files if re.match(r"^docs/[^/]+\.md$", rel) and rel not in linked]
+
+
 def main(argv):
     files = argv[1:] or markdown_files()
     problems, pending = [], []
@@ -130,11 +146,13 @@ def main(argv):
         p, q = check(os.path.relpath(os.path.abspath(rel), ROOT) if argv[1:] else rel)
         problems += p
         pending += q
+    if not argv[1:]:
+        problems += unreachable_guides(files)
     for line in pending:
         print(line)
     for line in problems:
         print(line, file=sys.stderr)
-    print("check-links: %d files, %d broken links, %d pending" % (len(files), len(problems), len(pending)))
+    print("check-links: %d files, %d problems, %d pending" % (len(files), len(problems), len(pending)))
     return 1 if problems else 0
 
 
