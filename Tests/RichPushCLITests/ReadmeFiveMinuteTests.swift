@@ -3,12 +3,18 @@ import RichPushTestSupport
 import Testing
 
 /// The README's five-minute paths ("The three sides, five minutes each"), run as written from the
-/// package root with this build's richpush: the device side's `simulate` and `doctor` lines and
-/// the provider side's `lint` line. (The provider side's `send` needs an Apple key: the sending
-/// guide's mock-APNs block is run by `SendingGuideMockSendTests`.)
+/// package root with this build's richpush: the device side's `simulate` and `doctor` lines, the
+/// provider side's `lint` line, and the statistics side's server and receipt. (The provider
+/// side's `send` needs an Apple key: the sending guide's mock-APNs block is run by
+/// `SendingGuideMockSendTests`.)
 @Suite struct ReadmeFiveMinuteTests {
     /// The `richpush …` lines of the shell blocks under the README's heading `### <side>…`.
     static func commands(side: String) throws -> [String] {
+        try shellLines(side: side).filter { $0.hasPrefix("richpush ") }
+    }
+
+    /// Every line of the shell blocks under the README's heading `### <side>…`.
+    static func shellLines(side: String) throws -> [String] {
         let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = readme.components(separatedBy: "\n")
         let heading = try #require(lines.firstIndex { $0.hasPrefix("### \(side)") }, "no README heading ### \(side)")
@@ -20,7 +26,7 @@ import Testing
                 inShell = true
             } else if line == "```" {
                 inShell = false
-            } else if inShell, line.hasPrefix("richpush ") {
+            } else if inShell {
                 commands.append(line)
             }
         }
@@ -55,5 +61,31 @@ import Testing
         let run = try await Self.run(lint)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("ok, no findings"), "\(run.stderr)")
+    }
+
+    @Test func theStatisticsSidesServerAcceptsTheReceiptOfItsCurlLine() async throws {
+        let lines = try Self.shellLines(side: "Statistics side")
+        let serveLine = try #require(lines.first { $0.hasPrefix("bash scripts/serve.sh ") }, "\(lines)")
+        let curlLine = try #require(lines.first { $0.hasPrefix("curl ") }, "\(lines)")
+        // scripts/serve.sh installs, builds the release binary and then runs `richpush serve`
+        // with its arguments: here this build's richpush with the README's arguments, on a free
+        // port instead of 8080 and a scratch database instead of ./richpush.sqlite.
+        var arguments = serveLine.prefix { $0 != "#" }.split(separator: " ").dropFirst(2).map(String.init)
+        let portIndex = try #require(arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count ? $0 : nil }, "\(serveLine)")
+        #expect(arguments[portIndex + 1] == "8080")
+        arguments[portIndex + 1] = "0"
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = ChildProcess(
+            Fixtures.richpushBinary.path, ["serve"] + arguments + ["--db", dir.appendingPathComponent("richpush.sqlite").path])
+        let port = try await server.start()
+        let curl = String(curlLine.prefix { $0 != "#" }).replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
+        #expect(curl.contains("127.0.0.1:\(port)/v1/receipts"), "\(curl)")
+        let posted = try await ChildProcess("/bin/bash", ["-c", curl]).run(timeout: 60)
+        await server.terminate()
+        #expect(posted.status == 0, "\(posted.stderr)")
+        #expect(posted.stdout.hasPrefix("HTTP/1.1 202"), "\(posted.stdout)")
+        // The server printed the admin token the README says to sign in with.
+        #expect(server.standardOutput.contains("admin token (generated, shown once"), "\(server.standardOutput)")
     }
 }
