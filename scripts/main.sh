@@ -27,7 +27,7 @@
 #   RICHPUSH_ADMIN_TOKEN=…     keep one admin token across runs (default: the server makes one)
 #   RICHPUSH_BIN=path          use that richpush instead of building the release one
 # The demo's server always sends to the mocks; for real devices run `richpush serve` (or
-# scripts/serve.sh) with your own --apns-* / --fcm-* settings (README, "Send a push").
+# scripts/serve.sh) with your own --apns-* / --fcm-* settings (docs/sending.md, "Send a push").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

@@ -59,7 +59,7 @@ public enum ProjectDoctor {
                         .nseMissing, target: app.target.name,
                         "the app has no notification service extension, so iOS shows every push as plain text: no image, no video, no RichPush receipts",
                         fix:
-                            "File → New → Target → Notification Service Extension, embed it in \(app.target.name), link the RichPush package's RichPushNotificationService library and subclass RichPushServiceExtension (README, \"Add RichPush to your app\")"
+                            "File → New → Target → Notification Service Extension, embed it in \(app.target.name), link the RichPush package's RichPushNotificationService library and subclass RichPushServiceExtension (docs/extension.md, \"Add RichPush to your app\")"
                     ))
             }
             if contents.isEmpty {

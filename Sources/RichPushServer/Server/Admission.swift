@@ -62,7 +62,7 @@ struct Admission: Sendable {
         guard let (route, _) = routes.route(for: request.path) else {
             throw HTTPResponseError(
                 status: 404, code: "not_found",
-                message: "no route for \(String(request.path.prefix(200))); see README (POST /v1/receipts, GET /v1/pushes, GET /)")
+                message: "no route for \(String(request.path.prefix(200))); see docs/server.md or GET /openapi.yaml (POST /v1/receipts, GET /v1/pushes, GET /)")
         }
         guard let endpoint = route.endpoint(request.routingMethod) else { throw .methodNotAllowed(route.methods) }
         return endpoint

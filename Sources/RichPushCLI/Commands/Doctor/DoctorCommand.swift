@@ -26,7 +26,7 @@ enum DoctorCommand {
             5 s or total from 10 s, of the extension's 30 s), media_ok (info).
 
             Prints one line per finding (SEVERITY CODE TARGET: message Fix: …), errors first,
-            then a summary line. The codes are stable and listed in the README.
+            then a summary line. The codes are stable and listed in docs/doctor.md.
 
             Exit status: 0 when no error was found, 1 when one was, 64 on a usage error.
             """,
