@@ -63,8 +63,9 @@ public final class WebhookDispatcher: Sendable {
         loops.withLock { $0 += tasks }
     }
 
-    /// Stops the loops: attempts in flight finish (up to `grace` seconds) and are recorded;
-    /// what is not recorded is delivered again later (same event id). Blocks the caller.
+    /// Stops the loops: requests in flight are cut (their connections closed, so a receiver that
+    /// hangs does not hold the shutdown) and recorded as failed attempts, to be sent again after a
+    /// restart (same event id); waits up to `grace` seconds for that. Blocks the caller.
     ///
     /// - Parameter grace: the longest wait, seconds.
     public func stop(grace: Double) {
@@ -73,9 +74,9 @@ public final class WebhookDispatcher: Sendable {
             return loops
         }
         for task in tasks { task.cancel() }
+        transport.shutdown()
         let end = Date().addingTimeInterval(grace)
         while running.withLock({ $0 }) > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-        transport.shutdown()
     }
 
     /// The outbox's figures per endpoint key, read at most once a second (the dashboard and
