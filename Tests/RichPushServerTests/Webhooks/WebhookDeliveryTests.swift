@@ -129,6 +129,24 @@ struct WebhookDeliveryTests {
         #expect(await server.terminate() == 0)
     }
 
+    @Test("a receiver down past the give-up time: the events are given up and counted failed, later ones still arrive")
+    func givenUp() async throws {
+        let receiver = try await WebhookReceiverProcess(secret: Self.secret)
+        await receiver.stop()
+        // 0.0005 h = 1.8 s.
+        let server = try await ServerProcess(extraArguments: Self.arguments(receiver) + ["--webhook-give-up-hours", "0.0005"])
+        try await Self.record(server, push: "g0", batch: "g0", tokens: [1, 2, 3], outcome: "token_inactive")
+        try await Self.waitForMetric(server, "richpush_webhook_failed") { $0 == 3 }
+        #expect(try await Self.metric(server, "richpush_webhook_pending") == 0)
+        let page = try await server.client().request("GET", "/", headers: server.admin)
+        #expect(page.text.contains("given up after"), "the dashboard's last error says why")
+        try await receiver.start()
+        try await Self.record(server, push: "g1", batch: "g1", tokens: [1], outcome: "token_bad")
+        try await receiver.wait("the later event") { $0.contains { $0["verified"] as? Bool == true } }
+        #expect(try receiver.verified().compactMap { ($0["data"] as? [String: Any])?["push_id"] as? String } == ["g1"])
+        #expect(await server.terminate() == 0)
+    }
+
     @Test("serve killed -9 with pending events: the restarted serve delivers them")
     func killedWithPendingEvents() async throws {
         let receiver = try await WebhookReceiverProcess(secret: Self.secret)

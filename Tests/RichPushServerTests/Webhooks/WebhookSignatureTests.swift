@@ -58,3 +58,40 @@ struct WebhookSignatureTests {
         }
     }
 }
+
+/// The documented snippets stay the ones the tests run or compile.
+@Suite("webhooks: the documented verification snippets")
+struct WebhookDocumentedSnippetTests {
+    /// The code block after `<!-- verify: LANGUAGE -->` in docs/webhooks.md.
+    static func snippet(_ language: String) throws -> String {
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/webhooks.md"), encoding: .utf8)
+        let marker = "<!-- verify: \(language) -->\n```\(language)\n"
+        guard let start = text.range(of: marker), let end = text.range(of: "```", range: start.upperBound..<text.endIndex) else {
+            throw TestSupportError("docs/webhooks.md has no \(language) verification snippet")
+        }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("the Swift snippet is Tests/IOSCompile/WebhookReceiver/WebhookVerification.swift, which the iOS type-check compiles with CryptoKit")
+    func swiftSnippet() throws {
+        let file = try String(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/IOSCompile/WebhookReceiver/WebhookVerification.swift"), encoding: .utf8)
+        #expect(try Self.snippet("swift") == file)
+    }
+
+    @Test("the Python snippet accepts RichPush's own signature and refuses a wrong secret, an altered body, an old timestamp")
+    func pythonSnippet() async throws {
+        let body = #"{"data":{"token":"ab"},"id":"evt_00","type":"token.bad"}"#
+        let now = Int(Date().timeIntervalSince1970)
+        let good = try WebhookSignature.header(body: Data(body.utf8), secret: Data("whsec-doc-0123456789".utf8), timestamp: now)
+        let old = try WebhookSignature.header(body: Data(body.utf8), secret: Data("whsec-doc-0123456789".utf8), timestamp: now - 301)
+        let script =
+            try Self.snippet("python") + """
+                import sys
+                h, o, b = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+                print(verify(h, b, "whsec-doc-0123456789"), verify(h, b, "whsec-doc-0123456780"), verify(h, b + b" ", "whsec-doc-0123456789"), verify(o, b, "whsec-doc-0123456789"))
+                """
+        let run = try await ChildProcess("python3", ["-c", script, good, old, body]).run(timeout: 30)
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "True False False False", "\(run.stderr)")
+    }
+}
