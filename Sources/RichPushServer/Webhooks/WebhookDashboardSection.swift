@@ -28,7 +28,7 @@ enum WebhookDashboardSection {
             rows += "<td class=\"when\">\(s.lastDeliveredAtMs.map { HTML.escape(HTML.time($0)) } ?? "—")</td><td>\(error)</td></tr>"
         }
         let unreadable = status == nil ? "<div class=\"problem\">The outbox could not be read from the store; the figures are missing.</div>" : ""
-        let giveUp = settings.giveUpSeconds >= 3600 ? "\(settings.giveUpSeconds / 3600) h" : "\(Int(settings.giveUpSeconds)) s"
+        let giveUp = settings.giveUpText
         return """
             <section class="panel"><h2>Webhooks</h2><div class="sub">signed events, delivered at least once, in order per token / push · \
             retried up to \(HTML.escape(giveUp)) after each event · all instances · see docs/webhooks.md</div>

@@ -25,6 +25,9 @@ public final class WebhookDispatcher: Sendable {
     private let queue = BlockingQueue(label: "richpush.webhooks.store", concurrent: true)
     private let loops = Locked<[Task<Void, Never>]>([])
     private let running = Locked(0)
+    /// Connections to the receivers (each with a libcurl thread): HTTP/1.1 receivers get this
+    /// many requests at once, HTTP/2 ones up to `concurrency` streams.
+    static let connections = 4
     private let cachedStatus = Locked<(atMs: Int, status: [String: WebhookEndpointStatus])?>(nil)
 
     /// Makes a dispatcher (nothing runs before `start()`).
@@ -44,11 +47,12 @@ public final class WebhookDispatcher: Sendable {
             var configuration = TransportConfiguration()
             configuration.connectTimeout = min(settings.timeoutSeconds, 10)
             configuration.requestTimeout = settings.timeoutSeconds
-            configuration.maxConnectionsPerHost = max(1, settings.concurrency)
             configuration.maxConcurrentStreams = max(1, settings.concurrency)
             configuration.maximumResponseBodyBytes = 4_096
             #if canImport(CCurl) && os(Linux)
-            self.transport = try CurlHTTP2Transport(configuration: configuration)
+            // Several connections of one transfer each (libcurl waits to multiplex on one
+            // connection, which over HTTP/1.1 means one request at a time).
+            self.transport = try ConnectionPoolTransport(configuration: configuration, connections: Self.connections)
             #else
             throw RichPushError(code: .unsupported, message: "webhook delivery needs libcurl (Linux)")
             #endif
@@ -179,10 +183,9 @@ public final class WebhookDispatcher: Sendable {
     func judge(_ claim: WebhookClaim, status: Int?, error: String, nowMs: Int) -> WebhookAttempt {
         let deadline = claim.createdAtMs + Int(settings.giveUpSeconds * 1000)
         if nowMs >= deadline {
-            let hours = settings.giveUpSeconds / 3600
             return WebhookAttempt(
                 seq: claim.seq, outcome: .gaveUp, status: status,
-                error: error + " (given up after \(claim.attempts) attempts over \(hours < 1 ? "\(Int(settings.giveUpSeconds)) s" : "\(hours) h"))",
+                error: error + " (given up after \(claim.attempts) attempts over \(settings.giveUpText))",
                 atMs: nowMs)
         }
         let next = min(deadline, nowMs + Int(settings.retryDelay(afterAttempt: claim.attempts) * 1000))

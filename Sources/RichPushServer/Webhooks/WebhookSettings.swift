@@ -46,6 +46,13 @@ public struct WebhookSettings: Sendable {
         return out
     }
 
+    /// The give-up time as text: `24 h`, `1.5 h`, `36 s`.
+    public var giveUpText: String {
+        let hours = giveUpSeconds / 3600
+        if hours < 1 { return "\(Int(giveUpSeconds.rounded())) s" }
+        return hours == hours.rounded() ? "\(Int(hours)) h" : "\(hours) h"
+    }
+
     /// Whether any endpoint gets events of `type` (so producers skip building the others).
     ///
     /// - Parameter type: the event type.

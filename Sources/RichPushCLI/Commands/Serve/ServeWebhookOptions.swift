@@ -114,9 +114,7 @@ enum ServeWebhookOptions {
     static func bannerLines(_ settings: WebhookSettings) -> String {
         settings.endpoints.map { e in
             let types = e.types.map { $0.sorted().map(\.rawValue).joined(separator: ",") } ?? "all events"
-            let hours = settings.giveUpSeconds / 3600
-            return
-                "  webhooks:  POST \(e.displayURL) (\(types); signed RichPush-Signature; retried for \(hours >= 1 ? "\(hours) h" : "\(Int(settings.giveUpSeconds)) s"))\n"
+            return "  webhooks:  POST \(e.displayURL) (\(types); signed RichPush-Signature; retried for \(settings.giveUpText))\n"
         }.joined()
     }
 }
