@@ -73,7 +73,12 @@ public final class StatisticsServer: @unchecked Sendable {
         } else {
             self.sender = nil
         }
-        webhooks = try Self.webhookDispatcher(configuration, store: store)
+        do {
+            webhooks = try Self.webhookDispatcher(configuration, store: store)
+        } catch {
+            sender?.shutdown()
+            throw error
+        }
         let metrics = self.metrics
         let writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
             metrics.batchCommitted(size: $0)

@@ -37,10 +37,11 @@ public struct WebhookEvent: Sendable, Equatable {
     /// - Returns: the id.
     public static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64, low = generator.next() as UInt64
-        let hex = String(high, radix: 16) + "|" + String(low, radix: 16)
-        let parts = hex.split(separator: "|").map { String(repeating: "0", count: 16 - $0.count) + $0 }
-        return "evt_" + parts.joined()
+        let halves = [generator.next() as UInt64, generator.next() as UInt64].map { half in
+            let hex = String(half, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        return "evt_" + halves.joined()
     }
 
     /// The JSON body sent to receivers (keys sorted, no trailing newline): what the signature covers.
