@@ -19,7 +19,11 @@ struct DashboardEndpoint: AdminPageEndpoint {
             let range = DashboardQuery(maximumBuckets: 60, fromMs: query.startedFromMs, toMs: query.startedBeforeMs)
             return (try store.dashboard(range), try store.pushes(query))
         }
-        let view = DashboardPage.View(snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs)
+        var view = DashboardPage.View(snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs)
+        if let webhooks = context.webhooks {
+            view.webhooks = WebhookDashboardSection.render(
+                webhooks.settings.endpoints, status: await webhooks.status(), settings: webhooks.settings, nowMs: view.generatedAtMs)
+        }
         return .html(200, DashboardPage.render(view))
     }
 }

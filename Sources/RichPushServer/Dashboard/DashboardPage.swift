@@ -19,6 +19,8 @@ enum DashboardPage {
         var problem: String?
         /// Now, milliseconds since 1970.
         var generatedAtMs: Int
+        /// The webhooks panel (`WebhookDashboardSection`), `""` without webhooks.
+        var webhooks = ""
     }
 
     /// Renders the dashboard of a snapshot alone (its newest pushes as the table).
@@ -119,6 +121,7 @@ enum DashboardPage {
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of delivered receipts · p50 \(s.p50Ms.map { HTML.duration(ms: $0) } ?? "—") · p95 \(s.p95Ms.map { HTML.duration(ms: $0) } ?? "—") · budget ≈ 30 s</div>
             <div class="chart">\(SVGChart.timing(s.timing, p50: s.p50Ms, p95: s.p95Ms))</div></div>
             </section>
+            \(view.webhooks)
             <section class="panel"><h2>Pushes</h2><div class="sub">\(HTML.escape(listCaption(view.parameters))) · JSON at <code>GET /v1/pushes</code></div>
             \(filterForm(view.parameters))
             \(problem)

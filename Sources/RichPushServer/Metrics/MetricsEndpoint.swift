@@ -14,6 +14,7 @@ struct MetricsEndpoint: Endpoint {
             let up = context.store.health().isAvailable ? 1 : 0
             text += "# HELP richpush_store_up Whether the database answers (1) or not (0).\n# TYPE richpush_store_up gauge\nrichpush_store_up \(up)\n"
         }
+        if let webhooks = context.webhooks { text += await webhooks.renderMetrics() }
         return ServerResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8))
     }
 }

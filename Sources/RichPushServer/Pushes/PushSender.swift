@@ -25,6 +25,8 @@ public final class PushSender: Sendable {
     private let store: any ReceiptStore
     private let storeQueue = DispatchQueue(label: "richpush.pushes.store")
     private let pending = PendingCounter()
+    /// Where `token.inactive`, `token.bad` and `push.sent` go (written with the send's record).
+    private let webhooks: WebhookSettings?
 
     /// Reads the key(s) and opens the clients (connections are made on the first send).
     ///
@@ -35,12 +37,15 @@ public final class PushSender: Sendable {
     ///   - names: what the 502 and 503 answers call the settings.
     ///   - store: where sends are recorded (`recordSend`) and devices looked up.
     ///   - retry: backoff for 429 / 5xx (APNs) and `QUOTA_EXCEEDED` / `UNAVAILABLE` (FCM).
+    ///   - webhooks: the webhook endpoints, whose events are written with each recorded send.
     /// - Throws: `RichPushError` `invalid_key` (the `.p8` or the service account's key cannot be
     ///   read), `io` (a CA or service-account file cannot be read), `configuration`, `transport`.
     public init(
         settings: APNsSettings?, fcm: FCMSettings? = nil, apnsMissing: [String] = PushSettingNames.descriptive.apnsRequired,
-        names: PushSettingNames = .descriptive, store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy()
+        names: PushSettingNames = .descriptive, store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy(),
+        webhooks: WebhookSettings? = nil
     ) throws {
+        self.webhooks = webhooks
         self.settings = settings
         self.fcmSettings = fcm
         self.apnsMissing = apnsMissing
@@ -244,6 +249,7 @@ public final class PushSender: Sendable {
                     pushID: request.pushID, sentAtMs: sentAtMs, title: request.title, tokens: sentTokens + skippedTokens,
                     source: provider.rawValue, batchID: "\(provider)-" + UUID().uuidString.lowercased()))
         }
+        if let webhooks { records = webhooks.attaching(to: records, pushSent: true, atMs: Int(Date().timeIntervalSince1970 * 1000)) }
         var storeError: String?
         do {
             let batches = records

@@ -39,7 +39,8 @@ struct RecordedSendEndpoint: Endpoint {
         } catch {
             throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
         }
-        let record = recorded.record
+        let record =
+            context.configuration.webhooks?.attaching(to: [recorded.record], pushSent: false, atMs: ServerContext.nowMs).first ?? recorded.record
         let outcome = try await context.write { try $0.recordSend(record) }
         let counts = record.counts
         var body: [String: JSONValue] = [

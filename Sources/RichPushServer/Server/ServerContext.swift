@@ -6,6 +6,8 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let store: any ReceiptStore & StatisticsStore
     let metrics: ServerMetrics
+    /// The webhook outbox's deliverer, when `--webhook-url` is given.
+    let webhooks: WebhookDispatcher?
     let auth: AdminAuthenticator
     let throttle = LoginThrottle()
     let origins: OriginPolicy
@@ -17,10 +19,11 @@ final class ServerContext: Sendable {
     private let storeReads = BlockingQueue(label: "richpush.server.store-reads", concurrent: true)
     private let trustedProxies: Set<String>
 
-    init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics) {
+    init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics, webhooks: WebhookDispatcher? = nil) {
         self.configuration = configuration
         self.store = store
         self.metrics = metrics
+        self.webhooks = webhooks
         auth = AdminAuthenticator(token: configuration.adminToken)
         origins = OriginPolicy(publicURL: configuration.publicURL)
         trustedProxies = Set(configuration.trustedProxies.map(ClientOrigin.normalized))

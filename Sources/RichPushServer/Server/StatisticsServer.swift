@@ -42,6 +42,7 @@ public final class StatisticsServer: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let writer: ReceiptWriter
     private let sender: PushSender?
+    private let webhooks: WebhookDispatcher?
     /// Admission and the endpoints: what every request goes through.
     let router: ServerRouter
     private var http: HTTPServer?
@@ -68,18 +69,25 @@ public final class StatisticsServer: @unchecked Sendable {
         if configuration.apns != nil || configuration.fcm != nil {
             self.sender = try PushSender(
                 settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, names: configuration.pushSettingNames,
-                store: store)
+                store: store, webhooks: configuration.webhooks)
         } else {
             self.sender = nil
+        }
+        do {
+            webhooks = try Self.webhookDispatcher(configuration, store: store)
+        } catch {
+            sender?.shutdown()
+            throw error
         }
         let metrics = self.metrics
         let writer = ReceiptWriter(store: store, maximumBatch: configuration.maximumBatch, linger: configuration.commitLinger) {
             metrics.batchCommitted(size: $0)
         }
         self.writer = writer
-        let context = ServerContext(configuration: configuration, store: store, metrics: metrics)
+        let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks)
         router = ServerRouter(
             admission: Admission(context: context, routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context))))
+        webhooks?.start()
         guard listening else { return }
         do {
             let router = self.router
@@ -95,8 +103,18 @@ public final class StatisticsServer: @unchecked Sendable {
         } catch {
             writer.stop()
             sender?.shutdown()
+            webhooks?.stop(grace: 0)
             throw error
         }
+    }
+
+    /// The outbox's deliverer when webhooks are configured (the store must keep an outbox).
+    private static func webhookDispatcher(_ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore) throws -> WebhookDispatcher? {
+        guard let settings = configuration.webhooks, !settings.endpoints.isEmpty else { return nil }
+        guard let outbox = store as? any WebhookOutboxStore else {
+            throw RichPushError(code: .configuration, message: "webhooks need the SQLite or PostgreSQL store (the outbox is a table in it)")
+        }
+        return try WebhookDispatcher(settings: settings, store: outbox)
     }
 
     /// The route table: each path with its endpoint per method, matched in order.
@@ -162,6 +180,7 @@ public final class StatisticsServer: @unchecked Sendable {
             while sender.inFlight > 0 && Date() < last { Thread.sleep(forTimeInterval: 0.01) }
         }
         writer.stop()
+        webhooks?.stop(grace: configuration.shutdownGrace)
         http?.stop()
         try store.close()
     }

@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-edge-allow-http]]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-edge-allow-http]]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -69,6 +69,13 @@ enum ServeCommand {
             RICHPUSH_APNS_SANDBOX=1. The key's contents are never printed. Some of the four
             (key, key id, team id, topic) without the others is a usage error (exit 64) naming
             what is missing; none of them leaves POST /v1/pushes to FCM, or answering 503.
+
+            Webhooks (docs/webhooks.md): --webhook-url [TYPES=]URL POSTs events (token.inactive,
+            token.bad, push.sent, media.refused, campaign.finished) signed with --webhook-secret
+            (header RichPush-Signature: t=UNIX,v1=hex HMAC-SHA256 of "t.body"), written to the
+            store's outbox with the change they report, delivered at least once, in order per
+            token / push, retried with backoff for --webhook-give-up-hours (default 24).
+            RICHPUSH_WEBHOOK_URL and RICHPUSH_WEBHOOK_SECRET stand for the flags.
 
             FCM settings: RICHPUSH_FCM_SERVICE_ACCOUNT, RICHPUSH_FCM_URL, RICHPUSH_FCM_TOKEN_URL,
             RICHPUSH_FCM_CA_FILE; RICHPUSH_DEVICE_SECRET for --device-secret.
@@ -155,7 +162,7 @@ enum ServeCommand {
                 help:
                     "How long a key whose request died mid-send stays in_progress before a\nretry may send again (default 10; longer than your slowest send)."
             ),
-        ] + ServeMediaOptions.options,
+        ] + ServeMediaOptions.options + ServeWebhookOptions.options,
         run: run
     )
 
@@ -235,6 +242,7 @@ enum ServeCommand {
         configuration.deviceSecret = deviceSecret
         try ServeIdempotencyOptions.apply(args, to: &configuration)
         configuration.mediaEdge = try ServeMediaOptions.settings(args, publicURL: security.publicURL)
+        configuration.webhooks = try ServeWebhookOptions.settings(args, environment: environment)
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
                 throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")
@@ -265,6 +273,7 @@ enum ServeCommand {
         banner +=
             "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
         if let edge = configuration.mediaEdge { banner += ServeMediaOptions.bannerLine(edge) }
+        if let webhooks = configuration.webhooks { banner += ServeWebhookOptions.bannerLines(webhooks) }
         let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
         banner +=
             "  limits:    \(limits.maximumConnections) connections (503 from \(limits.busyThreshold)), \(perIP), headers within \(Self.format(limits.headerTimeoutSeconds)) s, bodies ≥ \(limits.minimumBodyBytesPerSecond) B/s, idle \(limits.idleTimeoutSeconds) s\n"

@@ -11,7 +11,15 @@ extension PostgresStore {
     /// SQLite does in order.
     @discardableResult
     public func recordSend(_ send: PushSendRecord) throws -> SendRecording {
-        try pooled { try Self.recordSend(send, on: $0) }
+        guard !send.webhookDeliveries.isEmpty else { return try pooled { try Self.recordSend(send, on: $0) } }
+        // With webhook events: the same transaction (events only when the batch was recorded).
+        return try pooled { c in
+            try Self.inTransaction(c) {
+                let recording = try Self.recordSend(send, on: c)
+                if recording == .recorded { try Self.insertWebhookDeliveries(send.webhookDeliveries, on: c) }
+                return recording
+            }
+        }
     }
 
     /// The statement behind `recordSend(_:)` (also used by `richpush migrate` for whole pushes).

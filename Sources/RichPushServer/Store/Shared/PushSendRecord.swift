@@ -98,6 +98,9 @@ public struct PushSendRecord: Sendable, Equatable {
     public var batchID: String?
     /// Totals from a system that reports no per-token results; used instead of counting `tokens`.
     public var reportedCounts: Counts?
+    /// Webhook events to write to the outbox in the same transaction (when the batch is recorded,
+    /// not for a duplicate); empty without webhooks.
+    public var webhookDeliveries: [WebhookDelivery] = []
 
     /// Makes a send record.
     public init(

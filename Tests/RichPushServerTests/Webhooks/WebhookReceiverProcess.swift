@@ -1,0 +1,79 @@
+import Foundation
+import RichPushTestSupport
+
+/// `Tests/Support/webhook_receiver.py`: a receiver that checks every signature with the Python
+/// snippet of docs/webhooks.md and logs each request as a JSON line. Stopped and started again on
+/// the same port to play a receiver that is down for a while.
+final class WebhookReceiverProcess: @unchecked Sendable {
+    let directory: URL
+    let logFile: URL
+    let holdFile: URL
+    let secret: String
+    let status: Int
+    private(set) var port = 0
+    private var child: ChildProcess?
+
+    /// Starts a receiver on a free port.
+    ///
+    /// - Parameters:
+    ///   - secret: the secret it verifies with.
+    ///   - status: what it answers a verified request (302: a redirect to /elsewhere).
+    init(secret: String, status: Int = 200) async throws {
+        directory = try Fixtures.temporaryDirectory("webhook-receiver")
+        logFile = directory.appendingPathComponent("log.jsonl")
+        holdFile = directory.appendingPathComponent("hold")
+        self.secret = secret
+        self.status = status
+        try await start()
+    }
+
+    /// Starts it (again, on the same port once it had one).
+    func start() async throws {
+        let child = ChildProcess(
+            "python3",
+            [
+                Fixtures.supportDirectory.appendingPathComponent("webhook_receiver.py").path, "--port", String(port), "--secret", secret,
+                "--log", logFile.path, "--status", String(status), "--hold-file", holdFile.path,
+            ])
+        port = try await child.start(waitingForPort: 30)
+        self.child = child
+    }
+
+    /// Stops it (the port then refuses connections) and waits for the exit.
+    func stop() async {
+        await child?.terminate(grace: 3)
+        child = nil
+    }
+
+    /// The URL serve posts to.
+    var url: String { "http://127.0.0.1:\(port)/hooks" }
+
+    /// Every request logged so far, in arrival order.
+    func entries() throws -> [[String: Any]] {
+        guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw TestSupportError("log line is not an object: \(line)")
+            }
+            return object
+        }
+    }
+
+    /// The verified deliveries, in arrival order.
+    func verified() throws -> [[String: Any]] { try entries().filter { $0["verified"] as? Bool == true } }
+
+    /// Polls (every 100 ms, up to `seconds`) until `condition` holds on the log.
+    func wait(seconds: Double = 60, _ what: String, until condition: ([[String: Any]]) -> Bool) async throws {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
+            if condition(try entries()) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestSupportError("the webhook receiver did not get \(what) within \(seconds) s; log: \(try entries().suffix(5))")
+    }
+
+    deinit {
+        child?.kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
