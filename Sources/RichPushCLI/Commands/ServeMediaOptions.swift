@@ -1,20 +1,34 @@
 import Foundation
 import RichPushCore
+import RichPushMedia
 import RichPushServer
 
 /// `richpush serve`'s media-edge options: `--media-store-bytes N` turns the edge on (optimised
 /// media stored in the store, served at `/m/<sha256>.<ext>` from `--public-url`, which must be
-/// https unless `--media-edge-allow-http`).
+/// https unless `--media-edge-allow-http`); `--media-allow-host`, `--allow-http-host` and
+/// `--media-ca-file` are the send-time media check's, as in `richpush media probe`.
 enum ServeMediaOptions {
     /// The options, for `ServeCommand.spec`.
-    static let options: [ParsedArguments.Option] = [
-        .value(
-            "media-store-bytes", "BYTES",
-            help:
-                "Turn the media edge on: keep optimised push media (at most BYTES,\noldest unreferenced first) in the store and serve it at\nGET /m/<sha256>.<ext>; needs an https --public-url."
-        ),
-        .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
-    ]
+    static let options: [ParsedArguments.Option] =
+        [
+            .value(
+                "media-store-bytes", "BYTES",
+                help:
+                    "Turn the media edge on: keep optimised push media (at most BYTES,\noldest unreferenced first) in the store and serve it at\nGET /m/<sha256>.<ext>; needs an https --public-url."
+            ),
+            .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
+        ] + MediaProbeOptions.options.filter { $0.name != "budget" }
+
+    /// The send-time media check's probe settings (`POST /v1/pushes`).
+    ///
+    /// - Parameter args: the parsed arguments.
+    /// - Returns: the settings.
+    /// - Throws: `UsageError` for an unreadable `--media-ca-file`.
+    static func check(_ args: ParsedArguments) throws -> MediaCheckSettings {
+        var check = MediaCheckSettings()
+        check.probe = try MediaProbeOptions.settings(args, command: "serve")
+        return check
+    }
 
     /// The banner's line for the edge.
     ///
