@@ -15,11 +15,12 @@ struct DashboardEndpoint: AdminPageEndpoint {
             problem = invalid.message
         }
         let query = parameters.query
-        let (snapshot, page) = try await context.read { store in
+        let (snapshot, page, mediaCheck) = try await context.read { store in
             let range = DashboardQuery(maximumBuckets: 60, fromMs: query.startedFromMs, toMs: query.startedBeforeMs)
-            return (try store.dashboard(range), try store.pushes(query))
+            return (try store.dashboard(range), try store.pushes(query), try store.mediaCheckTotals(fromMs: range.fromMs, toMs: range.toMs))
         }
-        let view = DashboardPage.View(snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs)
+        let view = DashboardPage.View(
+            snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs, mediaCheck: mediaCheck)
         return .html(200, DashboardPage.render(view))
     }
 }

@@ -213,6 +213,10 @@ struct SendMediaCheckTests {
         #expect(small.status == 200, "\(small.text)")
         #expect(try Self.media(small).first?["action"] as? String == "checked")
         #expect(try await Self.delivered(mock).payload["image-url"] as? String == photo)
+        // The push's page says what was found and sent.
+        let page = try await c.request("GET", "/pushes/o-webp", headers: server.admin)
+        #expect(page.text.contains("<span class=\"mono\">unsupported_format</span></td><td class=\"num\">WebP · "), "\(page.text)")
+        #expect(page.text.contains("<td>optimised → JPEG · "))
         #expect(await server.terminate() == 0)
 
         // The send record keeps the original URL and names the copy (referenced: never evicted).
