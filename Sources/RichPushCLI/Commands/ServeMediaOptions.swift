@@ -17,6 +17,9 @@ enum ServeMediaOptions {
                     "Turn the media edge on: keep optimised push media (at most BYTES,\noldest unreferenced first) in the store and serve it at\nGET /m/<sha256>.<ext>; needs an https --public-url."
             ),
             .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
+            .value(
+                "media-public-url", "URL",
+                help: "Where devices fetch the edge's files, if not --public-url (a CDN or\nanother host name in front of this server; https)."),
         ] + MediaProbeOptions.options.filter { $0.name != "budget" }
 
     /// The send-time media check's probe settings (`POST /v1/pushes`).
@@ -42,18 +45,22 @@ enum ServeMediaOptions {
     ///
     /// - Parameters:
     ///   - args: the parsed arguments.
-    ///   - publicURL: the checked `--public-url`.
+    ///   - publicURL: the checked `--public-url` (the edge's, unless `--media-public-url` is given).
     /// - Returns: the settings, or `nil`.
     /// - Throws: `UsageError` (exit 64) naming the fix.
     static func settings(_ args: ParsedArguments, publicURL: String?) throws -> MediaEdgeSettings? {
         guard let bytes = try args.integer("media-store-bytes", in: 0...Int(Int64.max / 2)) else {
-            if args.flag("media-edge-allow-http") {
-                throw UsageError(command: "serve", message: "--media-edge-allow-http goes with --media-store-bytes BYTES (the media edge)")
+            for option in ["media-edge-allow-http", "media-public-url"] where args.flag(option) || args.value(option) != nil {
+                throw UsageError(command: "serve", message: "--\(option) goes with --media-store-bytes BYTES (the media edge)")
             }
             return nil
         }
+        let edgeURL = args.value("media-public-url") ?? publicURL
+        if let given = args.value("media-public-url"), !ServerConfiguration.isPublicURL(given) {
+            throw UsageError(command: "serve", message: "'--media-public-url \(given)' is not an http(s) URL with a host, e.g. https://media.example.com")
+        }
         do {
-            return try MediaEdgeSettings(publicURL: publicURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"))
+            return try MediaEdgeSettings(publicURL: edgeURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"))
         } catch let error as RichPushError {
             throw UsageError(command: "serve", message: error.message)
         }

@@ -154,7 +154,8 @@ struct SendMediaCheckTests {
         // proxy's part in production (deploy/nginx), so the device side below fetches the same
         // path from the server itself over http.
         let publicURL = "https://127.0.0.1:\(port)"
-        let edge = ["--port", "\(port)", "--public-url", publicURL, "--media-store-bytes", "10000000"]
+        // --media-public-url: the edge's address alone (the dashboard keeps its own origin).
+        let edge = ["--port", "\(port)", "--media-public-url", publicURL, "--media-store-bytes", "10000000"]
         let server = try await ServerProcess(extraArguments: mock.serveArguments() + Self.localMedia(files) + edge)
         let c = server.client()
         let dir = try Fixtures.temporaryDirectory("send-media-optimize")
