@@ -35,9 +35,10 @@ enum MediaCheckPanel {
         let fixed = totals.rows.filter { $0.action == "optimized" && $0.reason != nil }.map(\.count).reduce(0, +)
         let text = totals.rows.filter { $0.action == "sent_text" && $0.reason != nil }.map(\.count).reduce(0, +)
         let refused = totals.rows.filter { $0.action == "refused" && $0.reason != nil }.map(\.count).reduce(0, +)
-        var line =
-            "\(HTML.number(checked)) media URL\(checked == 1 ? "" : "s") checked at send; \(HTML.number(caught)) would have failed: "
-            + "\(HTML.number(fixed)) optimised to the edge's JPEG, \(HTML.number(text)) sent as text, \(HTML.number(refused)) in refused pushes (422)"
+        let parts = [(fixed, "optimised to the edge's JPEG"), (text, "sent as text"), (refused, "in refused pushes (422)")]
+            .filter { $0.0 > 0 }.map { "\(HTML.number($0.0)) \($0.1)" }
+        var line = "\(HTML.number(checked)) media URL\(checked == 1 ? "" : "s") checked at send; \(HTML.number(caught)) would have failed"
+        if !parts.isEmpty { line += ": " + parts.joined(separator: ", ") }
         if totals.lightened > 0 { line += "; \(HTML.number(totals.lightened)) more lightened (over 300 KB or 2048 px)" }
         return line
     }

@@ -70,6 +70,11 @@ struct MediaCheckDashboardTests {
         #expect(ranged.status == 200)
         #expect(ranged.text.contains("6 media URLs checked at send; 4 would have failed: 2 optimised"), "\(ranged.text)")
         #expect(ranged.text.contains("<title>unsupported_format: 3</title>"))
+        // Only the actions that happened are named; nothing checked says so.
+        let optimizedOnly = MediaCheckTotals(rows: [.init(reason: "unsupported_format", action: "optimized", count: 2)])
+        #expect(
+            MediaCheckPanel.summary(optimizedOnly, caught: 2) == "2 media URLs checked at send; 2 would have failed: 2 optimised to the edge's JPEG")
+        #expect(MediaCheckPanel.summary(MediaCheckTotals(), caught: 0).hasSuffix("nothing checked in this range yet"))
     }
 
     @Test("a push's page shows per media URL what the probe found and what was sent; a refused push has a page")
