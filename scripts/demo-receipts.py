@@ -11,9 +11,12 @@ Tests/Support/mock_apns.py), each push is first sent with POST /v1/pushes to one
 per device, so the dashboard's funnel shows sent -> accepted -> delivered -> opened; only
 devices whose token APNs accepted then post receipts. --write-apns-script FILE writes the
 mock's script (the tokens it answers 410 Unregistered or 400 BadDeviceToken) and exits.
+--image-host URL: each push's image is a real file there (IMAGES: a JPEG, WebPs, a HEIC, a heavy
+JPEG, a 404), checked by the server before sending (and optimised with its media edge), with
+"on_media_error": "send_text"; without it the images are placeholders and the check is off.
 
 usage: scripts/demo-receipts.py [--url http://127.0.0.1:8080/v1/receipts] [--seconds 40]
-                                [--admin-token TOKEN] [--write-apns-script FILE]
+                                [--admin-token TOKEN [--image-host URL]] [--write-apns-script FILE]
 """
 import argparse, json, random, threading, time, urllib.error, urllib.request, urllib.parse, math, queue
 
@@ -22,6 +25,7 @@ p.add_argument("--url", default="http://127.0.0.1:8080/v1/receipts")
 p.add_argument("--seconds", type=float, default=40.0)
 p.add_argument("--seed", type=int, default=7)
 p.add_argument("--admin-token", help="send each push with POST /v1/pushes first (same server)")
+p.add_argument("--image-host", help="https URL serving IMAGES' files (/f/NAME): the server checks them at send")
 p.add_argument("--write-apns-script", metavar="FILE", help="write mock_apns.py's token script and exit")
 args = p.parse_args()
 rng = random.Random(args.seed)
@@ -64,6 +68,10 @@ if args.write_apns_script:
     with open(args.write_apns_script, "w") as f:
         json.dump(REFUSED, f)
     raise SystemExit(0)
+
+# The file each push's image is on --image-host (probe_media_server.py's /f/NAME; gone.jpg is a 404).
+IMAGES = {"2018001": "photo.jpg", "2018002": "sticker.webp", "spring-sale": "spring-sale.webp",
+          "2018004": "large.jpg", "news-0412": "gone.jpg", "2018006": "photo.heic"}
 
 TITLES = {"2018001": "Today's photo", "2018002": "New stickers", "spring-sale": "Spring sale: 30% off",
           "2018004": "Your weekly mix", "news-0412": "Morning news", "2018006": "A photo for you"}
@@ -118,8 +126,13 @@ sent = {}
 def send(pid, devices):
     """POST /v1/pushes for one push to all its devices' tokens (the mock APNs answers)."""
     url = args.url.rsplit("/v1/", 1)[0] + "/v1/pushes"
-    body = json.dumps({"push_id": pid, "tokens": [token(pid, d) for d in range(devices)], "title": TITLES.get(pid, pid),
-                       "body": "Tap to see it.", "image": f"https://media.example.com/{pid}.jpg"}).encode()
+    push = {"push_id": pid, "tokens": [token(pid, d) for d in range(devices)], "title": TITLES.get(pid, pid), "body": "Tap to see it."}
+    if args.image_host:
+        push.update({"image": f"{args.image_host}/f/{IMAGES[pid]}", "on_media_error": "send_text"})
+    else:
+        # media.example.com does not answer: the send-time media check is off for these.
+        push.update({"image": f"https://media.example.com/{pid}.jpg", "media": "off"})
+    body = json.dumps(push).encode()
     req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json",
                                                           "Authorization": f"Bearer {args.admin_token}"})
     try:

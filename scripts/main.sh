@@ -8,11 +8,15 @@
 #
 #   1. Two iPhones register their device tokens (POST /v1/devices), one bound to a user id.
 #   2. Article 000's image push (push id 2018001-<run>) goes out with POST /v1/pushes through
-#      APNs to three tokens, one of which APNs answers 410 Unregistered.
-#   3. The two phones run the real notification service extension (`richpush simulate`, the
-#      image served by the bundled media server) and post their receipts; one user opens it.
-#   4. Article 001's image push goes out through FCM ("provider": "fcm"); the phone that gets
-#      it posts its receipt.
+#      APNs to three tokens, one of which APNs answers 410 Unregistered. Its image is a WebP on
+#      the brand's image host (iOS attaches no WebP): the server's media check (docs/media-at-send.md)
+#      probes it before the first token, makes a JPEG of at most 300 KB, stores it in its media
+#      edge (GET /m/<sha256>.jpg) and sends that URL instead.
+#   3. The two phones run the real notification service extension (`richpush simulate`) on the
+#      payload APNs got, fetch the edge's JPEG and post their receipts; one user opens it.
+#   4. Article 001's image push goes out through FCM ("provider": "fcm") with a 12 MB JPEG (over
+#      Apple's 10 MB image limit; made here with libvips): optimised the same way; the phone that
+#      gets it attaches the edge's JPEG and posts its receipt.
 #   5. Pushes sent by other systems (OneSignal, Braze) get their sends recorded (`richpush
 #      record-send`); the phones run the extension on the payloads as those vendors deliver them,
 #      and the receipts carry the vendor's message id (OneSignal's custom.i) and vendor.
@@ -45,10 +49,10 @@ mkdir -p "$demo"
 rm -rf "$demo/attachments"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/richpush-main.XXXXXX")"
-server_pid=""; media_pid=""; apns_pid=""; fcm_pid=""
+server_pid=""; media_pid=""; apns_pid=""; fcm_pid=""; cdn_pid=""
 stop() { if [ -n "$1" ]; then kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; fi; }
 cleanup() {
-  stop "$media_pid"; stop "$apns_pid"; stop "$fcm_pid"
+  stop "$media_pid"; stop "$apns_pid"; stop "$fcm_pid"; stop "$cdn_pid"
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
@@ -61,7 +65,7 @@ trap cleanup EXIT
 wait_for_port() {
   local out="$1" pid="$2" port=""
   for _ in $(seq 1 300); do
-    port="$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$out" | head -n 1)"
+    port="$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$out" 2>/dev/null | head -n 1)"
     if [ -n "$port" ]; then echo "$port"; return 0; fi
     kill -0 "$pid" 2>/dev/null || return 0
     sleep 0.1
@@ -99,12 +103,36 @@ apns_args=(--apns-key "$work/AuthKey_$KEY_ID.p8" --apns-key-id "$KEY_ID" --apns-
 fcm_args=(--fcm-service-account "$work/service-account.json" --fcm-url "http://127.0.0.1:$fcm_port")
 device_secret="$(openssl rand -hex 32)"
 
+# The brand's image host (https, a throwaway CA the server is told to trust): a WebP, which iOS
+# refuses to attach, and a 12 MB JPEG (4300 × 2900 at Q97, over Apple's 10 MB image limit), made
+# here with libvips (not committed: 12 MB).
+cdn_dir="$work/cdn"
+mkdir -p "$cdn_dir"
+cp Tests/Fixtures/media/photo.webp "$cdn_dir/spring-sale.webp"
+vips gaussnoise "$work/noise.v" 4300 2900 --sigma 40 --mean 128
+vips bandjoin "$work/noise.v $work/noise.v $work/noise.v" "$work/noise3.v"
+vips cast "$work/noise3.v" "$work/noise3u.v" uchar
+vips jpegsave "$work/noise3u.v" "$cdn_dir/poster-12mb.jpg" --Q 97
+rm -f "$work/noise.v" "$work/noise3.v" "$work/noise3u.v"
+python3 Tests/Support/probe_media_server.py "$cdn_dir" --tls-ca-out "$work/cdn-ca.pem" >"$work/cdn.out" 2>"$work/cdn.err" &
+cdn_pid=$!
+cdn_port="$(wait_for_port "$work/cdn.out" "$cdn_pid")"
+[ -n "$cdn_port" ] || { echo "main: the image host did not start: $(cat "$work/cdn.err")" >&2; exit 1; }
+cdn="https://127.0.0.1:$cdn_port/f"
+# The media edge: optimised copies kept in the store (at most 100 MB), served at /m/<sha256>.jpg.
+# Devices reach it at an https address (iOS's App Transport Security); this demo has no TLS proxy
+# in front, so the edge's URLs say https://127.0.0.1:PORT and the simulated phones below fetch the
+# same path over http. --media-allow-host opens the loopback image host to the server's probe
+# (no server-side request forgery otherwise), --media-ca-file trusts its throwaway CA.
+media_args=(--media-store-bytes 100000000 --media-allow-host 127.0.0.1 --media-ca-file "$work/cdn-ca.pem")
+
 # 1. The statistics server: PORT if given, else 8080 or the next free port.
 if [ -n "${PORT:-}" ]; then candidates="$PORT"; else candidates="$(seq 8080 8099)"; fi
 port=""
 for candidate in $candidates; do
   "$BIN" serve --host 127.0.0.1 --port "$candidate" --db "$DB" \
-    "${apns_args[@]}" "${fcm_args[@]}" --device-secret "$device_secret" >"$work/serve.out" 2>"$work/serve.err" &
+    "${apns_args[@]}" "${fcm_args[@]}" --device-secret "$device_secret" \
+    "${media_args[@]}" --media-public-url "https://127.0.0.1:$candidate" >"$work/serve.out" 2>"$work/serve.err" &
   server_pid=$!
   port="$(wait_for_port "$work/serve.out" "$server_pid")"
   [ -n "$port" ] && break
@@ -130,6 +158,23 @@ media_port="$(wait_for_port "$work/media.out" "$media_pid")"
 [ -n "$media_port" ] || { echo "main: the media server did not start: $(cat "$work/media.err")" >&2; exit 1; }
 media="http://127.0.0.1:$media_port"
 
+# What the phones get: the payload with the edge's https URLs fetched over http (no TLS proxy here).
+edge_https="https://127.0.0.1:$port/m/"
+edge_http="http://127.0.0.1:$port/m/"
+on_phone() { # IN OUT: IN's edge URLs as the phone reaches them
+  python3 - "$1" "$2" "$edge_https" "$edge_http" <<'PY'
+import json, sys
+def walk(v):
+    if isinstance(v, dict): return {k: walk(x) for k, x in v.items()}
+    if isinstance(v, list): return [walk(x) for x in v]
+    if isinstance(v, str) and v.startswith(sys.argv[3]): return sys.argv[4] + v[len(sys.argv[3]):]
+    return v
+json.dump(walk(json.load(open(sys.argv[1]))), open(sys.argv[2], "w"), ensure_ascii=False)
+PY
+}
+# One line per media URL the server checked: what the probe found, what it sent.
+media_report='"\n".join("  media %s: %s → %s%s" % (m["url"], m["reason"] or "attachable", m["action"], " (%s, %d bytes: %s)" % (m["optimized_type"], m["optimized_bytes"], m["sent_url"]) if m.get("sent_url") else "") for m in d.get("media", []))'
+
 # Runs the extension on a payload as one phone (its own state: install id, receipt queue).
 simulate_on() { # PHONE PAYLOAD LINES: prints the first LINES lines of what the phone shows
   "$BIN" simulate "$2" --allow-http-host 127.0.0.1 --receipts-url "$base/v1/receipts" \
@@ -149,18 +194,22 @@ curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
 push_apns="2018001-$run_id"
 echo
 echo "== 2. article 000's image push, push id $push_apns, through APNs to phone A, an old token, and user $user (phone B) (POST /v1/pushes)"
-sed -E -e "s#https://[^\"]+#https://img.example.com/photo.jpg#" -e "s#\"2018001\"#\"$push_apns\"#" \
+echo "  its image: $cdn/spring-sale.webp (WebP: the server's media check optimises it before sending)"
+sed -E -e "s#https://[^\"]+#$cdn/spring-sale.webp#" -e "s#\"2018001\"#\"$push_apns\"#" \
   Tests/Fixtures/payloads/seed000-image-and-stats.json > "$work/payload-apns.json"
 python3 - "$work/payload-apns.json" "$phone_a" "$old_phone" "$user" > "$work/push-apns.json" <<'PY'
 import json, sys
 print(json.dumps({"tokens": [sys.argv[2], sys.argv[3]], "user_ids": [sys.argv[4]], "payload": json.load(open(sys.argv[1]))}))
 PY
 curl -sS "${admin[@]}" -H 'Content-Type: application/json' --data-binary @"$work/push-apns.json" "$base/v1/pushes" \
-  | json_field '"  sent %d, accepted %d, skipped %d\n" % (d["sent"], d["accepted"], d["skipped"]) + "\n".join("  %s… %s%s" % (r["token"][:8], r["outcome"], " " + r["reason"] if r["reason"] else "") for r in d["results"])'
+  | json_field '"  sent %d, accepted %d, skipped %d\n" % (d["sent"], d["accepted"], d["skipped"]) + "\n".join("  %s… %s%s" % (r["token"][:8], r["outcome"], " " + r["reason"] if r["reason"] else "") for r in d["results"]) + "\n" + '"$media_report"
 
 echo
-echo "== 3. the phones show it (the real service extension, the image from the local media server) and post receipts"
-sed -E "s#https://img.example.com/photo.jpg#$media/media/photo.jpg#" "$work/payload-apns.json" > "$work/delivered-apns.json"
+echo "== 3. the phones show it (the real service extension on the payload APNs got: the edge's JPEG) and post receipts"
+curl -sS --http2 --cacert "$work/apns-ca.pem" "https://127.0.0.1:$apns_port/stats" \
+  | python3 -c 'import base64, json, sys; sys.stdout.buffer.write(base64.b64decode(json.load(sys.stdin)["last_body_b64"]))' > "$work/apns-got.json"
+echo "  what APNs got: $(cat "$work/apns-got.json")"
+on_phone "$work/apns-got.json" "$work/delivered-apns.json"
 simulate_on phone-a "$work/delivered-apns.json" 99
 simulate_on phone-b "$work/delivered-apns.json" 1
 echo "  the user of phone B opens it:"
@@ -170,16 +219,16 @@ curl -sS -o /dev/null -w "  POST /v1/receipts (event opened) → %{http_code}\n"
 push_fcm="fcm-$run_id"
 echo
 echo "== 4. article 001's image push through FCM (\"provider\": \"fcm\"), push id $push_fcm"
+echo "  its image: $cdn/poster-12mb.jpg ($(stat -c %s "$cdn_dir/poster-12mb.jpg") bytes: over Apple's 10 MB, the extension would give up)"
 curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
-  -d "{\"provider\":\"fcm\",\"push_id\":\"$push_fcm\",\"tokens\":[\"fcm-phone-$run_id:APA91b\",\"unregistered-$run_id\"],\"title\":\"Push通知テスト\",\"image\":\"https://img.example.com/thumb.png\"}" \
-  "$base/v1/pushes" | json_field '"  sent %d, accepted %d (%s)" % (d["sent"], d["accepted"], ", ".join(r["outcome"] + (" " + r["reason"] if r["reason"] else "") for r in d["results"]))'
+  -d "{\"provider\":\"fcm\",\"push_id\":\"$push_fcm\",\"tokens\":[\"fcm-phone-$run_id:APA91b\",\"unregistered-$run_id\"],\"title\":\"Push通知テスト\",\"image\":\"$cdn/poster-12mb.jpg\"}" \
+  "$base/v1/pushes" | json_field '"  sent %d, accepted %d (%s)\n" % (d["sent"], d["accepted"], ", ".join(r["outcome"] + (" " + r["reason"] if r["reason"] else "") for r in d["results"])) + '"$media_report"
 curl -sS "http://127.0.0.1:$fcm_port/stats" | python3 -c "
 import json, sys
-d = json.load(sys.stdin)['last_delivered']
-d['image-url'] = '$media/media/logo.png'
-print(json.dumps(d, ensure_ascii=False))" > "$work/delivered-fcm.json"
-echo "  what the phone gets from FCM: $(cat "$work/delivered-fcm.json")"
-simulate_on fcm-phone "$work/delivered-fcm.json" 1
+print(json.dumps(json.load(sys.stdin)['last_delivered'], ensure_ascii=False))" > "$work/fcm-got.json"
+on_phone "$work/fcm-got.json" "$work/delivered-fcm.json"
+echo "  what the phone gets from FCM: $(cat "$work/fcm-got.json")"
+simulate_on fcm-phone "$work/delivered-fcm.json" 2
 
 # 5. Pushes other systems sent, as they reach the phone: a OneSignal payload (its notification id
 # in custom.i, its image in att) and a Braze payload (its image in ab.att.url; Braze's id key is
@@ -244,8 +293,8 @@ Database:     $DB    (the extension's log lines: $demo/simulate.log)
 The server keeps running; Ctrl-C stops it (requests in flight finish, everything is committed).
 EOF
 
-# The media server was only for the demo; the mocks stay for the server's sends.
-stop "$media_pid"; media_pid=""
+# The media server and the image host were only for the demo; the mocks stay for the server's sends.
+stop "$media_pid"; media_pid=""; stop "$cdn_pid"; cdn_pid=""
 
 # Keep the server in the foreground until Ctrl-C / SIGTERM, then let it shut down gracefully.
 trap 'kill -TERM "$server_pid" 2>/dev/null || true' INT TERM

@@ -43,6 +43,8 @@ struct EveryProviderFunnelTests {
         let body = try json([
             "push_id": "fcm-001", "tokens": ["fcm-device-1:APA91b", "unregistered-9"], "title": "Push通知テスト",
             "image": media.url("/media/photo.jpg").replacingOccurrences(of: "http://", with: "https://"),
+            // The URL only has to pass the lint here (https); the device side fetches it over http.
+            "media": "off",
         ])
         let sent = try await c.postJSON("/v1/pushes", body, headers: server.admin)
         #expect(sent.status == 200, "\(sent.text)")

@@ -30,6 +30,8 @@ struct PushSendEndpointTests {
         let body = try self.json([
             "push_id": "send-001", "tokens": [Self.accepted, Self.unregistered, Self.badToken],
             "title": "新しい記事", "body": "今すぐ確認", "image": "https://media.example.com/a.jpg",
+            // The funnel, not the media: the URL is not fetched (SendMediaCheckTests checks media).
+            "media": "off",
         ])
         let r = try await c.postJSON("/v1/pushes", body, headers: server.admin)
         #expect(r.status == 200, "\(r.text)")
@@ -267,7 +269,10 @@ struct PushSendEndpointTests {
 
         // 1. Send article 000's payload as is (its push_id 2018001 sits in aps.alert).
         let original = try JSONSerialization.jsonObject(with: try Fixtures.payload("seed000-image-and-stats.json"))
-        let sent = try await c.postJSON("/v1/pushes", try self.json(["tokens": [Self.accepted], "payload": original]), headers: server.admin)
+        // Its media host is not reachable from here ("media": "off"); the device side below gets
+        // the image from the local media server (SendMediaCheckTests runs the check itself).
+        let sent = try await c.postJSON(
+            "/v1/pushes", try self.json(["tokens": [Self.accepted], "payload": original, "media": "off"]), headers: server.admin)
         #expect(sent.status == 200, "\(sent.text)")
         #expect(try sent.json()["push_id"] as? String == "2018001")
 

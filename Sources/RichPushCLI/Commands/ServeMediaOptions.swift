@@ -1,20 +1,37 @@
 import Foundation
 import RichPushCore
+import RichPushMedia
 import RichPushServer
 
 /// `richpush serve`'s media-edge options: `--media-store-bytes N` turns the edge on (optimised
 /// media stored in the store, served at `/m/<sha256>.<ext>` from `--public-url`, which must be
-/// https unless `--media-edge-allow-http`).
+/// https unless `--media-edge-allow-http`); `--media-allow-host`, `--allow-http-host` and
+/// `--media-ca-file` are the send-time media check's, as in `richpush media probe`.
 enum ServeMediaOptions {
     /// The options, for `ServeCommand.spec`.
-    static let options: [ParsedArguments.Option] = [
-        .value(
-            "media-store-bytes", "BYTES",
-            help:
-                "Turn the media edge on: keep optimised push media (at most BYTES,\noldest unreferenced first) in the store and serve it at\nGET /m/<sha256>.<ext>; needs an https --public-url."
-        ),
-        .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
-    ]
+    static let options: [ParsedArguments.Option] =
+        [
+            .value(
+                "media-store-bytes", "BYTES",
+                help:
+                    "Turn the media edge on: keep optimised push media (at most BYTES,\noldest unreferenced first) in the store and serve it at\nGET /m/<sha256>.<ext>; needs an https --public-url."
+            ),
+            .flag("media-edge-allow-http", help: "Let the media edge run on an http --public-url (tests only: iOS refuses http media)."),
+            .value(
+                "media-public-url", "URL",
+                help: "Where devices fetch the edge's files, if not --public-url (a CDN or\nanother host name in front of this server; https)."),
+        ] + MediaProbeOptions.options.filter { $0.name != "budget" }
+
+    /// The send-time media check's probe settings (`POST /v1/pushes`).
+    ///
+    /// - Parameter args: the parsed arguments.
+    /// - Returns: the settings.
+    /// - Throws: `UsageError` for an unreadable `--media-ca-file`.
+    static func check(_ args: ParsedArguments) throws -> MediaCheckSettings {
+        var check = MediaCheckSettings()
+        check.probe = try MediaProbeOptions.settings(args, command: "serve")
+        return check
+    }
 
     /// The banner's line for the edge.
     ///
@@ -28,18 +45,22 @@ enum ServeMediaOptions {
     ///
     /// - Parameters:
     ///   - args: the parsed arguments.
-    ///   - publicURL: the checked `--public-url`.
+    ///   - publicURL: the checked `--public-url` (the edge's, unless `--media-public-url` is given).
     /// - Returns: the settings, or `nil`.
     /// - Throws: `UsageError` (exit 64) naming the fix.
     static func settings(_ args: ParsedArguments, publicURL: String?) throws -> MediaEdgeSettings? {
         guard let bytes = try args.integer("media-store-bytes", in: 0...Int(Int64.max / 2)) else {
-            if args.flag("media-edge-allow-http") {
-                throw UsageError(command: "serve", message: "--media-edge-allow-http goes with --media-store-bytes BYTES (the media edge)")
+            for option in ["media-edge-allow-http", "media-public-url"] where args.flag(option) || args.value(option) != nil {
+                throw UsageError(command: "serve", message: "--\(option) goes with --media-store-bytes BYTES (the media edge)")
             }
             return nil
         }
+        let edgeURL = args.value("media-public-url") ?? publicURL
+        if let given = args.value("media-public-url"), !ServerConfiguration.isPublicURL(given) {
+            throw UsageError(command: "serve", message: "'--media-public-url \(given)' is not an http(s) URL with a host, e.g. https://media.example.com")
+        }
         do {
-            return try MediaEdgeSettings(publicURL: publicURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"))
+            return try MediaEdgeSettings(publicURL: edgeURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"))
         } catch let error as RichPushError {
             throw UsageError(command: "serve", message: error.message)
         }

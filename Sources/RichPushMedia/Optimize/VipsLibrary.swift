@@ -50,7 +50,8 @@ enum VipsLibrary {
     }
 
     /// Encodes the first page of `file` as the best JPEG within `maximumBytes`: shrunk on load to
-    /// fit `side` px, then the quality searched (85 first; else 35 … 85 by halves, in steps of 5);
+    /// fit `side` px, then the quality searched (85 first; else 35, then from where the budget
+    /// falls between their sizes, in steps of 5);
     /// when even the lowest quality is over the budget, the decoded image is scaled down in
     /// memory (by the square root of the byte ratio, never decoded again) down to `minimumSide`.
     /// - Returns: the JPEG bytes, the quality and pixel size used; `nil` when nothing fits.
@@ -79,6 +80,11 @@ enum VipsLibrary {
     }
 
     /// The highest quality (step 5) whose JPEG fits, or `nil` data and the lowest quality's size.
+    ///
+    /// 85 first (most photos fit); else 35 (nothing fits when it does not); else the quality where
+    /// the budget falls between those two sizes (linear in log bytes), rounded down to a step of
+    /// 5, then one step up or down at a time until the highest that fits: usually 3–4 encodes in
+    /// all, where halving the range took 5–6 (each a full JPEG encode of up to 2048 × 2048).
     private static func encode(
         _ image: UnsafeMutablePointer<VipsImage>, qualities: ClosedRange<Int>, maximumBytes: Int
     ) throws(MediaOptimizeError) -> (data: Data?, quality: Int, lowestBytes: Int) {
@@ -91,18 +97,42 @@ enum VipsLibrary {
             defer { richpush_vips_free(buffer) }
             return Data(bytes: buffer, count: length)
         }
-        let top = try jpeg(qualities.upperBound)
-        if top.count <= maximumBytes { return (top, qualities.upperBound, top.count) }
-        let bottom = try jpeg(qualities.lowerBound)
-        guard bottom.count <= maximumBytes else { return (nil, qualities.lowerBound, bottom.count) }
-        var (low, lowData, high) = (qualities.lowerBound, bottom, qualities.upperBound)
-        while high - low > 5 {
-            let middle = (low + high) / 2 / 5 * 5
-            guard middle > low else { break }
-            let data = try jpeg(middle)
-            if data.count <= maximumBytes { (low, lowData) = (middle, data) } else { high = middle }
+        let (lowest, highest) = (qualities.lowerBound, qualities.upperBound)
+        let top = try jpeg(highest)
+        if top.count <= maximumBytes { return (top, highest, top.count) }
+        let bottom = try jpeg(lowest)
+        guard bottom.count <= maximumBytes else { return (nil, lowest, bottom.count) }
+        let span = log(Double(top.count)) - log(Double(bottom.count))
+        let share = span > 0 ? (log(Double(maximumBytes)) - log(Double(bottom.count))) / span : 0
+        var quality = min(highest - 5, max(lowest, lowest + Int(share * Double(highest - lowest)) / 5 * 5))
+        var fits: (quality: Int, data: Data) = (lowest, bottom)
+        if quality > lowest {
+            let guess = try jpeg(quality)
+            if guess.count <= maximumBytes {
+                fits = (quality, guess)
+            } else {
+                // Over: down one step at a time (the next fits in most cases).
+                quality -= 5
+                while quality > lowest {
+                    let data = try jpeg(quality)
+                    if data.count <= maximumBytes {
+                        fits = (quality, data)
+                        break
+                    }
+                    quality -= 5
+                }
+                return (fits.data, fits.quality, bottom.count)
+            }
         }
-        return (lowData, low, bottom.count)
+        // Fits: up one step at a time while the next still fits (85 did not).
+        quality = fits.quality + 5
+        while quality < highest {
+            let data = try jpeg(quality)
+            guard data.count <= maximumBytes else { break }
+            fits = (quality, data)
+            quality += 5
+        }
+        return (fits.data, fits.quality, bottom.count)
     }
 
     /// The most pixel memory libvips has held at once in this process, in bytes.

@@ -54,6 +54,17 @@ public struct MediaProbe: Sendable {
         return await run(raw, into: folder, sourceByteLimit: nil).result
     }
 
+    /// Probes one media URL and keeps what was fetched (the server's send-time check optimises
+    /// the file it probed instead of fetching it again).
+    ///
+    /// - Parameters:
+    ///   - raw: the URL as written in the payload.
+    ///   - folder: a fresh folder for the file (the caller removes it).
+    /// - Returns: the probe's result, and the file when the whole body was fetched.
+    public func probe(_ raw: String, keepingIn folder: URL) async -> (result: MediaProbeResult, media: DownloadedMedia?) {
+        await run(raw, into: folder, sourceByteLimit: nil)
+    }
+
     /// Fetches an original for conversion (`richpush media optimize URL`): the same fetch and
     /// checks, but any format `MediaFormat.sniff` knows is kept, up to `byteLimit` bytes, so a
     /// WebP or a 12 MB JPEG can be converted.
@@ -124,7 +135,9 @@ public struct MediaProbe: Sendable {
     }
 
     /// A fresh folder under the temporary directory.
-    static func scratchFolder() -> URL {
+    ///
+    /// - Returns: its URL (not created yet).
+    public static func scratchFolder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("richpush-probe-\(UUID().uuidString.lowercased())", isDirectory: true)
     }
 

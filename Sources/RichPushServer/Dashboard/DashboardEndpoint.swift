@@ -15,11 +15,12 @@ struct DashboardEndpoint: AdminPageEndpoint {
             problem = invalid.message
         }
         let query = parameters.query
-        let (snapshot, page) = try await context.read { store in
+        let (snapshot, page, mediaCheck) = try await context.read { store in
             let range = DashboardQuery(maximumBuckets: 60, fromMs: query.startedFromMs, toMs: query.startedBeforeMs)
-            return (try store.dashboard(range), try store.pushes(query))
+            return (try store.dashboard(range), try store.pushes(query), try store.mediaCheckTotals(fromMs: range.fromMs, toMs: range.toMs))
         }
-        var view = DashboardPage.View(snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs)
+        var view = DashboardPage.View(
+            snapshot: snapshot, page: page, parameters: parameters, problem: problem, generatedAtMs: ServerContext.nowMs, mediaCheck: mediaCheck)
         if let webhooks = context.webhooks {
             view.webhooks = WebhookDashboardSection.render(
                 webhooks.settings.endpoints, status: await webhooks.status(), settings: webhooks.settings, nowMs: view.generatedAtMs)

@@ -21,6 +21,8 @@ enum DashboardPage {
         var generatedAtMs: Int
         /// The webhooks panel (`WebhookDashboardSection`), `""` without webhooks.
         var webhooks = ""
+        /// What the send-time media check did over the range.
+        var mediaCheck = MediaCheckTotals()
     }
 
     /// Renders the dashboard of a snapshot alone (its newest pushes as the table).
@@ -47,7 +49,6 @@ enum DashboardPage {
         let mediaRate = s.withOutcome > 0 ? HTML.percent(Double(s.mediaAttached) / Double(s.withOutcome)) : "—"
         let displayRate = s.accepted > 0 ? HTML.percent(Double(s.deliveredOfSentPushes) / Double(s.accepted)) : "—"
         let timing = s.p50Ms.map { p50 in "\(HTML.duration(ms: p50)) / \(s.p95Ms.map { HTML.duration(ms: $0) } ?? "—")" } ?? "—"
-        let failures = max(s.withReason, s.reasons.map(\.count).reduce(0, +))
         let bucket =
             s.bucketSeconds >= 86_400
             ? "\(s.bucketSeconds / 86_400) d"
@@ -111,8 +112,7 @@ enum DashboardPage {
             <div class="panel"><h2>Receipts over time</h2><div class="sub">per \(bucket), UTC · distinct receipts\(range.map { " · \(HTML.escape($0))" } ?? "")</div>
             <div class="legend"><span><i style="background:\(SVGChart.Palette.delivered)"></i>delivered</span><span><i style="background:\(SVGChart.Palette.opened)"></i>opened</span></div>
             <div class="chart">\(SVGChart.timeline(s.timeline, bucketSeconds: s.bucketSeconds))</div></div>
-            <div class="panel"><h2>Why media was not attached</h2><div class="sub">\(HTML.number(failures)) delivered receipts with a reason</div>
-            <div class="chart">\(SVGChart.reasons(s.reasons))</div></div>
+            \(MediaCheckPanel.failures(s, totals: view.mediaCheck))
             </section>
             <section class="grid">
             <div class="panel"><h2>Funnel per push</h2><div class="sub">sent → accepted → delivered → opened, each push on its own scale · the first pushes of the table below</div>

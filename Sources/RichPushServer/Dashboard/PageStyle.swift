@@ -24,6 +24,7 @@ enum PageStyle {
         .grid3{display:grid;grid-template-columns:1fr 1fr 1fr;gap:16px;margin-bottom:16px}
         .panel{background:#fff;border-radius:12px;padding:16px 18px;box-shadow:0 1px 3px rgba(20,30,60,.06);min-width:0}
         .panel h2{font-size:14.5px;margin:0 0 2px}.panel .sub{color:#7a8397;font-size:12px;margin-bottom:10px}
+        .panel .minor{color:#5b6478;font-size:12px;font-weight:600;margin:10px 0 4px}
         .legend{display:flex;gap:14px;font-size:12px;color:#5b6478;margin-bottom:6px}
         .legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;vertical-align:-1px}
         table{width:100%;border-collapse:collapse;font-size:13px}

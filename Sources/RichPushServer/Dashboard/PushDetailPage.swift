@@ -1,15 +1,17 @@
 import Foundation
 
 /// One push's page (`GET /pushes/{push_id}`): its funnel, key figures, what the device tokens'
-/// sends came to, why media was not attached, and the extension's timing for this push.
+/// sends came to, what the send-time media check found and did, why media was not attached, and
+/// the extension's timing for this push.
 enum PushDetailPage {
     /// Renders the page.
     ///
     /// - Parameters:
     ///   - detail: the push.
+    ///   - media: what the send-time media check found and did per media URL (`push_media`).
     ///   - generatedAtMs: now, milliseconds since 1970.
     /// - Returns: the HTML document.
-    static func render(_ detail: PushDetail, generatedAtMs: Int) -> String {
+    static func render(_ detail: PushDetail, media: [PushMediaRecord] = [], generatedAtMs: Int) -> String {
         let p = detail.statistics
         let shown = IdentifierRule.displayable(p.pushID)
         let openRate = p.delivered > 0 ? HTML.percent(Double(p.opened) / Double(p.delivered)) : "—"
@@ -65,6 +67,7 @@ enum PushDetailPage {
             <div class="panel"><h2>Device tokens</h2><div class="sub">what each token's send came to (provider outcome)</div>
             <table><thead><tr><th>outcome</th><th class="num">tokens</th></tr></thead><tbody>\(tokenRows)</tbody></table></div>
             </section>
+            \(MediaCheckPanel.push(media))
             <section class="grid3">
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of this push's delivered receipts · p50 \(p.elapsedMs.p50.map { HTML.duration(ms: $0) } ?? "—") · p95 \(p.elapsedMs.p95.map { HTML.duration(ms: $0) } ?? "—")</div>
             <div class="chart">\(SVGChart.timing(detail.timing, p50: p.elapsedMs.p50, p95: p.elapsedMs.p95))</div></div>

@@ -9,6 +9,8 @@ enum SVGChart {
         static let delivered = "#3b5bdb"
         static let opened = "#f08c00"
         static let reason = "#e8590c"
+        /// Media the send-time check caught (optimised, sent as text, or the push refused).
+        static let prevented = "#2f9e44"
         static let timing = "#0c8599"
         static let p95 = "#e8590c"
         static let grid = "#e6e9f0"
@@ -73,21 +75,31 @@ enum SVGChart {
     }
 
     /// Horizontal bars: one per reason, most frequent first.
-    static func reasons(_ reasons: [(reason: String, count: Int)]) -> String {
+    ///
+    /// - Parameters:
+    ///   - reasons: reason → count, most first (the first 9 are drawn).
+    ///   - label: the chart's accessible name.
+    ///   - none: what an empty chart says.
+    ///   - color: the bars' color.
+    /// - Returns: the SVG.
+    static func reasons(
+        _ reasons: [(reason: String, count: Int)], label: String = "Reasons media was not attached", none: String = "No media failures reported",
+        color: String = Palette.reason
+    ) -> String {
         let shown = Array(reasons.prefix(9))
         let rowH = 28.0, width = 420.0
         let height = max(120, Double(shown.count) * rowH + 16)
-        guard !shown.isEmpty else { return empty(width: width, height: 120, "No media failures reported") }
+        guard !shown.isEmpty else { return empty(width: width, height: 120, none) }
         let total = max(1, reasons.map(\.count).reduce(0, +))
         let maxCount = max(1, shown.map(\.count).max() ?? 1)
         let labelW = 150.0, valueW = 92.0
         let barMax = width - labelW - valueW - 8
-        var svg = open(width: width, height: height, label: "Reasons media was not attached")
+        var svg = open(width: width, height: height, label: label)
         for (i, item) in shown.enumerated() {
             let y = 8 + Double(i) * rowH
             let w = max(2, barMax * Double(item.count) / Double(maxCount))
             svg += text(labelW - 8, y + 16, item.reason, anchor: "end", size: 12, fill: "#1d2433", mono: true)
-            svg += rect(labelW, y + 4, w, rowH - 10, Palette.reason, rx: 3, title: "\(item.reason): \(item.count)")
+            svg += rect(labelW, y + 4, w, rowH - 10, color, rx: 3, title: "\(item.reason): \(item.count)")
             let share = HTML.percent(Double(item.count) / Double(total))
             svg += text(labelW + w + 6, y + 16, "\(HTML.number(item.count)) · \(share)", anchor: "start", size: 11.5, fill: "#5b6478")
         }

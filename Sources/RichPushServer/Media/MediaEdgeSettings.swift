@@ -27,7 +27,8 @@ public struct MediaEdgeSettings: Sendable, Equatable {
             throw RichPushError(
                 code: .usage,
                 message:
-                    "the media edge (--media-store-bytes) needs --public-url https://HOST: the address devices fetch /m/<sha256>.<ext> from")
+                    "the media edge (--media-store-bytes) needs --public-url https://HOST: the address devices fetch /m/<sha256>.<ext> from (or --media-public-url https://HOST for the edge alone)"
+            )
         }
         if !publicURL.lowercased().hasPrefix("https://") && !allowHTTP {
             throw RichPushError(

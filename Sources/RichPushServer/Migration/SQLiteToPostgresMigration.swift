@@ -2,8 +2,9 @@ import Foundation
 import RichPushCore
 
 /// Copies a SQLite store into a PostgreSQL store (`richpush migrate`): receipts, pushes, send
-/// records (`push_tokens`), device-token states (`device_tokens`), and from schema version 3 the
-/// recorded batches of sends (`push_send_batches`) and the devices the apps registered (`devices`).
+/// records (`push_tokens`), device-token states (`device_tokens`), from schema version 3 the
+/// recorded batches of sends (`push_send_batches`) and the devices the apps registered
+/// (`devices`), from version 6 the media edge's records and files (`push_media`, `media_objects`).
 ///
 /// - Same figures after the copy: receipts go through the PostgreSQL store's own insert (dedup
 ///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` from the rows actually
@@ -18,8 +19,7 @@ import RichPushCore
 ///   file's absolute path. Send records and token states are also upserted only when newer.
 /// - The source is read in one read transaction (a consistent snapshot; a server still writing
 ///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 6 are read (not
-///   copied: idempotency keys, v5, and the media edge's files, v6); a push from a file before v3
-///   gets one batch `before-v3` from `apns` (how sends were recorded then).
+///   copied: idempotency keys, v5); a push from a file before v3 gets one batch `before-v3`.
 /// - The server's rules on the way in (`MigrationRowCheck`): a row `richpush serve` would have
 ///   refused (a push id with a bidirectional control, an unknown event, a negative number, an id
 ///   with a NUL byte, a 5 MB push id, a count that would overflow a sum) is not copied; it is
@@ -68,9 +68,9 @@ public final class SQLiteToPostgresMigration {
     public let sqlitePath: String
     /// The target store.
     public let target: PostgresStore
-    private let source: SQLiteConnection
-    private let sourceKey: String
-    private let sourceVersion: Int
+    let source: SQLiteConnection
+    let sourceKey: String
+    let sourceVersion: Int
     /// Rows per transaction.
     public let chunkSize: Int
 
@@ -124,7 +124,7 @@ public final class SQLiteToPostgresMigration {
     ///   - stopAfterChunks: stop after this many chunks (tests: an interrupted run); `nil` = all.
     ///   - progress: called after each chunk.
     /// - Returns: one summary per table (receipts, pushes, send records, token states, send
-    ///   batches, devices).
+    ///   batches, devices, media records, media files).
     /// - Throws: `RichPushError` from either store; what was committed before stays (re-run to go on).
     public func run(stopAfterChunks: Int? = nil, progress: (Progress) -> Void = { _ in }) throws -> [TableSummary] {
         try source.execute("BEGIN")
@@ -146,7 +146,7 @@ public final class SQLiteToPostgresMigration {
             out.append(TableSummary(table: "send batches", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
             out.append(TableSummary(table: "devices", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
         }
-        return out
+        return out + (try copyMedia(budget: &budget, progress: progress))
     }
 
     /// Closes the target store.
@@ -154,7 +154,7 @@ public final class SQLiteToPostgresMigration {
 
     /// Copies one table in chunks after its watermark; `write` stores a chunk (rowids after
     /// `after`, at most `chunkSize`) with the new watermark and returns (rows read, new, last rowid).
-    private func copy(
+    func copy(
         table: String, item: String, budget: inout Int, progress: (Progress) -> Void,
         write: (_ after: Int) throws -> Chunk
     ) throws -> TableSummary {
@@ -183,7 +183,7 @@ public final class SQLiteToPostgresMigration {
 
     /// What one chunk did: rows read, of them new in the target, the last rowid read, and the
     /// rows skipped (rowid, problem).
-    private struct Chunk {
+    struct Chunk {
         var read: Int
         var new: Int
         var last: Int
@@ -191,7 +191,7 @@ public final class SQLiteToPostgresMigration {
     }
 
     /// Moves the watermark of `item` to `last` alone: a chunk whose every row was skipped.
-    private func advance(_ item: String, to last: Int) throws {
+    func advance(_ item: String, to last: Int) throws {
         _ = try target.write {
             try $0.execute(
                 """
@@ -203,7 +203,7 @@ public final class SQLiteToPostgresMigration {
 
     /// The progress CTE for a chunk: `$1` source, `$2` item, `$3` last rowid (parameters
     /// numbered from `first`).
-    private static func progressCTE(first: Int) -> String {
+    static func progressCTE(first: Int) -> String {
         """
         , progress AS (
             INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($\(first), $\(first + 1), $\(first + 2))

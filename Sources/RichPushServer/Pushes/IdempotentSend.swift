@@ -85,8 +85,9 @@ struct IdempotentSend: Sendable {
         case .claimed:
             let answer = await send()
             let text = String(decoding: answer.body, as: UTF8.self)
-            // 503: nothing was sent (a provider not configured, the store down before sending).
-            let keep = answer.status != 503
+            // 503: nothing was sent (a provider not configured, the store down before sending);
+            // 422 from the media check: nothing was sent either (a retry after the media is fixed sends).
+            let keep = answer.status != 503 && !(answer.status == 422 && answer.contentType == "application/json" && Self.isMediaRefusal(answer.body))
             try? await onStore {
                 if keep {
                     try store.completeIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash, status: answer.status, response: text)
@@ -134,6 +135,11 @@ struct IdempotentSend: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }
+    }
+
+    /// Whether an answer is the media check's `422 media_refused` (nothing was sent).
+    static func isMediaRefusal(_ body: Data) -> Bool {
+        (try? JSONValue.parse(body))?["error"]?["code"]?.stringValue == "media_refused"
     }
 
     private static func nowMs() -> Int { Int(Date().timeIntervalSince1970 * 1000) }

@@ -50,6 +50,14 @@ public struct PushSendRequest: Sendable {
     /// The `topic` the request itself gave (`nil`: the server's `--apns-topic`), so that a topic
     /// APNs refuses is blamed on the request's field, not on the server's settings.
     public var requestTopic: String?
+    /// What the send-time media check is asked to do (`media`, `on_media_error`).
+    public var mediaOptions: PushMediaOptions
+    /// The request's `media_key`, tried before the default media keys, if given.
+    public var mediaKeyPath: PayloadKeyPath?
+    /// The request field that holds the media: `payload`, or `image` when the payload was built.
+    public var mediaField = "payload"
+    /// What the media check found and did per media URL, for the answer's `media` (empty before the check).
+    public var mediaReport: [JSONValue] = []
 
     /// Reads and checks a request body.
     ///
@@ -65,11 +73,14 @@ public struct PushSendRequest: Sendable {
         // Strict: the payload inside goes to APNs as it is (a duplicate key would be dropped).
         let root = try JSONRequestBody.object(
             body,
-            known: [
-                "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
-                "priority", "collapse_id", "expiration", "topic",
-            ],
+            known: Set(
+                [
+                    "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
+                    "priority", "collapse_id", "expiration", "topic",
+                ] + PushMediaOptions.fields),
             example: "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
+
+        mediaOptions = try PushMediaOptions(root)
 
         // Provider.
         if let value = root["provider"] {
@@ -144,8 +155,12 @@ public struct PushSendRequest: Sendable {
                 guard let s = value.stringValue else { throw HTTPResponseError(field: key, message: "\(key) must be a string") }
                 return s
             }
+            mediaField = "image"
             var built = PushPayload(title: try text("title"), subtitle: try text("subtitle"), body: try text("body"))
-            if let key = try text("media_key") { built.mediaKeyPath = PayloadKeyPath(key) }
+            if let key = try text("media_key") {
+                built.mediaKeyPath = PayloadKeyPath(key)
+                mediaKeyPath = PayloadKeyPath(key)
+            }
             built.mediaURL = try text("image")
             payload = built.jsonValue()
         }

@@ -306,7 +306,7 @@ public final class PushSender: Sendable {
     }
 
     /// `{push_id, push_id_generated, sent, accepted, skipped, recorded, results: [{token, provider,
-    /// status, reason, apns_id | message_id, outcome, message?}], users_without_devices?}`, plus
+    /// status, reason, apns_id | message_id, outcome, message?}], media?, users_without_devices?}`, plus
     /// `error` (and status 502) when a configuration error stopped a provider's batch, naming the
     /// settings as `names` does.
     static func response(
@@ -346,6 +346,7 @@ public final class PushSender: Sendable {
             "sent": .int(sent), "accepted": .int(accepted), "skipped": .int(skipped.count), "results": .array(lines),
             "recorded": .bool(storeError == nil),
         ]
+        if !request.mediaReport.isEmpty { root["media"] = .array(request.mediaReport) }
         if !usersWithoutDevices.isEmpty { root["users_without_devices"] = .array(usersWithoutDevices.map(JSONValue.string)) }
         if let storeError { root["store_error"] = .string("sent, but not recorded: \(storeError)") }
         var status = 200

@@ -1,8 +1,9 @@
 import Foundation
 
 /// `POST /v1/pushes` (admin, `application/json`): lint, send through APNs or FCM to the given
-/// tokens and to the devices of the given `user_ids`, and record the send (`PushSender`); `200`
-/// with per-token results, `400` naming the field or with the lint findings, `413` over 10,000
+/// tokens and to the devices of the given `user_ids`, and record the send (`PushSender`), after
+/// the send-time media check (`PushMediaCheck`); `200` with per-token results, `400` naming the
+/// field or with the lint findings, `422 media_refused` for media the extension would not attach, `413` over 10,000
 /// tokens or 1 MB, `502` when a provider refused the server's settings, `503` without settings
 /// for the provider needed.
 struct SendPushEndpoint: Endpoint {
@@ -13,6 +14,8 @@ struct SendPushEndpoint: Endpoint {
     let names: PushSettingNames
     /// Replays and 409s for requests with an `Idempotency-Key`; `nil` when the store keeps no keys.
     var idempotency: IdempotentSend?
+    /// The send-time media check (`media`, `on_media_error`).
+    var mediaCheck: PushMediaCheck?
 
     var access: EndpointAccess { .admin }
     var contentTypes: [String]? { ["application/json"] }
@@ -43,9 +46,19 @@ struct SendPushEndpoint: Endpoint {
         } catch {
             throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
         }
+        let mediaMode = try mediaCheck?.mode(for: push) ?? .off
+        let mediaCheck = self.mediaCheck
         let send: @Sendable () async -> ServerResponse = {
-            await withCheckedContinuation { continuation in
-                sender.send(push) { continuation.resume(returning: $0) }
+            var checked = push
+            if let mediaCheck {
+                do throws(HTTPResponseError) {
+                    checked = try await mediaCheck.run(push, mode: mediaMode)
+                } catch {
+                    return error.response
+                }
+            }
+            return await withCheckedContinuation { continuation in
+                sender.send(checked) { continuation.resume(returning: $0) }
             }
         }
         guard let key else { return await send() }

@@ -51,6 +51,8 @@ public struct ServerConfiguration: Sendable {
     public var mediaEdge: MediaEdgeSettings?
     /// Signed webhook events to the operator's receivers (`--webhook-url`); `nil` = none written.
     public var webhooks: WebhookSettings?
+    /// How `POST /v1/pushes` probes media URLs (`--media-allow-host`, `--allow-http-host`, `--media-ca-file`).
+    public var mediaCheck = MediaCheckSettings()
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

@@ -138,7 +138,7 @@ public final class StatisticsServer: @unchecked Sendable {
                                 IdempotentSend(
                                     store: $0, windowSeconds: context.configuration.idempotencyWindow,
                                     leaseSeconds: context.configuration.idempotencyLease)
-                            })
+                            }, mediaCheck: PushMediaCheck(context: context))
                     ),
                 ]),
             .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),

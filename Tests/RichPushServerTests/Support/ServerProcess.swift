@@ -34,7 +34,7 @@ final class ServerProcess: @unchecked Sendable {
     private static func launch(dbArgument: String, extraArguments: [String]) async throws -> (ChildProcess, Int) {
         let child = ChildProcess(
             Fixtures.richpushBinary.path,
-            ["serve", "--port", "0", "--db", dbArgument, "--admin-token", token] + extraArguments
+            ["serve"] + (extraArguments.contains("--port") ? [] : ["--port", "0"]) + ["--db", dbArgument, "--admin-token", token] + extraArguments
         )
         let port = try await child.start(waitingForPort: 30)
         return (child, port)

@@ -10,8 +10,9 @@ enum MigrateCommand {
         usage: "richpush migrate --from sqlite:./richpush.sqlite --to postgres://user@host:5432/dbname [--batch 5000]",
         discussion: """
             Copies receipts, pushes, send records (per-token results), device-token states,
-            recorded send batches (with their sources) and the devices apps registered from the
-            SQLite file `richpush serve` used into a PostgreSQL database, creating the
+            recorded send batches (with their sources), the devices apps registered and the
+            media edge's records and files from the SQLite file `richpush serve` used into a
+            PostgreSQL database, creating the
             schema there if needed. Receipts go through the PostgreSQL store's own insert: a
             receipt already there (same push_id, event, receipt_id) is not counted again, so the
             target may already hold receipts from instances running on it.

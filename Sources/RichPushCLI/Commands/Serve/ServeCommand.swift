@@ -8,13 +8,15 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-edge-allow-http]]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-public-url URL] [--media-edge-allow-http]] [--media-allow-host HOST]… [--allow-http-host HOST]… [--media-ca-file PEM]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
               GET  /v1/pushes[/PUSH_ID]    admin (Authorization: Bearer TOKEN), JSON figures;
                                            ?limit=&prefix=&from=&to=&after= for pages
-              POST /v1/pushes              admin: lint, send through APNs or FCM, record sent/accepted
+              POST /v1/pushes              admin: lint, check each media URL as the extension will
+                                           (optimised copies with the edge; docs/media-at-send.md),
+                                           send through APNs or FCM, record sent/accepted
               POST /v1/pushes/ID/sends     admin (Bearer): record sends made by another system
               POST /v1/devices             apps register their token (DELETE /v1/devices/TOKEN)
               GET  /, /pushes/PUSH_ID      admin dashboard (Bearer header or the login form)
@@ -243,6 +245,7 @@ enum ServeCommand {
         try ServeIdempotencyOptions.apply(args, to: &configuration)
         configuration.mediaEdge = try ServeMediaOptions.settings(args, publicURL: security.publicURL)
         configuration.webhooks = try ServeWebhookOptions.settings(args, environment: environment)
+        configuration.mediaCheck = try ServeMediaOptions.check(args)
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {
                 throw UsageError(command: "serve", message: "'--commit-linger \(raw)' must be a number of milliseconds from 0 to 50")

@@ -136,6 +136,18 @@ extension PostgresStore {
         }
     }
 
+    /// The media check's counts (see `MediaStore.mediaCheckTotals(fromMs:toMs:)`).
+    public func mediaCheckTotals(fromMs: Int?, toMs: Int?) throws -> MediaCheckTotals {
+        try pooled(readOnly: true) { db in
+            let r = try db.execute(
+                """
+                SELECT reason, action, COUNT(*) FROM push_media WHERE recorded_at_ms >= $1 AND recorded_at_ms < $2
+                GROUP BY reason, action
+                """, [String(fromMs ?? Int(Int64.min)), String(toMs ?? Int(Int64.max))])
+            return MediaCheckTotals(rows: r.rows { MediaCheckTotals.Row(reason: r.text($0, 0), action: r.text($0, 1) ?? "", count: r.int($0, 2) ?? 0) })
+        }
+    }
+
     /// The edge's bytes and files (see `MediaStore.mediaUsage()`).
     public func mediaUsage() throws -> (bytes: Int, files: Int) {
         try pooled(readOnly: true) { db in

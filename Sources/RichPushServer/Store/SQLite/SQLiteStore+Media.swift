@@ -157,6 +157,19 @@ extension SQLiteStore {
         }
     }
 
+    /// The media check's counts (see `MediaStore.mediaCheckTotals(fromMs:toMs:)`).
+    public func mediaCheckTotals(fromMs: Int?, toMs: Int?) throws -> MediaCheckTotals {
+        try readers.withConnection { db in
+            let query = try db.prepared(
+                """
+                SELECT reason, action, COUNT(*) FROM push_media WHERE recorded_at_ms >= ? AND recorded_at_ms < ?
+                GROUP BY reason, action
+                """)
+            try query.bind([.integer(fromMs ?? Int(Int64.min)), .integer(toMs ?? Int(Int64.max))])
+            return MediaCheckTotals(rows: try query.rows { MediaCheckTotals.Row(reason: $0.text(0), action: $0.text(1) ?? "", count: $0.int(2) ?? 0) })
+        }
+    }
+
     /// The edge's bytes and files (see `MediaStore.mediaUsage()`).
     public func mediaUsage() throws -> (bytes: Int, files: Int) {
         try readers.withConnection { db in

@@ -36,6 +36,16 @@ public protocol MediaStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store`.
     func pushMedia(_ pushID: String) throws -> [PushMediaRecord]
 
+    /// What the send-time media check did with the media URLs recorded from `fromMs` to before
+    /// `toMs` (`push_media.recorded_at_ms`), per reason and action.
+    ///
+    /// - Parameters:
+    ///   - fromMs: the range's start, ms since 1970; `nil` = from the first.
+    ///   - toMs: the range's end (exclusive); `nil` = to the last.
+    /// - Returns: the counts (empty for a store without media).
+    /// - Throws: `RichPushError` `store`.
+    func mediaCheckTotals(fromMs: Int?, toMs: Int?) throws -> MediaCheckTotals
+
     /// The bytes of file content stored, and how many files.
     ///
     /// - Returns: bytes and count.
@@ -57,6 +67,7 @@ extension MediaStore {
     public func media(_ sha256: String) throws -> MediaObject? { throw Self.noMedia }
     public func recordMedia(_ record: PushMediaRecord) throws { throw Self.noMedia }
     public func pushMedia(_ pushID: String) throws -> [PushMediaRecord] { [] }
+    public func mediaCheckTotals(fromMs: Int?, toMs: Int?) throws -> MediaCheckTotals { MediaCheckTotals() }
     public func mediaUsage() throws -> (bytes: Int, files: Int) { throw Self.noMedia }
 
     private static var noMedia: RichPushError {
