@@ -49,6 +49,11 @@ public struct ServerConfiguration: Sendable {
     /// The media edge (`--media-store-bytes`): optimised media stored in the store and served at
     /// `GET /m/<sha256>.<ext>`; `nil` = off (no `/m/` route, `POST /v1/pushes` checks media only).
     public var mediaEdge: MediaEdgeSettings?
+    /// Rows (new push ids, new device tokens) one client address may create at once through
+    /// anonymous requests (`CreationBudget`, `docs/limits.md`).
+    public var newRowsBurst: Int = CreationBudget.defaultBurst
+    /// Rows one client address regains per second.
+    public var newRowsPerSecond: Double = CreationBudget.defaultPerSecond
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

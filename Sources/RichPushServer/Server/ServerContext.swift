@@ -8,6 +8,8 @@ final class ServerContext: Sendable {
     let metrics: ServerMetrics
     let auth: AdminAuthenticator
     let throttle = LoginThrottle()
+    /// Rows anonymous requests may create per client address.
+    let creationBudget: CreationBudget
     let origins: OriginPolicy
     /// Whether the public URL is `https://` (session cookies are then `Secure`).
     let publicHTTPS: Bool
@@ -21,6 +23,7 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.store = store
         self.metrics = metrics
+        creationBudget = CreationBudget(burst: configuration.newRowsBurst, perSecond: configuration.newRowsPerSecond)
         auth = AdminAuthenticator(token: configuration.adminToken)
         origins = OriginPolicy(publicURL: configuration.publicURL)
         trustedProxies = Set(configuration.trustedProxies.map(ClientOrigin.normalized))

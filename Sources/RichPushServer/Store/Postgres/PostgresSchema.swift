@@ -30,7 +30,7 @@ import RichPushCore
 /// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
 enum PostgresSchema {
     /// The schema version this richpush writes (`richpush_meta.schema_version`).
-    static let version = 6
+    static let version = 9
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
@@ -42,7 +42,7 @@ enum PostgresSchema {
     static let tables = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
         "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects",
-        "push_media",
+        "push_media", "admitted_codes",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -291,6 +291,7 @@ enum PostgresSchema {
             if current < 4 { try connection.execute(migrateToVersion4) }
             if current < 5 { try connection.execute(migrateToVersion5) }
             if current < 6 { try connection.execute(PostgresStore.migrateToVersion6) }
+            if current < 9 { try connection.execute(PostgresStore.migrateToVersion9) }
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
