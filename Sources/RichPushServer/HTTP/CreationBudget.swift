@@ -36,7 +36,7 @@ final class CreationBudget: Sendable {
         var updated: Double
     }
 
-    /// Rows an address may create at once.
+    /// Rows an address may create at once (0: no budget).
     let burst: Double
     /// Rows regained per second.
     let perSecond: Double
@@ -47,14 +47,14 @@ final class CreationBudget: Sendable {
     /// Makes a budget.
     ///
     /// - Parameters:
-    ///   - burst: rows an address may create at once (at least 1).
+    ///   - burst: rows an address may create at once (0: no budget, nothing is refused).
     ///   - perSecond: rows regained per second (more than 0).
     ///   - now: a monotonic clock in seconds (tests pass their own).
     init(
         burst: Int = defaultBurst, perSecond: Double = defaultPerSecond,
         now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     ) {
-        self.burst = Double(max(1, burst))
+        self.burst = Double(max(0, burst))
         self.perSecond = max(0.001, perSecond)
         self.now = now
     }
@@ -64,6 +64,7 @@ final class CreationBudget: Sendable {
     /// - Parameter client: the client's address.
     /// - Returns: whole seconds to wait (at least 1), or `nil`.
     func retryAfter(_ client: String) -> Int? {
+        guard burst > 0 else { return nil }
         let key = ClientOrigin.limitKey(client)
         return buckets.withLock { buckets in
             guard let bucket = buckets[key] else { return nil }
@@ -79,7 +80,7 @@ final class CreationBudget: Sendable {
     ///   - client: the client's address.
     ///   - rows: rows created.
     func charge(_ client: String, rows: Int = 1) {
-        guard rows > 0 else { return }
+        guard rows > 0, burst > 0 else { return }
         let key = ClientOrigin.limitKey(client)
         buckets.withLock { buckets in
             let time = now()

@@ -50,7 +50,7 @@ public struct ServerConfiguration: Sendable {
     /// `GET /m/<sha256>.<ext>`; `nil` = off (no `/m/` route, `POST /v1/pushes` checks media only).
     public var mediaEdge: MediaEdgeSettings?
     /// Rows (new push ids, new device tokens) one client address may create at once through
-    /// anonymous requests (`CreationBudget`, `docs/limits.md`).
+    /// anonymous requests (`CreationBudget`, `docs/limits.md`); 0 = no budget.
     public var newRowsBurst: Int = CreationBudget.defaultBurst
     /// Rows one client address regains per second.
     public var newRowsPerSecond: Double = CreationBudget.defaultPerSecond
