@@ -21,7 +21,7 @@ import Foundation
 ///
 /// Charging happens after the row is written (the store says the push id was new), so an
 /// address with many requests in flight at the moment its bucket empties may create a few more
-/// (at most its requests in flight). Memory is bounded: at most `maximumClients` addresses are
+/// (at most its requests in flight, once); they are paid back as debt before the next row. Memory is bounded: at most `maximumClients` addresses are
 /// tracked; full buckets are dropped first, then the least recently charged quarter.
 final class CreationBudget: Sendable {
     /// Rows an address may create at once: 2,000.
@@ -74,7 +74,10 @@ final class CreationBudget: Sendable {
         }
     }
 
-    /// Takes `rows` from `client`'s bucket (never below 0).
+    /// Takes `rows` from `client`'s bucket. The bucket may go into debt (down to `-burst`): rows
+    /// created by requests that were in flight when it ran out are paid back before the next one
+    /// passes, so past the burst an address creates rows at `perSecond` and no faster (without
+    /// the debt, each regained row would let every request then in flight through).
     ///
     /// - Parameters:
     ///   - client: the client's address.
@@ -86,7 +89,7 @@ final class CreationBudget: Sendable {
             let time = now()
             if buckets[key] == nil && buckets.count >= Self.maximumClients { evict(&buckets, at: time) }
             let tokens = buckets[key].map { refilled($0, at: time) } ?? burst
-            buckets[key] = Bucket(tokens: max(0, tokens - Double(rows)), updated: time)
+            buckets[key] = Bucket(tokens: max(-burst, tokens - Double(rows)), updated: time)
         }
     }
 

@@ -67,6 +67,37 @@ struct CreationBudgetTests {
         #expect(metrics.text.contains("richpush_receipts_rejected_total{reason=\"over_budget\"} 22"))
     }
 
+    @Test("16 clients at once on one address: past the burst, rows come at the refill rate, not once per request in flight")
+    func concurrentFlood() async throws {
+        let server = try InProcessServer { configuration in
+            configuration.trustedProxies = ["127.0.0.1"]
+            configuration.newRowsBurst = 20
+            configuration.newRowsPerSecond = 10
+        }
+        let c = server.client()
+        let started = Date()
+        let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
+            for t in 0..<16 {
+                group.addTask {
+                    var ok = 0
+                    for i in 0..<150 {
+                        let r = try await c.post("/v1/receipts", form: "push_id=c-\(t)-\(i)", headers: Self.from("203.0.113.9"))
+                        if r.status == 202 { ok += 1 }
+                    }
+                    return ok
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let seconds = Date().timeIntervalSince(started)
+        // The burst, what was regained meanwhile, and at most the 16 requests in flight when the
+        // bucket ran out (paid back as debt). Without the debt every regained row let all 16
+        // through: 16 × 10 a second.
+        let bound = 20 + Int((seconds * 10).rounded(.up)) + 16
+        #expect(accepted >= 20)
+        #expect(accepted <= bound, "\(accepted) rows in \(seconds) s; at most \(bound)")
+    }
+
     @Test("new device tokens past the budget: 429; a known token re-registers; the admin token is not counted")
     func newDevices() async throws {
         let server = try Self.server()
