@@ -15,14 +15,16 @@ import Foundation
 /// never count, and a push sent elsewhere counts once, for the first receipt that names it, not
 /// per device. What counts for real devices is push ids unique per device (transactional pushes
 /// sent elsewhere) and first registrations: 5,000 devices behind one address each getting 30
-/// such pushes a day is 150,000 a day, under the budget; a re-registration of a known token (every
-/// app start) never counts, only new installs and token rotations. One attacking address is held to 2 rows/s,
-/// about 0.3 GB a day of SQLite at ~1.7 KB a row (receipt, push and summaries; `docs/limits.md`).
+/// such pushes a day is 150,000 a day, under the budget; a re-registration of a known token
+/// (every app start) never counts, only new installs and token rotations. One attacking address
+/// is held to 2 rows/s after its burst, about 90 MB a day of SQLite at ~500 B a receipt with a
+/// new push id (`docs/limits.md`).
 ///
 /// Charging happens after the row is written (the store says the push id was new), so an
 /// address with many requests in flight at the moment its bucket empties may create a few more
-/// (at most its requests in flight, once); they are paid back as debt before the next row. Memory is bounded: at most `maximumClients` addresses are
-/// tracked; full buckets are dropped first, then the least recently charged quarter.
+/// (at most its requests in flight, once); they are paid back as debt before the next row.
+/// Memory is bounded: at most `maximumClients` addresses are tracked; full buckets are dropped
+/// first, then the least recently charged quarter.
 final class CreationBudget: Sendable {
     /// Rows an address may create at once: 2,000.
     static let defaultBurst = 2_000

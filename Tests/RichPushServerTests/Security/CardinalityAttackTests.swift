@@ -47,7 +47,8 @@ struct CardinalityAttackTests {
         #expect(one["delivered"] as? Int == 1_000)
         // 100 pushes with 128-byte ids: 30 new reasons each.
         let pushIDs = (0..<100).map { String(repeating: "p", count: 124) + String(format: "%04d", $0) }
-        try await Self.post(client, pushIDs.enumerated().flatMap { p, id in (0..<30).map { "push_id=\(id)&receipt_id=r\($0)&reason=\(Self.code("m\(p)_", $0))" } })
+        try await Self.post(
+            client, pushIDs.enumerated().flatMap { p, id in (0..<30).map { "push_id=\(id)&receipt_id=r\($0)&reason=\(Self.code("m\(p)_", $0))" } })
         let page = try await client.request("GET", "/v1/pushes?limit=100", headers: server.admin)
         #expect(page.status == 200)
         let listed = try #require(try page.json()["pushes"] as? [[String: Any]])
