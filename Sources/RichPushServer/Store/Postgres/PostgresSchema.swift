@@ -3,8 +3,9 @@ import RichPushCore
 
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
-/// The tables and columns are the SQLite store's (schema version 6, the same number; v5 adds
-/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`), in
+/// The tables and columns are the SQLite store's (schema version 9, the same number; v5 adds
+/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`; v9,
+/// `admitted_codes`, in `PostgresStore+Bounds`), in
 /// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
 /// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
 /// so concurrent writers — of one instance or of several — do not queue on one hot row's lock

@@ -18,8 +18,8 @@ import Foundation
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 6, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
-/// v6 the media edge's tables, `SQLiteStore+Media`):
+/// Schema (version 9, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
+/// v6 the media edge's tables, `SQLiteStore+Media`; v9 `admitted_codes`, `SQLiteStore+Bounds`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
