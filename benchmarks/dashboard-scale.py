@@ -23,7 +23,12 @@ RICHPUSH_BASELINE=path also measures an older binary on its own 1 M store for co
 With --postgres both servers run on a throwaway PostgreSQL cluster (Debian's postgresql: initdb
 and pg_ctl, as the postgres user when run as root; synchronous_commit=off so the fill is quick).
 
-usage: python3 benchmarks/dashboard-scale.py [--ids 1000000] [--reference 1000] [--runs 15] [--postgres]
+With --distinct-reasons the stores are filled instead with receipts that each carry a new
+64-byte reason and outcome code (issue 22 item 2), spread over 100 push ids: --reference
+distinct reasons against --ids of them. Past the bounds they are stored as `other`; the pages
+must cost the same, and the script also prints the bytes of GET /v1/pushes?limit=100 on both.
+
+usage: python3 benchmarks/dashboard-scale.py [--ids 1000000] [--reference 1000] [--runs 15] [--postgres] [--distinct-reasons]
 """
 import argparse
 import glob
@@ -56,6 +61,22 @@ function request()
   counter = counter + 1
   local body = "push_id=id-" .. run .. "-t" .. tid .. "-" .. counter
     .. "&receipt_id=r&outcome=media_attached&elapsed_ms=" .. (counter % 3000) .. "&media_bytes=89696"
+  return wrk.format(nil, "/v1/receipts", nil, body)
+end
+"""
+LUA_REASONS = r"""
+-- POST /v1/receipts over 100 push ids, each request a new 64-byte reason and outcome code
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) run = args[1] or "0"; counter = 0 end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+function request()
+  counter = counter + 1
+  local code = string.format("%s_t%d_%d", run, tid, counter)
+  code = code .. string.rep("x", 62 - #code)
+  local body = "push_id=rp-" .. (counter % 100) .. "&receipt_id=" .. run .. "-" .. tid .. "-" .. counter
+    .. "&outcome=o" .. code .. "&reason=r" .. code .. "&elapsed_ms=" .. (counter % 3000)
   return wrk.format(nil, "/v1/receipts", nil, body)
 end
 """
@@ -110,7 +131,8 @@ class PostgresCluster:
 class Server:
     def __init__(self, binary, work, legacy, db_url=None):
         self.out = open(os.path.join(work, "serve.out"), "w+")
-        extra = [] if legacy else ["--max-connections-per-ip", "0"]
+        # One wrk address fills a million push ids: no per-address budget for this benchmark.
+        extra = [] if legacy else ["--max-connections-per-ip", "0", "--new-rows-per-address", "0"]
         store = ["--db", db_url] if db_url else ["--db", os.path.join(work, "scale.sqlite"), "--synchronous", "normal"]
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--admin-token", TOKEN] + store + extra,
@@ -146,11 +168,12 @@ class Server:
         self.process.wait(timeout=60)
 
 
-def fill(server, work, target, run_id):
-    """Posts receipts with new push ids until the store has `target` pushes."""
+def fill(server, work, target, run_id, reasons=False):
+    """Posts receipts with new push ids (or, with `reasons`, new reason codes) until the store
+    has `target` receipts."""
     lua = os.path.join(work, "ids.lua")
     with open(lua, "w") as f:
-        f.write(LUA)
+        f.write(LUA_REASONS if reasons else LUA)
     round_ = 0
     rate = 10000.0  # receipts/s, re-measured each round so the last rounds land near the target
     while True:
@@ -162,7 +185,9 @@ def fill(server, work, target, run_id):
             # The last ones one by one, so the count lands exactly on the target.
             c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
             for i in range(int(left)):
-                c.request("POST", "/v1/receipts", body=f"push_id=id-{run_id}-tail-{i}&receipt_id=r",
+                tail = f"push_id=rp-{i % 100}&receipt_id=tail-{run_id}-{i}&reason=tail_{run_id}_{i}" if reasons else \
+                    f"push_id=id-{run_id}-tail-{i}&receipt_id=r"
+                c.request("POST", "/v1/receipts", body=tail,
                           headers={"Content-Type": "application/x-www-form-urlencoded"})
                 c.getresponse().read()
             c.close()
@@ -232,15 +257,15 @@ def measure_alternating(small, large, runs, legacy):
     return out
 
 
-def run(binary, ids, reference, runs, label, legacy=False, cluster=None):
+def run(binary, ids, reference, runs, label, legacy=False, cluster=None, reasons=False):
     work_small = tempfile.mkdtemp(prefix="richpush-scale.")
     work_large = tempfile.mkdtemp(prefix="richpush-scale.")
     small = Server(binary, work_small, legacy, cluster.database() if cluster else None)
     large = Server(binary, work_large, legacy, cluster.database() if cluster else None)
     try:
-        fill(small, work_small, reference, "a")
+        fill(small, work_small, reference, "a", reasons)
         t0 = time.time()
-        total = fill(large, work_large, ids, "b")
+        total = fill(large, work_large, ids, "b", reasons)
         fill_seconds = time.time() - t0
         figures = measure_alternating(small, large, runs, legacy)
         rss = 0
@@ -250,9 +275,16 @@ def run(binary, ids, reference, runs, label, legacy=False, cluster=None):
                     rss = int(line.split()[1]) // 1024
         size = sum(os.path.getsize(os.path.join(work_large, n)) for n in os.listdir(work_large) if n.startswith("scale.sqlite"))
         where = f"PostgreSQL database" if cluster else f"database {size / 1e6:.0f} MB"
-        print(f"\n{label}: {reference:,} push ids vs {total:,} push ids, two servers measured alternately "
+        unit = "distinct reasons" if reasons else "push ids"
+        print(f"\n{label}: {reference:,} {unit} vs {total:,} {unit}, two servers measured alternately "
               f"(filled in {fill_seconds:.0f} s; {where}, RSS {rss} MB)")
-        print(f"{'page':42} {f'{reference:,} ids':>12} {f'{total:,} ids':>14} {'ratio':>7}")
+        if reasons:
+            sizes = [len(s.get("/v1/pushes?limit=100")[2]) for s in (small, large)]
+            print(f"GET /v1/pushes?limit=100 weighs {sizes[0]:,} B vs {sizes[1]:,} B; "
+                  f"codes folded to other: {small.metric('richpush_receipt_codes_folded_total'):,.0f} vs "
+                  f"{large.metric('richpush_receipt_codes_folded_total'):,.0f}")
+        short = "codes" if reasons else "ids"
+        print(f"{'page':42} {f'{reference:,} {short}':>12} {f'{total:,} {short}':>14} {'ratio':>7}")
         worst = 0.0
         for name, (a, b) in figures.items():
             ratio = b / a
@@ -274,6 +306,7 @@ def main():
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--baseline-runs", type=int, default=3, help="runs per page for RICHPUSH_BASELINE (slow pages)")
     p.add_argument("--postgres", action="store_true", help="both servers on a throwaway PostgreSQL cluster (initdb) instead of SQLite")
+    p.add_argument("--distinct-reasons", action="store_true", help="fill with a new reason/outcome code per receipt over 100 push ids")
     args = p.parse_args()
     ensure_wrk()
     binary = os.environ.get("RICHPUSH_BIN") or build_release_richpush()
@@ -281,11 +314,12 @@ def main():
     if args.postgres:
         cluster = PostgresCluster()
         try:
-            worst = run(binary, args.ids, args.reference, args.runs, "this build, PostgreSQL (synchronous_commit=off to fill)", cluster=cluster)
+            worst = run(binary, args.ids, args.reference, args.runs, "this build, PostgreSQL (synchronous_commit=off to fill)", cluster=cluster,
+                        reasons=args.distinct_reasons)
         finally:
             cluster.stop()
         sys.exit(0 if worst <= 3 else 1)
-    worst = run(binary, args.ids, args.reference, args.runs, "this build")
+    worst = run(binary, args.ids, args.reference, args.runs, "this build", reasons=args.distinct_reasons)
     baseline = os.environ.get("RICHPUSH_BASELINE")
     if baseline:
         print("\n(baseline: a richpush without pages or search; only GET / and GET /v1/pushes are measured)")

@@ -4,7 +4,8 @@ import RichPushProvider
 
 /// `POST /v1/devices`: the app registers its device token. `201` (new) or `200` (registered
 /// again) with the registration, `400` naming the field, `403 user_not_verified`, `413`, `415`,
-/// `503`.
+/// `429 over_budget` for a new token from an address past its budget (`CreationBudget`; only
+/// anonymous registrations count), `503`.
 ///
 /// Who may call: apps, so it is open (no admin token: it must never ship inside an app) and
 /// every field is checked as hostile input (`DeviceRegistrationRequest`). What an open endpoint
@@ -33,7 +34,8 @@ struct RegisterDeviceEndpoint: Endpoint {
         } catch {
             throw HTTPResponseError(code: "invalid_request", message: String(describing: error))
         }
-        if let userID = registration.userID, !context.auth.isAuthorized(authorization: request.header("Authorization"), cookie: nil) {
+        let bearer = context.auth.isAuthorized(authorization: request.header("Authorization"), cookie: nil)
+        if let userID = registration.userID, !bearer {
             guard let secret = context.configuration.deviceSecret else {
                 throw HTTPResponseError(
                     status: 403, code: "user_not_verified",
@@ -47,6 +49,14 @@ struct RegisterDeviceEndpoint: Endpoint {
                     message: "user_hash is missing or wrong: it is hex HMAC-SHA256 of user_id under the server's device secret, computed by your backend")
             }
         }
+        let client = context.client(request).address
+        if !bearer, let retry = context.creationBudget.retryAfter(client) {
+            let token = registration.token
+            guard try await context.read({ try $0.device(token) != nil }) else {
+                context.creationBudget.refused()
+                throw CreationBudget.overBudget(retryAfter: retry, creating: "a new device token")
+            }
+        }
         let nowMs = ServerContext.nowMs
         let created = try await context.write { store in
             try store.registerDevice(
@@ -54,6 +64,7 @@ struct RegisterDeviceEndpoint: Endpoint {
                     token: registration.token, provider: registration.provider, platform: registration.platform,
                     userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
         }
+        if created && !bearer { context.creationBudget.charge(client) }
         let body: [String: JSONValue] = [
             "token": .string(registration.token), "provider": .string(registration.provider), "platform": .string(registration.platform),
             "user_id": registration.userID.map(JSONValue.string) ?? .null, "app_version": registration.appVersion.map(JSONValue.string) ?? .null,

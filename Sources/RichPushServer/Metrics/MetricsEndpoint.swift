@@ -1,9 +1,12 @@
 import Foundation
 
 /// `GET /metrics` (open): the counters in Prometheus' text format, plus `richpush_store_up` for a
-/// store that can lose its database (PostgreSQL).
+/// store that can lose its database (PostgreSQL), the store's growth (`StoreGrowthGauge`, cached
+/// 30 s), the codes folded to `other` and the requests refused past the per-address budget.
 struct MetricsEndpoint: Endpoint {
     let context: ServerContext
+    /// The growth figures, read at most every 30 s.
+    let gauge = StoreGrowthGauge()
 
     var access: EndpointAccess { .open }
 
@@ -14,6 +17,19 @@ struct MetricsEndpoint: Endpoint {
             let up = context.store.health().isAvailable ? 1 : 0
             text += "# HELP richpush_store_up Whether the database answers (1) or not (0).\n# TYPE richpush_store_up gauge\nrichpush_store_up \(up)\n"
         }
+        let context = self.context
+        if let growth = await gauge.growth({ try? await context.read({ try $0.growth() }) }) {
+            text += StoreGrowthGauge.render(growth)
+        }
+        text += """
+            # HELP richpush_receipt_codes_folded_total Unknown outcome/reason codes stored as other past their bounds (this instance).
+            # TYPE richpush_receipt_codes_folded_total counter
+            richpush_receipt_codes_folded_total \(context.store.foldedCodes)
+            # HELP richpush_over_budget_total Requests refused 429 over_budget: new rows past the client address's budget.
+            # TYPE richpush_over_budget_total counter
+            richpush_over_budget_total \(context.creationBudget.refusals)
+
+            """
         if let webhooks = context.webhooks { text += await webhooks.renderMetrics() }
         return ServerResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8))
     }

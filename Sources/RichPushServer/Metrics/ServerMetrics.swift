@@ -71,9 +71,9 @@ public final class ServerMetrics: Sendable {
         }
         counter("richpush_receipts_accepted_total", "Receipts answered 202 and committed as new.", [("", c.accepted)])
         counter("richpush_receipts_duplicate_total", "Receipts answered 202 whose receipt_id was already stored.", [("", c.duplicates)])
-        let reasons = Set(c.rejected.keys).union(["bad_request", "too_large", "store_error"]).sorted()
+        let reasons = Set(c.rejected.keys).union(["bad_request", "too_large", "store_error", "over_budget"]).sorted()
         counter(
-            "richpush_receipts_rejected_total", "Receipts refused (400 bad_request, 413 too_large, 503 store_error).",
+            "richpush_receipts_rejected_total", "Receipts refused (400 bad_request, 413 too_large, 429 over_budget, 503 store_error).",
             reasons.map { ("{reason=\"\($0)\"}", c.rejected[$0] ?? 0) }
         )
         counter("richpush_store_commits_total", "Group-commit transactions committed.", [("", c.batches)])

@@ -10,7 +10,8 @@ import RichPushCore
 /// (multipart, XML…), and a JSON-looking body sent as a form (`curl -d '{…}'`), is refused
 /// with `415 unsupported_media_type` naming the accepted types. Unknown fields are ignored, so newer
 /// clients can add some; `outcome` and `reason` may be codes this version does not know (kept,
-/// not dropped) but must look like codes (`a-z`, `0-9`, `_`); `event` must be `delivered` or
+/// not dropped, up to the bounds of `CodeFolding`, past which the store counts them as `other`)
+/// but must look like codes (`a-z`, `0-9`, `_`); `event` must be `delivered` or
 /// `opened`, since a misspelt event would silently vanish from every figure. `push_id` and
 /// `receipt_id` must be printable (`IdentifierRule`: no control, bidi-control, invisible or
 /// line-separator characters), so the dashboard shows every id as it is; in JSON they may also be

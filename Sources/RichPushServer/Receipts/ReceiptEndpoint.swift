@@ -3,7 +3,9 @@ import RichPushCore
 
 /// `POST /v1/receipts` (open): a form or JSON receipt → `202` once the COMMIT holding it is
 /// durable (group commit, `ReceiptWriter`), `400` naming the field, `415` for another body type,
-/// `413` over the bound (8 KB by default), `503` when the store failed or the server is stopping.
+/// `413` over the bound (8 KB by default), `429 over_budget` with `Retry-After` for a new push id
+/// from an address past its budget (`CreationBudget`; known push ids always pass), `503` when the
+/// store failed or the server is stopping.
 struct ReceiptEndpoint: Endpoint {
     let context: ServerContext
     let writer: ReceiptWriter
@@ -34,10 +36,23 @@ struct ReceiptEndpoint: Endpoint {
             metrics.receiptRejected("bad_request")
             throw HTTPResponseError(status: 400, code: "invalid_body", message: "the receipt could not be read")
         }
+        let budget = context.creationBudget
+        let client = context.client(request).address
+        if let retry = budget.retryAfter(client) {
+            // Past its budget the address may still report pushes the store knows.
+            let pushID = receipt.pushID
+            guard try await context.read({ try $0.pushExists(pushID) }) else {
+                metrics.receiptRejected("over_budget")
+                budget.refused()
+                throw CreationBudget.overBudget(retryAfter: retry, creating: "a receipt for a new push id")
+            }
+        }
         let stored = StoredReceipt(receipt: receipt, userAgent: request.header("User-Agent"), receivedAtMs: ServerContext.nowMs)
         let result: ReceiptWriter.WriteResult
         do {
-            result = try await writer.submit(stored)
+            let answer = try await writer.submitReportingPush(stored)
+            result = answer.result
+            if answer.createdPush { budget.charge(client) }
         } catch {
             metrics.receiptRejected("store_error")
             throw HTTPResponseError(status: 503, code: "shutting_down", message: "the server is shutting down; retry later", headers: [("Retry-After", "1")])

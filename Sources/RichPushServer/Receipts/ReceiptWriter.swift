@@ -29,13 +29,16 @@ public final class ReceiptWriter: @unchecked Sendable {
 
     private struct Pending {
         let receipt: StoredReceipt
-        let completion: @Sendable (WriteResult) -> Void
+        /// The result, and whether this receipt added its push id to the store.
+        let completion: @Sendable (WriteResult, Bool) -> Void
     }
 
     /// A committed batch waiting for its sync.
     private struct Committed {
         let batch: [Pending]
         let outcomes: [WriteResult]
+        /// Per receipt: the first of the batch to name a push id the batch created.
+        let createdPush: [Bool]
     }
 
     private let store: any ReceiptStore
@@ -102,6 +105,17 @@ public final class ReceiptWriter: @unchecked Sendable {
     ///     from inside this call.
     /// - Returns: `false` (and `completion` is never called) when the writer is stopping.
     public func submit(_ receipt: StoredReceipt, completion: @escaping @Sendable (WriteResult) -> Void) -> Bool {
+        submitReportingPush(receipt) { result, _ in completion(result) }
+    }
+
+    /// Queues a receipt as `submit(_:completion:)` does; the completion also learns whether the
+    /// receipt added its push id to the store (the per-address budget charges for that).
+    ///
+    /// - Parameters:
+    ///   - receipt: the receipt.
+    ///   - completion: called exactly once with the result and whether the push id is new.
+    /// - Returns: `false` (and `completion` is never called) when the writer is stopping.
+    public func submitReportingPush(_ receipt: StoredReceipt, completion: @escaping @Sendable (WriteResult, Bool) -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if stopping { return false }
@@ -117,11 +131,20 @@ public final class ReceiptWriter: @unchecked Sendable {
     /// - Returns: `.stored`, `.duplicate` or `.failed`.
     /// - Throws: `Stopping` when the writer is stopping (nothing was queued).
     public func submit(_ receipt: StoredReceipt) async throws(Stopping) -> WriteResult {
-        let result: WriteResult? = await withCheckedContinuation { continuation in
-            if !submit(receipt, completion: { continuation.resume(returning: $0) }) { continuation.resume(returning: nil) }
+        try await submitReportingPush(receipt).result
+    }
+
+    /// Queues a receipt and waits until the COMMIT that holds it is durable.
+    ///
+    /// - Parameter receipt: the receipt.
+    /// - Returns: the result, and whether the receipt added its push id to the store.
+    /// - Throws: `Stopping` when the writer is stopping (nothing was queued).
+    public func submitReportingPush(_ receipt: StoredReceipt) async throws(Stopping) -> (result: WriteResult, createdPush: Bool) {
+        let answer: (WriteResult, Bool)? = await withCheckedContinuation { continuation in
+            if !submitReportingPush(receipt, completion: { continuation.resume(returning: ($0, $1)) }) { continuation.resume(returning: nil) }
         }
-        guard let result else { throw Stopping() }
-        return result
+        guard let answer else { throw Stopping() }
+        return (answer.0, answer.1)
     }
 
     /// The writer is stopping: a receipt submitted now is not queued.
@@ -172,9 +195,16 @@ public final class ReceiptWriter: @unchecked Sendable {
             condition.unlock()
 
             let outcomes: [WriteResult]
+            var createdPush = [Bool](repeating: false, count: batch.count)
             do {
-                let results = try store.insertDeferringSync(batch.map(\.receipt))
-                outcomes = results.map { $0 ? .stored : .duplicate }
+                let results = try store.insertReportingPushes(batch.map(\.receipt))
+                outcomes = results.isNew.map { $0 ? .stored : .duplicate }
+                if !results.newPushIDs.isEmpty {
+                    var unclaimed = results.newPushIDs
+                    for (index, pending) in batch.enumerated() where unclaimed.remove(pending.receipt.receipt.pushID) != nil {
+                        createdPush[index] = true
+                    }
+                }
             } catch {
                 let message = (error as? RichPushError)?.message ?? String(describing: error)
                 outcomes = batch.map { _ in .failed(message) }
@@ -186,7 +216,7 @@ public final class ReceiptWriter: @unchecked Sendable {
                 if writers > 1 { condition.broadcast() }
             }
             syncCondition.lock()
-            committed.append(Committed(batch: batch, outcomes: outcomes))
+            committed.append(Committed(batch: batch, outcomes: outcomes, createdPush: createdPush))
             if committed.count == 1 { syncCondition.signal() }
             syncCondition.unlock()
             batch = []
@@ -219,8 +249,12 @@ public final class ReceiptWriter: @unchecked Sendable {
             for item in ready {
                 onBatch(item.batch.count)
                 answered += item.batch.count
-                for (pending, outcome) in zip(item.batch, item.outcomes) {
-                    pending.completion(syncFailure.map { .failed($0) } ?? outcome)
+                for (index, pending) in item.batch.enumerated() {
+                    if let syncFailure {
+                        pending.completion(.failed(syncFailure), false)
+                    } else {
+                        pending.completion(item.outcomes[index], item.createdPush[index])
+                    }
                 }
             }
             ready.removeAll(keepingCapacity: true)

@@ -53,6 +53,11 @@ public struct ServerConfiguration: Sendable {
     public var webhooks: WebhookSettings?
     /// How `POST /v1/pushes` probes media URLs (`--media-allow-host`, `--allow-http-host`, `--media-ca-file`).
     public var mediaCheck = MediaCheckSettings()
+    /// Rows (new push ids, new device tokens) one client address may create at once through
+    /// anonymous requests (`CreationBudget`, `docs/limits.md`); 0 = no budget.
+    public var newRowsBurst: Int = CreationBudget.defaultBurst
+    /// Rows one client address regains per second.
+    public var newRowsPerSecond: Double = CreationBudget.defaultPerSecond
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

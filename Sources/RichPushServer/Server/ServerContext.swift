@@ -10,6 +10,8 @@ final class ServerContext: Sendable {
     let webhooks: WebhookDispatcher?
     let auth: AdminAuthenticator
     let throttle = LoginThrottle()
+    /// Rows anonymous requests may create per client address.
+    let creationBudget: CreationBudget
     let origins: OriginPolicy
     /// Whether the public URL is `https://` (session cookies are then `Secure`).
     let publicHTTPS: Bool
@@ -24,6 +26,7 @@ final class ServerContext: Sendable {
         self.store = store
         self.metrics = metrics
         self.webhooks = webhooks
+        creationBudget = CreationBudget(burst: configuration.newRowsBurst, perSecond: configuration.newRowsPerSecond)
         auth = AdminAuthenticator(token: configuration.adminToken)
         origins = OriginPolicy(publicURL: configuration.publicURL)
         trustedProxies = Set(configuration.trustedProxies.map(ClientOrigin.normalized))

@@ -182,9 +182,9 @@ struct PostgresStoreTests {
     func newerSchema() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()
         #expect(try await Self.openingError(database.url) == nil)
-        try await database.execute("UPDATE richpush_meta SET value = '9' WHERE key = 'schema_version'")
+        try await database.execute("UPDATE richpush_meta SET value = '99' WHERE key = 'schema_version'")
         let error = try #require(try await Self.openingError(database.url))
-        #expect(error.message.contains("has RichPush schema version 9, newer than this richpush (\(PostgresSchema.version))"))
+        #expect(error.message.contains("has RichPush schema version 99, newer than this richpush (\(PostgresSchema.version))"))
     }
 
     @Test("sessions commit with synchronous_commit=on even when the database default is off; a stronger setting is kept")

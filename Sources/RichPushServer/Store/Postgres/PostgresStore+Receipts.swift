@@ -78,6 +78,7 @@ extension PostgresStore {
             ON CONFLICT (width_ms, bucket_ms, slot) DO UPDATE SET delivered = l.delivered + excluded.delivered, opened = l.opened + excluded.opened
         )\(extraCTE)
         SELECT push_id, event, receipt_id FROM inserted WHERE receipt_id IS NOT NULL
+        UNION ALL SELECT push_id, NULL, NULL FROM new_pushes
         """
     }
 
@@ -110,7 +111,7 @@ extension PostgresStore {
             let pushID: String, event: String, receiptID: String
         }
         var inserted = Set<Key>(minimumCapacity: result.count)
-        for row in 0..<result.count {
+        for row in 0..<result.count where result.text(row, 1) != nil {
             inserted.insert(Key(pushID: result.text(row, 0) ?? "", event: result.text(row, 1) ?? "", receiptID: result.text(row, 2) ?? ""))
         }
         return receipts.map { stored in
@@ -122,7 +123,14 @@ extension PostgresStore {
     /// Stores a batch in one transaction and returns after its COMMIT (see the type's discussion
     /// and `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
-        guard !receipts.isEmpty else { return [] }
+        try insertReportingPushes(receipts).isNew
+    }
+
+    /// Stores a batch as `insert(_:)` does, unknown codes past their bounds folded to `other`
+    /// first (`CodeFolding`, `foldCodes`), and says which push ids were new.
+    public func insertReportingPushes(_ batch: [StoredReceipt]) throws -> ReceiptBatchResult {
+        guard !batch.isEmpty else { return ReceiptBatchResult(isNew: [], newPushIDs: []) }
+        let receipts = try foldCodes(batch)
         var starts: [String: Int] = [:]
         for stored in receipts { starts[stored.receipt.pushID] = min(starts[stored.receipt.pushID] ?? stored.receivedAtMs, stored.receivedAtMs) }
         let index = knownPushes.withLock { known in starts.filter { entry in known[entry.key].map { entry.value < $0 } ?? true } }
@@ -132,7 +140,11 @@ extension PostgresStore {
             for (pushID, started) in index { known[pushID] = min(started, known[pushID] ?? started) }
         }
         pruneTimeline(newestMs: receipts.map(\.receivedAtMs).max() ?? 0)
-        return Self.newFlags(receipts, returned: result)
+        var newPushIDs = Set<String>()
+        for row in 0..<result.count where result.text(row, 1) == nil {
+            if let pushID = result.text(row, 0) { newPushIDs.insert(pushID) }
+        }
+        return ReceiptBatchResult(isNew: Self.newFlags(receipts, returned: result), newPushIDs: newPushIDs)
     }
 
     /// Once an hour per instance, drops per-second timeline rows older than 48 h (after the

@@ -43,6 +43,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     /// worst, another instance lowered a start: this one then writes nothing new). Bounded
     /// (`knownPushesLimit`), emptied when full.
     let knownPushes = Locked<[String: Int]>([:])
+    /// The admitted unknown codes (`CodeFolding`), cached.
+    let codeAdmissions = CodeAdmissions()
     /// The most push ids `knownPushes` holds.
     static let knownPushesLimit = 20_000
 

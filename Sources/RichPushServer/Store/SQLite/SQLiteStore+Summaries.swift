@@ -29,9 +29,10 @@ extension SQLiteStore {
     /// - Parameters:
     ///   - receipts: the batch.
     ///   - isNew: for each receipt, whether it was stored (not a duplicate).
+    ///   - newPushIDs: gets the push ids added to `push_index`.
     /// - Returns: what to remember about the batch's pushes after COMMIT (`remember`).
     /// - Throws: `RichPushError` `store`.
-    func updateSummaries(_ receipts: [StoredReceipt], isNew: [Bool]) throws -> [String: KnownPush] {
+    func updateSummaries(_ receipts: [StoredReceipt], isNew: [Bool], newPushIDs: inout Set<String>) throws -> [String: KnownPush] {
         var firstByPush: [String: Int] = [:]
         var deliveredByPush: [String: Int] = [:]
         var count = 0, delivered = 0, opened = 0, mediaAttached = 0, withOutcome = 0, withReason = 0
@@ -79,7 +80,10 @@ extension SQLiteStore {
         for (pushID, started) in firstByPush {
             var known = knownPushes[pushID]
             if known == nil || started < known?.startedMs ?? started {
-                if try indexPush(pushID, startedMs: started) { newPushes += 1 }
+                if try indexPush(pushID, startedMs: started) {
+                    newPushes += 1
+                    newPushIDs.insert(pushID)
+                }
                 if var k = known {
                     k.startedMs = started
                     known = k

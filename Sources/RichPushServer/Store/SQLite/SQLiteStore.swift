@@ -18,8 +18,9 @@ import Foundation
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 8, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
-/// v6 the media edge's tables, `SQLiteStore+Media`; v8 the webhook outbox, `SQLiteStore+Webhooks`):
+/// Schema (version 9, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
+/// v6 the media edge's tables, `SQLiteStore+Media`; v8 the webhook outbox, `SQLiteStore+Webhooks`;
+/// v9 `admitted_codes`, `SQLiteStore+Bounds`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
@@ -82,6 +83,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     /// The most push ids `knownPushes` holds.
     static let knownPushesLimit = 20_000
     private var closed = false
+    /// The admitted unknown codes (`CodeFolding`), cached.
+    let codeAdmissions = CodeAdmissions()
     /// The database file.
     public let path: String
     /// Whether `syncCommitted()` must fdatasync the WAL (FULL asked, NORMAL run by SQLite).
@@ -120,12 +123,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     }
 
     /// The schema version this richpush writes (`PRAGMA user_version`).
-    static let schemaVersion = 8
-    /// The tables of schema version 8; a version-0 file holding any other table is not ours.
+    static let schemaVersion = 9
+    /// The tables of schema version 9; a version-0 file holding any other table is not ours.
     static let tables: Set<String> = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices",
         "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects", "push_media",
-        "webhook_outbox", "webhook_endpoints",
+        "webhook_outbox", "webhook_endpoints", "admitted_codes",
     ]
 
     /// Brings the schema to `schemaVersion`, atomically and idempotently.
@@ -169,6 +172,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             if current < 5 { try migrateToVersion5(db) }
             if current < 6 { try migrateToVersion6(db) }
             if current < 8 { try migrateToVersion8(db) }
+            if current < 9 { try migrateToVersion9(db) }
             if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }
             try db.execute("COMMIT")
         } catch {
@@ -190,11 +194,18 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING`; durable
     /// after the next `syncCommitted()` (see `ReceiptStore.insertDeferringSync(_:)`).
     public func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool] {
+        try insertReportingPushes(receipts).isNew
+    }
+
+    /// Inserts a batch as `insertDeferringSync(_:)` does, unknown codes past their bounds folded
+    /// to `other` (`CodeFolding`, in the same transaction), and says which push ids were new.
+    public func insertReportingPushes(_ batch: [StoredReceipt]) throws -> ReceiptBatchResult {
         writeLock.lock()
         defer { writeLock.unlock() }
         try ensureOpen()
         try writer.execute("BEGIN IMMEDIATE")
         do {
+            let receipts = try foldCodes(batch)
             let statement = try writer.prepared(Self.insertSQL)
             var results: [Bool] = []
             results.reserveCapacity(receipts.count)
@@ -239,13 +250,15 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 try elapsedUpsert.bind([.text(key.pushID), .integer(key.ms), .integer(n)])
                 try elapsedUpsert.run()
             }
-            let indexed = try updateSummaries(receipts, isNew: results)
+            var newPushIDs = Set<String>()
+            let indexed = try updateSummaries(receipts, isNew: results, newPushIDs: &newPushIDs)
             try writer.execute("COMMIT")
             remember(indexed)
-            return results
+            return ReceiptBatchResult(isNew: results, newPushIDs: newPushIDs)
         } catch {
             try? writer.execute("ROLLBACK")
             knownPushes.removeAll()
+            codeAdmissions.forget()
             throw error
         }
     }

@@ -29,6 +29,14 @@ public protocol ReceiptStore: DeviceStore {
     /// - Throws: `RichPushError` `store` when the transaction failed (nothing was committed).
     func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool]
 
+    /// Like `insertDeferringSync(_:)`, and also says which push ids the batch created (for the
+    /// per-address budget, `CreationBudget`).
+    ///
+    /// - Parameter receipts: the batch, in arrival order.
+    /// - Returns: for each receipt whether it was new, and the push ids new to the store.
+    /// - Throws: `RichPushError` `store` when the transaction failed (nothing was committed).
+    func insertReportingPushes(_ receipts: [StoredReceipt]) throws -> ReceiptBatchResult
+
     /// Makes every transaction committed so far durable (with SQLite `synchronous=FULL`: one
     /// `fdatasync` of the WAL file; a no-op when the store syncs at commit or does not promise
     /// more than surviving a process kill). Safe to call from another thread while the writer
@@ -71,6 +79,10 @@ public protocol ReceiptStore: DeviceStore {
 extension ReceiptStore {
     /// Default: `insert(_:)`, which is durable on return.
     public func insertDeferringSync(_ receipts: [StoredReceipt]) throws -> [Bool] { try insert(receipts) }
+    /// Default: `insertDeferringSync(_:)`, no push reported as new.
+    public func insertReportingPushes(_ receipts: [StoredReceipt]) throws -> ReceiptBatchResult {
+        ReceiptBatchResult(isNew: try insertDeferringSync(receipts), newPushIDs: [])
+    }
     /// Default: nothing to do (`insert(_:)` was durable on return).
     public func syncCommitted() throws {}
     /// Default: one batch at a time.

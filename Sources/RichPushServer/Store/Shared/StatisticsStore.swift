@@ -53,6 +53,23 @@ public protocol StatisticsStore: MediaStore {
     ///
     /// - Returns: available, or unavailable with a reason. Default: available.
     func health() -> StoreHealth
+
+    /// Whether the store knows a push (`push_index`: receipts or sends recorded): the
+    /// per-address budget's check, made only for an address past its budget. Default: `push(_:)`.
+    ///
+    /// - Parameter pushID: the push.
+    /// - Returns: `true` when known.
+    /// - Throws: `RichPushError` `store`.
+    func pushExists(_ pushID: String) throws -> Bool
+
+    /// How big the store is (`/metrics`' growth gauges; see `StoreGrowth`).
+    ///
+    /// - Returns: rows and bytes, `nil` when the store cannot tell.
+    /// - Throws: `RichPushError` `store`.
+    func growth() throws -> StoreGrowth?
+
+    /// Unknown outcome and reason codes stored as `other` since the store opened (`CodeFolding`).
+    var foldedCodes: Int { get }
 }
 
 extension StatisticsStore {
