@@ -11,12 +11,13 @@
 # status_code_conformance, content_type_conformance, response_schema_conformance and
 # response_headers_conformance. Any failure fails the script.
 #
-# POST /login and POST /logout run in a second, short pass with the server's Origin: their wrong
-# tokens count toward the per-address throttle, which would answer every later admin request 429.
+# A second, short pass sends no credential (the admin operations' 401s). POST /login and POST
+# /logout run last, in a third short pass with the server's Origin: their wrong tokens count
+# toward the per-address throttle, which would answer every later admin request 429.
 #
-# Bounded: each backend's main pass stops after FUZZ_MAX_TIME seconds (default 45), the session
-# pass after 10; FUZZ_MAX_EXAMPLES (default 40) cases per operation and phase. About 2½ minutes
-# in all on 2 cores.
+# Bounded: each backend's main pass stops after FUZZ_MAX_TIME seconds (default 40), the two
+# others after 10 each; FUZZ_MAX_EXAMPLES (default 40) cases per operation and phase. About 2½
+# to 3 minutes in all on 2 cores.
 #
 # Usage: bash scripts/fuzz-api.sh            (builds nothing: uses .build/debug/richpush, or $RICHPUSH_BIN)
 #        FUZZ_BACKENDS=sqlite bash scripts/fuzz-api.sh
@@ -27,7 +28,7 @@ ROOT=$(pwd)
 BIN=${RICHPUSH_BIN:-$ROOT/.build/debug/richpush}
 BACKENDS=${FUZZ_BACKENDS:-sqlite postgres}
 MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-40}
-MAX_TIME=${FUZZ_MAX_TIME:-45}
+MAX_TIME=${FUZZ_MAX_TIME:-40}
 TOKEN=fuzz-admin-token-0123456789abcdef
 CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
 
@@ -147,6 +148,9 @@ for backend in $BACKENDS; do
     run_st "every operation but the session forms" -H "Authorization: Bearer $TOKEN" --max-time "$MAX_TIME" \
         --exclude-path /login --exclude-path /logout ${FUZZ_ST_ARGS:-}
     if [ -z "${FUZZ_ST_ARGS:-}" ]; then
+        # Without a credential: the admin operations' 401s (JSON, or the login page), the open ones as apps call them.
+        run_st "every operation but the session forms, without credentials" --max-time 10 --phases examples,coverage,fuzzing \
+            --exclude-path /login --exclude-path /logout
         # No stateful phase: these forms have no links.
         run_st "the session forms" -H "Origin: $URL" --max-time 10 --phases examples,coverage,fuzzing \
             --include-path /login --include-path /logout
