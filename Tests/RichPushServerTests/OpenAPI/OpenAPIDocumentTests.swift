@@ -137,9 +137,14 @@ struct OpenAPIDocumentTests {
         let elsewhere = directory.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
-        // A hard link: the binary without the build directory around it (no resource bundle).
+        // The binary alone, without the build directory around it (no resource bundle): a hard
+        // link, or a copy when the temporary directory is on another file system (a tmpfs).
         let installed = bin.appendingPathComponent("richpush")
-        try FileManager.default.linkItem(at: Fixtures.richpushBinary, to: installed)
+        do {
+            try FileManager.default.linkItem(at: Fixtures.richpushBinary, to: installed)
+        } catch {
+            try FileManager.default.copyItem(at: Fixtures.richpushBinary, to: installed)
+        }
         let command = "cd '\(elsewhere.path)' && exec '\(installed.path)' serve --port 0 --db '\(elsewhere.path)/r.sqlite' --admin-token \(ServerProcess.token)"
         let child = ChildProcess("/bin/sh", ["-c", command])
         let port = try await child.start(waitingForPort: 30)
