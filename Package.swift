@@ -117,7 +117,9 @@ let package = Package(
                 "RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider", "RichPushMedia",
                 // SHA-256 of an Idempotency-Key request's canonical body; the media edge names files by SHA-256 (issue 19)
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-            ]
+            ],
+            // GET /openapi.yaml: the repository's openapi.yaml (a symlink in the target), compiled in.
+            resources: [.embedInCode("OpenAPI/openapi.yaml")]
         ),
 
         // MARK: Project doctor (issue 20): pbxproj / plist / xcconfig reading and the checks (Foundation

@@ -32,6 +32,7 @@ PIP_PACKAGES=(
   aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against
   openstep-parser        # RichPushDoctorTests: the pbxproj parser's tree is compared with openstep-parser's; benchmarks/doctor.sh
   pbxproj                # benchmarks/doctor.sh: XcodeProject.load timed on the same project as richpush doctor
+  schemathesis==4.32.5   # scripts/fuzz-api.sh fuzzes richpush serve against openapi.yaml (pinned: its checks and CLI change between releases); brings PyYAML, which OpenAPIDocumentTests read the document with
 )
 
 missing=()
@@ -52,7 +53,12 @@ if [ ${#PIP_PACKAGES[@]} -gt 0 ]; then
   fi
   need=()
   for p in "${PIP_PACKAGES[@]}"; do
-    python3 -m pip show "${p%%[=<>]*}" >/dev/null 2>&1 || need+=("$p")
+    if [[ "$p" == *==* ]]; then
+      # A pinned package: the installed version must be the pinned one.
+      python3 -m pip show "${p%%==*}" 2>/dev/null | grep -qx "Version: ${p#*==}" || need+=("$p")
+    else
+      python3 -m pip show "${p%%[=<>]*}" >/dev/null 2>&1 || need+=("$p")
+    fi
   done
   if [ ${#need[@]} -gt 0 ]; then
     echo "install-deps: pip install ${need[*]}" >&2

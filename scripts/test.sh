@@ -34,3 +34,6 @@ bash scripts/docs.sh
 TIMING='MisbehavingServerTests|DeliveryTests|TransportContractTests|ReceiptTests|AdminTokenTests|SlowClientTests|PostgresDeadlineTests|SQLiteBusyTests|SendConnectionsTests|StreamLimitTests|ServerDurabilityTests'
 swift test --skip-build --skip "$TIMING"
 swift test --skip-build --filter "$TIMING"
+# The HTTP API as a contract (issue 23): schemathesis fuzzes a real richpush serve (SQLite, then
+# PostgreSQL) against openapi.yaml and prints its summary; about 2½ minutes.
+bash scripts/fuzz-api.sh

@@ -10,15 +10,23 @@ struct RouteTable: Sendable {
         case enclosed(String, String)
 
         /// The path parameter when `path` matches (`""` for an exact path), else `nil`.
+        ///
+        /// Compared byte by byte (UTF-8), not by `Character`: a parameter that starts with a
+        /// combining mark (`/pushes/\u{0301}x`) would otherwise fuse with the prefix's `/` into
+        /// one grapheme, and the path would match no route (found by schemathesis, issue 23).
         func parameter(in path: String) -> String? {
+            let bytes = path.utf8
             switch self {
             case .exact(let paths):
-                return paths.contains(path) ? "" : nil
+                return paths.contains(where: { $0.utf8.elementsEqual(bytes) }) ? "" : nil
             case .prefix(let prefix):
-                return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
+                guard bytes.starts(with: prefix.utf8) else { return nil }
+                return String(decoding: bytes.dropFirst(prefix.utf8.count), as: UTF8.self)
             case .enclosed(let prefix, let suffix):
-                guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
-                return String(path.dropFirst(prefix.count).dropLast(suffix.count))
+                guard bytes.count > prefix.utf8.count + suffix.utf8.count, bytes.starts(with: prefix.utf8),
+                    bytes.reversed().starts(with: suffix.utf8.reversed())
+                else { return nil }
+                return String(decoding: bytes.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count), as: UTF8.self)
             }
         }
     }

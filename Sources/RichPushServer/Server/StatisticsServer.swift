@@ -25,7 +25,8 @@ import Foundation
 ///   range); `GET /pushes/{push_id}`: one push's page; `GET /login`, `POST /login` (a 12 h session
 ///   in memory, the cookie holds its random id, never the token), `POST /logout`.
 /// - `GET /healthz` (open): `200 {"status":"ok"}`, or `503 {"status":"unavailable","reason":…}`
-///   while the store's database is unreachable (PostgreSQL); `GET /metrics` (open).
+///   while the store's database is unreachable (PostgreSQL); `GET /metrics` (open);
+///   `GET /openapi.yaml` (open): the API's OpenAPI document (`OpenAPIDocument`).
 ///
 /// Every request is judged from its line and headers before its body is read (`Admission`):
 /// framing (`Content-Length` / `Transfer-Encoding`), the busy threshold, the route and method,
@@ -123,6 +124,7 @@ public final class StatisticsServer: @unchecked Sendable {
             .init(pattern: .exact(["/v1/receipts"]), endpoints: [("POST", ReceiptEndpoint(context: context, writer: writer, log: StoreErrorLog()))]),
             .init(pattern: .exact(["/healthz"]), endpoints: [("GET", HealthEndpoint(context: context))]),
             .init(pattern: .exact(["/metrics"]), endpoints: [("GET", MetricsEndpoint(context: context))]),
+            .init(pattern: .exact(["/openapi.yaml"]), endpoints: [("GET", OpenAPIEndpoint())]),
             .init(pattern: .exact(["/", "/dashboard"]), endpoints: [("GET", DashboardEndpoint(context: context))]),
             .init(pattern: .exact(["/login"]), endpoints: [("GET", LoginFormEndpoint()), ("POST", LoginEndpoint(context: context))]),
             .init(pattern: .exact(["/logout"]), endpoints: [("POST", LogoutEndpoint(context: context))]),
