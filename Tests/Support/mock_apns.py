@@ -23,10 +23,20 @@ It behaves like api.push.apple.com where tests need it to:
     served meanwhile), as an APNs N ms away.
   * --never-answer: /3/device streams are accepted (headers, body), counted in "requests" and
     never answered, as an APNs that hangs; /stats still answers.
+  * --goaway-after N: after the Nth answered /3/device stream on a connection, GOAWAY (NO_ERROR)
+    is sent, as APNs does on idle, on a bad provider token or on shutdown. Its last-stream-id is
+    the highest stream answered so far, raised by --goaway-keep K to keep the K lowest-numbered
+    streams still open (with --delay-ms) in the processed part: those are answered after the
+    GOAWAY (they count), the ones above the last-stream-id are never processed (not counted in
+    requests or per_token; the client must retry them on a new connection). Once every kept
+    stream is answered the connection is closed. /stats counts the GOAWAYs sent (goaways) and the
+    streams they left unprocessed (goaway_refused); --goaway-connections M sends them on the
+    first M connections only (default: every connection).
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
-                    [--never-answer] [--delay-ms N]
+                    [--never-answer] [--delay-ms N] [--goaway-after N [--goaway-keep K]
+                    [--goaway-connections M]]
 Prints "PORT n" first (then "CA path" when TLS is on).
 """
 import argparse
@@ -78,6 +88,8 @@ class State:
         self.last_body = None
         self.open_streams = 0
         self.peak_open_streams = 0
+        self.goaways = 0
+        self.goaway_refused = 0
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -86,6 +98,7 @@ class State:
                 "per_token": self.per_token, "max_concurrent_streams": self.max_streams,
                 "stream_limit_violations": self.stream_limit_violations,
                 "peak_open_streams": self.peak_open_streams,
+                "goaways": self.goaways, "goaway_refused": self.goaway_refused,
                 "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
@@ -209,10 +222,16 @@ class H2Protocol(asyncio.Protocol):
         self.transport = None
         self.used = False
         self.raised = False
+        self.answered_device = 0
+        # The last-stream-id of the GOAWAY sent on this connection (None: not sent).
+        self.goaway_last = None
+        self.goaway_allowed = False
 
     def connection_made(self, transport):
         self.transport = transport
         self.state.connections += 1
+        limit = self.state.args.goaway_connections
+        self.goaway_allowed = self.state.args.goaway_after > 0 and (limit == 0 or self.state.connections <= limit)
         self.conn.local_settings = h2.settings.Settings(client=False, initial_values={
             h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: self.state.args.initial_streams or self.state.args.max_streams,
             h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1 << 20,
@@ -256,6 +275,9 @@ class H2Protocol(asyncio.Protocol):
         self.state.max_streams = max(self.state.max_streams, len(self.streams))
         answered = False
         for stream_id in ended:
+            if self.goaway_last is not None and stream_id > self.goaway_last:
+                self.refuse(stream_id)  # opened after our GOAWAY: never processed
+                continue
             device = dict(self.streams[stream_id][0]).get(":path", "").startswith("/3/device/")
             if self.state.args.never_answer and device:
                 self.state.requests += 1  # counted, accepted, never answered (the stream stays open)
@@ -269,12 +291,45 @@ class H2Protocol(asyncio.Protocol):
         self.flush(answered)
 
     def respond_later(self, stream_id):
-        if self.transport is None or self.transport.is_closing():
+        if self.transport is None or self.transport.is_closing() or stream_id not in self.streams:
             return
         self.respond(stream_id)
         self.flush(True)
 
+    def refuse(self, stream_id):
+        """A stream above the GOAWAY's last-stream-id: dropped unprocessed."""
+        if stream_id in self.streams:
+            self.state.open_streams -= 1
+            del self.streams[stream_id]
+            self.state.goaway_refused += 1
+
+    def goaway(self, answered_id):
+        """GOAWAY after the Nth answer: streams up to the last-stream-id are still answered."""
+        open_ids = sorted(self.streams)
+        keep = open_ids[:self.state.args.goaway_keep]
+        last = max([answered_id] + keep)
+        self.goaway_last = last
+        self.state.goaways += 1
+        above = [s for s in open_ids if s > last]
+        for stream_id in above:
+            self.refuse(stream_id)
+        # Written by hand (type 0x7, stream 0, last-stream-id, NO_ERROR): h2 refuses to send
+        # anything after its own close_connection(), and the kept streams must still be answered.
+        pending = self.conn.data_to_send()
+        if pending:
+            self.transport.write(pending)
+        self.transport.write(b"\x00\x00\x08\x07\x00\x00\x00\x00\x00" + last.to_bytes(4, "big") + b"\x00\x00\x00\x00")
+        print(f"mock_apns: GOAWAY last_stream_id={last}, {len(above)} open stream(s) above it refused",
+              file=sys.stderr, flush=True)
+
     def flush(self, answered):
+        if self.goaway_last is not None:
+            out = self.conn.data_to_send()
+            if out:
+                self.transport.write(out)
+            if not any(s <= self.goaway_last for s in self.streams):
+                self.transport.close()  # every kept stream answered: the connection ends
+            return
         if answered and not self.raised and self.state.args.initial_streams:
             # The first answer on this connection went out: raise the limit, as Apple does.
             self.raised = True
@@ -313,6 +368,10 @@ class H2Protocol(asyncio.Protocol):
                 self.conn.send_data(stream_id, chunk, end_stream=(i == len(chunks) - 1))
         else:
             self.conn.send_headers(stream_id, out_headers, end_stream=True)
+        if pseudo.get(":path", "").startswith("/3/device/"):
+            self.answered_device += 1
+            if self.goaway_allowed and self.goaway_last is None and self.answered_device == self.state.args.goaway_after:
+                self.goaway(stream_id)
 
 
 async def main():
@@ -334,6 +393,12 @@ async def main():
     p.add_argument("--never-answer", action="store_true", help="accept /3/device streams and never answer them")
     p.add_argument("--delay-ms", type=int, default=0,
                    help="answer each /3/device request this many ms after it arrived (APNs' latency); 0: at once")
+    p.add_argument("--goaway-after", type=int, default=0,
+                   help="send GOAWAY after this many answered /3/device streams on a connection; 0: never")
+    p.add_argument("--goaway-keep", type=int, default=0,
+                   help="with --goaway-after: also process the K lowest streams still open (answered after the GOAWAY)")
+    p.add_argument("--goaway-connections", type=int, default=0,
+                   help="with --goaway-after: only on the first M connections; 0: on every connection")
     args = p.parse_args()
     state = State(args)
     context = None
