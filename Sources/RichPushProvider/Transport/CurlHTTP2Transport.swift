@@ -476,7 +476,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight")))
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
-            let hint = Self.hint(code)
+            let hint = Self.hint(code, names: configuration.settingNames)
             transfer.complete(
                 .failure(
                     RichPushError(

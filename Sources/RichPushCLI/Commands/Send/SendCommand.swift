@@ -172,6 +172,8 @@ enum SendCommand {
             let fixable = PayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
             guard let file, fixable else { throw error }
             throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
+        } catch let error as RichPushError where error.setting != nil {
+            throw SettingNames.namingNotificationSetting(error)
         }
         for finding in findings { LintCommand.printError("richpush send: \(finding)") }
         // --probe (issue 19, SendProbe.swift): each media URL fetched as the extension would, before any token.
