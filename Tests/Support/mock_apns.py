@@ -31,7 +31,10 @@ It behaves like api.push.apple.com where tests need it to:
     requests or per_token; the client must retry them on a new connection). Once every kept
     stream is answered the connection is closed. /stats counts the GOAWAYs sent (goaways) and the
     streams they left unprocessed (goaway_refused); --goaway-connections M sends them on the
-    first M connections only (default: every connection).
+    first M connections only (default: every connection). --goaway-drop: the kept streams are
+    processed (counted) but the connection is closed right after the GOAWAY without answering
+    them, as an APNs that goes away mid-answer (goaway_dropped counts them, dropped_tokens lists
+    their tokens).
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
@@ -90,6 +93,8 @@ class State:
         self.peak_open_streams = 0
         self.goaways = 0
         self.goaway_refused = 0
+        self.goaway_dropped = 0
+        self.dropped_tokens = []
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -98,7 +103,8 @@ class State:
                 "per_token": self.per_token, "max_concurrent_streams": self.max_streams,
                 "stream_limit_violations": self.stream_limit_violations,
                 "peak_open_streams": self.peak_open_streams,
-                "goaways": self.goaways, "goaway_refused": self.goaway_refused,
+                "goaways": self.goaways, "goaway_refused": self.goaway_refused, "goaway_dropped": self.goaway_dropped,
+                "dropped_tokens": self.dropped_tokens,
                 "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
@@ -226,6 +232,8 @@ class H2Protocol(asyncio.Protocol):
         # The last-stream-id of the GOAWAY sent on this connection (None: not sent).
         self.goaway_last = None
         self.goaway_allowed = False
+        # Streams whose request ended and whose answer is scheduled (--delay-ms).
+        self.waiting = set()
 
     def connection_made(self, transport):
         self.transport = transport
@@ -269,6 +277,11 @@ class H2Protocol(asyncio.Protocol):
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamEnded):
                 ended.append(event.stream_id)
+            elif isinstance(event, h2.events.StreamReset):
+                # The client gave the stream up: nothing to answer.
+                if self.streams.pop(event.stream_id, None) is not None:
+                    self.state.open_streams -= 1
+                self.waiting.discard(event.stream_id)
             elif isinstance(event, h2.events.ConnectionTerminated):
                 self.transport.close()
         # Streams open at once on this connection (requests that arrived together, multiplexed).
@@ -284,6 +297,7 @@ class H2Protocol(asyncio.Protocol):
                 continue
             if device and self.state.args.delay_ms > 0:
                 # APNs tens of ms away: answer this stream later, other streams meanwhile.
+                self.waiting.add(stream_id)
                 asyncio.get_running_loop().call_later(self.state.args.delay_ms / 1000, self.respond_later, stream_id)
                 continue
             self.respond(stream_id)
@@ -319,10 +333,23 @@ class H2Protocol(asyncio.Protocol):
         if pending:
             self.transport.write(pending)
         self.transport.write(b"\x00\x00\x08\x07\x00\x00\x00\x00\x00" + last.to_bytes(4, "big") + b"\x00\x00\x00\x00")
+        if self.state.args.goaway_drop:
+            # Processed, never answered: the connection ends now.
+            for stream_id in sorted(s for s in self.waiting if s <= last):
+                headers, body = self.streams.pop(stream_id)
+                self.state.open_streams -= 1
+                pseudo = {k: v for k, v in headers if k.startswith(":")}
+                self.state.answer(pseudo.get(":method"), pseudo.get(":path", ""), [(k, v) for k, v in headers if not k.startswith(":")], bytes(body))
+                self.state.goaway_dropped += 1
+                self.state.dropped_tokens.append(pseudo.get(":path", "").rsplit("/", 1)[-1])
+            self.waiting.clear()
+            self.transport.close()
         print(f"mock_apns: GOAWAY last_stream_id={last}, {len(above)} open stream(s) above it refused",
               file=sys.stderr, flush=True)
 
     def flush(self, answered):
+        if self.transport.is_closing():
+            return
         if self.goaway_last is not None:
             out = self.conn.data_to_send()
             if out:
@@ -339,6 +366,7 @@ class H2Protocol(asyncio.Protocol):
             self.transport.write(out)
 
     def respond(self, stream_id):
+        self.waiting.discard(stream_id)
         if stream_id in self.streams:
             self.state.open_streams -= 1
         headers, body = self.streams.pop(stream_id, ([], bytearray()))
@@ -397,6 +425,8 @@ async def main():
                    help="send GOAWAY after this many answered /3/device streams on a connection; 0: never")
     p.add_argument("--goaway-keep", type=int, default=0,
                    help="with --goaway-after: also process the K lowest streams still open (answered after the GOAWAY)")
+    p.add_argument("--goaway-drop", action="store_true",
+                   help="with --goaway-after: process the kept streams but close the connection without answering them")
     p.add_argument("--goaway-connections", type=int, default=0,
                    help="with --goaway-after: only on the first M connections; 0: on every connection")
     args = p.parse_args()
