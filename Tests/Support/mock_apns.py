@@ -29,7 +29,7 @@ It behaves like api.push.apple.com where tests need it to:
     streams still open (with --delay-ms) in the processed part: those are answered after the
     GOAWAY (they count), the ones above the last-stream-id are never processed (not counted in
     requests or per_token; the client must retry them on a new connection). Once every kept
-    stream is answered the connection is closed. /stats counts the GOAWAYs sent (goaways) and the
+    stream is answered the connection is closed (1 s later, so no answer is lost to a TCP RST). /stats counts the GOAWAYs sent (goaways) and the
     streams they left unprocessed (goaway_refused); --goaway-connections M sends them on the
     first M connections only (default: every connection). --goaway-drop: the kept streams are
     processed (counted) but the connection is closed right after the GOAWAY without answering
@@ -232,6 +232,7 @@ class H2Protocol(asyncio.Protocol):
         # The last-stream-id of the GOAWAY sent on this connection (None: not sent).
         self.goaway_last = None
         self.goaway_allowed = False
+        self.closing = False
         # Streams whose request ended and whose answer is scheduled (--delay-ms).
         self.waiting = set()
 
@@ -354,8 +355,13 @@ class H2Protocol(asyncio.Protocol):
             out = self.conn.data_to_send()
             if out:
                 self.transport.write(out)
-            if not any(s <= self.goaway_last for s in self.streams):
-                self.transport.close()  # every kept stream answered: the connection ends
+            if not any(s <= self.goaway_last for s in self.streams) and not self.closing:
+                # Every kept stream answered: the connection ends, after a grace period. Closed at
+                # once, a socket with unread bytes from the client (frames sent before it saw the
+                # GOAWAY) makes the kernel send RST, and the client may lose the last answers
+                # still in its receive buffer: requests processed here would look unanswered.
+                self.closing = True
+                asyncio.get_running_loop().call_later(1.0, self.transport.close)
             return
         if answered and not self.raised and self.state.args.initial_streams:
             # The first answer on this connection went out: raise the limit, as Apple does.
