@@ -12,7 +12,7 @@ APT_PACKAGES=(
   binutils               # linkage test: readelf and nm on the extension-side binary (issue 3)
   gcc                    # linkage test: builds a small server-like shared object as the failing control
   openssl                # provider tests: throwaway P-256 .p8 keys (openssl ecparam | pkcs8)
-  nghttp2-client         # benchmarks/apns-throughput.sh: h2load, the HTTP/2 ceiling
+  nghttp2-client         # benchmarks/apns-throughput.sh, apns-connections.sh: h2load, the HTTP/2 ceiling
   h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
   libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
   libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)

@@ -23,10 +23,23 @@ It behaves like api.push.apple.com where tests need it to:
     served meanwhile), as an APNs N ms away.
   * --never-answer: /3/device streams are accepted (headers, body), counted in "requests" and
     never answered, as an APNs that hangs; /stats still answers.
+  * --goaway-after N: after the Nth answered /3/device stream on a connection, GOAWAY (NO_ERROR)
+    is sent, as APNs does on idle, on a bad provider token or on shutdown. Its last-stream-id is
+    the highest stream answered so far, raised by --goaway-keep K to keep the K lowest-numbered
+    streams still open (with --delay-ms) in the processed part: those are answered after the
+    GOAWAY (they count), the ones above the last-stream-id are never processed (not counted in
+    requests or per_token; the client must retry them on a new connection). Once every kept
+    stream is answered the connection is closed (1 s later, so no answer is lost to a TCP RST). /stats counts the GOAWAYs sent (goaways) and the
+    streams they left unprocessed (goaway_refused); --goaway-connections M sends them on the
+    first M connections only (default: every connection). --goaway-drop: the kept streams are
+    processed (counted) but the connection is closed right after the GOAWAY without answering
+    them, as an APNs that goes away mid-answer (goaway_dropped counts them, dropped_tokens lists
+    their tokens).
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
-                    [--never-answer] [--delay-ms N]
+                    [--never-answer] [--delay-ms N] [--goaway-after N [--goaway-keep K]
+                    [--goaway-connections M]]
 Prints "PORT n" first (then "CA path" when TLS is on).
 """
 import argparse
@@ -78,6 +91,10 @@ class State:
         self.last_body = None
         self.open_streams = 0
         self.peak_open_streams = 0
+        self.goaways = 0
+        self.goaway_refused = 0
+        self.goaway_dropped = 0
+        self.dropped_tokens = []
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -86,6 +103,8 @@ class State:
                 "per_token": self.per_token, "max_concurrent_streams": self.max_streams,
                 "stream_limit_violations": self.stream_limit_violations,
                 "peak_open_streams": self.peak_open_streams,
+                "goaways": self.goaways, "goaway_refused": self.goaway_refused, "goaway_dropped": self.goaway_dropped,
+                "dropped_tokens": self.dropped_tokens,
                 "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
@@ -209,10 +228,19 @@ class H2Protocol(asyncio.Protocol):
         self.transport = None
         self.used = False
         self.raised = False
+        self.answered_device = 0
+        # The last-stream-id of the GOAWAY sent on this connection (None: not sent).
+        self.goaway_last = None
+        self.goaway_allowed = False
+        self.closing = False
+        # Streams whose request ended and whose answer is scheduled (--delay-ms).
+        self.waiting = set()
 
     def connection_made(self, transport):
         self.transport = transport
         self.state.connections += 1
+        limit = self.state.args.goaway_connections
+        self.goaway_allowed = self.state.args.goaway_after > 0 and (limit == 0 or self.state.connections <= limit)
         self.conn.local_settings = h2.settings.Settings(client=False, initial_values={
             h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: self.state.args.initial_streams or self.state.args.max_streams,
             h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1 << 20,
@@ -250,18 +278,27 @@ class H2Protocol(asyncio.Protocol):
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamEnded):
                 ended.append(event.stream_id)
+            elif isinstance(event, h2.events.StreamReset):
+                # The client gave the stream up: nothing to answer.
+                if self.streams.pop(event.stream_id, None) is not None:
+                    self.state.open_streams -= 1
+                self.waiting.discard(event.stream_id)
             elif isinstance(event, h2.events.ConnectionTerminated):
                 self.transport.close()
         # Streams open at once on this connection (requests that arrived together, multiplexed).
         self.state.max_streams = max(self.state.max_streams, len(self.streams))
         answered = False
         for stream_id in ended:
+            if self.goaway_last is not None and stream_id > self.goaway_last:
+                self.refuse(stream_id)  # opened after our GOAWAY: never processed
+                continue
             device = dict(self.streams[stream_id][0]).get(":path", "").startswith("/3/device/")
             if self.state.args.never_answer and device:
                 self.state.requests += 1  # counted, accepted, never answered (the stream stays open)
                 continue
             if device and self.state.args.delay_ms > 0:
                 # APNs tens of ms away: answer this stream later, other streams meanwhile.
+                self.waiting.add(stream_id)
                 asyncio.get_running_loop().call_later(self.state.args.delay_ms / 1000, self.respond_later, stream_id)
                 continue
             self.respond(stream_id)
@@ -269,12 +306,63 @@ class H2Protocol(asyncio.Protocol):
         self.flush(answered)
 
     def respond_later(self, stream_id):
-        if self.transport is None or self.transport.is_closing():
+        if self.transport is None or self.transport.is_closing() or stream_id not in self.streams:
             return
         self.respond(stream_id)
         self.flush(True)
 
+    def refuse(self, stream_id):
+        """A stream above the GOAWAY's last-stream-id: dropped unprocessed."""
+        if stream_id in self.streams:
+            self.state.open_streams -= 1
+            del self.streams[stream_id]
+            self.state.goaway_refused += 1
+
+    def goaway(self, answered_id):
+        """GOAWAY after the Nth answer: streams up to the last-stream-id are still answered."""
+        open_ids = sorted(self.streams)
+        keep = open_ids[:self.state.args.goaway_keep]
+        last = max([answered_id] + keep)
+        self.goaway_last = last
+        self.state.goaways += 1
+        above = [s for s in open_ids if s > last]
+        for stream_id in above:
+            self.refuse(stream_id)
+        # Written by hand (type 0x7, stream 0, last-stream-id, NO_ERROR): h2 refuses to send
+        # anything after its own close_connection(), and the kept streams must still be answered.
+        pending = self.conn.data_to_send()
+        if pending:
+            self.transport.write(pending)
+        self.transport.write(b"\x00\x00\x08\x07\x00\x00\x00\x00\x00" + last.to_bytes(4, "big") + b"\x00\x00\x00\x00")
+        if self.state.args.goaway_drop:
+            # Processed, never answered: the connection ends now.
+            for stream_id in sorted(s for s in self.waiting if s <= last):
+                headers, body = self.streams.pop(stream_id)
+                self.state.open_streams -= 1
+                pseudo = {k: v for k, v in headers if k.startswith(":")}
+                self.state.answer(pseudo.get(":method"), pseudo.get(":path", ""), [(k, v) for k, v in headers if not k.startswith(":")], bytes(body))
+                self.state.goaway_dropped += 1
+                self.state.dropped_tokens.append(pseudo.get(":path", "").rsplit("/", 1)[-1])
+            self.waiting.clear()
+            self.transport.close()
+        print(f"mock_apns: GOAWAY last_stream_id={last}, {len(above)} open stream(s) above it refused",
+              file=sys.stderr, flush=True)
+
     def flush(self, answered):
+        if self.transport.is_closing():
+            return
+        if self.goaway_last is not None:
+            out = self.conn.data_to_send()
+            if out:
+                self.transport.write(out)
+            if not any(s <= self.goaway_last for s in self.streams) and not self.closing:
+                # Every kept stream answered: the connection ends, after a grace period. Closed at
+                # once, a socket with unread bytes from the client (frames sent before it saw the
+                # GOAWAY) makes the kernel send RST, and the client may lose the last answers
+                # still in its receive buffer: requests processed here would look unanswered.
+                self.closing = True
+                asyncio.get_running_loop().call_later(1.0, self.transport.close)
+            return
         if answered and not self.raised and self.state.args.initial_streams:
             # The first answer on this connection went out: raise the limit, as Apple does.
             self.raised = True
@@ -284,6 +372,7 @@ class H2Protocol(asyncio.Protocol):
             self.transport.write(out)
 
     def respond(self, stream_id):
+        self.waiting.discard(stream_id)
         if stream_id in self.streams:
             self.state.open_streams -= 1
         headers, body = self.streams.pop(stream_id, ([], bytearray()))
@@ -313,6 +402,10 @@ class H2Protocol(asyncio.Protocol):
                 self.conn.send_data(stream_id, chunk, end_stream=(i == len(chunks) - 1))
         else:
             self.conn.send_headers(stream_id, out_headers, end_stream=True)
+        if pseudo.get(":path", "").startswith("/3/device/"):
+            self.answered_device += 1
+            if self.goaway_allowed and self.goaway_last is None and self.answered_device == self.state.args.goaway_after:
+                self.goaway(stream_id)
 
 
 async def main():
@@ -334,6 +427,14 @@ async def main():
     p.add_argument("--never-answer", action="store_true", help="accept /3/device streams and never answer them")
     p.add_argument("--delay-ms", type=int, default=0,
                    help="answer each /3/device request this many ms after it arrived (APNs' latency); 0: at once")
+    p.add_argument("--goaway-after", type=int, default=0,
+                   help="send GOAWAY after this many answered /3/device streams on a connection; 0: never")
+    p.add_argument("--goaway-keep", type=int, default=0,
+                   help="with --goaway-after: also process the K lowest streams still open (answered after the GOAWAY)")
+    p.add_argument("--goaway-drop", action="store_true",
+                   help="with --goaway-after: process the kept streams but close the connection without answering them")
+    p.add_argument("--goaway-connections", type=int, default=0,
+                   help="with --goaway-after: only on the first M connections; 0: on every connection")
     args = p.parse_args()
     state = State(args)
     context = None

@@ -6,6 +6,20 @@ public struct APNsNotification: Sendable {
     /// Apple: `apns-collapse-id` is at most 64 bytes.
     public static let maximumCollapseIDBytes = 64
 
+    /// The notification's settings a `validate` error is about (`RichPushError.setting`), in
+    /// plain words: a program maps them to its own names (the command line's flags, a JSON API's
+    /// fields).
+    public enum Setting: String, Sendable, CaseIterable {
+        /// `apns-topic`.
+        case topic
+        /// `apns-priority`.
+        case priority
+        /// `apns-push-type`.
+        case pushType = "push type"
+        /// `apns-collapse-id`.
+        case collapseID = "collapse id"
+    }
+
     /// The payload JSON bytes, sent as is.
     public var payload: Data
     /// `apns-topic`: the app's bundle id (plus `.voip`, `.complication`, … for those types).
@@ -41,19 +55,23 @@ public struct APNsNotification: Sendable {
     /// - Returns: the lint findings (warnings included).
     /// - Throws: `RichPushError` with code `payload_rejected` (a lint error: too large, wrong
     ///   `mutable-content`, …) or `invalid_request` (collapse id over 64 bytes, empty topic,
-    ///   `background` with priority 10).
+    ///   `background` with priority 10), whose `setting` is the `Setting` to change (its message
+    ///   names no program's option: the program adds its own name for the setting).
     public func validate(linter: PayloadLinter = PayloadLinter(), checkingTopic: Bool = true) throws -> [LintFinding] {
         if checkingTopic, topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
             throw RichPushError(
-                code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; pass the app's bundle id, e.g. --topic com.example.app")
+                code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; give the app's bundle id as the topic, e.g. com.example.app",
+                setting: Setting.topic.rawValue)
         }
         if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDBytes {
             throw RichPushError(
-                code: .invalidRequest, message: "apns-collapse-id is \(collapseID.utf8.count) bytes; Apple allows at most \(Self.maximumCollapseIDBytes) bytes")
+                code: .invalidRequest, message: "apns-collapse-id is \(collapseID.utf8.count) bytes; Apple allows at most \(Self.maximumCollapseIDBytes) bytes",
+                setting: Setting.collapseID.rawValue)
         }
         if pushType == .background, priority == .immediately {
             throw RichPushError(
-                code: .invalidRequest, message: "a background push must have apns-priority 5 (Apple); drop --priority 10 or use push type alert")
+                code: .invalidRequest, message: "a background push must have apns-priority 5 (Apple); give priority 5 (or none), or push type alert",
+                setting: Setting.priority.rawValue)
         }
         var linter = linter
         linter.voip = pushType == .voip

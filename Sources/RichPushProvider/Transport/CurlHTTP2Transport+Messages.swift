@@ -40,17 +40,23 @@ extension CurlHTTP2Transport {
         }
     }
 
-    static func hint(_ code: CURLcode) -> String {
+    /// What to change after a failed transfer, naming the settings as the program calls them.
+    ///
+    /// - Parameters:
+    ///   - code: libcurl's result.
+    ///   - names: the program's names for the CA file, endpoint and client certificate.
+    /// - Returns: "; …" or "".
+    static func hint(_ code: CURLcode, names: TransportSettingNames) -> String {
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return "; the server's certificate is not trusted: for a test server or proxy pass its CA with --ca-file"
+            return "; the server's certificate is not trusted: for a test server or proxy pass its CA with \(names.caFile)"
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST:
-            return "; check the host and port (--apns-url) and the network"
+            return "; check the host and port (\(names.url)) and the network"
         case CURLE_OPERATION_TIMEDOUT:
             return "; the server did not answer in time"
         case CURLE_SSL_CERTPROBLEM:
             return
-                "; the client certificate cannot be used: --cert must be the APNs certificate as .p12, or PEM with its key (--cert-key), and the right passphrase"
+                "; the client certificate cannot be used: \(names.certificate) must be the APNs certificate as .p12, or PEM with its key (\(names.certificateKey)), and the right passphrase"
         default:
             return ""
         }

@@ -57,31 +57,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    /// A `curl_slist` of request headers, shared by every transfer that sends the same header
-    /// fields (an APNs batch: same topic, push type and provider token), freed with its last user.
-    private final class HeaderList {
-        let fields: [(name: String, value: String)]
-        let list: UnsafeMutablePointer<curl_slist>?
-
-        init(_ fields: [(name: String, value: String)]) {
-            self.fields = fields
-            var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
-            for (name, value) in fields { list = curl_slist_append(list, "\(name): \(value)") }
-            self.list = list
-        }
-
-        func matches(_ other: [(name: String, value: String)]) -> Bool {
-            fields.count == other.count && zip(fields, other).allSatisfy { $0.name == $1.name && $0.value == $1.value }
-        }
-
-        deinit { curl_slist_free_all(list) }
-    }
-
     private final class Transfer {
         let request: TransportRequest
         let completion: Completion
         var easy: UnsafeMutableRawPointer?
-        var headerList: HeaderList?
+        var headerList: CurlHeaderList?
         var body = Data()
         var bodyLimit = 0
         var bodyTruncated = false
@@ -90,6 +70,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         let host: String
         /// When it was handed to libcurl.
         var startedAt = ContinuousClock.now
+        /// Where libcurl's opening of a socket for this transfer (a new connection) is noted.
+        var sockets: SocketOpenings?
 
         init(request: TransportRequest, completion: Completion) {
             self.request = request
@@ -140,9 +122,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
     /// cleanup per request); at most `maxConcurrentStreams`.
     private var idleHandles: [UnsafeMutableRawPointer] = []
     /// The header list of the last transfer started, reused while the fields stay the same.
-    private var lastHeaderList: HeaderList?
+    private var lastHeaderList: CurlHeaderList?
     /// Per host: requests in flight, whether it answered, whether it went silent.
     private var windows: [String: HostStreamWindow] = [:]
+    /// The hosts libcurl opened a new connection to since the loop last looked.
+    private let sockets = SocketOpenings()
 
     /// Starts the transport and its thread.
     ///
@@ -303,6 +287,8 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             for transfer in starting { start(transfer) }
 
             curl_multi_perform(multi, &running)
+            for host in sockets.hosts { windows[host, default: HostStreamWindow()].connectionOpened() }
+            sockets.hosts.removeAll(keepingCapacity: true)
             var left: Int32 = 0
             var silent: [String] = []
             while let message = curl_multi_info_read(multi, &left) {
@@ -369,11 +355,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
                     easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
             }
         }
-        let headerList: HeaderList
+        let headerList: CurlHeaderList
         if let last = lastHeaderList, last.matches(request.headers) {
             headerList = last
         } else {
-            headerList = HeaderList(request.headers)
+            headerList = CurlHeaderList(request.headers)
             lastHeaderList = headerList
         }
         transfer.headerList = headerList
@@ -397,6 +383,15 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             return size * count
         }
         _ = richpush_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata)
+        // A new connection (the first, or after a GOAWAY or a drop) starts at one stream again.
+        transfer.sockets = sockets
+        _ = richpush_curl_setopt_opensocket_cb(easy) { clientp, _, address in
+            guard let clientp, let address else { return CURL_SOCKET_BAD }
+            let transfer = Unmanaged<Transfer>.fromOpaque(clientp).takeUnretainedValue()
+            transfer.sockets?.hosts.append(transfer.host)
+            return richpush_curl_socket_open(address)
+        }
+        _ = richpush_curl_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, userdata)
         transfer.startedAt = ContinuousClock.now
         active[easy] = transfer
         curl_multi_add_handle(multi, easy)
@@ -441,9 +436,11 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         var status = 0
         var version = 0
         var connects = 0
+        var localPort = 0
         _ = richpush_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         _ = richpush_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        _ = richpush_curl_getinfo_long(easy, CURLINFO_LOCAL_PORT, &localPort)
         var connectMicroseconds: curl_off_t = 0
         _ = richpush_curl_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
         curl_multi_remove_handle(multi, easy)
@@ -455,6 +452,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         }
         transfer.easy = nil
         transfer.headerList = nil
+        transfer.sockets = nil
         lock.lock()
         openedConnections += connects
         lock.unlock()
@@ -463,8 +461,7 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
         var silent = false
         if failure == nil, !shutdown {
             if code == CURLE_OK {
-                window.answered = true
-                window.lastAnswer = ContinuousClock.now
+                window.answer(onPort: localPort, at: ContinuousClock.now)
             } else if code == CURLE_OPERATION_TIMEDOUT {
                 silent = connectMicroseconds > 0 && (window.lastAnswer.map { $0 < transfer.startedAt } ?? true)
             } else if code != CURLE_HTTP2_STREAM {
@@ -479,12 +476,13 @@ public final class CurlHTTP2Transport: HTTPTransport, @unchecked Sendable {
             transfer.complete(.failure(RichPushError(code: .transport, message: "the HTTP/2 transport was shut down while the request was in flight")))
         } else if code != CURLE_OK {
             let reason = String(cString: curl_easy_strerror(code))
+            let hint = Self.hint(code, names: configuration.settingNames)
             transfer.complete(
                 .failure(
                     RichPushError(
                         // A timeout before any connection was made is a connection failure, too.
                         code: code == CURLE_OPERATION_TIMEDOUT && connectMicroseconds == 0 ? .connectionFailed : Self.errorCode(code),
-                        message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(Self.hint(code))"
+                        message: "\(transfer.request.method) \(Self.redact(transfer.request.url)) failed: \(reason) (curl \(code.rawValue))\(hint)"
                     )))
         } else {
             var response = TransportResponse(

@@ -19,6 +19,9 @@ public struct APNsSettings: Sendable {
     public var environment: APNsEnvironment
     /// Extra trust roots for a custom endpoint (a test CA), PEM.
     public var caFile: String?
+    /// HTTP/2 connections to APNs (1…64, default 1), one provider token for all; each follows its
+    /// server's `SETTINGS_MAX_CONCURRENT_STREAMS` (`ConnectionPoolTransport`).
+    public var connections = 1
     /// What messages call the APNs settings (the program's options, or described in words).
     public var settingNames = APNsSettingNames.descriptive
     /// What messages call the transport's settings (the CA file, the endpoint).

@@ -275,9 +275,24 @@ public struct PushSendRequest: Sendable {
         do {
             _ = try notification.validate(linter: linter, checkingTopic: false)
         } catch let error as RichPushError {
-            throw HTTPResponseError(code: error.code.rawValue, message: error.message)
+            // The library names the setting in words; this API's name for it is its JSON field.
+            let field = error.setting.flatMap { APNsNotification.Setting(rawValue: $0) }.map(Self.field)
+            throw HTTPResponseError(code: error.code.rawValue, field: field, message: error.message)
         }
         warnings = findings
         self.notification = notification
+    }
+
+    /// The JSON field of `POST /v1/pushes` that sets a notification setting.
+    ///
+    /// - Parameter setting: the setting an `APNsNotification.validate` error is about.
+    /// - Returns: the request body's field (`priority`, `push_type`, …).
+    public static func field(_ setting: APNsNotification.Setting) -> String {
+        switch setting {
+        case .topic: "topic"
+        case .priority: "priority"
+        case .pushType: "push_type"
+        case .collapseID: "collapse_id"
+        }
     }
 }

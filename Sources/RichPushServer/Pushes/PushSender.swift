@@ -56,6 +56,7 @@ public final class PushSender: Sendable {
             let manager = APNsTokenManager(signer: signer, keyID: settings.keyID, teamID: settings.teamID)
             var transport = TransportConfiguration()
             transport.settingNames = settings.transportSettingNames
+            transport.connections = max(1, settings.connections)
             if let caFile = settings.caFile {
                 guard FileManager.default.isReadableFile(atPath: caFile) else {
                     throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to \(transport.settingNames.caFile)")

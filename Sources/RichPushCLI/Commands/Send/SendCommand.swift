@@ -87,9 +87,7 @@ enum SendCommand {
             .value("collapse-id", "ID", help: "apns-collapse-id (at most 64 bytes, Apple)."),
             .value("apns-id", "UUID", help: "apns-id for the notification (default: APNs makes one per request)."),
             .value("concurrency", "N", help: "Concurrent HTTP/2 streams per connection (default 500; the server's limit applies too)."),
-            .value(
-                "apns-connections", "N",
-                help: "HTTP/2 connections to APNs (1…64, default 1), requests spread over them, one provider token for all."),
+            .value("apns-connections", "N", help: APNsConnectionsOption.help),
             .value("max-attempts", "N", help: "Requests per token at most, for 429/5xx retries (default 4)."),
             .flag("dry-run", help: "Lint and print the payload; send nothing."),
         ] + SendProbe.options,
@@ -174,6 +172,8 @@ enum SendCommand {
             let fixable = PayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
             guard let file, fixable else { throw error }
             throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
+        } catch let error as RichPushError where error.setting != nil {
+            throw SettingNames.namingNotificationSetting(error)
         }
         for finding in findings { LintCommand.printError("richpush send: \(finding)") }
         // --probe (issue 19, SendProbe.swift): each media URL fetched as the extension would, before any token.
@@ -207,7 +207,7 @@ enum SendCommand {
         transport.caFile = settings.caFile
         transport.settingNames = provider == .apns ? settings.names.apnsTransport : settings.names.fcmTransport
         transport.maxConcurrentStreams = concurrency
-        transport.connections = try SendConnectionsOption.connections(args, provider: provider)
+        transport.connections = try APNsConnectionsOption.connections(args, provider: provider)
         var retry = APNsRetryPolicy()
         retry.maxAttempts = maxAttempts
         try transport.checkCertificateFiles()

@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-public-url URL] [--media-edge-allow-http]] [--media-allow-host HOST]… [--allow-http-host HOST]… [--media-ca-file PEM]\n       [--new-rows-per-address N] [--new-rows-per-second R]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM] [--apns-connections N]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-public-url URL] [--media-edge-allow-http]] [--media-allow-host HOST]… [--allow-http-host HOST]… [--media-ca-file PEM]\n       [--new-rows-per-address N] [--new-rows-per-second R]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -147,6 +147,7 @@ enum ServeCommand {
             .flag("apns-sandbox", help: "Send to api.sandbox.push.apple.com (apps run from Xcode). Env RICHPUSH_APNS_SANDBOX=1."),
             .value("apns-url", "URL", help: "Another APNs-compatible endpoint (a proxy, a test server). Env RICHPUSH_APNS_URL."),
             .value("apns-ca-file", "PEM", help: "Extra trust roots for --apns-url (a test CA). Env RICHPUSH_APNS_CA_FILE."),
+            .value("apns-connections", "N", help: APNsConnectionsOption.help),
             .value("fcm-service-account", "FILE", help: "FCM for POST /v1/pushes: the service-account JSON. Env RICHPUSH_FCM_SERVICE_ACCOUNT."),
             .value("fcm-url", "URL", help: "Another FCM endpoint (a test server). Env RICHPUSH_FCM_URL."),
             .value("fcm-token-url", "URL", help: "Another OAuth2 token endpoint than the file's token_uri. Env RICHPUSH_FCM_TOKEN_URL."),
@@ -203,7 +204,9 @@ enum ServeCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let providers = ProviderSettingsResolution(names: .serve, args: args, env: environment)
-        let apns = try providers.serveAPNs()
+        var apns = try providers.serveAPNs()
+        let apnsConnections = try APNsConnectionsOption.serveConnections(args, apnsConfigured: apns != nil)
+        apns?.connections = apnsConnections
         let apnsMissing = SettingNames.push.apnsRequired
         let fcm = try providers.serveFCM()
         var deviceSecret: Data?
@@ -266,7 +269,9 @@ enum ServeCommand {
         banner += "  receipts:  POST http://\(displayHost):\(server.port)/v1/receipts\n"
         banner += "  dashboard: http://\(displayHost):\(server.port)/\n"
         if let apns {
-            banner += "  send:      POST http://\(displayHost):\(server.port)/v1/pushes → APNs \(apns.environment), topic \(apns.topic), key \(apns.keyID)\n"
+            let connections = apns.connections > 1 ? ", \(apns.connections) connections" : ""
+            banner +=
+                "  send:      POST http://\(displayHost):\(server.port)/v1/pushes → APNs \(apns.environment), topic \(apns.topic), key \(apns.keyID)\(connections)\n"
         } else if fcm == nil {
             banner += "  send:      POST /v1/pushes is off (503) until given \(apnsMissing.joined(separator: ", ")), or --fcm-service-account\n"
         }

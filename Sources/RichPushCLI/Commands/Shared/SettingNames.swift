@@ -1,3 +1,4 @@
+import RichPushCore
 import RichPushProvider
 import RichPushServer
 
@@ -13,6 +14,22 @@ enum SettingNames {
         apnsKey: "--" + Provider.serve.key, apnsKeyID: "--" + Provider.serve.keyID, apnsTeamID: "--" + Provider.serve.teamID,
         apnsTopic: "--" + Provider.serve.topic, apnsSandbox: "--" + Provider.serve.sandbox, apnsURL: "--" + Provider.serve.url,
         apnsCAFile: "--" + Provider.serve.caFile, fcmServiceAccount: "--" + Provider.serve.fcmServiceAccount)
+}
+
+extension SettingNames {
+    /// `richpush send`'s options for a notification's settings (`APNsNotification.Setting`).
+    static let notification: [APNsNotification.Setting: String] = [
+        .topic: "--topic", .priority: "--priority", .pushType: "--push-type", .collapseID: "--collapse-id",
+    ]
+
+    /// `error` with `richpush send`'s option for its notification setting added, e.g. "… (--priority)".
+    ///
+    /// - Parameter error: an `APNsNotification.validate` error.
+    /// - Returns: the error naming the option, or `error` when it is about no notification setting.
+    static func namingNotificationSetting(_ error: RichPushError) -> RichPushError {
+        guard let raw = error.setting, let setting = APNsNotification.Setting(rawValue: raw), let option = notification[setting] else { return error }
+        return RichPushError(code: error.code, message: error.message + " (\(option))", underlying: error.underlying, setting: raw, path: error.path)
+    }
 }
 
 /// `SettingNames.Provider`, by its older name.
