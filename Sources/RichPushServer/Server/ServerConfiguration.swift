@@ -49,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     /// The media edge (`--media-store-bytes`): optimised media stored in the store and served at
     /// `GET /m/<sha256>.<ext>`; `nil` = off (no `/m/` route, `POST /v1/pushes` checks media only).
     public var mediaEdge: MediaEdgeSettings?
+    /// Campaign sending (`POST /v1/campaigns`): workers per instance, lease, chunk size.
+    public var campaigns = CampaignSettings()
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

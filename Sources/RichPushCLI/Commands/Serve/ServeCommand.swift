@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-edge-allow-http]]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-edge-allow-http]]\n       [--campaign-workers N] [--campaign-lease-seconds S] [--campaign-chunk-size N]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -155,7 +155,7 @@ enum ServeCommand {
                 help:
                     "How long a key whose request died mid-send stays in_progress before a\nretry may send again (default 10; longer than your slowest send)."
             ),
-        ] + ServeMediaOptions.options,
+        ] + ServeMediaOptions.options + ServeCampaignOptions.options,
         run: run
     )
 
@@ -234,6 +234,7 @@ enum ServeCommand {
         configuration.fcm = fcm
         configuration.deviceSecret = deviceSecret
         try ServeIdempotencyOptions.apply(args, to: &configuration)
+        try ServeCampaignOptions.apply(args, to: &configuration)
         configuration.mediaEdge = try ServeMediaOptions.settings(args, publicURL: security.publicURL)
         if let raw = args.value("commit-linger") {
             guard let ms = Double(raw), ms.isFinite, (0...50).contains(ms) else {

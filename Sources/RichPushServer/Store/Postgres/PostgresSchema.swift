@@ -3,8 +3,9 @@ import RichPushCore
 
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
-/// The tables and columns are the SQLite store's (schema version 6, the same number; v5 adds
-/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`), in
+/// The tables and columns are the SQLite store's (schema version 7, the same number; v5 adds
+/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`; v7, campaigns
+/// and device tags, in `PostgresStore+Campaigns`), in
 /// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
 /// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
 /// so concurrent writers — of one instance or of several — do not queue on one hot row's lock
@@ -30,7 +31,7 @@ import RichPushCore
 /// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
 enum PostgresSchema {
     /// The schema version this richpush writes (`richpush_meta.schema_version`).
-    static let version = 6
+    static let version = 7
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
@@ -42,7 +43,7 @@ enum PostgresSchema {
     static let tables = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
         "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects",
-        "push_media",
+        "push_media", "campaigns", "campaign_chunks", "campaign_targets", "campaign_budget", "device_tags",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -291,6 +292,7 @@ enum PostgresSchema {
             if current < 4 { try connection.execute(migrateToVersion4) }
             if current < 5 { try connection.execute(migrateToVersion5) }
             if current < 6 { try connection.execute(PostgresStore.migrateToVersion6) }
+            if current < 7 { try connection.execute(PostgresStore.migrateToVersion7) }
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }

@@ -18,8 +18,8 @@ import Foundation
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 6, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
-/// v6 the media edge's tables, `SQLiteStore+Media`):
+/// Schema (version 7, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
+/// v6 the media edge's tables, `SQLiteStore+Media`; v7 campaigns and device tags, `SQLiteStore+Campaigns`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
@@ -120,11 +120,12 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     }
 
     /// The schema version this richpush writes (`PRAGMA user_version`).
-    static let schemaVersion = 6
-    /// The tables of schema version 6; a version-0 file holding any other table is not ours.
+    static let schemaVersion = 7
+    /// The tables of schema version 7; a version-0 file holding any other table is not ours.
     static let tables: Set<String> = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices",
         "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects", "push_media",
+        "campaigns", "campaign_chunks", "campaign_targets", "campaign_budget", "device_tags",
     ]
 
     /// Brings the schema to `schemaVersion`, atomically and idempotently.
@@ -167,6 +168,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             if current < 4 { try migrateToVersion4(db) }
             if current < 5 { try migrateToVersion5(db) }
             if current < 6 { try migrateToVersion6(db) }
+            if current < 7 { try migrateToVersion7(db) }
             if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }
             try db.execute("COMMIT")
         } catch {
