@@ -134,18 +134,24 @@ final class CampaignWorkers: Sendable {
                 }
                 if count == 0 {
                     let renewed = try await onStore { try store.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
-                    if !renewed || isStopping { break }
+                    if renewed == nil || isStopping { break }
                     // The next second's budget.
                     await pause(ms: 1_000 - Self.nowMs() % 1_000)
                     continue
                 }
             }
-            let batch = Array(remaining.prefix(count))
+            let candidates = Array(remaining.prefix(count))
             remaining.removeFirst(count)
-            let batchTokens = batch.map(\.token)
-            let marked = try await onStore { try store.markCampaignTargetsInFlight(chunk, tokens: batchTokens, nowMs: Self.nowMs(), leaseMs: leaseMs) }
+            let candidateTokens = candidates.map(\.token)
             // Cancelled, or the lease was taken over: give the chunk up.
-            guard marked else { break }
+            guard
+                let marked = try await onStore({
+                    try store.markCampaignTargetsInFlight(chunk, tokens: candidateTokens, nowMs: Self.nowMs(), leaseMs: leaseMs)
+                })
+            else { break }
+            // A token a former lease holder recorded meanwhile is not sent again.
+            let markedSet = Set(marked)
+            let batch = candidates.filter { markedSet.contains($0.token) }
             batchNumber += 1
             var results: [CampaignTargetResult] = []
             var sends: [(String, PushSendRecord.TokenResult)] = []

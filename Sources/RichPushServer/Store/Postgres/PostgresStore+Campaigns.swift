@@ -159,8 +159,8 @@ extension PostgresStore: CampaignStore {
                 [draft.id])
             try db.execute(
                 """
-                UPDATE campaigns SET targets = $2, state = CASE WHEN $2 = 0 AND state = 'running' THEN 'finished' ELSE state END,
-                  finished_at_ms = CASE WHEN $2 = 0 AND state = 'running' THEN created_at_ms END WHERE campaign_id = $1
+                UPDATE campaigns SET targets = $2::bigint, state = CASE WHEN $2::bigint = 0 AND state = 'running' THEN 'finished' ELSE state END,
+                  finished_at_ms = CASE WHEN $2::bigint = 0 AND state = 'running' THEN created_at_ms END WHERE campaign_id = $1
                 """, [draft.id, String(count)])
             guard let stored = try Self.readCampaign(db, draft.id) else {
                 throw RichPushError(code: .store, message: "the campaign vanished while it was created; retry")
@@ -239,31 +239,33 @@ extension PostgresStore: CampaignStore {
     }
 
     /// See `CampaignStore.markCampaignTargetsInFlight(_:tokens:nowMs:leaseMs:)`.
-    public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> Bool {
+    public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]? {
         try campaignTransaction { db in
             let renewed = try db.execute(
                 """
                 UPDATE campaign_chunks k SET lease_until_ms = $4 WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3 AND k.state = 'leased'
                   AND EXISTS (SELECT 1 FROM campaigns c WHERE c.campaign_id = k.campaign_id AND c.state = 'running') RETURNING 1
                 """, [chunk.campaign.id, String(chunk.chunk), chunk.owner, String(nowMs + leaseMs)])
-            guard renewed.count == 1 else { return false }
-            guard !tokens.isEmpty else { return true }
+            guard renewed.count == 1 else { return nil }
+            guard !tokens.isEmpty else { return [] }
             // The old state of each row comes from the joined snapshot of the same row.
             let marked = try db.execute(
                 """
                 UPDATE campaign_targets t SET state = 'in_flight', attempts = t.attempts + 1 FROM campaign_targets old
                 WHERE t.campaign_id = $1 AND t.chunk = $2 AND t.device_token = ANY($3::text[]) AND t.state <> 'done'
                   AND old.campaign_id = t.campaign_id AND old.chunk = t.chunk AND old.device_token = t.device_token
-                RETURNING old.state
+                RETURNING t.device_token, old.state
                 """, [chunk.campaign.id, String(chunk.chunk), PostgresArrayLiteral.text(tokens.sorted())])
             var fresh = 0, again = 0
+            var tokens: [String] = []
             for row in 0..<marked.count {
-                if marked.text(row, 0) == "in_flight" { again += 1 } else { fresh += 1 }
+                tokens.append(marked.text(row, 0) ?? "")
+                if marked.text(row, 1) == "in_flight" { again += 1 } else { fresh += 1 }
             }
             try db.execute(
                 "UPDATE campaigns SET in_flight = in_flight + $2, resent_after_crash = resent_after_crash + $3 WHERE campaign_id = $1",
                 [chunk.campaign.id, String(fresh), String(again)])
-            return true
+            return tokens
         }
     }
 

@@ -260,7 +260,7 @@ extension SQLiteStore: CampaignStore {
     }
 
     /// See `CampaignStore.markCampaignTargetsInFlight(_:tokens:nowMs:leaseMs:)`.
-    public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> Bool {
+    public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]? {
         try campaignWrite { db in
             let renew = try db.prepared(
                 """
@@ -269,11 +269,12 @@ extension SQLiteStore: CampaignStore {
                 """)
             try renew.bind([.integer(nowMs + leaseMs), .text(chunk.campaign.id), .integer(chunk.chunk), .text(chunk.owner)])
             try renew.run()
-            guard db.changes == 1 else { return false }
+            guard db.changes == 1 else { return nil }
             let state = try db.prepared("SELECT state FROM campaign_targets WHERE campaign_id = ? AND chunk = ? AND device_token = ?")
             let mark = try db.prepared(
                 "UPDATE campaign_targets SET state = 'in_flight', attempts = attempts + 1 WHERE campaign_id = ? AND chunk = ? AND device_token = ?")
             var fresh = 0, again = 0
+            var marked: [String] = []
             for token in tokens {
                 state.reset()
                 try state.bind([.text(chunk.campaign.id), .integer(chunk.chunk), .text(token)])
@@ -285,12 +286,13 @@ extension SQLiteStore: CampaignStore {
                 mark.reset()
                 try mark.bind([.text(chunk.campaign.id), .integer(chunk.chunk), .text(token)])
                 try mark.run()
+                marked.append(token)
             }
             let counters = try db.prepared(
                 "UPDATE campaigns SET in_flight = in_flight + ?, resent_after_crash = resent_after_crash + ? WHERE campaign_id = ?")
             try counters.bind([.integer(fresh), .integer(again), .text(chunk.campaign.id)])
             try counters.run()
-            return true
+            return marked
         }
     }
 

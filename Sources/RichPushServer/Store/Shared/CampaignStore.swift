@@ -69,10 +69,11 @@ public protocol CampaignStore: AnyObject, Sendable {
     ///   - tokens: the tokens about to be sent (may be empty: only renew).
     ///   - nowMs: now, ms since 1970.
     ///   - leaseMs: the lease's new length (ms).
-    /// - Returns: `false` (nothing marked) when the lease was taken over or the campaign is no
-    ///   longer running.
+    /// - Returns: the tokens marked — those of `tokens` without a recorded result (another worker
+    ///   that held the lease before may have recorded some meanwhile): only these may be sent;
+    ///   `nil` (nothing marked) when the lease was taken over or the campaign is no longer running.
     /// - Throws: `RichPushError` `store`.
-    func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> Bool
+    func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]?
 
     /// Records results (one commit): each target without a result becomes `done` (or `pending`
     /// again for `not_sent`) and the campaign's counters change with it; targets already done
