@@ -98,7 +98,8 @@ struct CampaignRequest: Sendable {
             guard let n = value.integerLiteralValue, (1...Self.maximumPerMinute).contains(n) else {
                 throw HTTPResponseError(
                     field: "per_minute",
-                    message: "per_minute must be an integer from 1 to \(Self.maximumPerMinute) (sends per minute over all instances); leave it out for no throttle")
+                    message:
+                        "per_minute must be an integer from 1 to \(Self.maximumPerMinute) (sends per minute over all instances); leave it out for no throttle")
             }
             perMinute = n
         }
@@ -117,16 +118,23 @@ struct CampaignRequest: Sendable {
 
     private static func audience(_ value: JSONValue, provider: PushProvider?) throws -> CampaignAudience {
         guard let object = value.objectValue else {
-            throw HTTPResponseError(field: "audience", message: "audience must be an object: {\"tokens\": [...]}, {\"user_ids\": [...]}, {\"all\": true} or {\"tags\": {\"any\": [...]}}")
+            throw HTTPResponseError(
+                field: "audience",
+                message: "audience must be an object: {\"tokens\": [...]}, {\"user_ids\": [...]}, {\"all\": true} or {\"tags\": {\"any\": [...]}}")
         }
         let kinds = ["tokens", "user_ids", "all", "tags"].filter { object[$0] != nil }
         guard kinds.count == 1 else {
             throw HTTPResponseError(
-                field: "audience", message: "audience must name exactly one of tokens, user_ids, all, tags (it names \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")))")
+                field: "audience",
+                message: "audience must name exactly one of tokens, user_ids, all, tags (it names \(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")))")
         }
         let allowed: Set<String> = kinds[0] == "all" ? ["all", "platform"] : [kinds[0]]
         if let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw HTTPResponseError(field: "audience.\(extra)", message: "audience has an unknown field \(extra.prefix(64)); \(kinds[0] == "all" ? "all takes only platform beside it" : "give one audience kind alone")")
+            throw HTTPResponseError(
+                field: "audience.\(extra)",
+                message:
+                    "audience has an unknown field \(extra.prefix(64)); \(kinds[0] == "all" ? "all takes only platform beside it" : "give one audience kind alone")"
+            )
         }
         switch kinds[0] {
         case "tokens":
@@ -150,7 +158,9 @@ struct CampaignRequest: Sendable {
             guard list.count <= maximumUserIDs else {
                 throw HTTPResponseError(
                     status: 413, code: "too_many_user_ids", field: "audience.user_ids",
-                    message: "\(list.count) user ids in one campaign; at most \(maximumUserIDs): tag the devices (POST /v1/devices tags) and use {\"tags\": {\"any\": [...]}}, or split the campaign")
+                    message:
+                        "\(list.count) user ids in one campaign; at most \(maximumUserIDs): tag the devices (POST /v1/devices tags) and use {\"tags\": {\"any\": [...]}}, or split the campaign"
+                )
             }
             var seen = Set<String>()
             var ids: [String] = []
@@ -158,7 +168,8 @@ struct CampaignRequest: Sendable {
                 guard let id = item.stringValue, DeviceRegistrationRequest.isValidUserID(id) else {
                     throw HTTPResponseError(
                         field: "audience.user_ids",
-                        message: "audience.user_ids[\(index)] is not a user id (1…\(DeviceRegistrationRequest.maximumUserIDBytes) bytes without control characters)")
+                        message:
+                            "audience.user_ids[\(index)] is not a user id (1…\(DeviceRegistrationRequest.maximumUserIDBytes) bytes without control characters)")
                 }
                 if seen.insert(id).inserted { ids.append(id) }
             }
@@ -179,7 +190,8 @@ struct CampaignRequest: Sendable {
             return .all(platform: platform)
         default:
             guard let tags = object["tags"]?.objectValue, tags.count == 1, let any = tags["any"] else {
-                throw HTTPResponseError(field: "audience.tags", message: "audience.tags must be {\"any\": [\"tag\", …]}: devices holding at least one of the tags")
+                throw HTTPResponseError(
+                    field: "audience.tags", message: "audience.tags must be {\"any\": [\"tag\", …]}: devices holding at least one of the tags")
             }
             return .tagsAny(try DeviceTagRule.tags(any, field: "audience.tags.any", allowEmpty: false))
         }

@@ -119,9 +119,18 @@ final class CampaignWorkers: Sendable {
         let skips = try await onStore { try store.skippedTokens(among: tokens) }
         if !skips.isEmpty {
             let skipped = remaining.filter { skips[$0.token] != nil }
-            let results = skipped.map { CampaignTargetResult(token: $0.token, outcome: PushOutcome.skipped.rawValue, status: nil, reason: skips[$0.token]?.reason) }
+            let results = skipped.map {
+                CampaignTargetResult(token: $0.token, outcome: PushOutcome.skipped.rawValue, status: nil, reason: skips[$0.token]?.reason)
+            }
             try await onStore { try store.recordCampaignResults(chunk, results: results) }
-            await record(chunk, skipped.map { ($0.provider, PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: skips[$0.token]?.reason, outcome: PushOutcome.skipped.rawValue)) }, batch: "skipped")
+            await record(
+                chunk,
+                skipped.map {
+                    (
+                        $0.provider,
+                        PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: skips[$0.token]?.reason, outcome: PushOutcome.skipped.rawValue)
+                    )
+                }, batch: "skipped")
             remaining.removeAll { skips[$0.token] != nil }
         }
         var batchNumber = 0

@@ -24,7 +24,8 @@ struct CancelCampaignEndpoint: Endpoint {
         }
         guard campaign.state == "cancelled" else {
             throw HTTPResponseError(
-                status: 409, code: "not_cancellable", message: "campaign \(campaign.id) is \(campaign.state): only a scheduled or running campaign can be cancelled")
+                status: 409, code: "not_cancellable",
+                message: "campaign \(campaign.id) is \(campaign.state): only a scheduled or running campaign can be cancelled")
         }
         return CampaignJSON.response(200, CampaignJSON.object(campaign, nowMs: nowMs))
     }

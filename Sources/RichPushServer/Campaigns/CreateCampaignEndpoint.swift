@@ -58,7 +58,9 @@ struct CreateCampaignEndpoint: Endpoint {
         if let provider, sender.client(for: provider) == nil {
             throw HTTPResponseError(
                 status: 503, code: "\(provider.rawValue)_not_configured",
-                message: "this campaign goes through \(provider.displayName), and richpush serve has no \(provider.displayName) settings; start it with them or name the other provider")
+                message:
+                    "this campaign goes through \(provider.displayName), and richpush serve has no \(provider.displayName) settings; start it with them or name the other provider"
+            )
         }
         let id = UUID().uuidString.lowercased()
         let content = parsed.content

@@ -131,22 +131,24 @@ extension PostgresStore: CampaignStore {
                 parameters.append(value)
                 return "$\(parameters.count)"
             }
-            let providerFilter = draft.provider.map { " AND d.provider = \(parameter($0))" } ?? ""
+            // Device audiences: only the named provider's devices (the tokens case takes the provider as is).
+            func providerFilter() -> String { draft.provider.map { " AND d.provider = \(parameter($0))" } ?? "" }
             let source: String
             switch draft.audience {
             case .tokens(let tokens):
                 let provider = parameter(draft.provider ?? "apns")
-                source = "SELECT t.n AS n, t.token AS token, \(provider)::text AS provider FROM unnest(\(parameter(PostgresArrayLiteral.text(tokens)))::text[]) WITH ORDINALITY AS t(token, n)"
+                source =
+                    "SELECT t.n AS n, t.token AS token, \(provider)::text AS provider FROM unnest(\(parameter(PostgresArrayLiteral.text(tokens)))::text[]) WITH ORDINALITY AS t(token, n)"
             case .userIDs(let ids):
                 source =
-                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE d.user_id = ANY(\(parameter(PostgresArrayLiteral.text(ids)))::text[])\(providerFilter)"
+                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE d.user_id = ANY(\(parameter(PostgresArrayLiteral.text(ids)))::text[])\(providerFilter())"
             case .all(let platform):
                 let platformFilter = platform.map { " AND d.platform = \(parameter($0))" } ?? ""
                 source =
-                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE true\(platformFilter)\(providerFilter)"
+                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE true\(platformFilter)\(providerFilter())"
             case .tagsAny(let tags):
                 source =
-                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE d.device_token IN (SELECT device_token FROM device_tags WHERE tag = ANY(\(parameter(PostgresArrayLiteral.text(tags)))::text[]))\(providerFilter)"
+                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE d.device_token IN (SELECT device_token FROM device_tags WHERE tag = ANY(\(parameter(PostgresArrayLiteral.text(tags)))::text[]))\(providerFilter())"
             }
             let snapshot = try db.execute(
                 """

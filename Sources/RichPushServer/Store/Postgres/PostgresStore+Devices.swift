@@ -32,17 +32,18 @@ extension PostgresStore {
         return try pooled { db in
             try db.execute("BEGIN")
             do {
-                let created = try db.execute(
-                    """
-                    INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
-                    ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
-                        user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
-                    RETURNING (xmax = 0)
-                    """,
-                    [
-                        plain.token, plain.provider, plain.platform, plain.userID, plain.appVersion, String(plain.registeredAtMs),
-                    ]
-                ).text(0, 0) == "t"
+                let created =
+                    try db.execute(
+                        """
+                        INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                        ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                            user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                        RETURNING (xmax = 0)
+                        """,
+                        [
+                            plain.token, plain.provider, plain.platform, plain.userID, plain.appVersion, String(plain.registeredAtMs),
+                        ]
+                    ).text(0, 0) == "t"
                 try db.execute("DELETE FROM device_tags WHERE device_token = $1", [plain.token])
                 try db.execute(
                     "INSERT INTO device_tags (device_token, tag) SELECT $1, tag FROM unnest($2::text[]) AS t(tag) ON CONFLICT DO NOTHING",
