@@ -173,6 +173,27 @@ struct CampaignSQLiteTests {
         let collapse = try await CampaignHarness.collapseIDs(mock)
         #expect(collapse == ["campaign-\(id)": perToken.values.reduce(0, +)], "\(collapse)")
     }
+
+    @Test("SIGTERM mid-campaign finishes the chunk in hand: nothing left in flight, nothing resent after the restart")
+    func gracefulStop() async throws {
+        let mock = try await MockAPNsProcess(delayMs: 500)
+        defer { mock.stop() }
+        let arguments = mock.serveArguments() + ["--campaign-chunk-size", "50", "--campaign-lease-seconds", "2"]
+        let server = try await ServerProcess(extraArguments: arguments + ["--campaign-workers", "1"])
+        let tokens = CampaignHarness.tokens(400, prefix: "99")
+        let id = try await CampaignHarness.createID(server, ["audience": ["tokens": tokens], "push_id": "camp-term", "title": "Stop"])
+        _ = try await CampaignHarness.waitFor([server], id, timeout: 30) { ($0["sent"] as? Int ?? 0) >= 50 }
+        #expect(await server.terminate() == 0)
+        try await server.restart(extraArguments: arguments + ["--campaign-workers", "0"])
+        let stopped = try await CampaignHarness.campaign(server, id)
+        #expect(stopped["in_flight"] as? Int == 0, "\(stopped)")
+        #expect((stopped["sent"] as? Int ?? 0) % 50 == 0, "whole chunks: \(stopped)")
+        #expect(stopped["state"] as? String == "running")
+        _ = await server.terminate()
+        try await server.restart(extraArguments: arguments + ["--campaign-workers", "1"])
+        let done = try await CampaignHarness.waitFor([server], id, timeout: 60)
+        try await CampaignHarness.expectComplete(done, targets: 400, accepted: 400, mock: mock, tokens: tokens)
+    }
 }
 
 extension CampaignHarness {
