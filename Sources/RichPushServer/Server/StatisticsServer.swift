@@ -134,6 +134,8 @@ public final class StatisticsServer: @unchecked Sendable {
                 ]),
             .init(pattern: .enclosed("/v1/campaigns/", "/cancel"), endpoints: [("POST", CancelCampaignEndpoint(context: context, campaigns: campaigns))]),
             .init(pattern: .prefix("/v1/campaigns/"), endpoints: [("GET", ShowCampaignEndpoint(context: context, campaigns: campaigns))]),
+            .init(pattern: .exact(["/campaigns"]), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
+            .init(pattern: .prefix("/campaigns/"), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
         ]
     }
 

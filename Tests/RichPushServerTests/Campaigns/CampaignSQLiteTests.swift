@@ -64,6 +64,25 @@ struct CampaignSQLiteTests {
         let rest = try await server.client().request("GET", "/v1/campaigns?limit=2&before=\(next)", headers: server.admin).json()
         #expect((rest["campaigns"] as? [[String: Any]] ?? []).compactMap { $0["campaign_id"] as? String } == [id])
         #expect(rest["next_before"] is NSNull)
+
+        // The dashboard's pages: the list links each campaign; a campaign's page shows its progress.
+        let listPage = try await server.client().request("GET", "/campaigns", headers: server.admin)
+        #expect(listPage.status == 200)
+        #expect(listPage.text.contains("href=\"/campaigns/\(tagged)\""))
+        #expect(listPage.text.contains("12/12"))
+        let campaignPage = try await server.client().request("GET", "/campaigns/\(id)", headers: server.admin)
+        #expect(campaignPage.status == 200)
+        #expect(campaignPage.text.contains("campaign \(id)"))
+        #expect(campaignPage.text.contains("40 / 40"))
+        #expect(campaignPage.text.contains("href=\"/pushes/camp-tokens\""))
+        let missing = try await server.client().request("GET", "/campaigns/00000000-0000-0000-0000-000000000000", headers: server.admin)
+        #expect(missing.status == 404)
+        #expect(missing.text.contains("no campaign 00000000-0000-0000-0000-000000000000"))
+        // Without the admin's credential: the login form, no campaign.
+        let anonymous = try await server.client().request("GET", "/campaigns/\(id)")
+        #expect(anonymous.status == 401)
+        #expect(!anonymous.text.contains(id))
+        #expect(try await server.client().request("GET", "/", headers: server.admin).text.contains("href=\"/campaigns\""))
     }
 
     @Test("cancel stops new sends; send_at in the future is scheduled, then starts on time")
