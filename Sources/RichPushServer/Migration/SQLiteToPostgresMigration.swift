@@ -17,8 +17,8 @@ import RichPushCore
 ///   receipts without a `receipt_id` or the `sent`/`accepted` counters. The source is the
 ///   file's absolute path. Send records and token states are also upserted only when newer.
 /// - The source is read in one read transaction (a consistent snapshot; a server still writing
-///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 6 are read (not
-///   copied: idempotency keys, v5, and the media edge's files, v6); a push from a file before v3
+///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 7 are read (not
+///   copied: idempotency keys, v5, media files, v6, campaigns and tags, v7); a push before v3
 ///   gets one batch `before-v3` from `apns` (how sends were recorded then).
 /// - The server's rules on the way in (`MigrationRowCheck`): a row `richpush serve` would have
 ///   refused (a push id with a bidirectional control, an unknown event, a negative number, an id

@@ -219,6 +219,8 @@ extension SQLiteStore: CampaignStore {
 
     /// See `CampaignStore.advanceCampaigns(nowMs:)`.
     public func advanceCampaigns(nowMs: Int) throws {
+        // Idle (no campaign scheduled or running): a read, no write transaction or sync.
+        guard try hasCampaigns(in: ["scheduled", "running"]) else { return }
         try campaignWrite { db in
             let start = try db.prepared(
                 "UPDATE campaigns SET state = 'running', started_at_ms = ? WHERE state = 'scheduled' AND send_at_ms <= ?")
@@ -234,9 +236,20 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
+    /// Whether a campaign is in one of `states` (an index lookup on a reader): the idle workers'
+    /// polls cost no write transaction and no fsync.
+    private func hasCampaigns(in states: [String]) throws -> Bool {
+        try reading { db in
+            let query = try db.prepared("SELECT 1 FROM campaigns WHERE state IN (SELECT value FROM json_each(?)) LIMIT 1")
+            try query.bind([Self.jsonArray(states)])
+            return try !query.rows { _ in true }.isEmpty
+        }
+    }
+
     /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`.
     public func claimCampaignChunk(owner: String, nowMs: Int, leaseMs: Int) throws -> CampaignChunk? {
-        try campaignWrite { db in
+        guard try hasCampaigns(in: ["running"]) else { return nil }
+        return try campaignWrite { db in
             let free = try db.prepared(
                 """
                 SELECT k.campaign_id, k.chunk FROM campaigns c JOIN campaign_chunks k ON k.campaign_id = c.campaign_id
