@@ -162,6 +162,16 @@ final class CampaignWorkers: Sendable {
             let markedSet = Set(marked)
             let batch = candidates.filter { markedSet.contains($0.token) }
             batchNumber += 1
+            // The lease is renewed while the batch is with the provider (every third of the
+            // lease), so a batch slower than the lease is not taken over and sent twice.
+            let heartbeat = Task.detached { [queue] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(max(50, leaseMs / 3)))
+                    if Task.isCancelled { break }
+                    _ = try? await queue.run { try store.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
+                }
+            }
+            defer { heartbeat.cancel() }
             var results: [CampaignTargetResult] = []
             var sends: [(String, PushSendRecord.TokenResult)] = []
             var stop: String?
