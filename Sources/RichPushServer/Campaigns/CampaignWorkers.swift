@@ -69,6 +69,23 @@ final class CampaignWorkers: Sendable {
         try await queue.run(work)
     }
 
+    /// Store work that must not be lost once a batch was sent (its results, the release): tried
+    /// up to 5 times, 0.5 s apart, so a lock wait or statement bound on a loaded database does
+    /// not leave sent tokens in flight (to be resent by a takeover).
+    private func onStoreRetrying(_ work: @escaping @Sendable () throws -> Void) async throws {
+        var attempt = 0
+        while true {
+            do {
+                return try await queue.run(work)
+            } catch {
+                attempt += 1
+                guard attempt < 5 else { throw error }
+                log("richpush serve: campaign worker: \((error as? RichPushError)?.message ?? "\(error)"); retrying")
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
     private static func nowMs() -> Int { Int(Date().timeIntervalSince1970 * 1000) }
 
     private func pause(ms: Int) async {
@@ -196,14 +213,14 @@ final class CampaignWorkers: Sendable {
                 if let stopped = summary.stoppedBy { stop = "\(provider.displayName) refused the server's settings: \(stopped.message)" }
             }
             let recorded = results
-            try await onStore { try store.recordCampaignResults(chunk, results: recorded) }
+            try await onStoreRetrying { try store.recordCampaignResults(chunk, results: recorded) }
             await record(chunk, sends, batch: String(batchNumber))
             if let stop {
-                try await onStore { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop) }
+                try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop) }
                 return stop
             }
         }
-        try await onStore { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil) }
+        try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil) }
         return nil
     }
 

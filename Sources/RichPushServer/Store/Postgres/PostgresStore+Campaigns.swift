@@ -100,6 +100,11 @@ extension PostgresStore: CampaignStore {
     /// See `CampaignStore.createCampaign(_:)`.
     public func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool) {
         try campaignTransaction { db in
+            // The snapshot of a large audience takes longer than the sessions' 2 s statement
+            // bound (`PostgresDeadline`): this transaction alone runs without it.
+            db.unbounded = true
+            defer { db.unbounded = false }
+            try db.execute("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = '10s'")
             if let key = draft.idempotencyKey {
                 // Two instances creating with one key: the unique index makes the second wait, then find the first's.
                 if let found = Self.records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE idempotency_key = $1", [key])).first {
