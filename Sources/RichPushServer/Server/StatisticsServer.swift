@@ -89,7 +89,10 @@ public final class StatisticsServer: @unchecked Sendable {
             campaignWorkers = nil
         }
         router = ServerRouter(
-            admission: Admission(context: context, routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context))))
+            admission: Admission(
+                context: context,
+                routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context)).adding(
+                    Self.campaignRoutes(context, sender: sender))))
         guard listening else {
             campaignWorkers?.start()
             return
@@ -111,6 +114,38 @@ public final class StatisticsServer: @unchecked Sendable {
             throw error
         }
         campaignWorkers?.start()
+    }
+
+    /// The route table: each path with its endpoint per method, matched in order.
+    private static func routes(_ context: ServerContext, writer: ReceiptWriter, sender: PushSender?) -> RouteTable {
+        RouteTable(routes: [
+            .init(pattern: .exact(["/v1/receipts"]), endpoints: [("POST", ReceiptEndpoint(context: context, writer: writer, log: StoreErrorLog()))]),
+            .init(pattern: .exact(["/healthz"]), endpoints: [("GET", HealthEndpoint(context: context))]),
+            .init(pattern: .exact(["/metrics"]), endpoints: [("GET", MetricsEndpoint(context: context))]),
+            .init(pattern: .exact(["/", "/dashboard"]), endpoints: [("GET", DashboardEndpoint(context: context))]),
+            .init(pattern: .exact(["/login"]), endpoints: [("GET", LoginFormEndpoint()), ("POST", LoginEndpoint(context: context))]),
+            .init(pattern: .exact(["/logout"]), endpoints: [("POST", LogoutEndpoint(context: context))]),
+            .init(
+                pattern: .exact(["/v1/pushes"]),
+                endpoints: [
+                    ("GET", ListPushesEndpoint(context: context)),
+                    (
+                        "POST",
+                        SendPushEndpoint(
+                            sender: sender, apnsMissing: context.configuration.apnsMissing, names: context.configuration.pushSettingNames,
+                            idempotency: (context.store as? any IdempotencyStore).map {
+                                IdempotentSend(
+                                    store: $0, windowSeconds: context.configuration.idempotencyWindow,
+                                    leaseSeconds: context.configuration.idempotencyLease)
+                            })
+                    ),
+                ]),
+            .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
+            .init(pattern: .enclosed("/v1/pushes/", "/sends"), endpoints: [("POST", RecordedSendEndpoint(context: context))]),
+            .init(pattern: .prefix("/v1/devices/"), endpoints: [("DELETE", UnregisterDeviceEndpoint(context: context))]),
+            .init(pattern: .prefix("/v1/pushes/"), endpoints: [("GET", ShowPushEndpoint(context: context))]),
+            .init(pattern: .prefix("/pushes/"), endpoints: [("GET", PushPageEndpoint(context: context))]),
+        ])
     }
 
     /// The campaign routes (`Campaigns/`).
@@ -137,39 +172,6 @@ public final class StatisticsServer: @unchecked Sendable {
             .init(pattern: .exact(["/campaigns"]), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
             .init(pattern: .prefix("/campaigns/"), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
         ]
-    }
-
-    /// The route table: each path with its endpoint per method, matched in order.
-    private static func routes(_ context: ServerContext, writer: ReceiptWriter, sender: PushSender?) -> RouteTable {
-        RouteTable(
-            routes: [
-                .init(pattern: .exact(["/v1/receipts"]), endpoints: [("POST", ReceiptEndpoint(context: context, writer: writer, log: StoreErrorLog()))]),
-                .init(pattern: .exact(["/healthz"]), endpoints: [("GET", HealthEndpoint(context: context))]),
-                .init(pattern: .exact(["/metrics"]), endpoints: [("GET", MetricsEndpoint(context: context))]),
-                .init(pattern: .exact(["/", "/dashboard"]), endpoints: [("GET", DashboardEndpoint(context: context))]),
-                .init(pattern: .exact(["/login"]), endpoints: [("GET", LoginFormEndpoint()), ("POST", LoginEndpoint(context: context))]),
-                .init(pattern: .exact(["/logout"]), endpoints: [("POST", LogoutEndpoint(context: context))]),
-                .init(
-                    pattern: .exact(["/v1/pushes"]),
-                    endpoints: [
-                        ("GET", ListPushesEndpoint(context: context)),
-                        (
-                            "POST",
-                            SendPushEndpoint(
-                                sender: sender, apnsMissing: context.configuration.apnsMissing, names: context.configuration.pushSettingNames,
-                                idempotency: (context.store as? any IdempotencyStore).map {
-                                    IdempotentSend(
-                                        store: $0, windowSeconds: context.configuration.idempotencyWindow,
-                                        leaseSeconds: context.configuration.idempotencyLease)
-                                })
-                        ),
-                    ]),
-                .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
-                .init(pattern: .enclosed("/v1/pushes/", "/sends"), endpoints: [("POST", RecordedSendEndpoint(context: context))]),
-                .init(pattern: .prefix("/v1/devices/"), endpoints: [("DELETE", UnregisterDeviceEndpoint(context: context))]),
-                .init(pattern: .prefix("/v1/pushes/"), endpoints: [("GET", ShowPushEndpoint(context: context))]),
-                .init(pattern: .prefix("/pushes/"), endpoints: [("GET", PushPageEndpoint(context: context))]),
-            ] + campaignRoutes(context, sender: sender))
     }
 
     /// Answers a request in process, without a socket: the same admission, body bound and
