@@ -17,6 +17,7 @@ public enum RichPushCommandLine {
         MigrateCommand.spec,
         DoctorCommand.spec,
         MediaCommand.spec,
+        CampaignCommand.spec,
     ]
 
     /// Exit status for a command-line usage error (sysexits.h `EX_USAGE`).

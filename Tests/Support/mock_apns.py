@@ -12,7 +12,7 @@ It behaves like api.push.apple.com where tests need it to:
     one repeating. Give it with --script FILE or POST /control/script (JSON object, merged).
   * GET /stats: JSON counts: requests, accepted, connections (device_connections: those that
     carried /3/device requests), distinct provider tokens (jwts) and
-    renewals (jwts - 1), requests per token, the largest number of concurrent streams seen,
+    renewals (jwts - 1), requests per token, requests per apns-collapse-id (collapse_ids; "" = none), the largest number of concurrent streams seen,
     streams a client opened past the advertised SETTINGS_MAX_CONCURRENT_STREAMS
     (stream_limit_violations; the connection is then closed, as a protocol error), and the last
     /3/device request body (last_body_b64, base64: the exact bytes).
@@ -95,6 +95,7 @@ class State:
         self.goaway_refused = 0
         self.goaway_dropped = 0
         self.dropped_tokens = []
+        self.collapse_ids = {}
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -105,6 +106,7 @@ class State:
                 "peak_open_streams": self.peak_open_streams,
                 "goaways": self.goaways, "goaway_refused": self.goaway_refused, "goaway_dropped": self.goaway_dropped,
                 "dropped_tokens": self.dropped_tokens,
+                "collapse_ids": self.collapse_ids,
                 "last_body_b64": self.last_body}
 
     def check_jwt(self, jwt):
@@ -170,6 +172,8 @@ class State:
             return 400, "MissingDeviceToken", {}
         self.per_token[token] = self.per_token.get(token, 0) + 1
         self.last_body = base64.b64encode(body).decode()
+        collapse = dict(headers).get("apns-collapse-id", "")
+        self.collapse_ids[collapse] = self.collapse_ids.get(collapse, 0) + 1
         names = [k for k, _ in headers]
         if len(names) != len(set(names)):
             return 400, "DuplicateHeaders", {}

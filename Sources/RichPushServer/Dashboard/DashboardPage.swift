@@ -104,7 +104,7 @@ enum DashboardPage {
             <style>\(PageStyle.css)</style></head><body>
             <header><h1><a href="/"><span>RichPush</span> · statistics</a></h1>
             <div class="meta"><span>updated \(HTML.escape(SVGChart.label(view.generatedAtMs, 1))) UTC</span>
-            <span>\(pushCount(s))</span>
+            <span>\(pushCount(s))</span><a href="/campaigns">Campaigns</a>
             <form method="post" action="/logout" style="margin:0"><button type="submit">Sign out</button></form></div></header>
             <main>
             <section class="cards">\(cards)</section>

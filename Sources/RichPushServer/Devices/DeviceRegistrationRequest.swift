@@ -7,13 +7,16 @@ import RichPushProvider
 ///
 /// ```json
 /// {"token": "<64+ hex> | <FCM registration token>", "platform": "ios",
-///  "provider": "apns" | "fcm", "user_id": "u-42", "user_hash": "<hex HMAC-SHA256>", "app_version": "2.4.1 (812)"}
+///  "provider": "apns" | "fcm", "user_id": "u-42", "user_hash": "<hex HMAC-SHA256>", "app_version": "2.4.1 (812)",
+///  "tags": ["beta", "lang:fr"]}
 /// ```
 ///
 /// - `provider` defaults to `apns` for a token of 64 or more hex digits, else `fcm`.
 /// - The token follows `DeviceTokenRule` (1…1,024 bytes), as in every other endpoint.
 /// - A `null` optional field is the field left out: `"user_id": null` registers the token with no
 ///   user (signed out).
+/// - `tags` (optional) replaces the device's tags for campaign audiences (`DeviceTagRule`: at
+///   most 32, each 1…64 bytes of letters, digits and `_ - . :`); left out, the tags stay.
 /// - `user_id` binds the token to a user for `POST /v1/pushes` `"user_ids"`; the server accepts
 ///   it only with proof (see `UserVerification`): the admin token as `Authorization: Bearer` (the
 ///   app's backend registers on the user's behalf), or `user_hash` = hex HMAC-SHA256 of the user
@@ -42,6 +45,8 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
     public var userHash: String?
     /// The app version, if given.
     public var appVersion: String?
+    /// The tags, when given (`nil`: keep the registered ones).
+    public var tags: [String]?
 
     /// Reads and checks a body.
     ///
@@ -57,7 +62,7 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
                 message: "send the registration as application/json, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
         }
         let root = try JSONRequestBody.object(
-            body, known: ["token", "platform", "provider", "user_id", "user_hash", "app_version"],
+            body, known: ["token", "platform", "provider", "user_id", "user_hash", "app_version", "tags"],
             example: "e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
         // A field that is null is absent (an SDK writes a nil optional so): `"user_id": null` is
         // no user, as when the field is left out.
@@ -125,6 +130,9 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
                 throw HTTPResponseError(field: "app_version", message: "app_version must be 1…\(Self.maximumAppVersionBytes) bytes without control characters")
             }
             appVersion = version
+        }
+        if let value = root["tags"], value != .null {
+            tags = try DeviceTagRule.tags(value, field: "tags")
         }
     }
 

@@ -62,14 +62,15 @@ struct RegisterDeviceEndpoint: Endpoint {
             try store.registerDevice(
                 DeviceRegistration(
                     token: registration.token, provider: registration.provider, platform: registration.platform,
-                    userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs))
+                    userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs, tags: registration.tags))
         }
         if created && !bearer { context.creationBudget.charge(client) }
-        let body: [String: JSONValue] = [
+        var body: [String: JSONValue] = [
             "token": .string(registration.token), "provider": .string(registration.provider), "platform": .string(registration.platform),
             "user_id": registration.userID.map(JSONValue.string) ?? .null, "app_version": registration.appVersion.map(JSONValue.string) ?? .null,
             "registered_at": .string(SQLiteStore.iso8601(nowMs)), "created": .bool(created),
         ]
+        if let tags = registration.tags { body["tags"] = .array(tags.map(JSONValue.string)) }
         return ServerResponse(status: created ? 201 : 200, contentType: "application/json", body: JSONValue.object(body).jsonData() + Data("\n".utf8))
     }
 

@@ -18,8 +18,9 @@ import RichPushCore
 ///   receipts without a `receipt_id` or the `sent`/`accepted` counters. The source is the
 ///   file's absolute path. Send records and token states are also upserted only when newer.
 /// - The source is read in one read transaction (a consistent snapshot; a server still writing
-///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 6 are read (not
-///   copied: idempotency keys, v5); a push from a file before v3 gets one batch `before-v3`.
+///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 9 are read (not
+///   copied: idempotency keys, v5, campaigns and tags, v7, the webhook outbox, v8, admitted codes,
+///   v9); a push before v3 gets one batch `before-v3` from `apns` (how sends were recorded then).
 /// - The server's rules on the way in (`MigrationRowCheck`): a row `richpush serve` would have
 ///   refused (a push id with a bidirectional control, an unknown event, a negative number, an id
 ///   with a NUL byte, a 5 MB push id, a count that would overflow a sum) is not copied; it is

@@ -18,8 +18,8 @@ import Foundation
 ///   the request's tokens — and only by a retry after the lease.
 /// - Keys past their window are purged (at most once a minute, by whichever request comes).
 struct IdempotentSend: Sendable {
-    /// The route keys are scoped to.
-    static let scope = "POST /v1/pushes"
+    /// The route keys are scoped to: `POST /v1/pushes` or `POST /v1/campaigns`.
+    let scope: String
     /// Seconds a client is told to wait while the first request runs.
     static let retryAfterSeconds = 1
 
@@ -35,8 +35,10 @@ struct IdempotentSend: Sendable {
     ///   - store: where keys live.
     ///   - windowSeconds: how long an answer is replayed (s; 24 h by default in `serve`).
     ///   - leaseSeconds: how long a claim holds without an answer (s).
-    init(store: any IdempotencyStore, windowSeconds: Double, leaseSeconds: Double) {
+    ///   - scope: the route keys are scoped to.
+    init(store: any IdempotencyStore, windowSeconds: Double, leaseSeconds: Double, scope: String = "POST /v1/pushes") {
         self.store = store
+        self.scope = scope
         self.windowMs = max(1, Int(windowSeconds * 1000))
         self.leaseMs = max(1, Int(leaseSeconds * 1000))
     }
@@ -53,12 +55,13 @@ struct IdempotentSend: Sendable {
     func respond(key: IdempotencyKey, body: Data, send: @Sendable () async -> ServerResponse) async throws -> ServerResponse {
         let hash = try IdempotencyKey.fingerprint(body)
         let store = self.store
+        let scope = self.scope
         let (windowMs, leaseMs) = (self.windowMs, self.leaseMs)
         let nowMs = Self.nowMs()
         let claim: IdempotencyClaim
         do {
             claim = try await onStore {
-                try store.claimIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash, nowMs: nowMs, leaseMs: leaseMs, windowMs: windowMs)
+                try store.claimIdempotencyKey(key.value, scope: scope, bodySHA256: hash, nowMs: nowMs, leaseMs: leaseMs, windowMs: windowMs)
             }
         } catch {
             throw HTTPResponseError(
@@ -90,9 +93,9 @@ struct IdempotentSend: Sendable {
             let keep = answer.status != 503 && !(answer.status == 422 && answer.contentType == "application/json" && Self.isMediaRefusal(answer.body))
             try? await onStore {
                 if keep {
-                    try store.completeIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash, status: answer.status, response: text)
+                    try store.completeIdempotencyKey(key.value, scope: scope, bodySHA256: hash, status: answer.status, response: text)
                 } else {
-                    try store.releaseIdempotencyKey(key.value, scope: Self.scope, bodySHA256: hash)
+                    try store.releaseIdempotencyKey(key.value, scope: scope, bodySHA256: hash)
                 }
             }
             return answer

@@ -116,6 +116,12 @@ public final class PushSender: Sendable {
         return clients
     }
 
+    /// The client of `provider`, `nil` when it is not configured (campaign workers send through it).
+    ///
+    /// - Parameter provider: the provider.
+    /// - Returns: its client.
+    func client(for provider: PushProvider) -> (any PushProviderClient)? { clients[provider] }
+
     /// The FCM project, when FCM is configured.
     public var fcmProjectID: String? { fcm?.projectID }
 

@@ -58,6 +58,8 @@ public struct ServerConfiguration: Sendable {
     public var newRowsBurst: Int = CreationBudget.defaultBurst
     /// Rows one client address regains per second.
     public var newRowsPerSecond: Double = CreationBudget.defaultPerSecond
+    /// Campaign sending (`POST /v1/campaigns`): workers per instance, lease, chunk size.
+    public var campaigns = CampaignSettings()
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

@@ -24,6 +24,9 @@ import Foundation
 /// - `GET /` (admin, Bearer or session cookie): the dashboard (paging, push-id search, date
 ///   range); `GET /pushes/{push_id}`: one push's page; `GET /login`, `POST /login` (a 12 h session
 ///   in memory, the cookie holds its random id, never the token), `POST /logout`.
+/// - `POST /v1/campaigns`, `GET /v1/campaigns`, `GET /v1/campaigns/{id}`, `POST
+///   /v1/campaigns/{id}/cancel` (admin): durable sends to an audience (`Campaigns/`), sent by this
+///   instance's `CampaignWorkers` and those of every instance on the same database.
 /// - `GET /healthz` (open): `200 {"status":"ok"}`, or `503 {"status":"unavailable","reason":…}`
 ///   while the store's database is unreachable (PostgreSQL); `GET /metrics` (open);
 ///   `GET /openapi.yaml` (open): the API's OpenAPI document (`OpenAPIDocument`).
@@ -44,6 +47,8 @@ public final class StatisticsServer: @unchecked Sendable {
     private let writer: ReceiptWriter
     private let sender: PushSender?
     private let webhooks: WebhookDispatcher?
+    /// The campaign workers (with a provider configured and a store that keeps campaigns).
+    private let campaignWorkers: CampaignWorkers?
     /// Admission and the endpoints: what every request goes through.
     let router: ServerRouter
     private var http: HTTPServer?
@@ -86,10 +91,21 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         self.writer = writer
         let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks)
+        if let sender, let campaigns = store as? any CampaignStore & ReceiptStore, configuration.campaigns.workers > 0 {
+            campaignWorkers = CampaignWorkers(store: campaigns, sender: sender, settings: configuration.campaigns)
+        } else {
+            campaignWorkers = nil
+        }
         router = ServerRouter(
-            admission: Admission(context: context, routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context))))
+            admission: Admission(
+                context: context,
+                routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context)).adding(
+                    Self.campaignRoutes(context, sender: sender))))
         webhooks?.start()
-        guard listening else { return }
+        guard listening else {
+            campaignWorkers?.start()
+            return
+        }
         do {
             let router = self.router
             let http = try HTTPServer(
@@ -107,6 +123,7 @@ public final class StatisticsServer: @unchecked Sendable {
             webhooks?.stop(grace: 0)
             throw error
         }
+        campaignWorkers?.start()
     }
 
     /// The outbox's deliverer when webhooks are configured (the store must keep an outbox).
@@ -151,6 +168,32 @@ public final class StatisticsServer: @unchecked Sendable {
         ])
     }
 
+    /// The campaign routes (`Campaigns/`).
+    private static func campaignRoutes(_ context: ServerContext, sender: PushSender?) -> [RouteTable.Route] {
+        let campaigns = context.store as? any CampaignStore
+        let idempotency = (context.store as? any IdempotencyStore).map {
+            IdempotentSend(
+                store: $0, windowSeconds: context.configuration.idempotencyWindow, leaseSeconds: context.configuration.idempotencyLease,
+                scope: "POST /v1/campaigns")
+        }
+        return [
+            .init(
+                pattern: .exact(["/v1/campaigns"]),
+                endpoints: [
+                    ("GET", ListCampaignsEndpoint(context: context, campaigns: campaigns)),
+                    (
+                        "POST",
+                        CreateCampaignEndpoint(
+                            context: context, sender: sender, campaigns: campaigns, idempotency: idempotency, settings: context.configuration.campaigns)
+                    ),
+                ]),
+            .init(pattern: .enclosed("/v1/campaigns/", "/cancel"), endpoints: [("POST", CancelCampaignEndpoint(context: context, campaigns: campaigns))]),
+            .init(pattern: .prefix("/v1/campaigns/"), endpoints: [("GET", ShowCampaignEndpoint(context: context, campaigns: campaigns))]),
+            .init(pattern: .exact(["/campaigns"]), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
+            .init(pattern: .prefix("/campaigns/"), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
+        ]
+    }
+
     /// Answers a request in process, without a socket: the same admission, body bound and
     /// endpoints as a request over HTTP.
     ///
@@ -175,6 +218,9 @@ public final class StatisticsServer: @unchecked Sendable {
             let end = Date().addingTimeInterval(configuration.shutdownGrace)
             while http.inFlight > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
         }
+        // Campaign workers finish the chunks in hand (within the grace period) before the
+        // provider connections close.
+        campaignWorkers?.stop(grace: configuration.shutdownGrace)
         if let sender {
             // Sends still waiting on APNs: close the connection so they fail fast and answer.
             sender.shutdown()

@@ -40,9 +40,9 @@ final class ServerProcess: @unchecked Sendable {
         return (child, port)
     }
 
-    /// Starts the server again on the same database (after a kill).
-    func restart() async throws {
-        (child, port) = try await Self.launch(dbArgument: dbArgument, extraArguments: [])
+    /// Starts the server again on the same database (after a kill), with `extraArguments`.
+    func restart(extraArguments: [String] = []) async throws {
+        (child, port) = try await Self.launch(dbArgument: dbArgument, extraArguments: extraArguments)
     }
 
     func client(from source: String? = nil) -> HTTPTestClient { HTTPTestClient(port: port, source: source) }

@@ -64,11 +64,15 @@ struct StatisticsServerConnection {
     ///   - method: `GET` or `POST`.
     ///   - json: the JSON body of a POST, if any.
     ///   - timeout: seconds for the whole request.
+    ///   - headers: more headers (e.g. `Idempotency-Key`).
     /// - Returns: the status and the body.
     /// - Throws: `RichPushError` `server` when the server cannot be reached or answers 401.
-    func request(_ url: URL, method: String = "GET", json: Data? = nil, timeout: Double) async throws -> (status: Int, data: Data) {
+    func request(
+        _ url: URL, method: String = "GET", json: Data? = nil, timeout: Double, headers: [String: String] = [:]
+    ) async throws -> (status: Int, data: Data) {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json {
             request.httpBody = json
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

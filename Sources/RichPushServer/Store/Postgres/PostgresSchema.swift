@@ -4,8 +4,9 @@ import RichPushCore
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
 /// The tables and columns are the SQLite store's (schema version 9, the same number; v5 adds
-/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`; v8, the webhook
-/// outbox, in `PostgresStore+Webhooks`; v9, `admitted_codes`, in `PostgresStore+Bounds`), in
+/// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`; v7, campaigns
+/// and device tags, in `PostgresStore+Campaigns`; v8, the webhook outbox, in
+/// `PostgresStore+Webhooks`; v9, `admitted_codes`, in `PostgresStore+Bounds`), in
 /// PostgreSQL types (`text`, `bigint`), plus a `slot` in the keys of the two counter tables
 /// (`push_counts`, `push_elapsed`): each writer connection adds to rows of its own slot (0…15),
 /// so concurrent writers — of one instance or of several — do not queue on one hot row's lock
@@ -43,7 +44,8 @@ enum PostgresSchema {
     static let tables = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
         "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects",
-        "push_media", "webhook_outbox", "webhook_endpoints", "admitted_codes",
+        "push_media", "campaigns", "campaign_chunks", "campaign_targets", "campaign_budget", "device_tags",
+        "webhook_outbox", "webhook_endpoints", "admitted_codes",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -292,6 +294,7 @@ enum PostgresSchema {
             if current < 4 { try connection.execute(migrateToVersion4) }
             if current < 5 { try connection.execute(migrateToVersion5) }
             if current < 6 { try connection.execute(PostgresStore.migrateToVersion6) }
+            if current < 7 { try connection.execute(PostgresStore.migrateToVersion7) }
             if current < 8 { try connection.execute(PostgresStore.migrateToVersion8) }
             if current < 9 { try connection.execute(PostgresStore.migrateToVersion9) }
             try connection.execute("COMMIT")

@@ -8,7 +8,8 @@ extension PostgresStore {
 
     /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
     public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
-        try pooled { db in
+        if let tags = registration.tags { return try registerDevice(registration, tags: tags) }
+        return try pooled { db in
             try db.execute(
                 """
                 INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
@@ -21,6 +22,38 @@ extension PostgresStore {
                     String(registration.registeredAtMs),
                 ]
             ).text(0, 0) == "t"
+        }
+    }
+
+    /// Upserts the registration and replaces its tags, in one transaction.
+    private func registerDevice(_ registration: DeviceRegistration, tags: [String]) throws -> Bool {
+        var plain = registration
+        plain.tags = nil
+        return try pooled { db in
+            try db.execute("BEGIN")
+            do {
+                let created =
+                    try db.execute(
+                        """
+                        INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                        ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
+                            user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                        RETURNING (xmax = 0)
+                        """,
+                        [
+                            plain.token, plain.provider, plain.platform, plain.userID, plain.appVersion, String(plain.registeredAtMs),
+                        ]
+                    ).text(0, 0) == "t"
+                try db.execute("DELETE FROM device_tags WHERE device_token = $1", [plain.token])
+                try db.execute(
+                    "INSERT INTO device_tags (device_token, tag) SELECT $1, tag FROM unnest($2::text[]) AS t(tag) ON CONFLICT DO NOTHING",
+                    [plain.token, PostgresArrayLiteral.text(tags)])
+                try db.execute("COMMIT")
+                return created
+            } catch {
+                if db.isConnected { _ = try? db.execute("ROLLBACK") }
+                throw error
+            }
         }
     }
 

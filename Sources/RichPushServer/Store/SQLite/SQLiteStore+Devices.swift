@@ -30,6 +30,7 @@ extension SQLiteStore {
                 .optional(registration.appVersion), .integer(registration.registeredAtMs),
             ])
             try upsert.run()
+            if let tags = registration.tags { try Self.replaceTags(writer, token: registration.token, tags: tags) }
             try writer.execute("COMMIT")
         } catch {
             try? writer.execute("ROLLBACK")

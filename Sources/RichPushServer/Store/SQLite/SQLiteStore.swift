@@ -19,8 +19,9 @@ import Foundation
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
 /// Schema (version 9, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
-/// v6 the media edge's tables, `SQLiteStore+Media`; v8 the webhook outbox, `SQLiteStore+Webhooks`;
-/// v9 `admitted_codes`, `SQLiteStore+Bounds`):
+/// v6 the media edge's tables, `SQLiteStore+Media`; v7 campaigns and device tags,
+/// `SQLiteStore+Campaigns`; v8 the webhook outbox, `SQLiteStore+Webhooks`; v9 `admitted_codes`,
+/// `SQLiteStore+Bounds`):
 /// - `receipts`: one row per distinct receipt; UNIQUE (`push_id`, `event`, `receipt_id`) dedups
 ///   (NULL `receipt_id`s never collide, so receipts without one are each counted). `push_id`
 ///   leads every key so a PostgreSQL/Citus store can shard by it.
@@ -128,6 +129,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     static let tables: Set<String> = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices",
         "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects", "push_media",
+        "campaigns", "campaign_chunks", "campaign_targets", "campaign_budget", "device_tags",
         "webhook_outbox", "webhook_endpoints", "admitted_codes",
     ]
 
@@ -171,6 +173,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             if current < 4 { try migrateToVersion4(db) }
             if current < 5 { try migrateToVersion5(db) }
             if current < 6 { try migrateToVersion6(db) }
+            if current < 7 { try migrateToVersion7(db) }
             if current < 8 { try migrateToVersion8(db) }
             if current < 9 { try migrateToVersion9(db) }
             if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }

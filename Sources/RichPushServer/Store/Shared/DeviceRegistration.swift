@@ -14,9 +14,16 @@ public struct DeviceRegistration: Sendable, Equatable {
     public var appVersion: String?
     /// When it was registered (or last registered again), ms since 1970.
     public var registeredAtMs: Int
+    /// The device's tags for campaign audiences (`{"tags": {"any": […]}}`); `nil` = keep the
+    /// tags registered before (none for a new token), `[]` = remove them.
+    public var tags: [String]?
 
     /// Makes a registration.
-    public init(token: String, provider: String, platform: String, userID: String? = nil, appVersion: String? = nil, registeredAtMs: Int) {
+    public init(
+        token: String, provider: String, platform: String, userID: String? = nil, appVersion: String? = nil, registeredAtMs: Int,
+        tags: [String]? = nil
+    ) {
+        self.tags = tags
         self.token = token
         self.provider = provider
         self.platform = platform

@@ -1,0 +1,27 @@
+import Foundation
+
+/// How `richpush serve` runs campaigns (`--campaign-workers`, `--campaign-lease-seconds`,
+/// `--campaign-chunk-size`).
+public struct CampaignSettings: Sendable, Equatable {
+    /// Sender workers per instance (default 2; 0 = this instance sends no campaign, it only
+    /// takes and answers requests). Each works on one leased chunk at a time.
+    public var workers = 2
+    /// How long a chunk's lease holds without renewal, seconds (default 30): after an instance
+    /// dies, its chunks are taken over this long after its last renewal. A worker renews before
+    /// every send, so a lease must outlast one provider round trip of a chunk's batch.
+    public var leaseSeconds: Double = 30
+    /// Targets per chunk (default 500, at most 10,000): the unit a worker leases, and the most a
+    /// crash can leave in flight per worker.
+    public var chunkSize = 500
+    /// How often an idle worker looks for work, ms (default 250): a scheduled campaign starts
+    /// within this much of its `send_at`.
+    public var pollMs = 250
+
+    /// The bounds `serve` checks.
+    public static let maximumWorkers = 64
+    /// The largest chunk.
+    public static let maximumChunkSize = 10_000
+
+    /// The defaults.
+    public init() {}
+}

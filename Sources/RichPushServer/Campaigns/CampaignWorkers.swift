@@ -1,0 +1,247 @@
+import Foundation
+@_spi(RichPushInternal) import RichPushCore
+import RichPushProvider
+
+/// The sender workers of one `serve` instance: each leases a chunk of a running campaign from
+/// the store, sends it through the server's provider clients, records every result, releases
+/// the chunk, and looks for the next one.
+///
+/// Per chunk: tokens a provider called inactive or bad (or the app deleted), and not registered
+/// again since, are recorded `skipped` and never sent — so tokens found inactive by an earlier
+/// chunk are skipped by later ones. The rest go in batches: with `per_minute`, each batch is what
+/// the campaign's budget for the current second allows (kept in the store, shared by every
+/// instance). Before a batch is handed to APNs/FCM its tokens are marked in flight and the lease
+/// renewed, in one commit; after, each result is recorded (one commit), then the send is
+/// recorded like a `POST /v1/pushes` send (the push's funnel shows sent/accepted). Every send
+/// carries the campaign's `apns-collapse-id`.
+///
+/// Stopping (`stop`, on SIGTERM): no new chunk is claimed; the chunk in hand is finished (a
+/// throttled one waiting for budget is released instead, its unsent targets still pending).
+final class CampaignWorkers: Sendable {
+    let store: any CampaignStore & ReceiptStore
+    let sender: PushSender
+    let settings: CampaignSettings
+    private let instance = String(UUID().uuidString.lowercased().prefix(8))
+    private let stopping = Locked(false)
+    private let alive = Locked(0)
+    private let queue = BlockingQueue(label: "richpush.campaigns.workers", concurrent: true)
+    private let log: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - store: the store campaigns live in.
+    ///   - sender: the provider clients.
+    ///   - settings: workers, lease, poll interval.
+    ///   - log: where failures go (standard error).
+    init(
+        store: any CampaignStore & ReceiptStore, sender: PushSender, settings: CampaignSettings,
+        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        self.store = store
+        self.sender = sender
+        self.settings = settings
+        self.log = log
+    }
+
+    private var leaseMs: Int { max(100, Int(settings.leaseSeconds * 1000)) }
+    private var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// Starts `settings.workers` workers.
+    func start() {
+        for worker in 0..<settings.workers {
+            alive.withLock { $0 += 1 }
+            Task.detached { [self] in
+                await self.loop(worker)
+                self.alive.withLock { $0 -= 1 }
+            }
+        }
+    }
+
+    /// Stops claiming chunks and waits (up to `grace` seconds) for the chunks in hand.
+    ///
+    /// - Parameter grace: the longest wait, seconds.
+    func stop(grace: Double) {
+        stopping.withLock { $0 = true }
+        let end = Date().addingTimeInterval(grace)
+        while alive.withLock({ $0 }) > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    private func onStore<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await queue.run(work)
+    }
+
+    /// Store work that must not be lost once a batch was sent (its results, the release): tried
+    /// up to 5 times, 0.5 s apart, so a lock wait or statement bound on a loaded database does
+    /// not leave sent tokens in flight (to be resent by a takeover).
+    private func onStoreRetrying(_ work: @escaping @Sendable () throws -> Void) async throws {
+        var attempt = 0
+        while true {
+            do {
+                return try await queue.run(work)
+            } catch {
+                attempt += 1
+                guard attempt < 5 else { throw error }
+                log("richpush serve: campaign worker: \((error as? RichPushError)?.message ?? "\(error)"); retrying")
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    private static func nowMs() -> Int { Int(Date().timeIntervalSince1970 * 1000) }
+
+    private func pause(ms: Int) async {
+        let end = Self.nowMs() + ms
+        while !isStopping && Self.nowMs() < end {
+            try? await Task.sleep(for: .milliseconds(min(50, max(1, end - Self.nowMs()))))
+        }
+    }
+
+    private func loop(_ worker: Int) async {
+        var claims = 0
+        let store = self.store
+        let leaseMs = self.leaseMs
+        while !isStopping {
+            do {
+                if worker == 0 { try await onStore { try store.advanceCampaigns(nowMs: Self.nowMs()) } }
+                claims += 1
+                let owner = "\(instance)-\(worker)-\(claims)"
+                guard let chunk = try await onStore({ try store.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
+                    await pause(ms: settings.pollMs)
+                    continue
+                }
+                if let stop = try await run(chunk) {
+                    log("richpush serve: campaign \(chunk.campaign.id): \(stop); its chunks wait, tried again in 5 s")
+                    await pause(ms: 5_000)
+                }
+            } catch {
+                log("richpush serve: campaign worker: \((error as? RichPushError)?.message ?? "\(error)"); trying again in 1 s")
+                await pause(ms: 1_000)
+            }
+        }
+    }
+
+    /// Sends one leased chunk; returns why a provider stopped it (configuration), if it did.
+    private func run(_ chunk: CampaignChunk) async throws -> String? {
+        let store = self.store
+        let leaseMs = self.leaseMs
+        let campaign = chunk.campaign
+        var notification = APNsNotification(payload: Data(campaign.payload.utf8), topic: campaign.topic)
+        notification.pushType = APNsPushType(rawValue: campaign.pushType)
+        notification.priority = campaign.priority.map { APNsPriority(rawValue: $0) }
+        notification.expiration = campaign.expiration.map { Date(timeIntervalSince1970: Double($0)) }
+        notification.collapseID = campaign.collapseID
+
+        var remaining = chunk.targets
+        // Known inactive, bad or deleted: recorded skipped, never sent.
+        let tokens = remaining.map(\.token)
+        let skips = try await onStore { try store.skippedTokens(among: tokens) }
+        if !skips.isEmpty {
+            let skipped = remaining.filter { skips[$0.token] != nil }
+            let results = skipped.map {
+                CampaignTargetResult(token: $0.token, outcome: PushOutcome.skipped.rawValue, status: nil, reason: skips[$0.token]?.reason)
+            }
+            try await onStore { try store.recordCampaignResults(chunk, results: results) }
+            await record(
+                chunk,
+                skipped.map {
+                    (
+                        $0.provider,
+                        PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: skips[$0.token]?.reason, outcome: PushOutcome.skipped.rawValue)
+                    )
+                }, batch: "skipped")
+            remaining.removeAll { skips[$0.token] != nil }
+        }
+        var batchNumber = 0
+        while !remaining.isEmpty {
+            var count = remaining.count
+            if let perMinute = campaign.perMinute {
+                let wanted = remaining.count
+                count = try await onStore {
+                    try store.reserveCampaignBudget(campaignID: campaign.id, perMinute: perMinute, nowMs: Self.nowMs(), wanted: wanted)
+                }
+                if count == 0 {
+                    let renewed = try await onStore { try store.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
+                    if renewed == nil || isStopping { break }
+                    // The next second's budget.
+                    await pause(ms: 1_000 - Self.nowMs() % 1_000)
+                    continue
+                }
+            }
+            let candidates = Array(remaining.prefix(count))
+            remaining.removeFirst(count)
+            let candidateTokens = candidates.map(\.token)
+            // Cancelled, or the lease was taken over: give the chunk up.
+            guard
+                let marked = try await onStore({
+                    try store.markCampaignTargetsInFlight(chunk, tokens: candidateTokens, nowMs: Self.nowMs(), leaseMs: leaseMs)
+                })
+            else { break }
+            // A token a former lease holder recorded meanwhile is not sent again.
+            let markedSet = Set(marked)
+            let batch = candidates.filter { markedSet.contains($0.token) }
+            batchNumber += 1
+            // The lease is renewed while the batch is with the provider (every third of the
+            // lease), so a batch slower than the lease is not taken over and sent twice.
+            let heartbeat = Task.detached { [queue] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(max(50, leaseMs / 3)))
+                    if Task.isCancelled { break }
+                    _ = try? await queue.run { try store.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
+                }
+            }
+            defer { heartbeat.cancel() }
+            var results: [CampaignTargetResult] = []
+            var sends: [(String, PushSendRecord.TokenResult)] = []
+            var stop: String?
+            for provider in PushProvider.allCases {
+                let tokens = batch.filter { $0.provider == provider.rawValue }.map(\.token)
+                guard !tokens.isEmpty else { continue }
+                guard let client = sender.client(for: provider) else {
+                    results += tokens.map {
+                        CampaignTargetResult(
+                            token: $0, outcome: PushOutcome.configurationError.rawValue, status: nil, reason: "\(provider.rawValue)_not_configured")
+                    }
+                    continue
+                }
+                // A thrown error (the transport gave up): which tokens were handed over is not
+                // known, so they stay in flight and whoever takes the chunk over resends them.
+                let (answers, summary) = try await client.sendInOrder(notification, to: tokens)
+                for answer in answers {
+                    results.append(
+                        CampaignTargetResult(token: answer.deviceToken, outcome: answer.outcome.rawValue, status: answer.status, reason: answer.reasonCode))
+                    if answer.outcome != .notSent { sends.append((provider.rawValue, PushSender.tokenResult(answer))) }
+                }
+                if let stopped = summary.stoppedBy { stop = "\(provider.displayName) refused the server's settings: \(stopped.message)" }
+            }
+            let recorded = results
+            try await onStoreRetrying { try store.recordCampaignResults(chunk, results: recorded) }
+            await record(chunk, sends, batch: String(batchNumber))
+            if let stop {
+                try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop) }
+                return stop
+            }
+        }
+        try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil) }
+        return nil
+    }
+
+    /// Records sends in the push's funnel, one batch per provider (best effort: the campaign's
+    /// own results are already committed).
+    private func record(_ chunk: CampaignChunk, _ sends: [(String, PushSendRecord.TokenResult)], batch: String) async {
+        guard !sends.isEmpty else { return }
+        let store = self.store
+        let campaign = chunk.campaign
+        let nowMs = Self.nowMs()
+        for provider in PushProvider.allCases {
+            let tokens = sends.filter { $0.0 == provider.rawValue }.map(\.1)
+            guard !tokens.isEmpty else { continue }
+            let send = PushSendRecord(
+                pushID: campaign.pushID, sentAtMs: nowMs, title: campaign.title, tokens: tokens, source: provider.rawValue,
+                batchID: "campaign:\(campaign.id):\(chunk.chunk):\(chunk.owner):\(batch)")
+            do {
+                _ = try await onStore { try store.recordSend(send) }
+            } catch {
+                log("richpush serve: campaign \(campaign.id): the funnel's send record failed: \((error as? RichPushError)?.message ?? "\(error)")")
+            }
+        }
+    }
+}

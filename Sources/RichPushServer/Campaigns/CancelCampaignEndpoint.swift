@@ -1,0 +1,32 @@
+import Foundation
+import RichPushCore
+
+/// `POST /v1/campaigns/{campaign_id}/cancel` (admin): no new chunk of the campaign is claimed or
+/// sent (what is in flight finishes); `200` with the campaign (again for one already cancelled:
+/// a retried cancel), `409 not_cancellable` once it finished, `404 unknown_campaign`.
+struct CancelCampaignEndpoint: Endpoint {
+    let context: ServerContext
+    let campaigns: (any CampaignStore)?
+    private let queue = BlockingQueue(label: "richpush.campaigns.cancel", concurrent: false)
+
+    init(context: ServerContext, campaigns: (any CampaignStore)?) {
+        self.context = context
+        self.campaigns = campaigns
+    }
+
+    var access: EndpointAccess { .admin }
+    var noStore: Bool { true }
+
+    func respond(to request: ServerRequest) async throws -> ServerResponse {
+        let nowMs = ServerContext.nowMs
+        let campaign = try await ShowCampaignEndpoint.find(request.pathParameter, in: campaigns, queue: queue) { store, id in
+            try store.cancelCampaign(id, atMs: nowMs)
+        }
+        guard campaign.state == "cancelled" else {
+            throw HTTPResponseError(
+                status: 409, code: "not_cancellable",
+                message: "campaign \(campaign.id) is \(campaign.state): only a scheduled or running campaign can be cancelled")
+        }
+        return CampaignJSON.response(200, CampaignJSON.object(campaign, nowMs: nowMs))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+
+/// `POST /v1/campaigns` (admin, `application/json`): checks the campaign, snapshots its audience
+/// in the store and answers `202 {campaign_id, push_id, state, targets, …}` once the campaign and
+/// every target are committed; the instances' workers send it (`CampaignWorkers`). With an
+/// `Idempotency-Key`, the same key and body create one campaign (replayed answer), across
+/// instances; another body is `409`.
+struct CreateCampaignEndpoint: Endpoint {
+    let context: ServerContext
+    let sender: PushSender?
+    let campaigns: (any CampaignStore)?
+    /// Replays and 409s for requests with an `Idempotency-Key`; `nil` when the store keeps no keys.
+    let idempotency: IdempotentSend?
+    let settings: CampaignSettings
+    /// The snapshot (an `INSERT … SELECT` over the audience) runs here, off the devices' write queue.
+    private let queue = BlockingQueue(label: "richpush.campaigns.create", concurrent: true)
+
+    init(context: ServerContext, sender: PushSender?, campaigns: (any CampaignStore)?, idempotency: IdempotentSend?, settings: CampaignSettings) {
+        self.context = context
+        self.sender = sender
+        self.campaigns = campaigns
+        self.idempotency = idempotency
+        self.settings = settings
+    }
+
+    var access: EndpointAccess { .admin }
+    var noStore: Bool { true }
+    var contentTypes: [String]? { ["application/json"] }
+    var maximumBody: Int { CampaignRequest.maximumBodyBytes }
+    var tooLarge: HTTPResponseError {
+        HTTPResponseError(
+            status: 413, code: "too_large",
+            message:
+                "a campaign request body is at most \(CampaignRequest.maximumBodyBytes) bytes (and \(CampaignRequest.maximumTokens) listed tokens): register the devices (POST /v1/devices) and send to {\"all\": true}, user_ids or tags instead of listing tokens"
+        )
+    }
+
+    func respond(to request: ServerRequest) async throws -> ServerResponse {
+        guard let sender else {
+            throw HTTPResponseError(
+                status: 503, code: "apns_not_configured",
+                message: "POST /v1/campaigns needs APNs or FCM settings; start richpush serve with: "
+                    + context.configuration.apnsMissing.joined(separator: ", ") + ", or \(context.configuration.pushSettingNames.fcmServiceAccount) FILE",
+                headers: [("Cache-Control", "no-store")])
+        }
+        guard let campaigns else {
+            throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns (SQLite and PostgreSQL do)")
+        }
+        if request.bodyTooLarge { throw tooLarge }
+        let key = try IdempotencyKey(request)
+        let nowMs = ServerContext.nowMs
+        let parsed = try CampaignRequest(body: request.body, defaultTopic: sender.settings?.topic, nowMs: nowMs)
+        // Tokens go through the named provider or the server's default; it must be configured.
+        var provider = parsed.provider
+        if case .tokens = parsed.audience { provider = provider ?? sender.defaultProvider }
+        if let provider, sender.client(for: provider) == nil {
+            throw HTTPResponseError(
+                status: 503, code: "\(provider.rawValue)_not_configured",
+                message:
+                    "this campaign goes through \(provider.displayName), and richpush serve has no \(provider.displayName) settings; start it with them or name the other provider"
+            )
+        }
+        let id = UUID().uuidString.lowercased()
+        let content = parsed.content
+        let notification = content.notification
+        let perMinute = parsed.perMinute
+        // A throttled campaign's chunk takes about 5 s at its rate, so leases stay short and
+        // several instances share the work.
+        let chunkSize = perMinute.map { min(settings.chunkSize, max(1, $0 / 12)) } ?? settings.chunkSize
+        var draft = CampaignDraft(
+            id: id, pushID: content.pushID, title: content.title, payload: String(decoding: notification.payload, as: UTF8.self),
+            topic: notification.topic, pushType: notification.pushType.rawValue, priority: notification.priority?.rawValue,
+            expiration: notification.expiration.map { Int($0.timeIntervalSince1970) }, collapseID: notification.collapseID ?? "campaign-\(id)",
+            provider: provider?.rawValue, audience: parsed.audience, sendAtMs: parsed.sendAtMs ?? nowMs, perMinute: perMinute, chunkSize: chunkSize,
+            createdAtMs: nowMs, idempotencyKey: nil)
+        if let key { draft.idempotencyKey = "\(key.value)|\(try IdempotencyKey.fingerprint(request.body))" }
+        let queue = self.queue
+        let create: @Sendable () async -> ServerResponse = { [draft] in
+            do {
+                let (campaign, _) = try await queue.run { try campaigns.createCampaign(draft) }
+                return CampaignJSON.response(202, CampaignJSON.object(campaign, nowMs: ServerContext.nowMs))
+            } catch {
+                return HTTPResponseError.store(error, retry: true).response
+            }
+        }
+        guard let key else { return await create() }
+        return try await IdempotentSend.respond(idempotency, key: key, body: request.body, send: create)
+    }
+}

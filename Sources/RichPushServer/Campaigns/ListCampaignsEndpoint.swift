@@ -1,0 +1,51 @@
+import Foundation
+import RichPushCore
+
+/// `GET /v1/campaigns?limit=20&before=<campaign_id>` (admin): a page of campaigns, newest first,
+/// with the cursor of the next page (`next_before`, `null` on the last).
+struct ListCampaignsEndpoint: Endpoint {
+    /// The most campaigns per page.
+    static let maximumLimit = 100
+
+    let context: ServerContext
+    let campaigns: (any CampaignStore)?
+    private let queue = BlockingQueue(label: "richpush.campaigns.list", concurrent: true)
+
+    init(context: ServerContext, campaigns: (any CampaignStore)?) {
+        self.context = context
+        self.campaigns = campaigns
+    }
+
+    var access: EndpointAccess { .admin }
+    var noStore: Bool { true }
+
+    func respond(to request: ServerRequest) async throws -> ServerResponse {
+        guard let campaigns else {
+            throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns (SQLite and PostgreSQL do)")
+        }
+        var limit = 20
+        if let raw = request.query["limit"] {
+            guard raw.utf8.count <= 4, let n = Int(raw), (1...Self.maximumLimit).contains(n) else {
+                throw HTTPResponseError(field: "limit", message: "limit must be an integer from 1 to \(Self.maximumLimit)")
+            }
+            limit = n
+        }
+        let before = request.query["before"]
+        if let before {
+            guard (1...64).contains(before.utf8.count), before.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }) else {
+                throw HTTPResponseError(field: "before", message: "before must be a campaign id from next_before of the previous page")
+            }
+        }
+        let page: [CampaignRecord]
+        do {
+            let wanted = limit + 1
+            page = try await queue.run { try campaigns.campaigns(limit: wanted, before: before) }
+        } catch {
+            throw HTTPResponseError.store(error, retry: false)
+        }
+        let nowMs = ServerContext.nowMs
+        let shown = page.prefix(limit)
+        let next: JSONValue = page.count > limit ? (shown.last.map { .string($0.id) } ?? .null) : .null
+        return CampaignJSON.response(200, .object(["campaigns": .array(shown.map { CampaignJSON.object($0, nowMs: nowMs) }), "next_before": next]))
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import RichPushCore
+
+/// Campaigns in PostgreSQL (`CampaignStore`, schema version 7): the SQLite store's tables, shared
+/// by every instance on the database. A chunk is leased with `SELECT … FOR UPDATE SKIP LOCKED`,
+/// so workers of several instances claim different chunks without waiting on each other; every
+/// step is one transaction, committed before it returns.
+extension PostgresStore: CampaignStore {
+    /// Version 7: campaigns, their targets and chunks, the throttle's budget, device tags.
+    static let migrateToVersion7 = """
+        CREATE TABLE IF NOT EXISTS campaigns (
+            campaign_id text PRIMARY KEY,
+            push_id text NOT NULL,
+            state text NOT NULL,
+            title text,
+            payload text NOT NULL,
+            topic text NOT NULL,
+            push_type text NOT NULL,
+            priority integer,
+            expiration bigint,
+            collapse_id text NOT NULL,
+            provider text,
+            audience text NOT NULL,
+            send_at_ms bigint NOT NULL,
+            per_minute bigint,
+            targets bigint NOT NULL DEFAULT 0,
+            sent bigint NOT NULL DEFAULT 0,
+            accepted bigint NOT NULL DEFAULT 0,
+            skipped bigint NOT NULL DEFAULT 0,
+            failed bigint NOT NULL DEFAULT 0,
+            in_flight bigint NOT NULL DEFAULT 0,
+            resent_after_crash bigint NOT NULL DEFAULT 0,
+            created_at_ms bigint NOT NULL,
+            started_at_ms bigint,
+            finished_at_ms bigint,
+            last_error text,
+            idempotency_key text UNIQUE
+        );
+        CREATE INDEX IF NOT EXISTS campaigns_created ON campaigns (created_at_ms, campaign_id);
+        CREATE INDEX IF NOT EXISTS campaigns_state ON campaigns (state, send_at_ms);
+        CREATE TABLE IF NOT EXISTS campaign_chunks (
+            campaign_id text NOT NULL,
+            chunk bigint NOT NULL,
+            state text NOT NULL,
+            owner text,
+            lease_until_ms bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (campaign_id, chunk)
+        );
+        CREATE INDEX IF NOT EXISTS campaign_chunks_open ON campaign_chunks (campaign_id, chunk) WHERE state <> 'done';
+        CREATE TABLE IF NOT EXISTS campaign_targets (
+            campaign_id text NOT NULL,
+            chunk bigint NOT NULL,
+            device_token text COLLATE "C" NOT NULL,
+            provider text NOT NULL,
+            state text NOT NULL,
+            outcome text,
+            status integer,
+            reason text,
+            attempts integer NOT NULL DEFAULT 0,
+            PRIMARY KEY (campaign_id, chunk, device_token)
+        );
+        CREATE TABLE IF NOT EXISTS campaign_budget (
+            campaign_id text NOT NULL,
+            second bigint NOT NULL,
+            used bigint NOT NULL,
+            PRIMARY KEY (campaign_id, second)
+        );
+        CREATE TABLE IF NOT EXISTS device_tags (
+            device_token text NOT NULL,
+            tag text NOT NULL,
+            PRIMARY KEY (device_token, tag)
+        );
+        CREATE INDEX IF NOT EXISTS device_tags_tag ON device_tags (tag, device_token);
+        UPDATE richpush_meta SET value = '7' WHERE key = 'schema_version';
+        """
+
+    /// Runs `body` in one transaction on a pool connection.
+    private func campaignTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try pooled { db in
+            try db.execute("BEGIN")
+            do {
+                let result = try body(db)
+                try db.execute("COMMIT")
+                return result
+            } catch {
+                if db.isConnected { _ = try? db.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    private static func records(_ result: PostgresResult) -> [CampaignRecord] {
+        result.rows { row in CampaignRecord(text: { result.text(row, $0) }, int: { result.int(row, $0) }) }
+    }
+
+    private static func readCampaign(_ db: PostgresConnection, _ id: String) throws -> CampaignRecord? {
+        records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE campaign_id = $1", [id])).first
+    }
+
+    /// See `CampaignStore.createCampaign(_:)`.
+    public func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool) {
+        try campaignTransaction { db in
+            // The snapshot of a large audience takes longer than the sessions' 2 s statement
+            // bound (`PostgresDeadline`): this transaction alone runs without it.
+            db.unbounded = true
+            defer { db.unbounded = false }
+            try db.execute("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = '10s'")
+            if let key = draft.idempotencyKey {
+                // Two instances creating with one key: the unique index makes the second wait, then find the first's.
+                if let found = Self.records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE idempotency_key = $1", [key])).first {
+                    return (found, false)
+                }
+            }
+            let running = draft.sendAtMs <= draft.createdAtMs
+            let inserted = try db.execute(
+                """
+                INSERT INTO campaigns (campaign_id, push_id, state, title, payload, topic, push_type, priority, expiration, collapse_id, provider,
+                  audience, send_at_ms, per_minute, created_at_ms, started_at_ms, idempotency_key)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (idempotency_key) DO NOTHING
+                RETURNING 1
+                """,
+                [
+                    draft.id, draft.pushID, running ? "running" : "scheduled", draft.title, draft.payload, draft.topic, draft.pushType,
+                    draft.priority.map(String.init), draft.expiration.map(String.init), draft.collapseID, draft.provider, draft.audience.kind,
+                    String(draft.sendAtMs), draft.perMinute.map(String.init), String(draft.createdAtMs),
+                    running ? String(draft.createdAtMs) : nil, draft.idempotencyKey,
+                ])
+            if inserted.count == 0, let key = draft.idempotencyKey,
+                let found = Self.records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE idempotency_key = $1", [key])).first
+            {
+                return (found, false)
+            }
+            // The snapshot: one INSERT … SELECT in the database, numbered into chunks in token order.
+            var parameters: [String?] = [draft.id, String(max(1, draft.chunkSize))]
+            func parameter(_ value: String?) -> String {
+                parameters.append(value)
+                return "$\(parameters.count)"
+            }
+            // Device audiences: only the named provider's devices (the tokens case takes the provider as is).
+            func providerFilter() -> String { draft.provider.map { " AND d.provider = \(parameter($0))" } ?? "" }
+            let source: String
+            switch draft.audience {
+            case .tokens(let tokens):
+                let provider = parameter(draft.provider ?? "apns")
+                source =
+                    "SELECT t.n AS n, t.token AS token, \(provider)::text AS provider FROM unnest(\(parameter(PostgresArrayLiteral.text(tokens)))::text[]) WITH ORDINALITY AS t(token, n)"
+            case .userIDs(let ids):
+                source =
+                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE d.user_id = ANY(\(parameter(PostgresArrayLiteral.text(ids)))::text[])\(providerFilter())"
+            case .all(let platform):
+                let platformFilter = platform.map { " AND d.platform = \(parameter($0))" } ?? ""
+                source =
+                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE true\(platformFilter)\(providerFilter())"
+            case .tagsAny(let tags):
+                source =
+                    "SELECT NULL::bigint AS n, d.device_token AS token, d.provider AS provider FROM devices d WHERE d.device_token IN (SELECT device_token FROM device_tags WHERE tag = ANY(\(parameter(PostgresArrayLiteral.text(tags)))::text[]))\(providerFilter())"
+            }
+            let snapshot = try db.execute(
+                """
+                INSERT INTO campaign_targets (campaign_id, chunk, device_token, provider, state)
+                SELECT $1::text, (ROW_NUMBER() OVER (ORDER BY s.n, s.token COLLATE "C") - 1) / $2::bigint, s.token, s.provider, 'pending' FROM (\(source)) s
+                """, parameters)
+            let count = Int(snapshot.commandStatus.split(separator: " ").last ?? "") ?? 0
+            try db.execute(
+                "INSERT INTO campaign_chunks (campaign_id, chunk, state) SELECT DISTINCT campaign_id, chunk, 'pending' FROM campaign_targets WHERE campaign_id = $1",
+                [draft.id])
+            try db.execute(
+                """
+                UPDATE campaigns SET targets = $2::bigint, state = CASE WHEN $2::bigint = 0 AND state = 'running' THEN 'finished' ELSE state END,
+                  finished_at_ms = CASE WHEN $2::bigint = 0 AND state = 'running' THEN created_at_ms END WHERE campaign_id = $1
+                """, [draft.id, String(count)])
+            guard let stored = try Self.readCampaign(db, draft.id) else {
+                throw RichPushError(code: .store, message: "the campaign vanished while it was created; retry")
+            }
+            return (stored, true)
+        }
+    }
+
+    /// See `CampaignStore.campaign(_:)`.
+    public func campaign(_ id: String) throws -> CampaignRecord? {
+        try pooled(readOnly: true) { try Self.readCampaign($0, id) }
+    }
+
+    /// See `CampaignStore.campaigns(limit:before:)`.
+    public func campaigns(limit: Int, before: String?) throws -> [CampaignRecord] {
+        try pooled(readOnly: true) { db in
+            if let before {
+                return Self.records(
+                    try db.execute(
+                        """
+                        SELECT \(CampaignRecord.columns) FROM campaigns
+                        WHERE (created_at_ms, campaign_id) < (SELECT created_at_ms, campaign_id FROM campaigns WHERE campaign_id = $1)
+                        ORDER BY created_at_ms DESC, campaign_id DESC LIMIT $2
+                        """, [before, String(limit)]))
+            }
+            return Self.records(
+                try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns ORDER BY created_at_ms DESC, campaign_id DESC LIMIT $1", [String(limit)]))
+        }
+    }
+
+    /// See `CampaignStore.cancelCampaign(_:atMs:)`.
+    public func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord? {
+        try campaignTransaction { db in
+            try db.execute(
+                "UPDATE campaigns SET state = 'cancelled', finished_at_ms = $2 WHERE campaign_id = $1 AND state IN ('scheduled', 'running')",
+                [id, String(atMs)])
+            return try Self.readCampaign(db, id)
+        }
+    }
+
+    /// See `CampaignStore.advanceCampaigns(nowMs:)`.
+    public func advanceCampaigns(nowMs: Int) throws {
+        try pooled { db in
+            try db.execute(
+                "UPDATE campaigns SET state = 'running', started_at_ms = $1 WHERE state = 'scheduled' AND send_at_ms <= $1", [String(nowMs)])
+            try db.execute(
+                """
+                UPDATE campaigns c SET state = 'finished', finished_at_ms = $1 WHERE c.state = 'running'
+                  AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.state <> 'done')
+                """, [String(nowMs)])
+        }
+    }
+
+    /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`.
+    public func claimCampaignChunk(owner: String, nowMs: Int, leaseMs: Int) throws -> CampaignChunk? {
+        try campaignTransaction { db in
+            let free = try db.execute(
+                """
+                SELECT k.campaign_id, k.chunk FROM campaign_chunks k JOIN campaigns c ON c.campaign_id = k.campaign_id
+                WHERE c.state = 'running' AND k.state <> 'done' AND (k.state = 'pending' OR k.lease_until_ms <= $1)
+                ORDER BY c.created_at_ms, c.campaign_id, k.chunk LIMIT 1 FOR UPDATE OF k SKIP LOCKED
+                """, [String(nowMs)])
+            guard free.count == 1, let campaignID = free.text(0, 0), let chunk = free.int(0, 1) else { return nil }
+            try db.execute(
+                "UPDATE campaign_chunks SET state = 'leased', owner = $3, lease_until_ms = $4 WHERE campaign_id = $1 AND chunk = $2",
+                [campaignID, String(chunk), owner, String(nowMs + leaseMs)])
+            guard let campaign = try Self.readCampaign(db, campaignID) else { return nil }
+            let targets = try db.execute(
+                "SELECT device_token, provider, state FROM campaign_targets WHERE campaign_id = $1 AND chunk = $2 AND state <> 'done' ORDER BY device_token",
+                [campaignID, String(chunk)])
+            let list = targets.rows {
+                CampaignChunk.Target(token: targets.text($0, 0) ?? "", provider: targets.text($0, 1) ?? "apns", wasInFlight: targets.text($0, 2) == "in_flight")
+            }
+            return CampaignChunk(campaign: campaign, chunk: chunk, owner: owner, targets: list)
+        }
+    }
+
+    /// See `CampaignStore.markCampaignTargetsInFlight(_:tokens:nowMs:leaseMs:)`.
+    public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]? {
+        try campaignTransaction { db in
+            let renewed = try db.execute(
+                """
+                UPDATE campaign_chunks k SET lease_until_ms = $4 WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3 AND k.state = 'leased'
+                  AND EXISTS (SELECT 1 FROM campaigns c WHERE c.campaign_id = k.campaign_id AND c.state = 'running') RETURNING 1
+                """, [chunk.campaign.id, String(chunk.chunk), chunk.owner, String(nowMs + leaseMs)])
+            guard renewed.count == 1 else { return nil }
+            guard !tokens.isEmpty else { return [] }
+            // The old state of each row comes from the joined snapshot of the same row.
+            let marked = try db.execute(
+                """
+                UPDATE campaign_targets t SET state = 'in_flight', attempts = t.attempts + 1 FROM campaign_targets old
+                WHERE t.campaign_id = $1 AND t.chunk = $2 AND t.device_token = ANY($3::text[]) AND t.state <> 'done'
+                  AND old.campaign_id = t.campaign_id AND old.chunk = t.chunk AND old.device_token = t.device_token
+                RETURNING t.device_token, old.state
+                """, [chunk.campaign.id, String(chunk.chunk), PostgresArrayLiteral.text(tokens.sorted())])
+            var fresh = 0, again = 0
+            var tokens: [String] = []
+            for row in 0..<marked.count {
+                tokens.append(marked.text(row, 0) ?? "")
+                if marked.text(row, 1) == "in_flight" { again += 1 } else { fresh += 1 }
+            }
+            try db.execute(
+                "UPDATE campaigns SET in_flight = in_flight + $2, resent_after_crash = resent_after_crash + $3 WHERE campaign_id = $1",
+                [chunk.campaign.id, String(fresh), String(again)])
+            return tokens
+        }
+    }
+
+    /// See `CampaignStore.recordCampaignResults(_:results:)`.
+    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws {
+        guard !results.isEmpty else { return }
+        let sorted = results.sorted { $0.token < $1.token }
+        try campaignTransaction { db in
+            let updated = try db.execute(
+                """
+                UPDATE campaign_targets t SET state = CASE WHEN r.outcome = 'not_sent' THEN 'pending' ELSE 'done' END,
+                  outcome = CASE WHEN r.outcome = 'not_sent' THEN NULL ELSE r.outcome END, status = r.status::integer, reason = r.reason
+                FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS r(token, outcome, status, reason), campaign_targets old
+                WHERE t.campaign_id = $1 AND t.chunk = $2 AND t.device_token = r.token AND t.state <> 'done'
+                  AND old.campaign_id = t.campaign_id AND old.chunk = t.chunk AND old.device_token = t.device_token
+                RETURNING t.device_token, old.state
+                """,
+                [
+                    chunk.campaign.id, String(chunk.chunk), PostgresArrayLiteral.text(sorted.map(\.token)),
+                    PostgresArrayLiteral.text(sorted.map(\.outcome)), PostgresArrayLiteral.text(sorted.map { $0.status.map(String.init) }),
+                    PostgresArrayLiteral.text(sorted.map(\.reason)),
+                ])
+            var wasInFlight: [String: Bool] = [:]
+            for row in 0..<updated.count { wasInFlight[updated.text(row, 0) ?? ""] = updated.text(row, 1) == "in_flight" }
+            var delta = CampaignCounterDelta()
+            for result in sorted {
+                guard let inFlight = wasInFlight[result.token] else { continue }
+                delta.add(result, wasInFlight: inFlight)
+            }
+            try db.execute(
+                """
+                UPDATE campaigns SET sent = sent + $2, accepted = accepted + $3, skipped = skipped + $4, failed = failed + $5,
+                  in_flight = in_flight - $6 WHERE campaign_id = $1
+                """,
+                [
+                    chunk.campaign.id, String(delta.sent), String(delta.accepted), String(delta.skipped), String(delta.failed),
+                    String(delta.leftFlight),
+                ])
+        }
+    }
+
+    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:)`.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws {
+        try campaignTransaction { db in
+            try db.execute(
+                """
+                UPDATE campaign_chunks k SET owner = NULL, lease_until_ms = 0, state = CASE WHEN EXISTS (
+                  SELECT 1 FROM campaign_targets t WHERE t.campaign_id = k.campaign_id AND t.chunk = k.chunk AND t.state <> 'done'
+                ) THEN 'pending' ELSE 'done' END
+                WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3
+                """, [chunk.campaign.id, String(chunk.chunk), chunk.owner])
+            if let error {
+                try db.execute("UPDATE campaigns SET last_error = $2 WHERE campaign_id = $1", [chunk.campaign.id, error])
+            }
+            try db.execute(
+                """
+                UPDATE campaigns c SET state = 'finished', finished_at_ms = $2 WHERE c.campaign_id = $1 AND c.state = 'running'
+                  AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.state <> 'done')
+                """, [chunk.campaign.id, String(nowMs)])
+        }
+    }
+
+    /// See `CampaignStore.reserveCampaignBudget(campaignID:perMinute:nowMs:wanted:)`.
+    public func reserveCampaignBudget(campaignID: String, perMinute: Int, nowMs: Int, wanted: Int) throws -> Int {
+        let second = nowMs / 1000
+        let allowance = Self.allowance(perMinute: perMinute, second: second)
+        return try campaignTransaction { db in
+            try db.execute("DELETE FROM campaign_budget WHERE campaign_id = $1 AND second < $2", [campaignID, String(second - 120)])
+            try db.execute(
+                "INSERT INTO campaign_budget (campaign_id, second, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING", [campaignID, String(second)])
+            // The row lock orders instances taking from one second's budget.
+            let used =
+                try db.execute("SELECT used FROM campaign_budget WHERE campaign_id = $1 AND second = $2 FOR UPDATE", [campaignID, String(second)])
+                .int(0, 0) ?? 0
+            let granted = max(0, min(wanted, allowance - used))
+            if granted > 0 {
+                try db.execute(
+                    "UPDATE campaign_budget SET used = used + $3 WHERE campaign_id = $1 AND second = $2", [campaignID, String(second), String(granted)])
+            }
+            return granted
+        }
+    }
+}

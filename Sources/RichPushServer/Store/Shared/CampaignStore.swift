@@ -1,0 +1,123 @@
+import Foundation
+
+/// Campaigns (`POST /v1/campaigns`) and their durable sending, kept in the store so that every
+/// instance on one database shares them (schema version 7).
+///
+/// A campaign's audience is snapshotted into `campaign_targets` (one row per device token, with
+/// a state `pending` / `in_flight` / `done`) grouped in `campaign_chunks`, in the transaction
+/// that creates the campaign, by one `INSERT … SELECT` in the database (memory flat in the
+/// audience size). Workers lease a chunk (PostgreSQL: `FOR UPDATE SKIP LOCKED`), mark the tokens
+/// they are about to send `in_flight` in one commit, record each result (`done`), and release
+/// the chunk. A lease that runs out is taken over by any worker: `done` targets are never sent
+/// again; `in_flight` ones are sent again and counted `resent_after_crash`.
+public protocol CampaignStore: AnyObject, Sendable {
+    /// Creates the campaign and its audience snapshot in one transaction (committed on return).
+    ///
+    /// - Parameter draft: the campaign.
+    /// - Returns: the stored campaign, and `false` when a campaign with the draft's idempotency
+    ///   key existed already (it is returned unchanged).
+    /// - Throws: `RichPushError` `store`.
+    func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool)
+
+    /// One campaign, `nil` when unknown.
+    ///
+    /// - Parameter id: the campaign id.
+    /// - Returns: the campaign.
+    /// - Throws: `RichPushError` `store`.
+    func campaign(_ id: String) throws -> CampaignRecord?
+
+    /// A page of campaigns, newest first.
+    ///
+    /// - Parameters:
+    ///   - limit: the most to return.
+    ///   - before: the last campaign id of the previous page (`nil`: the newest).
+    /// - Returns: the campaigns.
+    /// - Throws: `RichPushError` `store`.
+    func campaigns(limit: Int, before: String?) throws -> [CampaignRecord]
+
+    /// Cancels a scheduled or running campaign: no new chunk is claimed or sent (the sends in
+    /// flight finish).
+    ///
+    /// - Parameters:
+    ///   - id: the campaign id.
+    ///   - atMs: now, ms since 1970.
+    /// - Returns: the campaign after the change, `nil` when unknown.
+    /// - Throws: `RichPushError` `store`.
+    func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord?
+
+    /// Starts the scheduled campaigns whose `send_at` has come, and finishes running ones with
+    /// every chunk done.
+    ///
+    /// - Parameter nowMs: now, ms since 1970.
+    /// - Throws: `RichPushError` `store`.
+    func advanceCampaigns(nowMs: Int) throws
+
+    /// Leases one chunk of a running campaign that is pending or whose lease ran out.
+    ///
+    /// - Parameters:
+    ///   - owner: the new lease's owner (unique per claim).
+    ///   - nowMs: now, ms since 1970.
+    ///   - leaseMs: how long the lease holds without renewal (ms).
+    /// - Returns: the chunk with its targets that have no result, `nil` when none is free.
+    /// - Throws: `RichPushError` `store`.
+    func claimCampaignChunk(owner: String, nowMs: Int, leaseMs: Int) throws -> CampaignChunk?
+
+    /// Marks targets in flight (one commit, before they are sent) and renews the lease.
+    ///
+    /// - Parameters:
+    ///   - chunk: the leased chunk.
+    ///   - tokens: the tokens about to be sent (may be empty: only renew).
+    ///   - nowMs: now, ms since 1970.
+    ///   - leaseMs: the lease's new length (ms).
+    /// - Returns: the tokens marked — those of `tokens` without a recorded result (another worker
+    ///   that held the lease before may have recorded some meanwhile): only these may be sent;
+    ///   `nil` (nothing marked) when the lease was taken over or the campaign is no longer running.
+    /// - Throws: `RichPushError` `store`.
+    func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]?
+
+    /// Records results (one commit): each target without a result becomes `done` (or `pending`
+    /// again for `not_sent`) and the campaign's counters change with it; targets already done
+    /// are left as they are.
+    ///
+    /// - Parameters:
+    ///   - chunk: the chunk the targets belong to.
+    ///   - results: the results.
+    /// - Throws: `RichPushError` `store`.
+    func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws
+
+    /// Gives the lease up: the chunk is `done` when every target has a result, else pending
+    /// again; the campaign finishes with its last chunk.
+    ///
+    /// - Parameters:
+    ///   - chunk: the leased chunk.
+    ///   - nowMs: now, ms since 1970.
+    ///   - error: why a provider stopped the chunk (kept as the campaign's `last_error`), if it did.
+    /// - Throws: `RichPushError` `store`.
+    func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws
+
+    /// Takes up to `wanted` sends from the campaign's budget for the current second (the
+    /// per-minute throttle spread over the seconds of the minute, shared by every instance).
+    ///
+    /// - Parameters:
+    ///   - campaignID: the campaign.
+    ///   - perMinute: its throttle.
+    ///   - nowMs: now, ms since 1970.
+    ///   - wanted: how many sends the worker would make now.
+    /// - Returns: how many it may make now (0…wanted).
+    /// - Throws: `RichPushError` `store`.
+    func reserveCampaignBudget(campaignID: String, perMinute: Int, nowMs: Int, wanted: Int) throws -> Int
+}
+
+extension CampaignStore {
+    /// The sends the throttle allows in UNIX second `second`: the seconds of a minute share
+    /// `perMinute` so that any 60 consecutive seconds allow exactly `perMinute`.
+    ///
+    /// - Parameters:
+    ///   - perMinute: the throttle.
+    ///   - second: seconds since 1970.
+    /// - Returns: the allowance.
+    public static func allowance(perMinute: Int, second: Int) -> Int {
+        let inMinute = second % 60
+        return (inMinute + 1) * perMinute / 60 - inMinute * perMinute / 60
+    }
+}

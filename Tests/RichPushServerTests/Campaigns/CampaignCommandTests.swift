@@ -1,0 +1,54 @@
+import Foundation
+import RichPushCore
+import RichPushTestSupport
+import Testing
+
+/// `richpush campaign create|status|cancel` against a running `richpush serve` and the mock.
+@Suite("richpush campaign", .serialized)
+struct CampaignCommandTests {
+    static func campaign(_ server: ServerProcess, _ arguments: [String]) async throws -> ChildProcess.Finished {
+        try await ChildProcess(
+            Fixtures.richpushBinary.path, ["campaign"] + arguments + ["--server", "http://127.0.0.1:\(server.port)", "--admin-token", ServerProcess.token]
+        ).run(timeout: 60)
+    }
+
+    @Test("create --watch prints plain lines off a terminal and ends finished; status; cancel of a finished one fails; bad input is a usage error")
+    func createWatchStatusCancel() async throws {
+        let mock = try await MockAPNsProcess()
+        defer { mock.stop() }
+        let server = try await ServerProcess(extraArguments: mock.serveArguments())
+        let tokens = CampaignHarness.tokens(20, prefix: "cc")
+        let file = server.directory.appendingPathComponent("campaign.json")
+        try Data(try CampaignHarness.json(["audience": ["tokens": tokens], "title": "From the CLI", "push_id": "cli-1"]).utf8).write(to: file)
+
+        let created = try await Self.campaign(server, ["create", file.path, "--idempotency-key", "cli-key-1", "--watch"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let lines = created.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("campaign ") == true, "\(created.stdout)")
+        let last = try #require(lines.last.map(String.init))
+        #expect(last.contains(" finished: 20/20 done (sent 20, accepted 20, skipped 0, failed 0, in flight 0, resent after a crash 0)"), "\(last)")
+        let id = try #require(last.split(separator: " ").dropFirst().first.map(String.init))
+        #expect(try await CampaignHarness.perToken(mock).values.reduce(0, +) == 20)
+
+        // The same key again: the same campaign, nothing sent.
+        let again = try await Self.campaign(server, ["create", file.path, "--idempotency-key", "cli-key-1", "--json"])
+        #expect(again.status == 0)
+        #expect(try JSONValue.parse(Data(again.stdout.utf8))["campaign_id"]?.stringValue == id)
+        #expect(try await CampaignHarness.perToken(mock).values.reduce(0, +) == 20)
+
+        let status = try await Self.campaign(server, ["status", id])
+        #expect(status.status == 0)
+        #expect(status.stdout.hasPrefix("campaign \(id) finished: 20/20 done"))
+        let cancel = try await Self.campaign(server, ["cancel", id])
+        #expect(cancel.status == 1)
+        #expect(cancel.stderr.contains("not_cancellable"), "\(cancel.stderr)")
+        let unknown = try await Self.campaign(server, ["status", "00000000-0000-0000-0000-000000000000"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown_campaign"))
+        let bad = try await Self.campaign(server, ["status", "../etc/passwd"])
+        #expect(bad.status == 64)
+        let missing = try await Self.campaign(server, ["create", server.directory.appendingPathComponent("none.json").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read the campaign body"))
+    }
+}
