@@ -21,6 +21,8 @@ final class CampaignWorkers: Sendable {
     let store: any CampaignStore & ReceiptStore
     let sender: PushSender
     let settings: CampaignSettings
+    /// Where the end of a campaign is reported (`campaign.finished`), `nil` without webhooks.
+    let webhooks: WebhookSettings?
     private let instance = String(UUID().uuidString.lowercased().prefix(8))
     private let stopping = Locked(false)
     private let alive = Locked(0)
@@ -31,14 +33,16 @@ final class CampaignWorkers: Sendable {
     ///   - store: the store campaigns live in.
     ///   - sender: the provider clients.
     ///   - settings: workers, lease, poll interval.
+    ///   - webhooks: the endpoints `campaign.finished` is written for (in the finishing transaction).
     ///   - log: where failures go (standard error).
     init(
-        store: any CampaignStore & ReceiptStore, sender: PushSender, settings: CampaignSettings,
+        store: any CampaignStore & ReceiptStore, sender: PushSender, settings: CampaignSettings, webhooks: WebhookSettings? = nil,
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
         self.store = store
         self.sender = sender
         self.settings = settings
+        self.webhooks = webhooks
         self.log = log
     }
 
@@ -99,9 +103,10 @@ final class CampaignWorkers: Sendable {
         var claims = 0
         let store = self.store
         let leaseMs = self.leaseMs
+        let webhooks = self.webhooks
         while !isStopping {
             do {
-                if worker == 0 { try await onStore { try store.advanceCampaigns(nowMs: Self.nowMs()) } }
+                if worker == 0 { try await onStore { try store.advanceCampaigns(nowMs: Self.nowMs(), webhooks: webhooks) } }
                 claims += 1
                 let owner = "\(instance)-\(worker)-\(claims)"
                 guard let chunk = try await onStore({ try store.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
@@ -122,6 +127,7 @@ final class CampaignWorkers: Sendable {
     /// Sends one leased chunk; returns why a provider stopped it (configuration), if it did.
     private func run(_ chunk: CampaignChunk) async throws -> String? {
         let store = self.store
+        let webhooks = self.webhooks
         let leaseMs = self.leaseMs
         let campaign = chunk.campaign
         var notification = APNsNotification(payload: Data(campaign.payload.utf8), topic: campaign.topic)
@@ -216,11 +222,11 @@ final class CampaignWorkers: Sendable {
             try await onStoreRetrying { try store.recordCampaignResults(chunk, results: recorded) }
             await record(chunk, sends, batch: String(batchNumber))
             if let stop {
-                try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop) }
+                try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop, webhooks: webhooks) }
                 return stop
             }
         }
-        try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil) }
+        try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil, webhooks: webhooks) }
         return nil
     }
 

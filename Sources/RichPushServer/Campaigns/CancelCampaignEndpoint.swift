@@ -19,8 +19,9 @@ struct CancelCampaignEndpoint: Endpoint {
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let nowMs = ServerContext.nowMs
+        let webhooks = context.configuration.webhooks
         let campaign = try await ShowCampaignEndpoint.find(request.pathParameter, in: campaigns, queue: queue) { store, id in
-            try store.cancelCampaign(id, atMs: nowMs)
+            try store.cancelCampaign(id, atMs: nowMs, webhooks: webhooks)
         }
         guard campaign.state == "cancelled" else {
             throw HTTPResponseError(

@@ -77,9 +77,10 @@ struct CreateCampaignEndpoint: Endpoint {
             createdAtMs: nowMs, idempotencyKey: nil)
         if let key { draft.idempotencyKey = "\(key.value)|\(try IdempotencyKey.fingerprint(request.body))" }
         let queue = self.queue
+        let webhooks = context.configuration.webhooks
         let create: @Sendable () async -> ServerResponse = { [draft] in
             do {
-                let (campaign, _) = try await queue.run { try campaigns.createCampaign(draft) }
+                let (campaign, _) = try await queue.run { try campaigns.createCampaign(draft, webhooks: webhooks) }
                 return CampaignJSON.response(202, CampaignJSON.object(campaign, nowMs: ServerContext.nowMs))
             } catch {
                 return HTTPResponseError.store(error, retry: true).response

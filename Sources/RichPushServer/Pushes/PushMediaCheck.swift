@@ -82,7 +82,8 @@ struct PushMediaCheck: Sendable {
         let failed = examinations.filter { $0.failure != nil }
         if let first = failed.first, let failure = first.failure, !push.mediaOptions.sendsText {
             let records = examinations.map { Self.record($0, pushID: push.pushID, action: "refused", edge: nil, nowMs: nowMs) }
-            try await context.write { store in for record in records { try store.recordMedia(record) } }
+            let deliveries = refusedDeliveries(failed, pushID: push.pushID, nowMs: nowMs)
+            try await context.write { store in try store.recordMedia(records, webhooks: deliveries) }
             throw HTTPResponseError(
                 status: 422, code: "media_refused", field: push.mediaField,
                 message:
@@ -122,9 +123,20 @@ struct PushMediaCheck: Sendable {
             }
         }
         let written = records
-        try await context.write { store in for record in written { try store.recordMedia(record) } }
+        let deliveries = refusedDeliveries(failed, pushID: push.pushID, nowMs: nowMs)
+        try await context.write { store in try store.recordMedia(written, webhooks: deliveries) }
         checked.mediaReport = examinations.map { Self.report($0, edge: context.configuration.mediaEdge) }
         return checked
+    }
+
+    /// The `media.refused` deliveries for the URLs that failed (none without a subscribed
+    /// endpoint), written with their `push_media` rows.
+    private func refusedDeliveries(_ failed: [MediaExamination], pushID: String, nowMs: Int) -> [WebhookDelivery] {
+        guard let webhooks = context.configuration.webhooks, webhooks.wants(.mediaRefused) else { return [] }
+        return webhooks.deliveries(
+            for: failed.compactMap { e in
+                e.failure.map { WebhookEvent.mediaRefused(pushID: pushID, url: e.url, reason: $0.reason, message: $0.message, atMs: nowMs) }
+            })
     }
 
     /// The `push_media` row for one URL.

@@ -92,7 +92,7 @@ public final class StatisticsServer: @unchecked Sendable {
         self.writer = writer
         let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks)
         if let sender, let campaigns = store as? any CampaignStore & ReceiptStore, configuration.campaigns.workers > 0 {
-            campaignWorkers = CampaignWorkers(store: campaigns, sender: sender, settings: configuration.campaigns)
+            campaignWorkers = CampaignWorkers(store: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks)
         } else {
             campaignWorkers = nil
         }

@@ -97,8 +97,8 @@ extension PostgresStore: CampaignStore {
         records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE campaign_id = $1", [id])).first
     }
 
-    /// See `CampaignStore.createCampaign(_:)`.
-    public func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool) {
+    /// See `CampaignStore.createCampaign(_:webhooks:)`.
+    public func createCampaign(_ draft: CampaignDraft, webhooks: WebhookSettings?) throws -> (campaign: CampaignRecord, created: Bool) {
         try campaignTransaction { db in
             // The snapshot of a large audience takes longer than the sessions' 2 s statement
             // bound (`PostgresDeadline`): this transaction alone runs without it.
@@ -172,6 +172,9 @@ extension PostgresStore: CampaignStore {
             guard let stored = try Self.readCampaign(db, draft.id) else {
                 throw RichPushError(code: .store, message: "the campaign vanished while it was created; retry")
             }
+            if count == 0, stored.state == "finished", let webhooks {
+                try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([stored], atMs: draft.createdAtMs), on: db)
+            }
             return (stored, true)
         }
     }
@@ -198,26 +201,43 @@ extension PostgresStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.cancelCampaign(_:atMs:)`.
-    public func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord? {
+    /// See `CampaignStore.cancelCampaign(_:atMs:webhooks:)`.
+    public func cancelCampaign(_ id: String, atMs: Int, webhooks: WebhookSettings?) throws -> CampaignRecord? {
         try campaignTransaction { db in
-            try db.execute(
-                "UPDATE campaigns SET state = 'cancelled', finished_at_ms = $2 WHERE campaign_id = $1 AND state IN ('scheduled', 'running')",
+            let cancelled = try db.execute(
+                "UPDATE campaigns SET state = 'cancelled', finished_at_ms = $2 WHERE campaign_id = $1 AND state IN ('scheduled', 'running') RETURNING campaign_id",
                 [id, String(atMs)])
-            return try Self.readCampaign(db, id)
+            let campaign = try Self.readCampaign(db, id)
+            if cancelled.count == 1, let campaign, let webhooks {
+                try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([campaign], atMs: atMs), on: db)
+            }
+            return campaign
         }
     }
 
-    /// See `CampaignStore.advanceCampaigns(nowMs:)`.
-    public func advanceCampaigns(nowMs: Int) throws {
-        try pooled { db in
+    /// Writes `campaign.finished` for the campaigns a finishing `UPDATE … RETURNING campaign_id`
+    /// just changed, in its transaction. The row lock is the guard: an instance finishing the
+    /// same campaign at once waits for it, then finds the state no longer `running`.
+    private static func reportFinished(_ db: PostgresConnection, _ finished: PostgresResult, nowMs: Int, webhooks: WebhookSettings?) throws {
+        guard let webhooks, webhooks.wants(.campaignFinished) else { return }
+        let ids = finished.rows { finished.text($0, 0) ?? "" }
+        guard !ids.isEmpty else { return }
+        let campaigns = try ids.compactMap { try readCampaign(db, $0) }
+        try insertWebhookDeliveries(webhooks.campaignEndDeliveries(campaigns, atMs: nowMs), on: db)
+    }
+
+    /// See `CampaignStore.advanceCampaigns(nowMs:webhooks:)`.
+    public func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws {
+        try campaignTransaction { db in
             try db.execute(
                 "UPDATE campaigns SET state = 'running', started_at_ms = $1 WHERE state = 'scheduled' AND send_at_ms <= $1", [String(nowMs)])
-            try db.execute(
+            let finished = try db.execute(
                 """
                 UPDATE campaigns c SET state = 'finished', finished_at_ms = $1 WHERE c.state = 'running'
                   AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.state <> 'done')
+                RETURNING c.campaign_id
                 """, [String(nowMs)])
+            try Self.reportFinished(db, finished, nowMs: nowMs, webhooks: webhooks)
         }
     }
 
@@ -314,8 +334,8 @@ extension PostgresStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:)`.
-    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws {
+    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:)`.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
         try campaignTransaction { db in
             try db.execute(
                 """
@@ -327,11 +347,13 @@ extension PostgresStore: CampaignStore {
             if let error {
                 try db.execute("UPDATE campaigns SET last_error = $2 WHERE campaign_id = $1", [chunk.campaign.id, error])
             }
-            try db.execute(
+            let finished = try db.execute(
                 """
                 UPDATE campaigns c SET state = 'finished', finished_at_ms = $2 WHERE c.campaign_id = $1 AND c.state = 'running'
                   AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.state <> 'done')
+                RETURNING c.campaign_id
                 """, [chunk.campaign.id, String(nowMs)])
+            try Self.reportFinished(db, finished, nowMs: nowMs, webhooks: webhooks)
         }
     }
 

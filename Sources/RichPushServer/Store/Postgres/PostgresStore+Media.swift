@@ -101,22 +101,35 @@ extension PostgresStore {
 
     /// Records one URL's check (see `MediaStore.recordMedia(_:)`).
     public func recordMedia(_ record: PushMediaRecord) throws {
+        _ = try write { db in try Self.upsertMedia(record, on: db) }
+    }
+
+    /// Records several URLs' checks and their webhook deliveries in one transaction (see
+    /// `MediaStore.recordMedia(_:webhooks:)`).
+    public func recordMedia(_ records: [PushMediaRecord], webhooks deliveries: [WebhookDelivery]) throws {
         _ = try write { db in
-            try db.execute(
-                """
-                INSERT INTO push_media (push_id, original_url, reason, action, original_type, original_bytes, sha256, optimized_type,
-                                        optimized_bytes, sent_url, recorded_at_ms)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                ON CONFLICT (push_id, original_url) DO UPDATE SET reason = excluded.reason, action = excluded.action,
-                  original_type = excluded.original_type, original_bytes = excluded.original_bytes, sha256 = excluded.sha256,
-                  optimized_type = excluded.optimized_type, optimized_bytes = excluded.optimized_bytes, sent_url = excluded.sent_url,
-                  recorded_at_ms = excluded.recorded_at_ms
-                """,
-                [
-                    record.pushID, record.originalURL, record.reason, record.action, record.originalType, record.originalBytes.map(String.init),
-                    record.sha256, record.optimizedType, record.optimizedBytes.map(String.init), record.sentURL, String(record.recordedAtMs),
-                ])
+            try Self.inTransaction(db) {
+                for record in records { try Self.upsertMedia(record, on: db) }
+                try Self.insertWebhookDeliveries(deliveries, on: db)
+            }
         }
+    }
+
+    private static func upsertMedia(_ record: PushMediaRecord, on db: PostgresConnection) throws {
+        try db.execute(
+            """
+            INSERT INTO push_media (push_id, original_url, reason, action, original_type, original_bytes, sha256, optimized_type,
+                                    optimized_bytes, sent_url, recorded_at_ms)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            ON CONFLICT (push_id, original_url) DO UPDATE SET reason = excluded.reason, action = excluded.action,
+              original_type = excluded.original_type, original_bytes = excluded.original_bytes, sha256 = excluded.sha256,
+              optimized_type = excluded.optimized_type, optimized_bytes = excluded.optimized_bytes, sent_url = excluded.sent_url,
+              recorded_at_ms = excluded.recorded_at_ms
+            """,
+            [
+                record.pushID, record.originalURL, record.reason, record.action, record.originalType, record.originalBytes.map(String.init),
+                record.sha256, record.optimizedType, record.optimizedBytes.map(String.init), record.sentURL, String(record.recordedAtMs),
+            ])
     }
 
     /// One push's media records (see `MediaStore.pushMedia(_:)`).

@@ -109,8 +109,8 @@ extension SQLiteStore: CampaignStore {
         .text(String(decoding: JSONValue.array(values.map(JSONValue.string)).jsonData(), as: UTF8.self))
     }
 
-    /// See `CampaignStore.createCampaign(_:)`.
-    public func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool) {
+    /// See `CampaignStore.createCampaign(_:webhooks:)`.
+    public func createCampaign(_ draft: CampaignDraft, webhooks: WebhookSettings?) throws -> (campaign: CampaignRecord, created: Bool) {
         try campaignWrite { db in
             if let key = draft.idempotencyKey {
                 let existing = try db.prepared("SELECT \(CampaignRecord.columns) FROM campaigns WHERE idempotency_key = ?")
@@ -177,6 +177,9 @@ extension SQLiteStore: CampaignStore {
             guard let stored = try Self.readCampaign(db, draft.id) else {
                 throw RichPushError(code: .store, message: "the campaign vanished while it was created; retry")
             }
+            if count == 0, stored.state == "finished", let webhooks {
+                try insertWebhookDeliveries(webhooks.campaignEndDeliveries([stored], atMs: draft.createdAtMs))
+            }
             return (stored, true)
         }
     }
@@ -206,19 +209,33 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.cancelCampaign(_:atMs:)`.
-    public func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord? {
+    /// See `CampaignStore.cancelCampaign(_:atMs:webhooks:)`.
+    public func cancelCampaign(_ id: String, atMs: Int, webhooks: WebhookSettings?) throws -> CampaignRecord? {
         try campaignWrite { db in
             let update = try db.prepared(
                 "UPDATE campaigns SET state = 'cancelled', finished_at_ms = ? WHERE campaign_id = ? AND state IN ('scheduled', 'running')")
             try update.bind([.integer(atMs), .text(id)])
             try update.run()
-            return try Self.readCampaign(db, id)
+            let cancelled = db.changes == 1
+            let campaign = try Self.readCampaign(db, id)
+            if cancelled, let campaign, let webhooks {
+                try insertWebhookDeliveries(webhooks.campaignEndDeliveries([campaign], atMs: atMs))
+            }
+            return campaign
         }
     }
 
-    /// See `CampaignStore.advanceCampaigns(nowMs:)`.
-    public func advanceCampaigns(nowMs: Int) throws {
+    /// Writes `campaign.finished` for the campaigns a finishing `UPDATE … RETURNING campaign_id`
+    /// just changed (inside its transaction).
+    private func reportFinished(_ db: SQLiteConnection, _ finish: SQLiteStatement, nowMs: Int, webhooks: WebhookSettings?) throws {
+        let ids = try finish.rows { $0.text(0) ?? "" }
+        guard let webhooks, webhooks.wants(.campaignFinished), !ids.isEmpty else { return }
+        let finished = try ids.compactMap { try Self.readCampaign(db, $0) }
+        try insertWebhookDeliveries(webhooks.campaignEndDeliveries(finished, atMs: nowMs))
+    }
+
+    /// See `CampaignStore.advanceCampaigns(nowMs:webhooks:)`.
+    public func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws {
         // Idle (no campaign scheduled or running): a read, no write transaction or sync.
         guard try hasCampaigns(in: ["scheduled", "running"]) else { return }
         try campaignWrite { db in
@@ -230,9 +247,10 @@ extension SQLiteStore: CampaignStore {
                 """
                 UPDATE campaigns SET state = 'finished', finished_at_ms = ? WHERE state = 'running'
                   AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = campaigns.campaign_id AND k.state <> 'done')
+                RETURNING campaign_id
                 """)
             try finish.bind([.integer(nowMs)])
-            try finish.run()
+            try reportFinished(db, finish, nowMs: nowMs, webhooks: webhooks)
         }
     }
 
@@ -341,8 +359,8 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:)`.
-    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws {
+    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:)`.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
         try campaignWrite { db in
             let release = try db.prepared(
                 """
@@ -362,9 +380,10 @@ extension SQLiteStore: CampaignStore {
                 """
                 UPDATE campaigns SET state = 'finished', finished_at_ms = ? WHERE campaign_id = ? AND state = 'running'
                   AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = campaigns.campaign_id AND k.state <> 'done')
+                RETURNING campaign_id
                 """)
             try finish.bind([.integer(nowMs), .text(chunk.campaign.id)])
-            try finish.run()
+            try reportFinished(db, finish, nowMs: nowMs, webhooks: webhooks)
         }
     }
 

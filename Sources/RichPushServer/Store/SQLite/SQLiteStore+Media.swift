@@ -120,6 +120,30 @@ extension SQLiteStore {
         writeLock.lock()
         defer { writeLock.unlock() }
         try ensureOpen()
+        try upsertMedia(record)
+        try syncCommitted()
+    }
+
+    /// Records several URLs' checks and their webhook deliveries in one transaction (see
+    /// `MediaStore.recordMedia(_:webhooks:)`); durable on return.
+    public func recordMedia(_ records: [PushMediaRecord], webhooks deliveries: [WebhookDelivery]) throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        do {
+            for record in records { try upsertMedia(record) }
+            try insertWebhookDeliveries(deliveries)
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+        try syncCommitted()
+    }
+
+    /// Writes one `push_media` row (the caller holds `writeLock`).
+    private func upsertMedia(_ record: PushMediaRecord) throws {
         let upsert = try writer.prepared(
             """
             INSERT INTO push_media (push_id, original_url, reason, action, original_type, original_bytes, sha256, optimized_type,
@@ -136,7 +160,6 @@ extension SQLiteStore {
             .optional(record.sentURL), .integer(record.recordedAtMs),
         ])
         try upsert.run()
-        try syncCommitted()
     }
 
     /// One push's media records (see `MediaStore.pushMedia(_:)`).

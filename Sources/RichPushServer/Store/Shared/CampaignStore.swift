@@ -13,11 +13,14 @@ import Foundation
 public protocol CampaignStore: AnyObject, Sendable {
     /// Creates the campaign and its audience snapshot in one transaction (committed on return).
     ///
-    /// - Parameter draft: the campaign.
+    /// - Parameters:
+    ///   - draft: the campaign.
+    ///   - webhooks: the endpoints a campaign with no target (finished at once) reports
+    ///     `campaign.finished` to, in the same transaction; `nil`: none.
     /// - Returns: the stored campaign, and `false` when a campaign with the draft's idempotency
     ///   key existed already (it is returned unchanged).
     /// - Throws: `RichPushError` `store`.
-    func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool)
+    func createCampaign(_ draft: CampaignDraft, webhooks: WebhookSettings?) throws -> (campaign: CampaignRecord, created: Bool)
 
     /// One campaign, `nil` when unknown.
     ///
@@ -41,16 +44,21 @@ public protocol CampaignStore: AnyObject, Sendable {
     /// - Parameters:
     ///   - id: the campaign id.
     ///   - atMs: now, ms since 1970.
+    ///   - webhooks: the endpoints the cancel is reported to (`campaign.finished`, state
+    ///     `cancelled`, in the same transaction, only when this call cancelled it); `nil`: none.
     /// - Returns: the campaign after the change, `nil` when unknown.
     /// - Throws: `RichPushError` `store`.
-    func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord?
+    func cancelCampaign(_ id: String, atMs: Int, webhooks: WebhookSettings?) throws -> CampaignRecord?
 
     /// Starts the scheduled campaigns whose `send_at` has come, and finishes running ones with
     /// every chunk done.
     ///
-    /// - Parameter nowMs: now, ms since 1970.
+    /// - Parameters:
+    ///   - nowMs: now, ms since 1970.
+    ///   - webhooks: the endpoints each campaign finished here is reported to
+    ///     (`campaign.finished`, in the same transaction); `nil`: none.
     /// - Throws: `RichPushError` `store`.
-    func advanceCampaigns(nowMs: Int) throws
+    func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws
 
     /// Leases one chunk of a running campaign that is pending or whose lease ran out.
     ///
@@ -92,8 +100,10 @@ public protocol CampaignStore: AnyObject, Sendable {
     ///   - chunk: the leased chunk.
     ///   - nowMs: now, ms since 1970.
     ///   - error: why a provider stopped the chunk (kept as the campaign's `last_error`), if it did.
+    ///   - webhooks: the endpoints the campaign's end is reported to when this release finishes
+    ///     it (`campaign.finished`, in the same transaction); `nil`: none.
     /// - Throws: `RichPushError` `store`.
-    func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws
+    func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws
 
     /// Takes up to `wanted` sends from the campaign's budget for the current second (the
     /// per-minute throttle spread over the seconds of the minute, shared by every instance).
@@ -109,6 +119,41 @@ public protocol CampaignStore: AnyObject, Sendable {
 }
 
 extension CampaignStore {
+    /// `createCampaign(_:webhooks:)` without webhooks.
+    ///
+    /// - Parameter draft: the campaign.
+    /// - Returns: the stored campaign and whether it was created.
+    /// - Throws: `RichPushError` `store`.
+    public func createCampaign(_ draft: CampaignDraft) throws -> (campaign: CampaignRecord, created: Bool) {
+        try createCampaign(draft, webhooks: nil)
+    }
+
+    /// `cancelCampaign(_:atMs:webhooks:)` without webhooks.
+    ///
+    /// - Parameters:
+    ///   - id: the campaign id.
+    ///   - atMs: now, ms since 1970.
+    /// - Returns: the campaign after the change, `nil` when unknown.
+    /// - Throws: `RichPushError` `store`.
+    public func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord? { try cancelCampaign(id, atMs: atMs, webhooks: nil) }
+
+    /// `advanceCampaigns(nowMs:webhooks:)` without webhooks.
+    ///
+    /// - Parameter nowMs: now, ms since 1970.
+    /// - Throws: `RichPushError` `store`.
+    public func advanceCampaigns(nowMs: Int) throws { try advanceCampaigns(nowMs: nowMs, webhooks: nil) }
+
+    /// `releaseCampaignChunk(_:nowMs:error:webhooks:)` without webhooks.
+    ///
+    /// - Parameters:
+    ///   - chunk: the leased chunk.
+    ///   - nowMs: now, ms since 1970.
+    ///   - error: why a provider stopped the chunk, if it did.
+    /// - Throws: `RichPushError` `store`.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws {
+        try releaseCampaignChunk(chunk, nowMs: nowMs, error: error, webhooks: nil)
+    }
+
     /// The sends the throttle allows in UNIX second `second`: the seconds of a minute share
     /// `perMinute` so that any 60 consecutive seconds allow exactly `perMinute`.
     ///

@@ -29,6 +29,15 @@ public protocol MediaStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store` (also for a store without media).
     func recordMedia(_ record: PushMediaRecord) throws
 
+    /// Records the checks of several media URLs and writes webhook deliveries (`media.refused`
+    /// for the refused ones), all in one transaction: the events exist exactly when the rows do.
+    ///
+    /// - Parameters:
+    ///   - records: the push's URLs and their outcomes.
+    ///   - deliveries: the outbox rows to write with them (may be empty).
+    /// - Throws: `RichPushError` `store` (also for a store without media).
+    func recordMedia(_ records: [PushMediaRecord], webhooks deliveries: [WebhookDelivery]) throws
+
     /// What the probe found and did for each media URL of a push, in URL order.
     ///
     /// - Parameter pushID: the push.
@@ -66,6 +75,7 @@ extension MediaStore {
     public func storeMedia(_ object: MediaObject, budgetBytes: Int) throws -> MediaStoring { throw Self.noMedia }
     public func media(_ sha256: String) throws -> MediaObject? { throw Self.noMedia }
     public func recordMedia(_ record: PushMediaRecord) throws { throw Self.noMedia }
+    public func recordMedia(_ records: [PushMediaRecord], webhooks deliveries: [WebhookDelivery]) throws { throw Self.noMedia }
     public func pushMedia(_ pushID: String) throws -> [PushMediaRecord] { [] }
     public func mediaCheckTotals(fromMs: Int?, toMs: Int?) throws -> MediaCheckTotals { MediaCheckTotals() }
     public func mediaUsage() throws -> (bytes: Int, files: Int) { throw Self.noMedia }
