@@ -7,9 +7,12 @@
 # file seeded (the document's example sha256), so GET/HEAD /m/{sha256}.{ext} answers 200, 206,
 # 304 and 416 too. The server's GET /openapi.yaml must be the file. Schemathesis runs every
 # operation (examples, coverage, fuzzing, and the stateful links: register a device → delete it;
-# send or record a push → read it), and checks not_a_server_error,
+# send or record a push → read it; create a campaign → read it, its page, cancel it), and checks not_a_server_error,
 # status_code_conformance, content_type_conformance, response_schema_conformance and
-# response_headers_conformance. Any failure fails the script.
+# response_headers_conformance. Any failure fails the script. The main pass records its requests
+# (a HAR file); the script then requires that some requests got through to the work behind the
+# links (a created campaign read and cancelled, a push sent and read, a device registered and
+# deleted), so a document whose schemas only ever produce refusals fails too.
 #
 # A second, short pass sends no credential (the admin operations' 401s). POST /login and POST
 # /logout run last, in a third short pass with the server's Origin: their wrong tokens count
@@ -146,8 +149,32 @@ for backend in $BACKENDS; do
     }
     # shellcheck disable=SC2086 # FUZZ_ST_ARGS is a list of words
     run_st "every operation but the session forms" -H "Authorization: Bearer $TOKEN" --max-time "$MAX_TIME" \
-        --exclude-path /login --exclude-path /logout ${FUZZ_ST_ARGS:-}
+        --exclude-path /login --exclude-path /logout --report har --report-har-path "$WORK/main-$backend.har" ${FUZZ_ST_ARGS:-}
     if [ -z "${FUZZ_ST_ARGS:-}" ]; then
+        # The operations behind the links must have succeeded at least once (a 2xx), else the
+        # stateful phase tested refusals only.
+        if ! python3 - "$WORK/main-$backend.har" <<'PY'
+import json, re, sys
+wanted = [("POST", r"/v1/campaigns", "202"), ("GET", r"/v1/campaigns/[0-9a-f-]+", "200"),
+          ("POST", r"/v1/campaigns/[0-9a-f-]+/cancel", "200"), ("GET", r"/campaigns/[0-9a-f-]+", "200"),
+          ("POST", r"/v1/pushes", "200"), ("GET", r"/v1/pushes/[^/]+", "200"),
+          ("POST", r"/v1/devices", "200/201"), ("DELETE", r"/v1/devices/[^/]+", "200")]
+seen = {}
+for entry in json.load(open(sys.argv[1]))["log"]["entries"]:
+    path = re.sub(r"^[a-z]+://[^/]+", "", entry["request"]["url"]).split("?")[0]
+    for method, pattern, status in wanted:
+        if entry["request"]["method"] == method and re.fullmatch(pattern, path) and str(entry["response"]["status"]) in status.split("/"):
+            seen[(method, pattern)] = seen.get((method, pattern), 0) + 1
+print("== fuzz-api: successes behind the links:", ", ".join(f"{m} {p} {s}: {seen.get((m, p), 0)}" for m, p, s in wanted))
+missing = [f"{m} {p} ({s})" for m, p, s in wanted if not seen.get((m, p))]
+if missing:
+    print("fuzz-api: never answered with success: " + ", ".join(missing), file=sys.stderr)
+    sys.exit(1)
+PY
+        then
+            echo "== fuzz-api: $backend: the linked operations never succeeded (above): FAILED"
+            failed=1
+        fi
         # Without a credential: the admin operations' 401s (JSON, or the login page), the open ones as apps call them.
         run_st "every operation but the session forms, without credentials" --max-time 10 --phases examples,coverage,fuzzing \
             --exclude-path /login --exclude-path /logout

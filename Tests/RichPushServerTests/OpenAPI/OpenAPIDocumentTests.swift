@@ -82,6 +82,14 @@ struct OpenAPIDocumentTests {
             ("/components/parameters/Limit/schema/maximum", PushQuery.maximumLimit),
             ("/components/parameters/IdempotencyKey/schema/maxLength", IdempotencyKey.maximumBytes),
             ("/paths/~1v1~1receipts/post/requestBody/content/text~1plain/schema/maxLength", ServerConfiguration(adminToken: "x").maximumBody),
+            ("\(schemas)/DeviceTag/maxLength", DeviceTagRule.maximumBytes),
+            ("\(schemas)/DeviceRegistrationRequest/properties/tags/maxItems", DeviceTagRule.maximumCount),
+            ("\(schemas)/CampaignAudience/oneOf/0/properties/tokens/maxItems", CampaignRequest.maximumTokens),
+            ("\(schemas)/CampaignAudience/oneOf/1/properties/user_ids/maxItems", CampaignRequest.maximumUserIDs),
+            ("\(schemas)/CampaignAudience/oneOf/3/properties/tags/properties/any/maxItems", DeviceTagRule.maximumCount),
+            ("\(schemas)/CampaignRequest/properties/per_minute/maximum", CampaignRequest.maximumPerMinute),
+            ("\(schemas)/CampaignRequest/properties/expiration/maximum", PushSendRequest.maximumExpiration),
+            ("/components/parameters/CampaignLimit/schema/maximum", ListCampaignsEndpoint.maximumLimit),
         ]
         for (pointer, value) in integers {
             let documented = OpenAPIFile.value(at: pointer, in: document) as? Int
@@ -93,6 +101,8 @@ struct OpenAPIDocumentTests {
             ("\(schemas)/RecordedResult/properties/outcome/enum", RecordedSendRequest.outcomes),
             ("\(schemas)/TokenResult/properties/outcome/enum", RecordedSendRequest.outcomes),
             ("\(schemas)/ReceiptForm/properties/event/enum", Set(Receipt.Event.known.map(\.rawValue))),
+            ("\(schemas)/CampaignAudience/oneOf/2/properties/platform/enum", DeviceRegistrationRequest.platforms),
+            ("\(schemas)/PushSendRequest/properties/media/enum", Set(PushMediaOptions.Mode.allCases.map(\.rawValue))),
         ]
         for (pointer, values) in enums {
             let documented = (OpenAPIFile.value(at: pointer, in: document) as? [Any]).map { Set($0.compactMap { $0 as? String }) }
@@ -113,7 +123,7 @@ struct OpenAPIDocumentTests {
             #expect(body["x-maximum-body-bytes"] as? Int == endpoint.maximumBody, "\(method) \(path): the endpoint reads \(endpoint.maximumBody) bytes")
             checked += 1
         }
-        #expect(checked == 5)
+        #expect(checked == 6)
     }
 
     @Test("GET /openapi.yaml answers the repository's openapi.yaml as application/yaml, without credentials")
