@@ -131,11 +131,17 @@ public final class WebhookDispatcher: Sendable {
                 continue
             }
             let attempts = await deliver(claims, to: endpoint)
-            do {
-                try await queue.run { try store.finishWebhooks(attempts, endpoint: key, owner: owner) }
-            } catch {
-                // Not recorded: the lease runs out and the deliveries are attempted again.
-                metrics.storeFailed()
+            // A store that is busy for a moment (a lock held by another instance) gets two more
+            // tries; if none records the outcomes, the lease runs out and the deliveries are
+            // attempted again (at least once, never lost).
+            for delayMs in [0, 200, 1_000] {
+                if delayMs > 0 { try? await Task.sleep(for: .milliseconds(delayMs)) }
+                do {
+                    try await queue.run { try store.finishWebhooks(attempts, endpoint: key, owner: owner) }
+                    break
+                } catch {
+                    metrics.storeFailed()
+                }
             }
             metrics.record(attempts, endpoint: key)
             failing = !attempts.contains { $0.outcome == .delivered }

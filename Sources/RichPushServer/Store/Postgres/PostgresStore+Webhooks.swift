@@ -123,60 +123,62 @@ extension PostgresStore: WebhookOutboxStore {
         }
     }
 
-    /// See `WebhookOutboxStore.finishWebhooks(_:endpoint:owner:)`: one transaction.
+    /// See `WebhookOutboxStore.finishWebhooks(_:endpoint:owner:)`: one statement, so the row of
+    /// the endpoint's figures, which every instance's finish updates, is locked only while the
+    /// server runs it, never across a round trip to a client that may be descheduled (with a
+    /// transaction of several statements, a loaded instance held it past the other's 1 s
+    /// `lock_timeout`, see `PostgresDeadline`).
     public func finishWebhooks(_ attempts: [WebhookAttempt], endpoint: String, owner: String) throws {
         guard !attempts.isEmpty else { return }
-        try pooled { c in
-            try Self.inTransaction(c) {
-                var delivered = 0, failed = 0
-                var lastDelivered: Int?
-                var lastError: (String, Int)?
-                for a in attempts {
-                    let changed: Int
-                    switch a.outcome {
-                    case .delivered:
-                        changed =
-                            try c.execute(
-                                "DELETE FROM webhook_outbox WHERE seq = $1 AND lease_owner = $2 AND state = 'pending' RETURNING 1", [String(a.seq), owner]
-                            ).count
-                    case .retry(let next):
-                        changed =
-                            try c.execute(
-                                """
-                                UPDATE webhook_outbox SET next_attempt_ms = $3, lease_owner = NULL, lease_until_ms = NULL, last_status = $4, last_error = $5
-                                WHERE seq = $1 AND lease_owner = $2 AND state = 'pending' RETURNING 1
-                                """, [String(a.seq), owner, String(next), a.status.map(String.init), a.error]
-                            ).count
-                    case .gaveUp:
-                        changed =
-                            try c.execute(
-                                """
-                                UPDATE webhook_outbox SET state = 'failed', done_at_ms = $3, lease_owner = NULL, lease_until_ms = NULL, last_status = $4,
-                                  last_error = $5
-                                WHERE seq = $1 AND lease_owner = $2 AND state = 'pending' RETURNING 1
-                                """, [String(a.seq), owner, String(a.atMs), a.status.map(String.init), a.error]
-                            ).count
-                    }
-                    guard changed == 1 else { continue }
-                    switch a.outcome {
-                    case .delivered:
-                        delivered += 1
-                        lastDelivered = max(lastDelivered ?? 0, a.atMs)
-                    case .gaveUp: failed += 1
-                    case .retry: break
-                    }
-                    if let error = a.error, a.atMs >= (lastError?.1 ?? 0) { lastError = (error, a.atMs) }
-                }
-                try c.execute(
-                    """
-                    INSERT INTO webhook_endpoints AS w (endpoint, delivered, failed, last_delivered_at_ms, last_error, last_error_at_ms)
-                    VALUES ($1, $2, $3, $4, $5, $6)
-                    ON CONFLICT (endpoint) DO UPDATE SET delivered = w.delivered + excluded.delivered, failed = w.failed + excluded.failed,
-                      last_delivered_at_ms = GREATEST(w.last_delivered_at_ms, excluded.last_delivered_at_ms),
-                      last_error = COALESCE(excluded.last_error, w.last_error), last_error_at_ms = COALESCE(excluded.last_error_at_ms, w.last_error_at_ms)
-                    """,
-                    [endpoint, String(delivered), String(failed), lastDelivered.map(String.init), lastError?.0, lastError.map { String($0.1) }])
+        let kinds: [String?] = attempts.map {
+            switch $0.outcome {
+            case .delivered: "delivered"
+            case .retry: "retry"
+            case .gaveUp: "gave_up"
             }
+        }
+        let next: [Int?] = attempts.map {
+            if case .retry(let at) = $0.outcome { return at }
+            return nil
+        }
+        _ = try pooled { c in
+            try c.execute(
+                """
+                WITH a AS (
+                    SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::integer[], $7::text[], $8::bigint[])
+                        WITH ORDINALITY AS u(seq, kind, next_ms, status, error, at_ms, n)
+                ), delivered AS (
+                    DELETE FROM webhook_outbox o USING a
+                    WHERE a.kind = 'delivered' AND o.seq = a.seq AND o.lease_owner = $2 AND o.state = 'pending'
+                    RETURNING a.n, a.at_ms, a.error, a.kind
+                ), retried AS (
+                    UPDATE webhook_outbox o SET next_attempt_ms = a.next_ms, lease_owner = NULL, lease_until_ms = NULL, last_status = a.status,
+                      last_error = a.error
+                    FROM a WHERE a.kind = 'retry' AND o.seq = a.seq AND o.lease_owner = $2 AND o.state = 'pending'
+                    RETURNING a.n, a.at_ms, a.error, a.kind
+                ), gave_up AS (
+                    UPDATE webhook_outbox o SET state = 'failed', done_at_ms = a.at_ms, lease_owner = NULL, lease_until_ms = NULL, last_status = a.status,
+                      last_error = a.error
+                    FROM a WHERE a.kind = 'gave_up' AND o.seq = a.seq AND o.lease_owner = $2 AND o.state = 'pending'
+                    RETURNING a.n, a.at_ms, a.error, a.kind
+                ), changed AS (
+                    SELECT * FROM delivered UNION ALL SELECT * FROM retried UNION ALL SELECT * FROM gave_up
+                ), latest_error AS (
+                    SELECT error, at_ms FROM changed WHERE error IS NOT NULL ORDER BY at_ms DESC, n DESC LIMIT 1
+                )
+                INSERT INTO webhook_endpoints AS w (endpoint, delivered, failed, last_delivered_at_ms, last_error, last_error_at_ms)
+                SELECT $1, count(*) FILTER (WHERE kind = 'delivered'), count(*) FILTER (WHERE kind = 'gave_up'),
+                  max(at_ms) FILTER (WHERE kind = 'delivered'), (SELECT error FROM latest_error), (SELECT at_ms FROM latest_error)
+                FROM changed
+                ON CONFLICT (endpoint) DO UPDATE SET delivered = w.delivered + excluded.delivered, failed = w.failed + excluded.failed,
+                  last_delivered_at_ms = GREATEST(w.last_delivered_at_ms, excluded.last_delivered_at_ms),
+                  last_error = COALESCE(excluded.last_error, w.last_error), last_error_at_ms = COALESCE(excluded.last_error_at_ms, w.last_error_at_ms)
+                """,
+                [
+                    endpoint, owner, PostgresArrayLiteral.integers(attempts.map(\.seq)), PostgresArrayLiteral.text(kinds),
+                    PostgresArrayLiteral.integers(next), PostgresArrayLiteral.integers(attempts.map(\.status)),
+                    PostgresArrayLiteral.text(attempts.map(\.error)), PostgresArrayLiteral.integers(attempts.map(\.atMs)),
+                ], prepare: true)
         }
     }
 
