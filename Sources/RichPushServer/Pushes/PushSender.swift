@@ -232,7 +232,10 @@ public final class PushSender: Sendable {
         for (provider, outcome) in [(PushProvider.apns, apnsOutcome), (.fcm, fcmOutcome)] {
             switch outcome {
             case .failure(let error):
-                return HTTPResponseError(code: error.code.rawValue, message: error.message).response
+                // The request's own payload (nothing sent) is the caller's to fix; anything else a
+                // provider client throws (signing, the transport) is the server's side: 502.
+                let callersFault = [RichPushError.Code.payloadRejected, .invalidRequest, .invalidPayload].contains(error.code)
+                return HTTPResponseError(status: callersFault ? 400 : 502, code: error.code.rawValue, message: error.message).response
             case .success(let batch):
                 results += batch.results.map { (provider, $0) }
                 if let stop = batch.stoppedBy { stops.append((provider, stop)) }
