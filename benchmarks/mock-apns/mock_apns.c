@@ -22,7 +22,8 @@
  *                                SETTINGS_MAX_CONCURRENT_STREAMS this mock advertised; nghttp2
  *                                refuses them: RST_STREAM REFUSED_STREAM before the client has
  *                                acknowledged the SETTINGS, GOAWAY PROTOCOL_ERROR after),
- *                                refused_streams (the first kind). GET /stats?per_token=0 leaves
+ *                                refused_streams (the first kind), resets_received (RST_STREAM
+ *                                frames from clients), goaways_sent. GET /stats?per_token=0 leaves
  *                                out per_token (a 1,000,000-token campaign makes it ~75 MB).
  *   POST /control/reset          zeroes every count except connections (a benchmark's second run).
  *
@@ -33,6 +34,12 @@
  *
  * Options: --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
  *          [--no-tls] [--port 0] [--max-streams 1000] [--initial-streams N] [--delay-ms 0]
+ *          [--stream-reset-limit N]
+ * --stream-reset-limit: nghttp2's "rapid reset" protection (CVE-2023-44487; in nghttp2 since
+ * 1.57, in Debian's 1.52.0-1+deb12u2): RST_STREAM frames from the client, N at once then 33/s,
+ * beyond that GOAWAY (INTERNAL_ERROR). Default: nghttp2's own, 1000 then 33/s; 0: no limit.
+ * libcurl 7.88 (Debian 12) sends RST_STREAM (STREAM_CLOSED) after every finished stream, so a
+ * libcurl client meets it after ~1,000 requests on a connection (resets_received, goaways_sent).
  * --initial-streams 1 --max-streams 100: SETTINGS_MAX_CONCURRENT_STREAMS = 1 on a new
  * connection, raised to 100 once the first answer on it is sent (api.push.apple.com does this).
  * Prints "PORT n", then "CA path" (TLS: a throwaway CA written to --ca-out, which signed the
@@ -80,7 +87,8 @@ static struct {
   int no_tls, port;
   uint32_t max_streams, initial_streams;
   long delay_ms;
-} opt = {.max_streams = 1000};
+  long reset_burst; /* -1: nghttp2's default (1000, then 33/s); 0: no limit */
+} opt = {.max_streams = 1000, .reset_burst = -1};
 
 typedef struct {
   char *key;
@@ -94,7 +102,7 @@ typedef struct {
 
 static struct {
   uint64_t requests, accepted, connections, device_connections, duplicate_requests, tokens_twice;
-  uint64_t stream_limit_violations, refused_streams;
+  uint64_t stream_limit_violations, refused_streams, resets_received, goaways_sent;
   uint32_t max_concurrent_streams, open_streams, peak_open_streams, jwts;
   map_t per_token, collapse_ids;
 } st;
@@ -350,7 +358,7 @@ typedef struct {
   uint64_t id;
   SSL *ssl;
   nghttp2_session *session;
-  int handshaken, used, raised, epollout, dirty, closed;
+  int handshaken, used, raised, epollout, dirty, closed, draining;
   uint32_t advertised, open;
   buf_t out;
   size_t out_off, blocked_len;
@@ -498,9 +506,15 @@ static int conn_flush(conn_t *c) {
     if (c->out_off == c->out.len) c->out_off = c->out.len = 0;
   }
   set_epollout(c, 0);
-  if (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session)) {
-    conn_close(c);
-    return -1;
+  if (!c->draining && !nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session)) {
+    /* The session is over (a GOAWAY either way, every stream done). Closed at once, a socket
+       with unread bytes from the client (frames it sent before it saw the GOAWAY) makes the
+       kernel send RST, and the client may lose answers still in its receive buffer: requests
+       counted here would look unanswered and be sent again. So: close_notify and FIN after
+       the last bytes, then read (and drop) until the client closes. */
+    c->draining = 1;
+    if (c->ssl) SSL_shutdown(c->ssl);
+    shutdown(c->fd, SHUT_WR);
   }
   return 0;
 }
@@ -620,12 +634,14 @@ static void stats_json(buf_t *b, int per_token) {
              "{\"requests\": %llu, \"accepted\": %llu, \"connections\": %llu, \"device_connections\": %llu, "
              "\"jwts\": %u, \"renewals\": %u, \"distinct_tokens\": %zu, \"tokens_sent_twice\": %llu, "
              "\"duplicate_requests\": %llu, \"max_concurrent_streams\": %u, \"peak_open_streams\": %u, "
-             "\"stream_limit_violations\": %llu, \"refused_streams\": %llu, \"collapse_ids\": {",
+             "\"stream_limit_violations\": %llu, \"refused_streams\": %llu, \"resets_received\": %llu, "
+             "\"goaways_sent\": %llu, \"collapse_ids\": {",
              (unsigned long long)st.requests, (unsigned long long)st.accepted, (unsigned long long)st.connections,
              (unsigned long long)st.device_connections, st.jwts, st.jwts ? st.jwts - 1 : 0, st.per_token.used,
              (unsigned long long)st.tokens_twice, (unsigned long long)st.duplicate_requests, st.max_concurrent_streams,
              st.peak_open_streams, (unsigned long long)st.stream_limit_violations,
-             (unsigned long long)st.refused_streams);
+             (unsigned long long)st.refused_streams, (unsigned long long)st.resets_received,
+             (unsigned long long)st.goaways_sent);
   const map_t *maps[2] = {&st.collapse_ids, &st.per_token};
   for (int m = 0; m < (per_token ? 2 : 1); m++) {
     if (m == 1) buf_printf(b, "}, \"per_token\": {");
@@ -645,7 +661,7 @@ static void reset_counts(void) {
   map_clear(&st.per_token);
   map_clear(&st.collapse_ids);
   st.requests = st.accepted = st.duplicate_requests = st.tokens_twice = 0;
-  st.stream_limit_violations = st.refused_streams = 0;
+  st.stream_limit_violations = st.refused_streams = st.resets_received = st.goaways_sent = 0;
   st.max_concurrent_streams = st.peak_open_streams = 0;
 }
 
@@ -730,10 +746,26 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
 
 static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, void *user) {
   conn_t *c = user;
+  if (frame->hd.type == NGHTTP2_RST_STREAM) {
+    st.resets_received++;
+    if (getenv("MOCK_APNS_DEBUG"))
+      fprintf(stderr, "mock-apns: RST_STREAM %d error %u\n", frame->hd.stream_id, frame->rst_stream.error_code);
+  }
   if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
       (frame->hd.flags & NGHTTP2_FLAG_END_STREAM)) {
     stream_t *s = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
     if (s) request_ended(c, s);
+  }
+  return 0;
+}
+
+static int on_frame_send(nghttp2_session *session, const nghttp2_frame *frame, void *user) {
+  (void)session;
+  (void)user;
+  if (frame->hd.type == NGHTTP2_GOAWAY) {
+    st.goaways_sent++;
+    fprintf(stderr, "mock-apns: GOAWAY sent (last-stream-id %d, error %u)\n", frame->goaway.last_stream_id,
+            frame->goaway.error_code);
   }
   return 0;
 }
@@ -768,9 +800,10 @@ static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t
 }
 
 static nghttp2_session_callbacks *callbacks;
+static nghttp2_option *session_option;
 
 static void start_session(conn_t *c) {
-  nghttp2_session_server_new(&c->session, callbacks, c);
+  nghttp2_session_server_new2(&c->session, callbacks, c, session_option);
   c->advertised = opt.initial_streams ? opt.initial_streams : opt.max_streams;
   nghttp2_settings_entry e[2] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, c->advertised},
                                  {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 1 << 20}};
@@ -782,6 +815,16 @@ static void start_session(conn_t *c) {
 /* ---------- socket events ---------- */
 
 static void conn_read(conn_t *c) {
+  static uint8_t in[READ_CHUNK];
+  if (c->draining) {
+    for (;;) {
+      ssize_t n = recv(c->fd, in, sizeof in, 0);
+      if (n > 0) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      conn_close(c);
+      return;
+    }
+  }
   if (c->ssl && !c->handshaken) {
     int r = SSL_do_handshake(c->ssl);
     if (r != 1) {
@@ -797,7 +840,6 @@ static void conn_read(conn_t *c) {
     }
     start_session(c);
   }
-  static uint8_t in[READ_CHUNK];
   for (;;) {
     ssize_t n;
     if (c->ssl) {
@@ -951,7 +993,8 @@ static void setup_tls(void) {
 static void usage(void) {
   fprintf(stderr,
           "usage: mock-apns --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]\n"
-          "                 [--no-tls] [--port 0] [--max-streams 1000] [--initial-streams N] [--delay-ms 0]\n");
+          "                 [--no-tls] [--port 0] [--max-streams 1000] [--initial-streams N] [--delay-ms 0]\n"
+          "                 [--stream-reset-limit N]\n");
   exit(2);
 }
 
@@ -970,7 +1013,8 @@ int main(int argc, char **argv) {
       {"key", 1, 0, 'k'},        {"key-id", 1, 0, 'i'},          {"team-id", 1, 0, 't'},
       {"topic", 1, 0, 'p'},      {"ca-out", 1, 0, 'c'},          {"no-tls", 0, 0, 'n'},
       {"port", 1, 0, 'P'},       {"max-streams", 1, 0, 'm'},     {"initial-streams", 1, 0, 's'},
-      {"delay-ms", 1, 0, 'd'},   {"help", 0, 0, 'h'},            {0, 0, 0, 0}};
+      {"delay-ms", 1, 0, 'd'},   {"stream-reset-limit", 1, 0, 'r'}, {"help", 0, 0, 'h'},
+      {0, 0, 0, 0}};
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
     switch (ch) {
@@ -984,6 +1028,7 @@ int main(int argc, char **argv) {
     case 'm': opt.max_streams = (uint32_t)number(optarg, "--max-streams"); break;
     case 's': opt.initial_streams = (uint32_t)number(optarg, "--initial-streams"); break;
     case 'd': opt.delay_ms = number(optarg, "--delay-ms"); break;
+    case 'r': opt.reset_burst = number(optarg, "--stream-reset-limit"); break;
     default: usage();
     }
   }
@@ -998,12 +1043,16 @@ int main(int argc, char **argv) {
   }
   if (!opt.no_tls) setup_tls();
 
+  nghttp2_option_new(&session_option);
+  if (opt.reset_burst == 0) nghttp2_option_set_stream_reset_rate_limit(session_option, UINT64_MAX / 2, UINT64_MAX / 2);
+  else if (opt.reset_burst > 0) nghttp2_option_set_stream_reset_rate_limit(session_option, (uint64_t)opt.reset_burst, 33);
   nghttp2_session_callbacks_new(&callbacks);
   nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, on_begin_headers);
   nghttp2_session_callbacks_set_on_header_callback(callbacks, on_header);
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, on_data_chunk);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame_recv);
   nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks, on_invalid_frame);
+  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, on_frame_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, on_stream_close);
 
   int lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
