@@ -17,8 +17,13 @@
 # flat in the audience size when a run with another DEVICES gives the same (the audience is
 # never loaded into memory). Every mock count is read after a POST /control/reset of the mock
 # at the start of its run. Machine load average: printed at each step.
+# The mock puts no limit on the client's RST_STREAM frames (libcurl 7.88 resets every finished
+# stream; RESET_LIMIT=1000 gives nghttp2's default rapid-reset limit, 1,000 then 33/s, beyond
+# which it sends GOAWAY: see BENCHMARKS.md).
 # RICHPUSH=/path/to/richpush picks another binary (default: the release build, built if missing);
-# PG=0 skips 2 and 3.
+# PG=0 skips 2 and 3; PUSHES=0 skips the reference; WORKERS (2) and CHUNK (500): --campaign-workers
+# and --campaign-chunk-size of every instance. Serve's CPU time per token (user + sys, all
+# its threads; both instances for 2) is printed for each run but the kill.
 #
 # Usage: benchmarks/campaign.sh [DEVICES=20000] [STREAMS=100] [LATENCY_MS=50] [CONNECTIONS=4]
 set -euo pipefail
@@ -26,7 +31,7 @@ DEVICES=${1:-20000}
 STREAMS=${2:-100}
 LATENCY=${3:-50}
 CONNECTIONS=${4:-4}
-WORKERS=2; CHUNK=500; LEASE=3
+WORKERS=${WORKERS:-2}; CHUNK=${CHUNK:-500}; LEASE=3
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RICHPUSH=${RICHPUSH:-$ROOT/.build/release/richpush}
 [ -x "$RICHPUSH" ] || (cd "$ROOT" && swift build -c release --product richpush >/dev/null)
@@ -45,7 +50,7 @@ log() { echo "campaign.sh: $* (load $(load))" >&2; }
 
 KEYID=ABC123DEFG; TEAM=TEAM123456; TOPIC=com.example.app; TOKEN=bench-admin-token-0123456789
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$WORK/AuthKey_$KEYID.p8"
-"$ROOT/benchmarks/mock-apns/mock-apns" --key "$WORK/AuthKey_$KEYID.p8" --key-id "$KEYID" --team-id "$TEAM" --topic "$TOPIC" \
+"$ROOT/benchmarks/mock-apns/mock-apns" --stream-reset-limit "${RESET_LIMIT:-0}" --key "$WORK/AuthKey_$KEYID.p8" --key-id "$KEYID" --team-id "$TEAM" --topic "$TOPIC" \
   --ca-out "$WORK/ca.pem" --delay-ms "$LATENCY" --initial-streams 1 --max-streams "$STREAMS" > "$WORK/mock.out" 2>"$WORK/mock.err" &
 MOCK=$!
 for _ in $(seq 1 100); do grep -q '^CA ' "$WORK/mock.out" 2>/dev/null && break; sleep 0.1; done
@@ -69,6 +74,10 @@ start_serve() {
 }
 api() { curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' "$@"; }
 field() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
+# cpu PID…: CPU seconds (user + sys) of running instances, summed.
+cpu() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; python3 -c "print($t / $(getconf CLK_TCK))"; }
+# us_per_token BEFORE AFTER: CPU microseconds per token between two cpu readings.
+us_per_token() { python3 -c "print(f'{($2 - $1) * 1e6 / $DEVICES:.0f} µs')"; }
 # mem PID: "RSS MB / peak MB" of a running instance.
 mem() { awk '/^VmRSS/ {r=$2} /^VmHWM/ {h=$2} END {printf "%.0f MB / %.0f MB", r / 1024, h / 1024}' "/proc/$1/status"; }
 
@@ -109,42 +118,50 @@ db.executemany("INSERT INTO devices (device_token, provider, platform, registere
                (("%064x" % (i + 1),) for i in range(int(sys.argv[2]))))
 db.commit()
 EOF
-python3 -c "
+[ "${PUSHES:-1}" = 0 ] || python3 -c "
 import json
 tokens = ['%064x' % (i + 1) for i in range($DEVICES)]
 for n in range(0, len(tokens), 10000):
     json.dump({'push_id': 'bench-pushes', 'tokens': tokens[n:n + 10000], 'title': 't', 'body': 'b'}, open('$WORK/pushes-%07d.json' % (n // 10000), 'w'))
 "
-log "POST /v1/pushes, $DEVICES tokens"
-mock_reset
-t0=$(date +%s.%N)
-for f in "$WORK"/pushes-*.json; do api -o /dev/null -X POST --data-binary "@$f" "http://127.0.0.1:$PORT_a/v1/pushes"; done
-t1=$(date +%s.%N)
-REF=$(python3 -c "print($DEVICES / ($t1 - $t0))")
-mock_stats pushes
+REF=
+if [ "${PUSHES:-1}" != 0 ]; then
+  log "POST /v1/pushes, $DEVICES tokens"
+  mock_reset
+  c0=$(cpu "$PID_a")
+  t0=$(date +%s.%N)
+  for f in "$WORK"/pushes-*.json; do api -o /dev/null -X POST --data-binary "@$f" "http://127.0.0.1:$PORT_a/v1/pushes"; done
+  t1=$(date +%s.%N)
+  CPU_REF=$(us_per_token "$c0" "$(cpu "$PID_a")")
+  REF=$(python3 -c "print($DEVICES / ($t1 - $t0))")
+  mock_stats pushes
+fi
 log "campaign on SQLite"
 mock_reset
+c0=$(cpu "$PID_a")
 run_campaign "$PORT_a" bench-sqlite
+CPU_SQLITE=$(us_per_token "$c0" "$(cpu "$PID_a")")
 SQLITE=$RATE; RES_SQLITE=$RESENT; MEM_SQLITE=$(mem "$PID_a")
 mock_stats sqlite
 kill "$PID_a"; wait "$PID_a" 2>/dev/null || true
 
 rows() {
-  local name=$1 rate=$2 stats=$3 resent=$4 window=$5 memory=$6
+  local name=$1 rate=$2 stats=$3 resent=$4 window=$5 memory=$6 cpu=$7
   python3 -c "
 import json
 d = json.load(open('$WORK/$stats.json')); bound = $CONNECTIONS * $STREAMS / ($LATENCY / 1000)
 rate = $rate; ref = ${REF:-0}
-print(f'| $name | {rate:,.0f} | {rate / ref:.0%} | {rate / bound:.0%} | {d[\"distinct_tokens\"]:,} | {d[\"tokens_sent_twice\"]:,} | $resent | $window | {d[\"collapse_ids\"].get(\"\", 0):,} | {d[\"device_connections\"]} | {d[\"stream_limit_violations\"]} | $memory |')"
+of_ref = f'{rate / ref:.0%}' if ref else '-'
+print(f'| $name | {rate:,.0f} | {of_ref} | {rate / bound:.0%} | $cpu | {d[\"distinct_tokens\"]:,} | {d[\"tokens_sent_twice\"]:,} | $resent | $window | {d[\"collapse_ids\"].get(\"\", 0):,} | {d[\"device_connections\"]} | {d[\"stream_limit_violations\"]} | $memory |')"
 }
 {
   echo
   echo "$DEVICES devices, $CONNECTIONS connections x $STREAMS streams, $LATENCY ms, Apple's stream limit (1, then $STREAMS); $WORKERS workers x $CHUNK-token chunks per instance, lease $LEASE s:"
   echo
-  echo "| run | tokens/s | of POST /v1/pushes | of the bound ($CONNECTIONS × $STREAMS / $LATENCY ms) | distinct tokens (mock) | tokens sent twice (mock) | resent_after_crash | in-flight window | sends without collapse id | connections (mock) | stream-limit violations | serve RSS / peak |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-  rows "POST /v1/pushes, 10,000 per request (SQLite)" "$REF" pushes "" "" ""
-  rows "campaign, 1 instance, SQLite" "$SQLITE" sqlite "$RES_SQLITE" "" "$MEM_SQLITE"
+  echo "| run | tokens/s | of POST /v1/pushes | of the bound ($CONNECTIONS × $STREAMS / $LATENCY ms) | serve CPU per token | distinct tokens (mock) | tokens sent twice (mock) | resent_after_crash | in-flight window | sends without collapse id | connections (mock) | stream-limit violations | serve RSS / peak |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  [ -n "$REF" ] && rows "POST /v1/pushes, 10,000 per request (SQLite)" "$REF" pushes "" "" "" "$CPU_REF"
+  rows "campaign, 1 instance, SQLite" "$SQLITE" sqlite "$RES_SQLITE" "" "$MEM_SQLITE" "$CPU_SQLITE"
 } > "$WORK/table.md"
 
 if [ "${PG:-1}" != 0 ]; then
@@ -164,7 +181,9 @@ if [ "${PG:-1}" != 0 ]; then
   start_serve "$PGURL" q
   log "campaign on PostgreSQL, 2 instances"
   mock_reset
+  c0=$(cpu "$PID_p" "$PID_q")
   run_campaign "$PORT_p" bench-pg
+  CPU_PG=$(us_per_token "$c0" "$(cpu "$PID_p" "$PID_q")")
   PG2=$RATE; RES_PG=$RESENT; MEM_PG="$(mem "$PID_p"), $(mem "$PID_q")"
   mock_stats pg
   log "campaign on PostgreSQL, 2 instances, kill -9 of one at 50 %"
@@ -172,8 +191,8 @@ if [ "${PG:-1}" != 0 ]; then
   run_campaign "$PORT_p" bench-pg-kill "$PID_q"
   KILLED=$RATE; MEM_KILL="$(mem "$PID_p")"
   mock_stats pgkill
-  rows "campaign, 2 instances, PostgreSQL" "$PG2" pg "$RES_PG" "" "$MEM_PG" >> "$WORK/table.md"
-  rows "campaign, 2 instances, PostgreSQL, kill -9 of one at 50 %" "$KILLED" pgkill "$RESENT" "$((WORKERS * CHUNK)) ($WORKERS × $CHUNK)" "$MEM_KILL (survivor)" >> "$WORK/table.md"
+  rows "campaign, 2 instances, PostgreSQL" "$PG2" pg "$RES_PG" "" "$MEM_PG" "$CPU_PG" >> "$WORK/table.md"
+  rows "campaign, 2 instances, PostgreSQL, kill -9 of one at 50 %" "$KILLED" pgkill "$RESENT" "$((WORKERS * CHUNK)) ($WORKERS × $CHUNK)" "$MEM_KILL (survivor)" "-" >> "$WORK/table.md"
 fi
 cat "$WORK/table.md"
 echo

@@ -25,7 +25,9 @@
  *                                refused_streams (the first kind), resets_received (RST_STREAM
  *                                frames from clients), goaways_sent. GET /stats?per_token=0 leaves
  *                                out per_token (a 1,000,000-token campaign makes it ~75 MB).
- *   POST /control/reset          zeroes every count except connections (a benchmark's second run).
+ *   POST /control/reset          zeroes every count (a benchmark's next run): a connection open
+ *                                across it counts again in device_connections if it carries
+ *                                another /3/device request.
  *
  * A /3/device request is counted when it has arrived (its END_STREAM): an APNs that got it has
  * it, whatever happens to the answer. The answer goes out --delay-ms later, from a timerfd (a
@@ -663,6 +665,9 @@ static void reset_counts(void) {
   st.requests = st.accepted = st.duplicate_requests = st.tokens_twice = 0;
   st.stream_limit_violations = st.refused_streams = st.resets_received = st.goaways_sent = 0;
   st.max_concurrent_streams = st.peak_open_streams = 0;
+  st.connections = st.device_connections = 0;
+  for (int fd = 0; fd < MAX_FDS; fd++)
+    if (conns[fd]) conns[fd]->used = 0;
 }
 
 /* A request has fully arrived. */
