@@ -665,7 +665,11 @@ static void reset_counts(void) {
   st.requests = st.accepted = st.duplicate_requests = st.tokens_twice = 0;
   st.stream_limit_violations = st.refused_streams = st.resets_received = st.goaways_sent = 0;
   st.max_concurrent_streams = st.peak_open_streams = 0;
-  st.connections = st.device_connections = 0;
+  st.connections = st.device_connections = st.jwts = 0;
+  for (int i = 0; i < JWT_CACHE; i++) {
+    free(jwt_cache[i].jwt);
+    jwt_cache[i].jwt = NULL;
+  }
   for (int fd = 0; fd < MAX_FDS; fd++)
     if (conns[fd]) conns[fd]->used = 0;
 }
