@@ -13,6 +13,7 @@ APT_PACKAGES=(
   gcc                    # linkage test: builds a small server-like shared object as the failing control
   openssl                # provider tests: throwaway P-256 .p8 keys (openssl ecparam | pkcs8)
   nghttp2-client         # benchmarks/apns-throughput.sh, apns-connections.sh: h2load, the HTTP/2 ceiling
+  libnghttp2-dev         # benchmarks/mock-apns: the fast C mock APNs (nghttp2 server side) that apns-connections.sh and campaign.sh run against
   h2o                    # benchmarks/apns-throughput.sh: a fast C HTTP/2 server (mruby echoes apns-id)
   libmicrohttpd-dev      # statistics server: HTTP (richpush serve)
   libsqlite3-dev         # statistics server: embedded store (SQLite, WAL)
