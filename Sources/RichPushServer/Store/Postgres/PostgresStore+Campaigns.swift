@@ -296,8 +296,8 @@ extension PostgresStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.recordCampaignResults(_:results:)`.
-    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws {
+    /// See `CampaignStore.recordCampaignResults(_:results:funnel:)`.
+    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult], funnel: CampaignFunnelBatch?) throws {
         guard !results.isEmpty else { return }
         let sorted = results.sorted { $0.token < $1.token }
         try campaignTransaction { db in
@@ -318,10 +318,14 @@ extension PostgresStore: CampaignStore {
             var wasInFlight: [String: Bool] = [:]
             for row in 0..<updated.count { wasInFlight[updated.text(row, 0) ?? ""] = updated.text(row, 1) == "in_flight" }
             var delta = CampaignCounterDelta()
+            var recorded: Set<String> = []
             for result in sorted {
                 guard let inFlight = wasInFlight[result.token] else { continue }
                 delta.add(result, wasInFlight: inFlight)
+                if !result.isNotSent { recorded.insert(result.token) }
             }
+            // The funnel, in this commit: only the targets it gave a result.
+            for send in funnel?.sends(sorted, recorded: recorded, chunk: chunk) ?? [] { try Self.recordSend(send, on: db) }
             try db.execute(
                 """
                 UPDATE campaigns SET sent = sent + $2, accepted = accepted + $3, skipped = skipped + $4, failed = failed + $5,
@@ -375,6 +379,24 @@ extension PostgresStore: CampaignStore {
                     "UPDATE campaign_budget SET used = used + $3 WHERE campaign_id = $1 AND second = $2", [campaignID, String(second), String(granted)])
             }
             return granted
+        }
+    }
+
+    /// See `CampaignStore.purgeCampaignTargets(finishedBeforeMs:limit:)`: one statement, at
+    /// most `limit` rows of the campaign that ended first.
+    public func purgeCampaignTargets(finishedBeforeMs: Int, limit: Int) throws -> Int {
+        try pooled { db in
+            let deleted = try db.execute(
+                """
+                WITH due AS (
+                    SELECT c.campaign_id FROM campaigns c WHERE c.state IN ('finished', 'cancelled') AND c.finished_at_ms < $1::bigint
+                      AND EXISTS (SELECT 1 FROM campaign_targets t WHERE t.campaign_id = c.campaign_id)
+                    ORDER BY c.finished_at_ms, c.campaign_id LIMIT 1
+                )
+                DELETE FROM campaign_targets WHERE ctid IN (
+                    SELECT t.ctid FROM campaign_targets t WHERE t.campaign_id = (SELECT campaign_id FROM due) LIMIT $2::bigint)
+                """, [String(finishedBeforeMs), String(max(1, limit))])
+            return Int(deleted.commandStatus.split(separator: " ").last ?? "") ?? 0
         }
     }
 }
