@@ -14,8 +14,12 @@ public struct CampaignSettings: Sendable, Equatable {
     /// crash can leave in flight per worker.
     public var chunkSize = 500
     /// How often an idle worker looks for work, ms (default 250): a scheduled campaign starts
-    /// within this much of its `send_at`.
+    /// within this much of its `send_at`. On PostgreSQL an idle worker waits for a notification
+    /// or its next timer instead, and looks at least every `notifiedPollMs`.
     public var pollMs = 250
+    /// On PostgreSQL, the fallback poll of an idle worker, ms (default 5,000): what it looks at
+    /// without a notification or a timer (a notification lost while the `LISTEN` session was down).
+    public var notifiedPollMs = 5_000
 
     /// How long the per-token targets of a finished or cancelled campaign are kept, days
     /// (`--campaign-targets-days`, default 30; 0 = forever). After that they are deleted in

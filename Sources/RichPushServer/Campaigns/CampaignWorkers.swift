@@ -135,13 +135,20 @@ final class CampaignWorkers: Sendable {
         let store = self.store
         let leaseMs = self.leaseMs
         let webhooks = self.webhooks
+        let listener = (store as? PostgresStore)?.listener
         while !isStopping {
             do {
+                // Read before looking for work, so a notification that comes meanwhile is not missed.
+                let generation = listener?.generation(of: PostgresListener.campaigns)
                 if worker == 0 { try await onStore { try store.advanceCampaigns(nowMs: Self.nowMs(), webhooks: webhooks) } }
                 claims += 1
                 let owner = "\(instance)-\(worker)-\(claims)"
                 guard let chunk = try await onStore({ try store.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
-                    await pause(ms: settings.pollMs)
+                    if let listener, let generation {
+                        await idle(listener, generation: generation)
+                    } else {
+                        await pause(ms: settings.pollMs)
+                    }
                     continue
                 }
                 if let stop = try await run(chunk) {
@@ -153,6 +160,17 @@ final class CampaignWorkers: Sendable {
                 await pause(ms: 1_000)
             }
         }
+    }
+
+    /// An idle worker on PostgreSQL: waits for a notification (a campaign created or started, a
+    /// chunk handed back), the next timer (a scheduled campaign's `send_at`, a leased chunk's
+    /// lease end: a takeover), or `notifiedPollMs` (the fallback poll), whichever comes first.
+    private func idle(_ listener: PostgresListener, generation: Int) async {
+        var timeout = settings.notifiedPollMs
+        if let store = store as? PostgresStore, let next = try? await onStore({ try store.nextCampaignTimerMs() }) {
+            timeout = max(settings.pollMs / 5, min(timeout, next - Self.nowMs() + 1))
+        }
+        _ = await listener.wait(for: PostgresListener.campaigns, sinceGeneration: generation, timeoutMs: timeout) { [self] in self.isStopping }
     }
 
     /// Sends one leased chunk; returns why a provider stopped it (configuration), if it did.
