@@ -132,6 +132,22 @@ import Testing
         let sent = try #require(stats["last_message"])
         #expect(sent["apns"]?["headers"]?["apns-priority"] == .string("10"))
         #expect(sent["apns"]?["headers"]?["apns-collapse-id"] == .string("news"))
+        // And as android.collapse_key, so an Android device collapses a message sent twice too.
+        #expect(sent["android"]?["collapse_key"] == .string("news"))
+    }
+
+    @Test("an APNs notification without a collapse id gets no android block; with one, android.collapse_key only")
+    func androidCollapseKeyFollowsTheCollapseID() throws {
+        var apns = APNsNotification(payload: PushPayload(title: "t", body: "b").jsonData(), topic: "unused-by-fcm")
+        let plain = try FCMMessage(apns)
+        #expect(plain.androidCollapseKey == nil)
+        #expect(plain.requestBody(for: "tok")["message"]?["apns"] != nil)
+        #expect(plain.requestBody(for: "tok")["message"]?["android"] == nil)
+        apns.collapseID = "campaign-3f0c"
+        let collapsed = try FCMMessage(apns)
+        let body = collapsed.requestBody(for: "tok")
+        #expect(body["message"]?["android"] == .object(["collapse_key": .string("campaign-3f0c")]))
+        #expect(body["message"]?["apns"]?["headers"]?["apns-collapse-id"] == .string("campaign-3f0c"))
     }
 
     @Test(arguments: [

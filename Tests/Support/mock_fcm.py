@@ -8,7 +8,8 @@
   POST /v1/projects/<project>/messages:send needs "Bearer <issued token>" (else 401 UNAUTHENTICATED);
                                             another project is 404 NOT_FOUND. Checks the message as
                                             FCM does: a string "token", "apns.payload" an object,
-                                            "apns.headers" and "data" string-valued, and
+                                            "apns.headers" and "data" string-valued, "android" an
+                                            object whose "collapse_key" is a string, and
                                             apns.payload.aps["mutable-content"] the integer 1 when
                                             apns.fcm_options.image names an image (else 400
                                             INVALID_ARGUMENT about the message). Then, by token:
@@ -162,6 +163,9 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in list(apns.get("headers", {}).items()) + list(message.get("data", {}).items()):
             if not isinstance(value, str):
                 return self.reply(400, fcm_error(400, "INVALID_ARGUMENT", f"Invalid value at '{name}' (TYPE_STRING)"))
+        android = message.get("android", {})
+        if not isinstance(android, dict) or not isinstance(android.get("collapse_key", ""), str):
+            return self.reply(400, fcm_error(400, "INVALID_ARGUMENT", "Invalid value at 'message.android.collapse_key' (TYPE_STRING)"))
         aps = apns.get("payload", {}).get("aps", {})
         image = apns.get("fcm_options", {}).get("image")
         if image and not (type(aps.get("mutable-content")) is int and aps.get("mutable-content") == 1):

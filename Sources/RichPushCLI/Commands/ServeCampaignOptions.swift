@@ -1,8 +1,9 @@
 import Foundation
 import RichPushServer
 
-/// `richpush serve --campaign-workers N --campaign-lease-seconds S --campaign-chunk-size N`: how
-/// this instance sends campaigns (`POST /v1/campaigns`).
+/// `richpush serve --campaign-workers N --campaign-lease-seconds S --campaign-chunk-size N
+/// --campaign-targets-days D`: how this instance sends campaigns (`POST /v1/campaigns`) and how
+/// long it keeps finished campaigns' per-token targets.
 enum ServeCampaignOptions {
     /// The options, for `ServeCommand.spec`.
     static let options: [ParsedArguments.Option] = [
@@ -15,6 +16,11 @@ enum ServeCampaignOptions {
         .value(
             "campaign-chunk-size", "N",
             help: "Targets per campaign chunk, the unit a worker leases (default 500,\n1…10000; also the most a crash leaves in flight per worker)."),
+        .value(
+            "campaign-targets-days", "D",
+            help:
+                "Days a finished or cancelled campaign's per-token targets are kept\n(default 30, 0…3650; 0 = forever); then deleted in batches, the\ncampaign and its counters stay."
+        ),
     ]
 
     /// Reads the options into `configuration`.
@@ -42,6 +48,16 @@ enum ServeCampaignOptions {
                     command: "serve", message: "'--campaign-chunk-size \(raw)' must be an integer from 1 to \(CampaignSettings.maximumChunkSize)")
             }
             configuration.campaigns.chunkSize = n
+        }
+        if let raw = args.value("campaign-targets-days") {
+            let maximum = CampaignSettings.maximumRetentionDays
+            guard raw.utf8.count <= 8, let days = Int(raw), (0...maximum).contains(days) else {
+                throw UsageError(
+                    command: "serve",
+                    message:
+                        "'--campaign-targets-days \(raw)' must be a whole number of days from 0 to \(maximum) (0 keeps finished campaigns' targets forever)")
+            }
+            configuration.campaigns.targetsRetentionDays = days
         }
     }
 }

@@ -24,6 +24,12 @@ public struct FCMMessage: Sendable {
     public var notification: [String: String] = [:]
     /// `data`: string values only (FCM's rule); empty = none.
     public var data: [String: String] = [:]
+    /// `android.collapse_key`: messages with the same key that FCM still holds for an offline
+    /// Android device collapse to the last one (Firebase: "a collapsible message is a message
+    /// that may be replaced by a new message if it has yet to be delivered to the device"; FCM
+    /// keeps at most four collapse keys per device at once). Firebase documents no length limit;
+    /// RichPush sets it from `apns-collapse-id`, which Apple limits to 64 bytes. `nil` = none.
+    public var androidCollapseKey: String?
 
     /// Makes a message from title, body and image, as article 001 sends it: `notification`,
     /// `data[mediaKeyPath]` and an APNs payload with the image at `mediaKeyPath` and
@@ -63,8 +69,10 @@ public struct FCMMessage: Sendable {
     }
 
     /// Makes the FCM form of an APNs notification: its payload as `apns.payload`, its push type,
-    /// priority, expiration and collapse id as `apns.headers`, and the payload's first media URL
-    /// as `apns.fcm_options.image`. The topic is left to FCM (it knows the app's bundle id).
+    /// priority, expiration and collapse id as `apns.headers`, the collapse id also as
+    /// `android.collapse_key` (so a message sent twice collapses on Android as on iOS), and the
+    /// payload's first media URL as `apns.fcm_options.image`. The topic is left to FCM (it
+    /// knows the app's bundle id).
     /// - Parameters:
     ///   - notification: the APNs notification.
     ///   - mediaKeyPaths: where media URLs are looked for.
@@ -77,9 +85,10 @@ public struct FCMMessage: Sendable {
         if let collapseID = notification.collapseID { headers["apns-collapse-id"] = collapseID }
         let image = mediaKeyPaths.lazy.compactMap { $0.string(in: payload) }.first { $0.lowercased().hasPrefix("https://") }
         self.init(apnsPayload: payload, apnsHeaders: headers, imageURL: image)
+        androidCollapseKey = notification.collapseID
     }
 
-    /// The request body for `token`: `{"message": {token, notification?, data?, apns: {headers?, payload, fcm_options?}}}`.
+    /// The request body for `token`: `{"message": {token, android?: {collapse_key}, notification?, data?, apns: {headers?, payload, fcm_options?}}}`.
     public var requestBody: JSONValue { requestBody(for: token) }
 
     /// The request body for one registration token.
@@ -97,13 +106,14 @@ public struct FCMMessage: Sendable {
         if let imageURL { apns["fcm_options"] = .object(["image": .string(imageURL)]) }
         if !apnsHeaders.isEmpty { apns["headers"] = .object(apnsHeaders.mapValues(JSONValue.string)) }
         var message: [String: JSONValue] = ["apns": .object(apns)]
+        if let androidCollapseKey { message["android"] = .object(["collapse_key": .string(androidCollapseKey)]) }
         if !notification.isEmpty { message["notification"] = .object(notification.mapValues(JSONValue.string)) }
         if !data.isEmpty { message["data"] = .object(data.mapValues(JSONValue.string)) }
         return message
     }
 
     /// The body serialized once, split where the token goes: `prefix + "\"token\"" + suffix`.
-    /// `token` sorts after every other member of `message` (`apns`, `data`, `notification`).
+    /// `token` sorts after every other member of `message` (`android`, `apns`, `data`, `notification`).
     func bodyTemplate() -> (prefix: [UInt8], suffix: [UInt8]) {
         var prefix: [UInt8] = []
         JSONValue.object(messageWithoutToken).write(into: &prefix)

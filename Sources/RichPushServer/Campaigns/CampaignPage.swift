@@ -59,10 +59,11 @@ enum CampaignPage {
     /// - Parameters:
     ///   - message: what is wrong.
     ///   - generatedAtMs: now, ms since 1970.
+    ///   - title: the page's title.
     /// - Returns: the HTML document.
-    static func message(_ message: String, generatedAtMs: Int) -> String {
+    static func message(_ message: String, generatedAtMs: Int, title: String = "no such campaign") -> String {
         frame(
-            title: "no such campaign", generatedAtMs: generatedAtMs, refresh: false,
+            title: title, generatedAtMs: generatedAtMs, refresh: false,
             "<div class=\"crumbs\"><a href=\"/campaigns\">← All campaigns</a></div><div class=\"panel\"><p>\(HTML.escape(message))</p></div>")
     }
 

@@ -25,7 +25,15 @@ struct CampaignPageEndpoint: AdminPageEndpoint {
         guard let campaigns else {
             throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns")
         }
-        let before = request.query["before"].flatMap { $0.utf8.count <= 64 ? $0 : nil }
+        let before: String?
+        do {
+            before = try ListCampaignsEndpoint.cursor(request.query["before"])
+        } catch var error as HTTPResponseError {
+            error.page = CampaignPage.message(
+                "The parameter before is not valid: \(error.message); follow the Older link of the campaigns page.", generatedAtMs: nowMs,
+                title: "bad before parameter")
+            throw error
+        }
         let limit = 50
         let page: [CampaignRecord]
         do {

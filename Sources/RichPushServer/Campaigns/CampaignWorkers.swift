@@ -11,9 +11,10 @@ import RichPushProvider
 /// chunk are skipped by later ones. The rest go in batches: with `per_minute`, each batch is what
 /// the campaign's budget for the current second allows (kept in the store, shared by every
 /// instance). Before a batch is handed to APNs/FCM its tokens are marked in flight and the lease
-/// renewed, in one commit; after, each result is recorded (one commit), then the send is
-/// recorded like a `POST /v1/pushes` send (the push's funnel shows sent/accepted). Every send
-/// carries the campaign's `apns-collapse-id`.
+/// renewed, in one commit; after, each result is recorded together with the push's funnel
+/// record of the batch (one commit: the funnel shows sent/accepted as for a `POST /v1/pushes`
+/// send, each token once). Every send carries the campaign's collapse id (`apns-collapse-id`;
+/// through FCM also `android.collapse_key`).
 ///
 /// Stopping (`stop`, on SIGTERM): no new chunk is claimed; the chunk in hand is finished (a
 /// throttled one waiting for budget is released instead, its unsent targets still pending).
@@ -49,7 +50,7 @@ final class CampaignWorkers: Sendable {
     private var leaseMs: Int { max(100, Int(settings.leaseSeconds * 1000)) }
     private var isStopping: Bool { stopping.withLock { $0 } }
 
-    /// Starts `settings.workers` workers.
+    /// Starts `settings.workers` workers, and the purge of finished campaigns' targets.
     func start() {
         for worker in 0..<settings.workers {
             alive.withLock { $0 += 1 }
@@ -57,6 +58,36 @@ final class CampaignWorkers: Sendable {
                 await self.loop(worker)
                 self.alive.withLock { $0 -= 1 }
             }
+        }
+        guard settings.targetsRetentionDays > 0 else { return }
+        alive.withLock { $0 += 1 }
+        Task.detached { [self] in
+            await self.purgeLoop()
+            self.alive.withLock { $0 -= 1 }
+        }
+    }
+
+    /// Every `purgeIntervalMs` (and at start): deletes the targets of campaigns that ended more
+    /// than `targetsRetentionDays` ago, `purgeBatch` rows per transaction, until none is left.
+    private func purgeLoop() async {
+        let store = self.store
+        let batch = max(1, settings.purgeBatch)
+        while !isStopping {
+            let bound = Self.nowMs() - settings.targetsRetentionDays * 86_400_000
+            var deleted = 0
+            do {
+                while !isStopping {
+                    let rows = try await onStore { try store.purgeCampaignTargets(finishedBeforeMs: bound, limit: batch) }
+                    if rows == 0 { break }
+                    deleted += rows
+                    // Between batches, receipts and sends take the write lock.
+                    await pause(ms: 10)
+                }
+            } catch {
+                log("richpush serve: campaign targets purge: \((error as? RichPushError)?.message ?? "\(error)"); trying again in an hour")
+            }
+            if deleted > 0 { log("richpush serve: deleted \(deleted) targets of campaigns finished over \(settings.targetsRetentionDays) days ago") }
+            await pause(ms: settings.purgeIntervalMs)
         }
     }
 
@@ -104,13 +135,20 @@ final class CampaignWorkers: Sendable {
         let store = self.store
         let leaseMs = self.leaseMs
         let webhooks = self.webhooks
+        let listener = (store as? PostgresStore)?.listener
         while !isStopping {
             do {
+                // Read before looking for work, so a notification that comes meanwhile is not missed.
+                let generation = listener?.generation(of: PostgresListener.campaigns)
                 if worker == 0 { try await onStore { try store.advanceCampaigns(nowMs: Self.nowMs(), webhooks: webhooks) } }
                 claims += 1
                 let owner = "\(instance)-\(worker)-\(claims)"
                 guard let chunk = try await onStore({ try store.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
-                    await pause(ms: settings.pollMs)
+                    if let listener, let generation {
+                        await idle(listener, generation: generation)
+                    } else {
+                        await pause(ms: settings.pollMs)
+                    }
                     continue
                 }
                 if let stop = try await run(chunk) {
@@ -122,6 +160,17 @@ final class CampaignWorkers: Sendable {
                 await pause(ms: 1_000)
             }
         }
+    }
+
+    /// An idle worker on PostgreSQL: waits for a notification (a campaign created or started, a
+    /// chunk handed back), the next timer (a scheduled campaign's `send_at`, a leased chunk's
+    /// lease end: a takeover), or `notifiedPollMs` (the fallback poll), whichever comes first.
+    private func idle(_ listener: PostgresListener, generation: Int) async {
+        var timeout = settings.notifiedPollMs
+        if let store = store as? PostgresStore, let next = try? await onStore({ try store.nextCampaignTimerMs() }) {
+            timeout = max(settings.pollMs / 5, min(timeout, next - Self.nowMs() + 1))
+        }
+        _ = await listener.wait(for: PostgresListener.campaigns, sinceGeneration: generation, timeoutMs: timeout) { [self] in self.isStopping }
     }
 
     /// Sends one leased chunk; returns why a provider stopped it (configuration), if it did.
@@ -143,17 +192,13 @@ final class CampaignWorkers: Sendable {
         if !skips.isEmpty {
             let skipped = remaining.filter { skips[$0.token] != nil }
             let results = skipped.map {
-                CampaignTargetResult(token: $0.token, outcome: PushOutcome.skipped.rawValue, status: nil, reason: skips[$0.token]?.reason)
+                let reason = skips[$0.token]?.reason, outcome = PushOutcome.skipped.rawValue
+                return CampaignTargetResult(
+                    token: $0.token, outcome: outcome, status: nil, reason: reason, provider: $0.provider,
+                    send: PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: reason, outcome: outcome))
             }
-            try await onStore { try store.recordCampaignResults(chunk, results: results) }
-            await record(
-                chunk,
-                skipped.map {
-                    (
-                        $0.provider,
-                        PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: skips[$0.token]?.reason, outcome: PushOutcome.skipped.rawValue)
-                    )
-                }, batch: "skipped")
+            let funnel = CampaignFunnelBatch(name: "skipped", sentAtMs: Self.nowMs())
+            try await onStore { try store.recordCampaignResults(chunk, results: results, funnel: funnel) }
             remaining.removeAll { skips[$0.token] != nil }
         }
         var batchNumber = 0
@@ -196,7 +241,6 @@ final class CampaignWorkers: Sendable {
             }
             defer { heartbeat.cancel() }
             var results: [CampaignTargetResult] = []
-            var sends: [(String, PushSendRecord.TokenResult)] = []
             var stop: String?
             for provider in PushProvider.allCases {
                 let tokens = batch.filter { $0.provider == provider.rawValue }.map(\.token)
@@ -213,14 +257,16 @@ final class CampaignWorkers: Sendable {
                 let (answers, summary) = try await client.sendInOrder(notification, to: tokens)
                 for answer in answers {
                     results.append(
-                        CampaignTargetResult(token: answer.deviceToken, outcome: answer.outcome.rawValue, status: answer.status, reason: answer.reasonCode))
-                    if answer.outcome != .notSent { sends.append((provider.rawValue, PushSender.tokenResult(answer))) }
+                        CampaignTargetResult(
+                            token: answer.deviceToken, outcome: answer.outcome.rawValue, status: answer.status, reason: answer.reasonCode,
+                            provider: provider.rawValue, send: answer.outcome == .notSent ? nil : PushSender.tokenResult(answer)))
                 }
                 if let stopped = summary.stoppedBy { stop = "\(provider.displayName) refused the server's settings: \(stopped.message)" }
             }
-            let recorded = results
-            try await onStoreRetrying { try store.recordCampaignResults(chunk, results: recorded) }
-            await record(chunk, sends, batch: String(batchNumber))
+            // The results and the push's funnel in one commit: a token a takeover already
+            // recorded is counted in neither again.
+            let recorded = results, funnel = CampaignFunnelBatch(name: String(batchNumber), sentAtMs: Self.nowMs())
+            try await onStoreRetrying { try store.recordCampaignResults(chunk, results: recorded, funnel: funnel) }
             if let stop {
                 try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop, webhooks: webhooks) }
                 return stop
@@ -228,26 +274,5 @@ final class CampaignWorkers: Sendable {
         }
         try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil, webhooks: webhooks) }
         return nil
-    }
-
-    /// Records sends in the push's funnel, one batch per provider (best effort: the campaign's
-    /// own results are already committed).
-    private func record(_ chunk: CampaignChunk, _ sends: [(String, PushSendRecord.TokenResult)], batch: String) async {
-        guard !sends.isEmpty else { return }
-        let store = self.store
-        let campaign = chunk.campaign
-        let nowMs = Self.nowMs()
-        for provider in PushProvider.allCases {
-            let tokens = sends.filter { $0.0 == provider.rawValue }.map(\.1)
-            guard !tokens.isEmpty else { continue }
-            let send = PushSendRecord(
-                pushID: campaign.pushID, sentAtMs: nowMs, title: campaign.title, tokens: tokens, source: provider.rawValue,
-                batchID: "campaign:\(campaign.id):\(chunk.chunk):\(chunk.owner):\(batch)")
-            do {
-                _ = try await onStore { try store.recordSend(send) }
-            } catch {
-                log("richpush serve: campaign \(campaign.id): the funnel's send record failed: \((error as? RichPushError)?.message ?? "\(error)")")
-            }
-        }
     }
 }

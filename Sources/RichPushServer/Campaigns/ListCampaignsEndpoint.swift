@@ -19,6 +19,20 @@ struct ListCampaignsEndpoint: Endpoint {
     var access: EndpointAccess { .admin }
     var noStore: Bool { true }
 
+    /// The `before` cursor of a page, checked: a campaign id as `next_before` gives it (1…64
+    /// bytes of `0-9a-f-`); the API and the dashboard's `/campaigns` check it the same way.
+    ///
+    /// - Parameter raw: the query's `before`, if given.
+    /// - Returns: the cursor, `nil` when not given.
+    /// - Throws: `HTTPResponseError` 400 naming `before` for anything else.
+    static func cursor(_ raw: String?) throws -> String? {
+        guard let raw else { return nil }
+        guard (1...64).contains(raw.utf8.count), raw.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }) else {
+            throw HTTPResponseError(field: "before", message: "before must be a campaign id from next_before of the previous page")
+        }
+        return raw
+    }
+
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         guard let campaigns else {
             throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns (SQLite and PostgreSQL do)")
@@ -30,12 +44,7 @@ struct ListCampaignsEndpoint: Endpoint {
             }
             limit = n
         }
-        let before = request.query["before"]
-        if let before {
-            guard (1...64).contains(before.utf8.count), before.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }) else {
-                throw HTTPResponseError(field: "before", message: "before must be a campaign id from next_before of the previous page")
-            }
-        }
+        let before = try Self.cursor(request.query["before"])
         let page: [CampaignRecord]
         do {
             let wanted = limit + 1

@@ -100,7 +100,7 @@ enum MigrationRowCheck {
         return .success(StoredReceipt(receipt: receipt, userAgent: userAgent.value, receivedAtMs: receivedAtMs ?? 0))
     }
 
-    private static func nulProblem(_ name: String, _ text: Text) -> String? {
+    static func nulProblem(_ name: String, _ text: Text) -> String? {
         guard let value = text.value, let stored = text.storedBytes, stored != value.utf8.count else { return nil }
         return "\(name) holds a NUL byte (\(stored) bytes stored, \(value.utf8.count) before the NUL)"
     }

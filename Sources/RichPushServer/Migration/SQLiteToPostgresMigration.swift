@@ -4,7 +4,9 @@ import RichPushCore
 /// Copies a SQLite store into a PostgreSQL store (`richpush migrate`): receipts, pushes, send
 /// records (`push_tokens`), device-token states (`device_tokens`), from schema version 3 the
 /// recorded batches of sends (`push_send_batches`) and the devices the apps registered
-/// (`devices`), from version 6 the media edge's records and files (`push_media`, `media_objects`).
+/// (`devices`), from version 6 the media edge's records and files (`push_media`, `media_objects`),
+/// from 7 device tags and campaigns (`+Campaigns`), from 8 the webhook outbox and from 9 the
+/// admitted codes (`+Webhooks`).
 ///
 /// - Same figures after the copy: receipts go through the PostgreSQL store's own insert (dedup
 ///   on `push_id`, `event`, `receipt_id`; `push_counts` and `push_elapsed` from the rows actually
@@ -19,8 +21,7 @@ import RichPushCore
 ///   file's absolute path. Send records and token states are also upserted only when newer.
 /// - The source is read in one read transaction (a consistent snapshot; a server still writing
 ///   to it is not blocked), opened read-only, never changed. Schema versions 1 to 9 are read (not
-///   copied: idempotency keys, v5, campaigns and tags, v7, the webhook outbox, v8, admitted codes,
-///   v9); a push before v3 gets one batch `before-v3` from `apns` (how sends were recorded then).
+///   copied: idempotency keys, v5); a push before v3 gets one batch `before-v3` from `apns`.
 /// - The server's rules on the way in (`MigrationRowCheck`): a row `richpush serve` would have
 ///   refused (a push id with a bidirectional control, an unknown event, a negative number, an id
 ///   with a NUL byte, a 5 MB push id, a count that would overflow a sum) is not copied; it is
@@ -39,7 +40,7 @@ public final class SQLiteToPostgresMigration {
 
     /// One step of progress: `done` of `total` rows of `table` copied in this run.
     public struct Progress: Sendable, Equatable {
-        /// `receipts`, `pushes`, `send records`, `token states`, `send batches` or `devices`.
+        /// The table, as `TableSummary.table` names it (`receipts`, `pushes`, …).
         public var table: String
         /// Rows copied so far in this run.
         public var done: Int
@@ -125,7 +126,8 @@ public final class SQLiteToPostgresMigration {
     ///   - stopAfterChunks: stop after this many chunks (tests: an interrupted run); `nil` = all.
     ///   - progress: called after each chunk.
     /// - Returns: one summary per table (receipts, pushes, send records, token states, send
-    ///   batches, devices, media records, media files).
+    ///   batches, devices, device tags, campaign targets, campaign chunks, campaigns, webhook
+    ///   events, webhook endpoints, admitted codes, media records, media files).
     /// - Throws: `RichPushError` from either store; what was committed before stays (re-run to go on).
     public func run(stopAfterChunks: Int? = nil, progress: (Progress) -> Void = { _ in }) throws -> [TableSummary] {
         try source.execute("BEGIN")
@@ -147,6 +149,7 @@ public final class SQLiteToPostgresMigration {
             out.append(TableSummary(table: "send batches", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
             out.append(TableSummary(table: "devices", sourceRows: 0, copiedBefore: 0, copied: 0, new: 0))
         }
+        out += try copyCampaigns(budget: &budget, progress: progress) + copyWebhooksAndCodes(budget: &budget, progress: progress)
         return out + (try copyMedia(budget: &budget, progress: progress))
     }
 
@@ -450,50 +453,6 @@ public final class SQLiteToPostgresMigration {
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
                     PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
                     PostgresArrayLiteral.integers(rows.map(\.7)), sourceKey, "push_send_batches", String(last),
-                ])
-        }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
-    }
-
-    private func copyDevices(after: Int) throws -> Chunk {
-        let query = try source.prepared(
-            "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms\(MigrationRowCheck.lengths(["device_token", "user_id", "app_version"])) FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?"
-        )
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> (Int, String, String, String, String?, String?, Int)? in
-            last = row.int(0) ?? last
-            let provider = row.text(2) ?? "", platform = row.text(3) ?? ""
-            if let problem = MigrationRowCheck.deviceProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return (last, row.text(1) ?? "", provider, platform, row.text(4), row.text(5), row.int(6) ?? 0)
-        }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("devices", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
-        let result = try target.write {
-            try $0.execute(
-                """
-                WITH merged AS (
-                    INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms)
-                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) ORDER BY 1
-                    ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
-                        user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
-                        WHERE d.registered_at_ms <= excluded.registered_at_ms
-                    RETURNING (xmax = 0) AS inserted
-                )\(Self.progressCTE(first: 7))
-                SELECT count(*) FILTER (WHERE inserted) FROM merged
-                """,
-                [
-                    PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
-                    PostgresArrayLiteral.text(rows.map(\.4)), PostgresArrayLiteral.text(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
-                    sourceKey, "devices", String(last),
                 ])
         }
         return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)

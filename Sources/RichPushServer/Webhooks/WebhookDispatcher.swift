@@ -110,7 +110,10 @@ public final class WebhookDispatcher: Sendable {
         let leaseMs = Int((settings.timeoutSeconds * 2 + 30) * 1000)
         var failing = false
         var prunedAtMs = 0
+        let listener = (store as? PostgresStore)?.listener
         while !Task.isCancelled {
+            // Read before the claim, so an event written meanwhile wakes the wait below.
+            let generation = listener?.generation(of: PostgresListener.webhooks)
             let now = Self.nowMs
             if prunes, now - prunedAtMs > 3_600_000 {
                 prunedAtMs = now
@@ -127,7 +130,14 @@ public final class WebhookDispatcher: Sendable {
                 continue
             }
             if claims.isEmpty {
-                try? await Task.sleep(for: .seconds(settings.pollSeconds))
+                if let listener, let generation {
+                    // PostgreSQL: a new event wakes the loop at once (NOTIFY); retries and
+                    // leases that ran out are seen by the slow poll.
+                    let timeoutMs = Int(settings.notifiedPollSeconds * 1000)
+                    _ = await listener.wait(for: PostgresListener.webhooks, sinceGeneration: generation, timeoutMs: timeoutMs) { Task.isCancelled }
+                } else {
+                    try? await Task.sleep(for: .seconds(settings.pollSeconds))
+                }
                 continue
             }
             let attempts = await deliver(claims, to: endpoint)

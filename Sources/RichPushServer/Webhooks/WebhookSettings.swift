@@ -20,6 +20,10 @@ public struct WebhookSettings: Sendable {
     /// How often each instance looks for due deliveries when it has none, seconds (events
     /// written by another instance are seen within this time).
     public var pollSeconds: Double = 0.25
+    /// On PostgreSQL, where a new event wakes the loops of every instance (`NOTIFY`), the
+    /// slow poll of an idle loop, seconds (default 1): how late a retry or a delivery whose
+    /// lease ran out can be seen.
+    public var notifiedPollSeconds: Double = 1
     /// The most deliveries of one endpoint in flight at once (each of another subject).
     public var concurrency: Int = 8
     /// How long a given-up delivery stays in the outbox for inspection, seconds (7 days).

@@ -10,10 +10,11 @@ enum MigrateCommand {
         usage: "richpush migrate --from sqlite:./richpush.sqlite --to postgres://user@host:5432/dbname [--batch 5000]",
         discussion: """
             Copies receipts, pushes, send records (per-token results), device-token states,
-            recorded send batches (with their sources), the devices apps registered and the
-            media edge's records and files from the SQLite file `richpush serve` used into a
-            PostgreSQL database, creating the
-            schema there if needed. Receipts go through the PostgreSQL store's own insert: a
+            recorded send batches (with their sources), the devices apps registered (with their
+            tags), the media edge's records and files, campaigns (with their targets and
+            chunks: a running campaign goes on from PostgreSQL), the webhook outbox and its
+            endpoints' figures and the admitted codes from the SQLite file `richpush serve`
+            used into a PostgreSQL database, creating the schema there if needed. Receipts go through the PostgreSQL store's own insert: a
             receipt already there (same push_id, event, receipt_id) is not counted again, so the
             target may already hold receipts from instances running on it.
 
@@ -71,7 +72,7 @@ enum MigrateCommand {
 
         var out = ""
         for s in summaries {
-            let name = s.table.padding(toLength: 13, withPad: " ", startingAt: 0)
+            let name = s.table.count >= 13 ? s.table : s.table.padding(toLength: 13, withPad: " ", startingAt: 0)
             let copied = s.copied - s.skipped.count
             var line = "  \(name) \(copied) copied"
             if s.table == "receipts" {

@@ -175,6 +175,8 @@ extension PostgresStore: CampaignStore {
             if count == 0, stored.state == "finished", let webhooks {
                 try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([stored], atMs: draft.createdAtMs), on: db)
             }
+            // Idle workers of every instance look at once (delivered at COMMIT).
+            try Self.notify(PostgresListener.campaigns, on: db)
             return (stored, true)
         }
     }
@@ -229,8 +231,9 @@ extension PostgresStore: CampaignStore {
     /// See `CampaignStore.advanceCampaigns(nowMs:webhooks:)`.
     public func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws {
         try campaignTransaction { db in
-            try db.execute(
-                "UPDATE campaigns SET state = 'running', started_at_ms = $1 WHERE state = 'scheduled' AND send_at_ms <= $1", [String(nowMs)])
+            let started = try db.execute(
+                "UPDATE campaigns SET state = 'running', started_at_ms = $1 WHERE state = 'scheduled' AND send_at_ms <= $1 RETURNING 1", [String(nowMs)])
+            if started.count > 0 { try Self.notify(PostgresListener.campaigns, on: db) }
             let finished = try db.execute(
                 """
                 UPDATE campaigns c SET state = 'finished', finished_at_ms = $1 WHERE c.state = 'running'
@@ -296,8 +299,8 @@ extension PostgresStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.recordCampaignResults(_:results:)`.
-    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws {
+    /// See `CampaignStore.recordCampaignResults(_:results:funnel:)`.
+    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult], funnel: CampaignFunnelBatch?) throws {
         guard !results.isEmpty else { return }
         let sorted = results.sorted { $0.token < $1.token }
         try campaignTransaction { db in
@@ -318,10 +321,14 @@ extension PostgresStore: CampaignStore {
             var wasInFlight: [String: Bool] = [:]
             for row in 0..<updated.count { wasInFlight[updated.text(row, 0) ?? ""] = updated.text(row, 1) == "in_flight" }
             var delta = CampaignCounterDelta()
+            var recorded: Set<String> = []
             for result in sorted {
                 guard let inFlight = wasInFlight[result.token] else { continue }
                 delta.add(result, wasInFlight: inFlight)
+                if !result.isNotSent { recorded.insert(result.token) }
             }
+            // The funnel, in this commit: only the targets it gave a result.
+            for send in funnel?.sends(sorted, recorded: recorded, chunk: chunk) ?? [] { try Self.recordSend(send, on: db) }
             try db.execute(
                 """
                 UPDATE campaigns SET sent = sent + $2, accepted = accepted + $3, skipped = skipped + $4, failed = failed + $5,
@@ -337,13 +344,15 @@ extension PostgresStore: CampaignStore {
     /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:)`.
     public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
         try campaignTransaction { db in
-            try db.execute(
+            let released = try db.execute(
                 """
                 UPDATE campaign_chunks k SET owner = NULL, lease_until_ms = 0, state = CASE WHEN EXISTS (
                   SELECT 1 FROM campaign_targets t WHERE t.campaign_id = k.campaign_id AND t.chunk = k.chunk AND t.state <> 'done'
                 ) THEN 'pending' ELSE 'done' END
-                WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3
+                WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3 RETURNING k.state
                 """, [chunk.campaign.id, String(chunk.chunk), chunk.owner])
+            // A chunk handed back with targets left: another worker may take it now.
+            if released.text(0, 0) == "pending" { try Self.notify(PostgresListener.campaigns, on: db) }
             if let error {
                 try db.execute("UPDATE campaigns SET last_error = $2 WHERE campaign_id = $1", [chunk.campaign.id, error])
             }
@@ -375,6 +384,47 @@ extension PostgresStore: CampaignStore {
                     "UPDATE campaign_budget SET used = used + $3 WHERE campaign_id = $1 AND second = $2", [campaignID, String(second), String(granted)])
             }
             return granted
+        }
+    }
+
+    /// See `CampaignStore.purgeCampaignTargets(finishedBeforeMs:limit:)`: one statement, at
+    /// most `limit` rows of the campaign that ended first.
+    public func purgeCampaignTargets(finishedBeforeMs: Int, limit: Int) throws -> Int {
+        try pooled { db in
+            let deleted = try db.execute(
+                """
+                WITH due AS (
+                    SELECT c.campaign_id FROM campaigns c WHERE c.state IN ('finished', 'cancelled') AND c.finished_at_ms < $1::bigint
+                      AND EXISTS (SELECT 1 FROM campaign_targets t WHERE t.campaign_id = c.campaign_id)
+                    ORDER BY c.finished_at_ms, c.campaign_id LIMIT 1
+                )
+                DELETE FROM campaign_targets WHERE ctid IN (
+                    SELECT t.ctid FROM campaign_targets t WHERE t.campaign_id = (SELECT campaign_id FROM due) LIMIT $2::bigint)
+                """, [String(finishedBeforeMs), String(max(1, limit))])
+            return Int(deleted.commandStatus.split(separator: " ").last ?? "") ?? 0
+        }
+    }
+
+    /// `NOTIFY channel` inside the caller's transaction (delivered to listeners at COMMIT).
+    static func notify(_ channel: String, on db: PostgresConnection) throws {
+        try db.execute("SELECT pg_notify($1, '')", [channel])
+    }
+
+    /// When an idle worker must look again without a notification: the earliest `send_at` of a
+    /// scheduled campaign or lease end of a running campaign's leased chunk (ms since 1970);
+    /// `nil` when neither exists.
+    ///
+    /// - Returns: the time, or `nil`.
+    /// - Throws: `RichPushError` `store`.
+    func nextCampaignTimerMs() throws -> Int? {
+        try pooled(readOnly: true) { db in
+            try db.execute(
+                """
+                SELECT LEAST((SELECT min(send_at_ms) FROM campaigns WHERE state = 'scheduled'),
+                  (SELECT min(k.lease_until_ms) FROM campaign_chunks k JOIN campaigns c ON c.campaign_id = k.campaign_id
+                   WHERE c.state = 'running' AND k.state = 'leased'))
+                """
+            ).int(0, 0)
         }
     }
 }

@@ -76,6 +76,8 @@ extension PostgresStore: WebhookOutboxStore {
                 PostgresArrayLiteral.text(deliveries.map { String(decoding: $0.event.body, as: UTF8.self) }),
                 PostgresArrayLiteral.integers(deliveries.map(\.event.createdAtMs)),
             ])
+        // Every instance's idle delivery loops look at COMMIT (`PostgresListener`).
+        try notify(PostgresListener.webhooks, on: connection)
     }
 
     /// Runs `work` between `BEGIN` and `COMMIT` on `connection` (rolled back when it throws).

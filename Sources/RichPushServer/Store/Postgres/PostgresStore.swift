@@ -33,6 +33,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     private let writers: PostgresPool
     private let pool: PostgresPool
     private let availability: PostgresAvailability
+    /// The `LISTEN` session that wakes idle campaign workers and webhook loops (started on first use).
+    let listener: PostgresListener
     /// `NSLock`, not `Locked`: a try-lock (one health probe at a time; the others skip it).
     private let probeLock = NSLock()
     private let closed = Locked(false)
@@ -84,6 +86,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
         let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
         self.info = info
         availability = PostgresAvailability(info: info, log: log)
+        listener = PostgresListener(info: info, log: log)
         let total = max(2, min(connections, 64))
         let readers = total >= 3 ? 2 : 1
         do {
@@ -154,6 +157,7 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
             return !closed
         }
         guard first else { return }
+        listener.stop()
         pool.close()
         writers.close()
     }

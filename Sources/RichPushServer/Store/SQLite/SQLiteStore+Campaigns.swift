@@ -77,22 +77,31 @@ extension SQLiteStore: CampaignStore {
             """)
     }
 
-    /// Runs `body` in one write transaction, committed and synced before returning.
-    private func campaignWrite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` in one write transaction, committed and synced before returning; the pushes
+    /// a funnel record in it indexed (`indexed`) are remembered after the commit.
+    private func campaignWriteIndexing<T>(_ body: (SQLiteConnection, _ indexed: inout [String: KnownPush]) throws -> T) throws -> T {
         writeLock.lock()
         defer { writeLock.unlock() }
         try ensureOpen()
         try writer.execute("BEGIN IMMEDIATE")
         let result: T
+        var indexed: [String: KnownPush] = [:]
         do {
-            result = try body(writer)
+            result = try body(writer, &indexed)
             try writer.execute("COMMIT")
+            remember(indexed)
         } catch {
             try? writer.execute("ROLLBACK")
+            knownPushes.removeAll()
             throw error
         }
         try syncCommitted()
         return result
+    }
+
+    /// `campaignWriteIndexing` for a body that records no funnel.
+    private func campaignWrite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try campaignWriteIndexing { db, _ in try body(db) }
     }
 
     private static func record(_ s: SQLiteStatement) -> CampaignRecord {
@@ -327,9 +336,10 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.recordCampaignResults(_:results:)`.
-    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws {
-        try campaignWrite { db in
+    /// See `CampaignStore.recordCampaignResults(_:results:funnel:)`.
+    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult], funnel: CampaignFunnelBatch?) throws {
+        try campaignWriteIndexing { db, indexed in
+            var recorded: Set<String> = []
             let state = try db.prepared("SELECT state FROM campaign_targets WHERE campaign_id = ? AND chunk = ? AND device_token = ?")
             let done = try db.prepared(
                 "UPDATE campaign_targets SET state = ?, outcome = ?, status = ?, reason = ? WHERE campaign_id = ? AND chunk = ? AND device_token = ?")
@@ -339,6 +349,7 @@ extension SQLiteStore: CampaignStore {
                 try state.bind([.text(chunk.campaign.id), .integer(chunk.chunk), .text(result.token)])
                 guard let current = try state.rows({ $0.text(0) }).first ?? nil, current != "done" else { continue }
                 delta.add(result, wasInFlight: current == "in_flight")
+                if !result.isNotSent { recorded.insert(result.token) }
                 done.reset()
                 try done.bind([
                     .text(result.isNotSent ? "pending" : "done"), result.isNotSent ? .null : .text(result.outcome), .optional(result.status),
@@ -356,6 +367,10 @@ extension SQLiteStore: CampaignStore {
                 .text(chunk.campaign.id),
             ])
             try counters.run()
+            for send in funnel?.sends(results, recorded: recorded, chunk: chunk) ?? [] {
+                let (_, pushes) = try writeSend(send)
+                indexed.merge(pushes) { _, new in new }
+            }
         }
     }
 
@@ -405,6 +420,29 @@ extension SQLiteStore: CampaignStore {
             try upsert.bind([.text(campaignID), .integer(second), .integer(granted)])
             try upsert.run()
             return granted
+        }
+    }
+
+    /// See `CampaignStore.purgeCampaignTargets(finishedBeforeMs:limit:)`: the campaign found on
+    /// a reader first, then one bounded `DELETE` under the write lock.
+    public func purgeCampaignTargets(finishedBeforeMs: Int, limit: Int) throws -> Int {
+        let due = try reading { db in
+            let query = try db.prepared(
+                """
+                SELECT campaign_id FROM campaigns WHERE state IN ('finished', 'cancelled') AND finished_at_ms < ?
+                  AND EXISTS (SELECT 1 FROM campaign_targets t WHERE t.campaign_id = campaigns.campaign_id)
+                ORDER BY finished_at_ms, campaign_id LIMIT 1
+                """)
+            try query.bind([.integer(finishedBeforeMs)])
+            return try query.rows { $0.text(0) }.first ?? nil
+        }
+        guard let due else { return 0 }
+        return try campaignWrite { db in
+            let delete = try db.prepared(
+                "DELETE FROM campaign_targets WHERE rowid IN (SELECT rowid FROM campaign_targets WHERE campaign_id = ? LIMIT ?)")
+            try delete.bind([.text(due), .integer(max(1, limit))])
+            try delete.run()
+            return db.changes
         }
     }
 

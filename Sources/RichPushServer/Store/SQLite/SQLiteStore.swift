@@ -273,16 +273,36 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         writeLock.lock()
         defer { writeLock.unlock() }
         try ensureOpen()
-        let counts = send.counts
         try writer.execute("BEGIN IMMEDIATE")
+        do {
+            let (recording, indexed) = try writeSend(send)
+            guard recording == .recorded else {
+                try writer.execute("ROLLBACK")
+                return recording
+            }
+            try writer.execute("COMMIT")
+            remember(indexed)
+        } catch {
+            try? writer.execute("ROLLBACK")
+            knownPushes.removeAll()
+            throw error
+        }
+        try syncCommitted()
+        return .recorded
+    }
+
+    /// Writes one send (`recordSend`) inside the caller's write transaction, under `writeLock`:
+    /// nothing for a batch id recorded before (`.duplicate` or `.conflict`). The caller commits,
+    /// then hands the returned pushes to `remember`.
+    func writeSend(_ send: PushSendRecord) throws -> (SendRecording, [String: KnownPush]) {
+        let counts = send.counts
         do {
             if let batchID = send.batchID {
                 let existing = try writer.prepared("SELECT source, sent, accepted, skipped FROM push_send_batches WHERE push_id = ? AND batch_id = ?")
                 try existing.bind([.text(send.pushID), .text(batchID)])
                 if let (source, sent, accepted, skipped) = try existing.rows({ ($0.text(0) ?? "", $0.int(1) ?? 0, $0.int(2) ?? 0, $0.int(3) ?? 0) }).first {
-                    try writer.execute("ROLLBACK")
-                    if source == send.source, sent == counts.sent, accepted == counts.accepted, skipped == counts.skipped { return .duplicate }
-                    return .conflict(source: source, sent: sent, accepted: accepted, skipped: skipped)
+                    if source == send.source, sent == counts.sent, accepted == counts.accepted, skipped == counts.skipped { return (.duplicate, [:]) }
+                    return (.conflict(source: source, sent: sent, accepted: accepted, skipped: skipped), [:])
                 }
             }
             let batch = try writer.prepared(
@@ -343,15 +363,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 }
             }
             try insertWebhookDeliveries(send.webhookDeliveries)
-            try writer.execute("COMMIT")
-            remember(indexed)
-        } catch {
-            try? writer.execute("ROLLBACK")
-            knownPushes.removeAll()
-            throw error
+            return (.recorded, indexed)
         }
-        try syncCommitted()
-        return .recorded
     }
 
     /// fdatasyncs the WAL file when the store was opened with `.full` (see

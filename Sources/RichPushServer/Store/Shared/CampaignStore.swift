@@ -85,13 +85,16 @@ public protocol CampaignStore: AnyObject, Sendable {
 
     /// Records results (one commit): each target without a result becomes `done` (or `pending`
     /// again for `not_sent`) and the campaign's counters change with it; targets already done
-    /// are left as they are.
+    /// are left as they are. With `funnel`, the same commit records the results' `send`s of
+    /// the targets it gave a result in the push's funnel (`recordSend`, one batch per
+    /// provider), so a token sent again after a takeover is counted once there too.
     ///
     /// - Parameters:
     ///   - chunk: the chunk the targets belong to.
     ///   - results: the results.
+    ///   - funnel: the funnel batch to record them in; `nil`: none.
     /// - Throws: `RichPushError` `store`.
-    func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws
+    func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult], funnel: CampaignFunnelBatch?) throws
 
     /// Gives the lease up: the chunk is `done` when every target has a result, else pending
     /// again; the campaign finishes with its last chunk.
@@ -116,6 +119,18 @@ public protocol CampaignStore: AnyObject, Sendable {
     /// - Returns: how many it may make now (0…wanted).
     /// - Throws: `RichPushError` `store`.
     func reserveCampaignBudget(campaignID: String, perMinute: Int, nowMs: Int, wanted: Int) throws -> Int
+
+    /// Deletes up to `limit` per-token target rows (`campaign_targets`) of one campaign that was
+    /// finished or cancelled before `finishedBeforeMs`, in one short transaction; the campaign's
+    /// row and counters stay (`GET /v1/campaigns/{id}` answers as before). Idle (nothing due):
+    /// a read, no write.
+    ///
+    /// - Parameters:
+    ///   - finishedBeforeMs: campaigns that ended before this, ms since 1970.
+    ///   - limit: the most rows to delete (the batch bound: a lock is held only this long).
+    /// - Returns: the rows deleted; 0 when nothing is due.
+    /// - Throws: `RichPushError` `store`.
+    func purgeCampaignTargets(finishedBeforeMs: Int, limit: Int) throws -> Int
 }
 
 extension CampaignStore {
@@ -136,6 +151,16 @@ extension CampaignStore {
     /// - Returns: the campaign after the change, `nil` when unknown.
     /// - Throws: `RichPushError` `store`.
     public func cancelCampaign(_ id: String, atMs: Int) throws -> CampaignRecord? { try cancelCampaign(id, atMs: atMs, webhooks: nil) }
+
+    /// `recordCampaignResults(_:results:funnel:)` without a funnel record.
+    ///
+    /// - Parameters:
+    ///   - chunk: the chunk the targets belong to.
+    ///   - results: the results.
+    /// - Throws: `RichPushError` `store`.
+    public func recordCampaignResults(_ chunk: CampaignChunk, results: [CampaignTargetResult]) throws {
+        try recordCampaignResults(chunk, results: results, funnel: nil)
+    }
 
     /// `advanceCampaigns(nowMs:webhooks:)` without webhooks.
     ///
