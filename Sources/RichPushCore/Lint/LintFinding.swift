@@ -72,7 +72,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - code: the stable code.
     ///   - keyPath: the key it is about.
     ///   - message: what is wrong and what to do.
-    ///   - fixable: whether `--fix` rewrites it.
+    ///   - fixable: whether `PayloadLinter.fix` rewrites it.
     public init(_ severity: Severity, _ code: Code, at keyPath: String?, _ message: String, fixable: Bool = false) {
         self.severity = severity
         self.code = code
@@ -81,12 +81,13 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         self.fixable = fixable
     }
 
-    /// One line: `error mutable_content_string aps.mutable-content: … (fixable with --fix)`.
+    /// One line: `error mutable_content_string aps.mutable-content: … (fixable)` (`PayloadLinter.fix`
+    /// rewrites it; the command line names its own option for that).
     public var description: String {
         var line = "\(severity) \(code)"
         if let keyPath { line += " \(keyPath)" }
         line += ": \(message)"
-        if fixable { line += " (fixable with --fix)" }
+        if fixable { line += " (fixable)" }
         return line
     }
 }

@@ -74,7 +74,7 @@ public enum MediaChecks {
     /// What to do about a probe's reason.
     /// - Parameter reason: the extension's reason code (or `blocked_address`).
     /// - Returns: one sentence.
-    public static func fix(for reason: ReasonCode) -> String {
+    public static func fix(for reason: RichPushReasonCode) -> String {
         switch reason {
         case .unsupportedFormat:
             return "send JPEG, PNG or GIF (richpush media optimize URL --output FILE makes a JPEG of at most 300 KB) and put that URL in the payload"

@@ -186,7 +186,7 @@ enum SimulateCommand {
 
         let data = try await SimulateFiles.readPayload(path)
         let name = path == "-" ? "standard input" : path
-        if let json = try? JSONValue.parse(data), (try? NotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
+        if let json = try? JSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
             RichPushCommandLine.printError(
                 "note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
