@@ -82,12 +82,18 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One line: `error mutable_content_string aps.mutable-content: … (fixable)` (`PayloadLinter.fix`
-    /// rewrites it; the command line names its own option for that).
-    public var description: String {
+    /// rewrites it).
+    public var description: String { description(fixableWith: nil) }
+
+    /// One line, naming how a program runs `PayloadLinter.fix` on a fixable finding.
+    ///
+    /// - Parameter fix: the program's name for the fix (the command line's `--fix`), or `nil`.
+    /// - Returns: e.g. `error wrong_type aps: … (fixable with --fix)`.
+    public func description(fixableWith fix: String?) -> String {
         var line = "\(severity) \(code)"
         if let keyPath { line += " \(keyPath)" }
         line += ": \(message)"
-        if fixable { line += " (fixable)" }
+        if fixable { line += fix.map { " (fixable with \($0))" } ?? " (fixable)" }
         return line
     }
 }

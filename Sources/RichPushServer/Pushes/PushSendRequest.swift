@@ -269,7 +269,7 @@ public struct PushSendRequest: Sendable {
             throw HTTPResponseError(
                 code: "payload_rejected", field: "payload",
                 message: "the payload fails the checks (nothing was sent): " + errors.map(\.description).joined(separator: "; ")
-                    + "; `richpush lint --fix` rewrites the fixable ones",
+                    + "; those with \"fixable\": true in findings have an automatic fix (RichPush's command line: `richpush lint --fix`)",
                 findings: findings)
         }
         do {
