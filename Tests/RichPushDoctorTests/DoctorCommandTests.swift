@@ -14,7 +14,7 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertEqual(ok.status, 0, ok.stderr)
         let lines = ok.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 2, ok.stdout)
-        XCTAssertTrue(lines[0].hasPrefix("info content_extension_present RichPushNotificationContent: "))
+        XCTAssertTrue(lines[0].hasPrefix("info content_extension_present NotificationContent: "))
         XCTAssertTrue(lines[1].hasPrefix("richpush doctor: 0 errors, 0 warnings, 1 note in "), ok.stdout)
 
         let bad = try await doctor([Fixture.path("nse_not_embedded")])

@@ -29,7 +29,7 @@ final class DoctorFixtureTests: XCTestCase {
         XCTAssertEqual(targets["NotificationService"]?.bundleID, "com.example.fixture.NotificationService")
         XCTAssertEqual(targets["NotificationService"]?.embeddedIn, ["App"])
         // The content extension's Info.plist is a binary plist.
-        XCTAssertEqual(targets["RichPushNotificationContent"]?.kind, "notification_content_extension")
+        XCTAssertEqual(targets["NotificationContent"]?.kind, "notification_content_extension")
         XCTAssertTrue(report.summary.hasSuffix("; no error found"), report.summary)
     }
 
@@ -38,10 +38,7 @@ final class DoctorFixtureTests: XCTestCase {
             ("nse_missing", ["nse_missing App"]),
             ("nse_not_embedded", ["nse_not_embedded NotificationService"]),
             // The phase embeds both extensions, so both are named.
-            (
-                "nse_copy_only_when_installing",
-                ["nse_copy_only_when_installing NotificationService", "nse_copy_only_when_installing RichPushNotificationContent"]
-            ),
+            ("nse_copy_only_when_installing", ["nse_copy_only_when_installing NotificationService", "nse_copy_only_when_installing NotificationContent"]),
             ("nse_wrong_extension_point", ["nse_wrong_extension_point NotificationService"]),
             ("nse_principal_class", ["nse_principal_class NotificationService"]),
             ("nse_deployment_target_above_app", ["nse_deployment_target_above_app NotificationService"]),
