@@ -92,7 +92,7 @@ struct RichPushAppSupport: Sendable {
         guard let pushID = PayloadLookup.pushID(in: payload, keyPaths: pushIDKeyPaths)?.value else { return }
         do {
             let delivery = ReceiptDelivery(directory: stateDirectory)
-            let receipt = Receipt(pushID: pushID, event: .opened, vendor: PushVendor.recognise(payload)?.identifier)
+            let receipt = RichPushReceipt(pushID: pushID, event: .opened, vendor: PushVendor.recognise(payload)?.identifier)
             let (status, http) = try await delivery.submit(receipt, to: receiptsURL, timeout: 10)
             if status == .failed { print("RichPush: opened receipt for \(pushID) queued (HTTP \(http.map(String.init) ?? "none"))") }
         } catch {

@@ -10,7 +10,7 @@ public enum PushRequest {
     ///
     /// A payload that is not a JSON object, or whose `aps` is malformed, still gives a request
     /// (empty text): the extension must cope with it. Bytes that are not a JSON object give
-    /// `userInfo` `{NotificationPayload.unreadablePayloadKey: "<the parse error>"}`, so the
+    /// `userInfo` `{RichPushNotificationPayload.unreadablePayloadKey: "<the parse error>"}`, so the
     /// pipeline reports `invalid_payload` rather than seeing an empty payload.
     /// - Parameters:
     ///   - payload: the payload bytes (a JSON object as APNs delivers it).
@@ -23,9 +23,9 @@ public enum PushRequest {
         } else {
             // Not a JSON object: `userInfo` cannot hold the bytes, so it says why, and the
             // pipeline delivers the original with invalid_payload (never an empty payload `{}`).
-            content.userInfo = [NotificationPayload.unreadablePayloadKey: problem(with: payload)]
+            content.userInfo = [RichPushNotificationPayload.unreadablePayloadKey: problem(with: payload)]
         }
-        if let json = try? JSONValue.parse(payload), let parsed = try? NotificationPayload(json: json) {
+        if let json = try? JSONValue.parse(payload), let parsed = try? RichPushNotificationPayload(json: json) {
             content.title = parsed.alert?.title ?? ""
             content.subtitle = parsed.alert?.subtitle ?? ""
             content.body = parsed.alert?.body ?? ""
@@ -51,7 +51,7 @@ public enum PushRequest {
             }
             return (error as? RichPushError)?.message ?? String(describing: error)
         }
-        do { _ = try NotificationPayload(json: json) } catch {
+        do { _ = try RichPushNotificationPayload(json: json) } catch {
             return (error as? RichPushError)?.message ?? String(describing: error)
         }
         return "the payload is not a JSON object; it must look like {\"aps\": {…}}"

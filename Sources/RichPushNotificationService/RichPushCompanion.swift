@@ -114,9 +114,9 @@ public final class RichPushCompanion: Sendable {
             return
         }
         let mediaType = content.attachments.first?.type
-        let outcome: Outcome = mediaType == nil ? .textOnly : .mediaAttached
+        let outcome: RichPushOutcome = mediaType == nil ? .textOnly : .mediaAttached
         // Media the payload named but the vendor's content lacks: its SDK knows why, RichPush does not.
-        let reason: ReasonCode? = mediaType == nil && !named ? .noMedia : nil
+        let reason: RichPushReasonCode? = mediaType == nil && !named ? .noMedia : nil
         let transport = self.transport
         let this = Reference(companion: self)
         let receipt = Task {

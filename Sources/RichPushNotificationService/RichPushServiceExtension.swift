@@ -257,7 +257,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         var result = result
         guard result.outcome != .original else { return (content, result) }
         let json = JSONValue(any: request.content.userInfo) ?? .null
-        let payloadContent = (try? NotificationPayload(json: json)).map(NotificationContent.init(payload:)) ?? NotificationContent()
+        let payloadContent = (try? RichPushNotificationPayload(json: json)).map(RichPushNotificationContent.init(payload:)) ?? RichPushNotificationContent()
         let wanted = result.content
         if wanted.title != payloadContent.title { content.title = wanted.title }
         if wanted.subtitle != payloadContent.subtitle { content.subtitle = wanted.subtitle }

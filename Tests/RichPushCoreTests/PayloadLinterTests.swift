@@ -7,6 +7,15 @@ import Testing
     let linter = PayloadLinter()
 
     func json(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
+
+    @Test("a finding's line names no command-line option; a program adds its own for the fix (richpush lint: --fix)")
+    func findingLineLeavesTheFixOptionToTheProgram() throws {
+        let finding = try #require(linter.lint(try json(#"{"aps":"hello"}"#)).first { $0.code == .wrongType })
+        #expect(finding.fixable)
+        #expect(!finding.message.contains("--") && !finding.description.contains("--"), "\(finding)")
+        #expect(finding.description.hasSuffix(": \(finding.message) (fixable)"))
+        #expect(finding.description(fixableWith: "--fix") == "error wrong_type aps: \(finding.message) (fixable with --fix)")
+    }
     func codes(_ text: String) throws -> [LintFinding.Code] { linter.lint(try json(text)).map(\.code) }
 
     @Test func everyArticleAPNsPayloadIsClean() throws {

@@ -50,7 +50,7 @@ do {
     case "receipt-submit" where args.count == 4:
         guard let url = URL(string: args[2]) else { fail("bad URL") }
         let delivery = ReceiptDelivery(directory: URL(fileURLWithPath: args[1]))
-        let result = try await delivery.submit(Receipt(pushID: args[3], outcome: .textOnly), to: url, timeout: 3)
+        let result = try await delivery.submit(RichPushReceipt(pushID: args[3], outcome: .textOnly), to: url, timeout: 3)
         print("\(result.status) \(result.httpStatus.map(String.init) ?? "-")")
     case "receipt-flush" where args.count == 2:
         let report = try await ReceiptDelivery(directory: URL(fileURLWithPath: args[1])).flushPendingReceipts(timeout: 3)

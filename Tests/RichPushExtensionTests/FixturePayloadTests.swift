@@ -10,8 +10,8 @@ struct FixturePayloadTests {
         let payload: String
         /// The fixture served in place of the article's URL (`nil`: the URL is left, unused).
         let media: String?
-        let outcome: Outcome
-        let reason: ReasonCode?
+        let outcome: RichPushOutcome
+        let reason: RichPushReasonCode?
         let type: String?
         let pushID: String?
         var testDescription: String { payload }
@@ -124,7 +124,7 @@ struct FixturePayloadTests {
     struct MediaCase: Sendable, CustomTestStringConvertible {
         let file: String
         let type: String?
-        let reason: ReasonCode?
+        let reason: RichPushReasonCode?
         var testDescription: String { file }
     }
 

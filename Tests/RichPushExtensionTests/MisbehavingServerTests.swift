@@ -18,7 +18,7 @@ struct MisbehavingServerTests {
     /// and that a failure leaves no file behind.
     @discardableResult
     func check(
-        _ path: String, transport: TransportKind, outcome: Outcome, reason: ReasonCode?,
+        _ path: String, transport: TransportKind, outcome: RichPushOutcome, reason: RichPushReasonCode?,
         httpStatus: Int?? = nil, allowLoopback: Bool = true, deadline: Double = Self.generousDeadline
     ) async throws -> PipelineResult {
         let server = try await MediaServer.get("misbehaving")

@@ -82,6 +82,27 @@ struct ReceiptTests {
         #expect(final.status == .failed)
     }
 
+    @Test("a skipped or refused receipt names the extension's setting (receiptsURL, allowedHTTPHosts), no command-line option")
+    func receiptNamesTheSetting() async throws {
+        let server = try await MediaServer.get()
+        var configuration = try testConfiguration()
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let noURL = await NotificationPipeline(configuration: configuration).process(payload: mediaPayload(server.url("/media/photo.jpg"), pushID: "x"))
+        #expect(noURL.receipt.status == .skipped)
+        #expect(noURL.receipt.setting == "receiptsURL")
+        #expect(noURL.receipt.skipReason?.setting == "receiptsURL")
+        let skipMessage = try #require(noURL.receipt.skipReason?.message)
+        #expect(skipMessage.contains("PipelineConfiguration.receiptsURL") && !skipMessage.contains("--"), "\(skipMessage)")
+        // http to a host ATS does not allow: refused before any request, naming the setting that allows it.
+        configuration.receiptsURL = URL(string: "http://receipts.example/v1/receipts")
+        let (_, _, run) = await runTimed(mediaPayload(server.url("/media/photo.jpg"), pushID: "x"), configuration: configuration)
+        let refused = await run.waitUntilSettled()
+        #expect(refused.status == .failed)
+        #expect(refused.setting == "allowedHTTPHosts")
+        let error = try #require(refused.error)
+        #expect(error.hasPrefix("insecure_scheme: http to receipts.example needs an ATS exception") && !error.contains("--"), "\(error)")
+    }
+
     @Test("no receipts URL or no push id skips the receipt")
     func skipped() async throws {
         let server = try await MediaServer.get()

@@ -54,7 +54,7 @@ struct LibraryEvolutionBuild: Sendable {
         let curlHeader = Fixtures.packageRoot.appendingPathComponent("Sources/CCurl/include/CCurl.h").path
         try Data("module CCurl {\n  header \"\(curlHeader)\"\n  link \"curl\"\n  export *\n}\n".utf8)
             .write(to: shims.appendingPathComponent("module.modulemap"))
-        let search = ["-I", shims.path, "-I", Fixtures.packageRoot.appendingPathComponent("Sources/COpenSSL").path]
+        let search = searchArguments(directory)
 
         var builds: [String: Step] = [:]
         for module in modules {
@@ -86,6 +86,12 @@ struct LibraryEvolutionBuild: Sendable {
             checks[module] = Step(status: run.status, diagnostics: diagnostics(run.stdout + run.stderr))
         }
         return LibraryEvolutionBuild(directory: directory, builds: builds, interfaceChecks: checks)
+    }
+
+    /// The search paths of the C shims the extension side imports on Linux (libcurl's module map,
+    /// written into `directory`, and libcrypto's), for the builds and for their clients.
+    static func searchArguments(_ directory: URL) -> [String] {
+        ["-I", directory.appendingPathComponent("shims/CCurl").path, "-I", Fixtures.packageRoot.appendingPathComponent("Sources/COpenSSL").path]
     }
 
     /// Every `.swift` file under `folder`, sorted.

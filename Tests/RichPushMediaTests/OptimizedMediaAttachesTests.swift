@@ -118,6 +118,20 @@ struct OptimizedMediaAttachesTests {
         }
     }
 
+    @Test("a refusal that a setting lifts names the setting (MediaOptimizer.Settings), no command-line option")
+    func refusalsNameTheSetting() async throws {
+        let bench = try await MediaWorkbench.shared()
+        for (name, setting) in [("tiny.bmp", "allowsImageMagick"), ("flood.png", "maximumInputPixels")] {
+            do {
+                _ = try MediaOptimizer().optimize(bench.file(name), to: bench.file("opt/setting-\(name)"))
+                Issue.record("\(name) was optimised")
+            } catch {
+                #expect(error.setting == setting, "\(name): \(error)")
+                #expect(!error.message.contains("--"), "\(name): \(error.message)")
+            }
+        }
+    }
+
     @Test("richpush media optimize: BMP through ImageMagick only with --allow-imagemagick; exit 1 with the reason otherwise")
     func bmpCommandLine() async throws {
         let bench = try await MediaWorkbench.shared()
@@ -127,6 +141,7 @@ struct OptimizedMediaAttachesTests {
         ).run(timeout: 60)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("unsupported_format: BMP is read only through ImageMagick"))
+        #expect(refused.stderr.contains("or allow the ImageMagick loader (--allow-imagemagick)"), "the command line names its option: \(refused.stderr)")
         let allowed = try await ChildProcess(
             Fixtures.richpushBinary.path, ["media", "optimize", bench.file("tiny.bmp").path, "--output", output.path, "--allow-imagemagick", "--json"]
         ).run(timeout: 60)

@@ -50,7 +50,7 @@ struct ReceiptContentTypeTests {
     @Test("limit messages name the limit, not internal type names")
     func noInternalNames() {
         for body in [
-            "push_id=\(String(repeating: "x", count: Receipt.Limits.identifierBytes + 1))", "push_id=1&elapsed_ms=99999999",
+            "push_id=\(String(repeating: "x", count: RichPushReceipt.Limits.identifierBytes + 1))", "push_id=1&elapsed_ms=99999999",
             "push_id=1&media_type=\(String(repeating: "a", count: 300))",
         ] {
             do {
@@ -58,7 +58,7 @@ struct ReceiptContentTypeTests {
                 Issue.record("accepted \(body.prefix(40))")
             } catch let error as HTTPResponseError {
                 #expect(error.status == 400)
-                #expect(!error.message.contains("Receipt.Limits"), "\(error.message)")
+                #expect(!error.message.contains("RichPushReceipt.Limits"), "\(error.message)")
                 #expect(error.message.contains("at most") || error.message.contains("from 0 to"), "\(error.message)")
             } catch {
                 Issue.record("unexpected \(error)")

@@ -4,13 +4,13 @@ import Testing
 
 @testable import RichPushServer
 
-@Suite("Receipt decoding")
+@Suite("RichPushReceipt decoding")
 struct ReceiptDecoderTests {
-    private func form(_ s: String) throws -> Receipt {
+    private func form(_ s: String) throws -> RichPushReceipt {
         try ReceiptDecoder.decode(body: Data(s.utf8), contentType: "application/x-www-form-urlencoded")
     }
 
-    private func json(_ s: String) throws -> Receipt {
+    private func json(_ s: String) throws -> RichPushReceipt {
         try ReceiptDecoder.decode(body: Data(s.utf8), contentType: "application/json; charset=utf-8")
     }
 
@@ -28,13 +28,13 @@ struct ReceiptDecoderTests {
     @Test("a bare push_id form, as article 000 sends, is a delivered receipt")
     func barePushID() throws {
         let r = try form("push_id=2018001")
-        #expect(r == Receipt(pushID: "2018001"))
+        #expect(r == RichPushReceipt(pushID: "2018001"))
         #expect(try ReceiptDecoder.decode(body: Data("push_id=2018001".utf8), contentType: nil).pushID == "2018001")
     }
 
-    @Test("every field of Receipt.formEncoded() reads back")
+    @Test("every field of RichPushReceipt.formEncoded() reads back")
     func roundTrip() throws {
-        let original = Receipt(
+        let original = RichPushReceipt(
             pushID: "sale 2026/04", event: .opened, receiptID: "r-1", outcome: .textOnly, reason: .timeout, elapsedMs: 25_012,
             mediaBytes: 89_696, mediaType: "public.jpeg"
         )
@@ -60,7 +60,7 @@ struct ReceiptDecoderTests {
 
     @Test("each bad field is named in the error")
     func badFieldsAreNamed() {
-        let long = String(repeating: "a", count: Receipt.Limits.identifierBytes + 1)
+        let long = String(repeating: "a", count: RichPushReceipt.Limits.identifierBytes + 1)
         #expect(field(of: "") == "push_id")
         #expect(field(of: "event=delivered") == "push_id")
         #expect(field(of: "push_id=") == "push_id")

@@ -6,7 +6,7 @@ import Testing
 
 /// The group-commit writer against a store that records the order of commits, syncs and
 /// acknowledgements (the durability contract: no completion before a sync after its COMMIT).
-@Suite("Receipt writer")
+@Suite("RichPushReceipt writer")
 struct ReceiptWriterTests {
     /// A store that logs every commit (with its receipt ids), every sync and every completion.
     final class RecordingStore: ReceiptStore, @unchecked Sendable {
@@ -88,7 +88,7 @@ struct ReceiptWriterTests {
         let countdown = Countdown(count)
         for i in 0..<count {
             let id = "r\(i)"
-            let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: id), userAgent: nil, receivedAtMs: 0)
+            let receipt = StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: id), userAgent: nil, receivedAtMs: 0)
             let queued = writer.submit(receipt) { result in
                 store.record(.ack(id, result))
                 countdown.done()
@@ -192,7 +192,7 @@ struct ReceiptWriterTests {
         let countdown = Countdown(count)
         let answers = RecordingStore()
         for i in 0..<count {
-            let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "r\(i)"), userAgent: nil, receivedAtMs: 0)
+            let receipt = StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: "r\(i)"), userAgent: nil, receivedAtMs: 0)
             #expect(
                 writer.submit(receipt) { result in
                     answers.record(.ack("r\(i)", result))
@@ -233,7 +233,7 @@ struct ReceiptWriterTests {
         let store = RecordingStore()
         let writer = ReceiptWriter(store: store)
         try await stop(writer)
-        let receipt = StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "late"), userAgent: nil, receivedAtMs: 0)
+        let receipt = StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: "late"), userAgent: nil, receivedAtMs: 0)
         #expect(!writer.submit(receipt) { _ in Issue.record("completion ran after stop") })
     }
 }

@@ -62,7 +62,7 @@ enum SendProbe {
             throw RichPushError(
                 code: RichPushError.Code(rawValue: "media_refused"),
                 message:
-                    "nothing was sent: the extension would not attach \(first.url) (\(reason.rawValue): \(first.message)); \(MediaChecks.fix(for: reason)), or pass --on-media-error send-text to send the push without it"
+                    "nothing was sent: the extension would not attach \(first.url) (\(reason.rawValue): \(first.message)); \(MediaChecks.fix(for: reason, names: SettingNames.doctor)), or pass --on-media-error send-text to send the push without it"
             )
         }
         LintCommand.printError(

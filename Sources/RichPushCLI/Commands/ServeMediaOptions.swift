@@ -60,7 +60,7 @@ enum ServeMediaOptions {
             throw UsageError(command: "serve", message: "'--media-public-url \(given)' is not an http(s) URL with a host, e.g. https://media.example.com")
         }
         do {
-            return try MediaEdgeSettings(publicURL: edgeURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"))
+            return try MediaEdgeSettings(publicURL: edgeURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"), names: SettingNames.mediaEdge)
         } catch let error as RichPushError {
             throw UsageError(command: "serve", message: error.message)
         }

@@ -12,8 +12,8 @@ import Foundation
 /// - Important: Apple: the extension runs only for a visible alert with `"mutable-content": 1`
 ///   (the integer); the builder writes exactly that whenever a media URL is set.
 public struct PushPayload: Sendable, Equatable {
-    /// `aps.alert` members: the same value the parser reads (`NotificationPayload.Alert`).
-    public typealias Alert = NotificationPayload.Alert
+    /// `aps.alert` members: the same value the parser reads (`RichPushNotificationPayload.Alert`).
+    public typealias Alert = RichPushNotificationPayload.Alert
 
     /// The alert; `nil` for a silent or background push.
     public var alert: Alert?

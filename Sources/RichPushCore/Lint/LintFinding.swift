@@ -72,7 +72,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - code: the stable code.
     ///   - keyPath: the key it is about.
     ///   - message: what is wrong and what to do.
-    ///   - fixable: whether `--fix` rewrites it.
+    ///   - fixable: whether `PayloadLinter.fix` rewrites it.
     public init(_ severity: Severity, _ code: Code, at keyPath: String?, _ message: String, fixable: Bool = false) {
         self.severity = severity
         self.code = code
@@ -81,12 +81,19 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         self.fixable = fixable
     }
 
-    /// One line: `error mutable_content_string aps.mutable-content: … (fixable with --fix)`.
-    public var description: String {
+    /// One line: `error mutable_content_string aps.mutable-content: … (fixable)` (`PayloadLinter.fix`
+    /// rewrites it).
+    public var description: String { description(fixableWith: nil) }
+
+    /// One line, naming how a program runs `PayloadLinter.fix` on a fixable finding.
+    ///
+    /// - Parameter fix: the program's name for the fix (the command line's `--fix`), or `nil`.
+    /// - Returns: e.g. `error wrong_type aps: … (fixable with --fix)`.
+    public func description(fixableWith fix: String?) -> String {
         var line = "\(severity) \(code)"
         if let keyPath { line += " \(keyPath)" }
         line += ": \(message)"
-        if fixable { line += " (fixable with --fix)" }
+        if fixable { line += fix.map { " (fixable with \($0))" } ?? " (fixable)" }
         return line
     }
 }

@@ -114,7 +114,7 @@ public struct PayloadLinter: Sendable {
             findings.append(
                 LintFinding(
                     .error, .wrongType, at: "aps",
-                    "`aps` is the string \"\(text)\", it must be a dictionary; --fix makes it {\"alert\": \"\(text)\"}",
+                    "`aps` is the string \"\(text)\", it must be a dictionary; the fix makes it {\"alert\": \"\(text)\"}",
                     fixable: true
                 ))
         } else if let apsValue, aps == nil {

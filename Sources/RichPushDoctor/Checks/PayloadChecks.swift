@@ -11,8 +11,9 @@ public enum PayloadChecks {
     /// - Parameters:
     ///   - data: the payload bytes.
     ///   - analysis: the analysed project, or `nil` for the payload alone.
+    ///   - names: what the fixes call the tools (the linter's fix).
     /// - Returns: the findings, target `payload` (lint) or the extension (ATS).
-    public static func check(_ data: Data, analysis: ProjectAnalysis?) -> [DoctorFinding] {
+    public static func check(_ data: Data, analysis: ProjectAnalysis?, names: DoctorSettingNames = .library) -> [DoctorFinding] {
         let services = analysis?.targets.filter { $0.kind == .notificationService } ?? []
         let keyPaths = mediaKeyPaths(services.first)
         let linter = PayloadLinter(mediaKeyPaths: keyPaths)
@@ -20,7 +21,7 @@ public enum PayloadChecks {
             DoctorFinding(
                 DoctorCode(rawValue: finding.code.rawValue), severity: finding.severity == .error ? .error : .warning, target: "payload",
                 (finding.keyPath.map { "\($0): " } ?? "") + finding.message,
-                fix: finding.fixable ? "richpush lint --fix rewrites it" : "correct the payload as said")
+                fix: finding.fixable ? "\(names.lintFix) rewrites it" : "correct the payload as said")
         }
         guard let payload = try? JSONValue.parseStrictly(data) else { return findings }
         var hosts: [(path: String, host: String)] = []

@@ -29,9 +29,12 @@ public enum MediaChecks {
     /// - Parameters:
     ///   - data: the payload bytes (a payload that is not JSON gives no finding here: the lint says so).
     ///   - analysis: the analysed project, or `nil` for the default key paths.
-    ///   - settings: the probe's settings (budget, `--media-allow-host`, `--allow-http-host`).
+    ///   - settings: the probe's settings (budget, allowed hosts, `http://` hosts).
+    ///   - names: what the fixes call the tools and settings.
     /// - Returns: one finding per URL, target `payload`.
-    public static func check(_ data: Data, analysis: ProjectAnalysis?, settings: MediaProbe.Settings) async -> [DoctorFinding] {
+    public static func check(
+        _ data: Data, analysis: ProjectAnalysis?, settings: MediaProbe.Settings, names: DoctorSettingNames = .library
+    ) async -> [DoctorFinding] {
         let service = analysis?.targets.first { $0.kind == .notificationService }
         let keyPaths = PayloadChecks.mediaKeyPaths(service)
         guard let payload = try? JSONValue.parseStrictly(data) else { return [] }
@@ -41,7 +44,7 @@ public enum MediaChecks {
         var findings: [DoctorFinding] = []
         for url in media.urls where seen.insert(url).inserted {
             let result = await MediaProbe(settings: settings).probe(url)
-            findings.append(finding(result, key: path.description))
+            findings.append(finding(result, key: path.description, names: names))
         }
         return findings
     }
@@ -50,13 +53,14 @@ public enum MediaChecks {
     /// - Parameters:
     ///   - result: what the probe found.
     ///   - key: the key path that named the URL.
+    ///   - names: what the fix calls the tools and settings.
     /// - Returns: `media_refused`, `media_slow` or `media_ok`.
-    public static func finding(_ result: MediaProbeResult, key: String) -> DoctorFinding {
+    public static func finding(_ result: MediaProbeResult, key: String, names: DoctorSettingNames = .library) -> DoctorFinding {
         let seen = observed(result)
         if let reason = result.reason {
             return DoctorFinding(
                 .mediaRefused, target: "payload", "\(key) \(result.url): \(reason.rawValue): \(result.message) (\(seen))",
-                fix: fix(for: reason))
+                fix: fix(for: reason, names: names))
         }
         let ttfb = result.ttfbMs ?? 0
         if ttfb >= slowFirstByteMs || result.totalMs >= slowTotalMs {
@@ -65,32 +69,34 @@ public enum MediaChecks {
                 .mediaSlow, target: "payload",
                 "\(key) \(result.url): \(what) from here, and a phone on a slow link is slower still (\(seen))",
                 fix:
-                    "serve a preview of at most 300 KB from a fast host or CDN (richpush media optimize URL --output FILE); warned from a first byte at \(slowFirstByteMs) ms or a total of \(slowTotalMs) ms"
+                    "serve a preview of at most 300 KB from a fast host or CDN (\(names.optimize)); warned from a first byte at \(slowFirstByteMs) ms or a total of \(slowTotalMs) ms"
             )
         }
         return DoctorFinding(.mediaOK, target: "payload", "\(key) \(result.url): the extension would attach it (\(seen))", fix: "")
     }
 
     /// What to do about a probe's reason.
-    /// - Parameter reason: the extension's reason code (or `blocked_address`).
+    /// - Parameters:
+    ///   - reason: the extension's reason code (or `blocked_address`).
+    ///   - names: what the sentence calls the tools and settings.
     /// - Returns: one sentence.
-    public static func fix(for reason: ReasonCode) -> String {
+    public static func fix(for reason: RichPushReasonCode, names: DoctorSettingNames = .library) -> String {
         switch reason {
         case .unsupportedFormat:
-            return "send JPEG, PNG or GIF (richpush media optimize URL --output FILE makes a JPEG of at most 300 KB) and put that URL in the payload"
+            return "send JPEG, PNG or GIF (\(names.optimize) makes a JPEG of at most 300 KB) and put that URL in the payload"
         case .tooLarge:
             return
-                "send a smaller copy (richpush media optimize URL --output FILE: a JPEG of at most 300 KB); Apple: images ≤ 10 MB, audio ≤ 5 MB, video ≤ 50 MB"
+                "send a smaller copy (\(names.optimize): a JPEG of at most 300 KB); Apple: images ≤ 10 MB, audio ≤ 5 MB, video ≤ 50 MB"
         case .timeout:
             return "serve a smaller file (a preview of at most 300 KB, article 004) from a faster host or CDN"
         case .httpStatus:
             return "fix the URL or the host: it must answer 200 with the file"
         case .insecureScheme:
-            return "serve the media over https (or give the extension an ATS exception for the host, and pass --allow-http-host HOST)"
+            return "serve the media over https (or give the extension an ATS exception for the host, and \(names.allowHTTPHost))"
         case .notMedia:
             return "link the media file itself, not a page about it"
         case .corruptMedia:
-            return "encode the file again (it is cut short or damaged), e.g. richpush media optimize URL --output FILE"
+            return "encode the file again (it is cut short or damaged), e.g. \(names.optimize)"
         case .redirectLimit:
             return "link the final URL (the extension follows at most 5 redirects)"
         case .network:
@@ -98,7 +104,7 @@ public enum MediaChecks {
         case .badURL:
             return "write a full https URL with a host, percent-encoded"
         case .blockedAddress:
-            return "use a public host; for a test or intranet host pass --media-allow-host HOST"
+            return "use a public host; for a test or intranet host \(names.allowMediaHost)"
         default:
             return "fix the media URL as said"
         }

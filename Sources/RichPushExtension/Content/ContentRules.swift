@@ -4,8 +4,8 @@ struct ContentRules: Sendable {
     let mediaCategoryIdentifiers: [MediaKind: String]
 
     /// The best attempt: the payload's text with the default body when the body is empty.
-    func bestAttempt(from payload: NotificationPayload) -> NotificationContent {
-        var content = NotificationContent(payload: payload)
+    func bestAttempt(from payload: RichPushNotificationPayload) -> RichPushNotificationContent {
+        var content = RichPushNotificationContent(payload: payload)
         if let defaultBody, content.body.isEmpty {
             content.body = defaultBody
         }
@@ -13,10 +13,10 @@ struct ContentRules: Sendable {
     }
 
     /// Adds the attachment, and its kind's media category when the payload names none.
-    func attaching(_ media: DownloadedMedia, to content: NotificationContent) -> NotificationContent {
+    func attaching(_ media: DownloadedMedia, to content: RichPushNotificationContent) -> RichPushNotificationContent {
         var content = content
         content.attachments = [
-            NotificationContent.Attachment(
+            RichPushNotificationContent.Attachment(
                 identifier: media.format.kind?.rawValue ?? "media",
                 file: media.file.path,
                 type: media.format.uniformTypeIdentifier,
@@ -30,8 +30,8 @@ struct ContentRules: Sendable {
     }
 
     /// What can be shown of a payload that did not parse: any strings in the usual places, no rules.
-    static func original(from json: JSONValue?) -> NotificationContent {
-        var content = NotificationContent()
+    static func original(from json: JSONValue?) -> RichPushNotificationContent {
+        var content = RichPushNotificationContent()
         guard let aps = json?["aps"]?.objectValue else { return content }
         switch aps["alert"] {
         case .string(let body)?:

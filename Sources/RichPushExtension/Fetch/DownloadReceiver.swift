@@ -197,7 +197,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         return true
     }
 
-    private func fail(_ reason: ReasonCode, _ message: String) -> Bool {
+    private func fail(_ reason: RichPushReasonCode, _ message: String) -> Bool {
         var failure = FetchFailure(reason, message, httpStatus: statusCode)
         failure.format = sniffed
         verdict = .failed(failure)

@@ -107,7 +107,7 @@ public enum MediaIntegrity {
         do {
             return try check(media.file, format: media.format)
         } catch {
-            let reason: ReasonCode
+            let reason: RichPushReasonCode
             switch error.code {
             case .unreadable: reason = .storage
             case .tooManyPixels: reason = .tooLarge

@@ -9,9 +9,9 @@ public struct NotificationLogLine: Sendable, Equatable {
     /// The push id, when the payload has one.
     public var pushID: String?
     /// The outcome (`media_attached`, `text_only`, `original`).
-    public var outcome: Outcome
+    public var outcome: RichPushOutcome
     /// The reason, when media was not attached.
-    public var reason: ReasonCode?
+    public var reason: RichPushReasonCode?
     /// A finer code, e.g. the decrypt sub-reason `bad_tag` or `invalid_buttons`.
     public var detail: String?
     /// Attachments made.
@@ -49,7 +49,7 @@ public struct NotificationLogLine: Sendable, Equatable {
     ///   - receiptSkip: why no receipt was sent.
     ///   - vendor: the vendor's identifier.
     public init(
-        pushID: String?, outcome: Outcome, reason: ReasonCode?, detail: String? = nil, attachments: Int = 0,
+        pushID: String?, outcome: RichPushOutcome, reason: RichPushReasonCode?, detail: String? = nil, attachments: Int = 0,
         mediaRequested: Int = 0, bytes: Int = 0, fetchMs: Int = 0, totalMs: Int, cacheHits: Int = 0, receipt: String? = nil,
         receiptSkip: String? = nil, vendor: String? = nil
     ) {
@@ -73,7 +73,7 @@ public struct NotificationLogLine: Sendable, Equatable {
     public var rendered: String {
         var object: [String: JSONValue] = [
             "event": .string("richpush.notification"),
-            "push_id": pushID.map { .string(String($0.prefix(Receipt.Limits.identifierBytes))) } ?? .null,
+            "push_id": pushID.map { .string(String($0.prefix(RichPushReceipt.Limits.identifierBytes))) } ?? .null,
             "outcome": .string(outcome.rawValue),
             "reason": reason.map { .string($0.rawValue) } ?? .null,
             "detail": detail.map { .string($0) } ?? .null,

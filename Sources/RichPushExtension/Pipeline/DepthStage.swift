@@ -70,7 +70,7 @@ final class DepthStage: Sendable {
     }
 
     /// The best attempt's content, with the badge and the buttons' category.
-    func adjust(_ content: NotificationContent) -> NotificationContent {
+    func adjust(_ content: RichPushNotificationContent) -> RichPushNotificationContent {
         var content = content
         if let badge { content.badge = badge }
         if let category { content.categoryIdentifier = category.identifier }
@@ -144,7 +144,7 @@ final class DepthStage: Sendable {
             return all.sorted { $0.0 < $1.0 }
         }
         var result = initial
-        var attachments: [NotificationContent.Attachment] = []
+        var attachments: [RichPushNotificationContent.Attachment] = []
         var firstFailure: FetchFailure?
         for (_, outcome) in outcomes {
             switch outcome {
@@ -225,7 +225,7 @@ final class DepthStage: Sendable {
     /// The buttons' category for what is delivered: with media attached (and no `aps.category`),
     /// the button slot of the media's category (`image.buttons.2`), so the content extension that
     /// shows the media still gets the notification; without media, `richpush.b.<hash>`.
-    func buttonCategory(_ category: NotificationCategoryDescription, for content: NotificationContent) -> NotificationCategoryDescription {
+    func buttonCategory(_ category: NotificationCategoryDescription, for content: RichPushNotificationContent) -> NotificationCategoryDescription {
         guard !payloadNamesCategory, configuration.buttonCategorySlots > 0,
             let type = content.attachments.first?.type, let kind = MediaFormat.forUniformTypeIdentifier(type)?.kind,
             let base = configuration.mediaCategoryIdentifiers[kind], !base.isEmpty
@@ -238,7 +238,7 @@ final class DepthStage: Sendable {
 
     /// Sends the receipt through the on-disk queue (stable `receipt_id`, once per push) when a
     /// state directory is configured, else directly (`DisplayReceipt.deliver`).
-    func send(_ receipt: Receipt, to url: URL, sender: ReceiptSender) async -> ReceiptReport {
+    func send(_ receipt: RichPushReceipt, to url: URL, sender: ReceiptSender) async -> ReceiptReport {
         await DisplayReceipt.deliver(receipt, to: url, sender: sender, configuration: configuration)
     }
 

@@ -4,7 +4,7 @@
 /// file. Any other error thrown by the hook is reported as `unsupported_format`.
 public struct MediaValidationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The reason code for the result and the receipt, e.g. `unsupported_format`.
-    public var reason: ReasonCode
+    public var reason: RichPushReasonCode
     /// What the validator said.
     public var message: String
 
@@ -12,7 +12,7 @@ public struct MediaValidationError: Error, Sendable, Equatable, CustomStringConv
     /// - Parameters:
     ///   - reason: the reason code to report.
     ///   - message: what was wrong.
-    public init(reason: ReasonCode, message: String) {
+    public init(reason: RichPushReasonCode, message: String) {
         self.reason = reason
         self.message = message
     }

@@ -70,8 +70,8 @@ public final class NotificationPipeline: Sendable {
     }
 
     /// The `userInfo` key that marks a payload that was not a JSON object (see
-    /// `NotificationPayload.unreadablePayloadKey`).
-    public static let unreadablePayloadKey = NotificationPayload.unreadablePayloadKey
+    /// `RichPushNotificationPayload.unreadablePayloadKey`).
+    public static let unreadablePayloadKey = RichPushNotificationPayload.unreadablePayloadKey
 
     /// Starts one notification from raw payload bytes (see `start(payload:validate:deliver:)`).
     ///

@@ -3,9 +3,9 @@ import Foundation
 /// What the pipeline delivered for one notification.
 public struct PipelineResult: Sendable, Equatable {
     /// `media_attached`, `text_only` or `original`.
-    public var outcome: Outcome
+    public var outcome: RichPushOutcome
     /// Why media was not attached; `nil` when it was.
-    public var reason: ReasonCode?
+    public var reason: RichPushReasonCode?
     /// The status of the media server's last response, when it answered (e.g. 200, 404).
     public var httpStatus: Int?
     /// The push id found along `PipelineConfiguration.pushIDKeyPaths`.
@@ -17,7 +17,7 @@ public struct PipelineResult: Sendable, Equatable {
     /// Milliseconds from `start` to the moment the outcome was decided.
     public var elapsedMs: Int
     /// The content handed to the system; attachments carry file path, UTType and size in bytes.
-    public var content: NotificationContent
+    public var content: RichPushNotificationContent
     /// The receipt's status when the content was delivered.
     public var receipt: ReceiptReport
     /// The normalised media URL, when the payload named one.
@@ -29,8 +29,8 @@ public struct PipelineResult: Sendable, Equatable {
 
     /// Makes a result.
     public init(
-        outcome: Outcome, reason: ReasonCode?, httpStatus: Int?, pushID: String?, elapsedMs: Int,
-        content: NotificationContent, receipt: ReceiptReport, mediaURL: URL? = nil, message: String = ""
+        outcome: RichPushOutcome, reason: RichPushReasonCode?, httpStatus: Int?, pushID: String?, elapsedMs: Int,
+        content: RichPushNotificationContent, receipt: ReceiptReport, mediaURL: URL? = nil, message: String = ""
     ) {
         self.outcome = outcome
         self.reason = reason

@@ -31,7 +31,7 @@ public final class PipelineRun: Sendable {
     private let configuration: PipelineConfiguration
     private let transport: any MediaTransport
     private let input: Input
-    private let payload: NotificationPayload?
+    private let payload: RichPushNotificationPayload?
     /// The payload as JSON (after decryption), `nil` when unreadable.
     private let json: JSONValue?
     private let validate: (@Sendable (DownloadedMedia) async throws -> Void)?
@@ -57,7 +57,7 @@ public final class PipelineRun: Sendable {
         state = Locked(State(deliver: deliver))
 
         var json: JSONValue?
-        var parsed: NotificationPayload?
+        var parsed: RichPushNotificationPayload?
         var problem: String?
         var depth: DepthStage?
         switch input {
@@ -66,7 +66,7 @@ public final class PipelineRun: Sendable {
             depth = DepthStage(payload: received, configuration: pipeline.configuration)
             let value = depth?.decryption.payload ?? received
             json = value
-            do { parsed = try NotificationPayload(json: value) } catch {
+            do { parsed = try RichPushNotificationPayload(json: value) } catch {
                 problem = (error as? RichPushError)?.message ?? String(describing: error)
             }
         case .unreadable(let message):
@@ -294,7 +294,7 @@ public final class PipelineRun: Sendable {
             deliverNow(result)
             return true
         }
-        let receipt = Receipt(
+        let receipt = RichPushReceipt(
             pushID: pushID, event: .delivered, receiptID: receiptID, outcome: result.outcome, reason: result.reason,
             elapsedMs: result.elapsedMs, mediaBytes: result.content.attachments.first?.bytes,
             mediaType: result.content.attachments.first?.type, vendor: result.vendor?.identifier

@@ -19,7 +19,7 @@ public enum DisplayReceipt {
     ///   - transport: the HTTP layer.
     /// - Returns: `sent`, `duplicate`, `failed` (with why), or `skipped` with its `skipReason`.
     public static func send(
-        payload: JSONValue, outcome: Outcome, reason: ReasonCode?, elapsedMs: Int, mediaType: String? = nil, mediaBytes: Int? = nil,
+        payload: JSONValue, outcome: RichPushOutcome, reason: RichPushReasonCode?, elapsedMs: Int, mediaType: String? = nil, mediaBytes: Int? = nil,
         configuration: PipelineConfiguration, transport: any MediaTransport
     ) async -> ReceiptReport {
         let pushID = PayloadLookup.pushID(in: payload, keyPaths: configuration.pushIDKeyPaths)?.value
@@ -28,7 +28,7 @@ public enum DisplayReceipt {
                 payload: payload, pushID: pushID, receiptsURL: configuration.receiptsURL, pushIDKeyPaths: configuration.pushIDKeyPaths)
             return ReceiptReport(status: .skipped, skipReason: skip)
         }
-        let receipt = Receipt(
+        let receipt = RichPushReceipt(
             pushID: pushID, event: .delivered, receiptID: UUID().uuidString.lowercased(), outcome: outcome, reason: reason,
             elapsedMs: elapsedMs, mediaBytes: mediaBytes, mediaType: mediaType, vendor: PushVendor.recognise(payload)?.identifier)
         let sender = ReceiptSender(
@@ -39,7 +39,7 @@ public enum DisplayReceipt {
 
     /// Sends a receipt through the on-disk queue (stable `receipt_id`, once per push) when a
     /// state directory is configured, else directly.
-    static func deliver(_ receipt: Receipt, to url: URL, sender: ReceiptSender, configuration: PipelineConfiguration) async -> ReceiptReport {
+    static func deliver(_ receipt: RichPushReceipt, to url: URL, sender: ReceiptSender, configuration: PipelineConfiguration) async -> ReceiptReport {
         guard let directory = configuration.stateDirectory else { return await sender.send(receipt, to: url) }
         let delivery = ReceiptDelivery(
             directory: directory, poster: TransportReceiptPoster(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts))
@@ -51,14 +51,16 @@ public enum DisplayReceipt {
             case .duplicate: return ReceiptReport(status: .duplicate, receiptID: id)
             default:
                 let why: String
+                var setting: String?
                 if let http {
                     why = "HTTP \(http)"
                 } else if !MediaFetcher(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts).isAllowedByATS(url) {
                     why = ReceiptSender.atsRefusal(url)
+                    setting = ReceiptSender.atsSetting(url)
                 } else {
                     why = "no answer (connection failed or timed out)"
                 }
-                return ReceiptReport(status: .failed, httpStatus: http, receiptID: id, error: why + "; queued, retried on a later run")
+                return ReceiptReport(status: .failed, httpStatus: http, receiptID: id, error: why + "; queued, retried on a later run", setting: setting)
             }
         } catch {
             return await sender.send(receipt, to: url)

@@ -29,6 +29,10 @@ public struct ReceiptReport: Sendable, Equatable {
     /// Why no receipt was sent; set when `status` is `skipped` because of the payload or the
     /// configuration (no receipts URL, no push id).
     public var skipReason: ReceiptSkipReason?
+    /// The setting to change when that is the fix for a skip or a failure, as
+    /// `PipelineConfiguration`'s property (`receiptsURL`, `allowedHTTPHosts`): a program maps it to
+    /// its own name for it (`richpush simulate`'s option).
+    public var setting: String?
 
     /// Makes a report.
     /// - Parameters:
@@ -37,12 +41,17 @@ public struct ReceiptReport: Sendable, Equatable {
     ///   - receiptID: the `receipt_id` sent.
     ///   - error: why it failed (only for `failed`).
     ///   - skipReason: why it was skipped (only for `skipped`).
-    public init(status: Status, httpStatus: Int? = nil, receiptID: String? = nil, error: String? = nil, skipReason: ReceiptSkipReason? = nil) {
+    ///   - setting: the setting to change, when that is the fix; `skipReason`'s by default.
+    public init(
+        status: Status, httpStatus: Int? = nil, receiptID: String? = nil, error: String? = nil, skipReason: ReceiptSkipReason? = nil,
+        setting: String? = nil
+    ) {
         self.status = status
         self.httpStatus = httpStatus
         self.receiptID = receiptID
         self.error = error
         self.skipReason = skipReason
+        self.setting = setting ?? skipReason?.setting
     }
 
     /// No receipt was attempted.

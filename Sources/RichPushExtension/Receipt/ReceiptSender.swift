@@ -1,6 +1,6 @@
 import Foundation
 
-/// Posts a `Receipt` form-encoded (`push_id` first, article 000's format) and reports the result.
+/// Posts a `RichPushReceipt` form-encoded (`push_id` first, article 000's format) and reports the result.
 struct ReceiptSender: Sendable {
     let transport: any MediaTransport
     let allowedHTTPHosts: Set<String>
@@ -8,10 +8,10 @@ struct ReceiptSender: Sendable {
 
     /// Sends the receipt; never throws.
     /// - Returns: `sent` with the status for a 2xx, else `failed`.
-    func send(_ receipt: Receipt, to url: URL) async -> ReceiptReport {
+    func send(_ receipt: RichPushReceipt, to url: URL) async -> ReceiptReport {
         let ats = MediaFetcher(transport: transport, allowedHTTPHosts: allowedHTTPHosts)
         guard ats.isAllowedByATS(url) else {
-            return ReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.atsRefusal(url))
+            return ReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.atsRefusal(url), setting: Self.atsSetting(url))
         }
         do {
             let status = try await transport.post(
@@ -30,10 +30,15 @@ struct ReceiptSender: Sendable {
     /// Why App Transport Security refuses a receipts URL, in a few words.
     static func atsRefusal(_ url: URL) -> String {
         if url.scheme?.lowercased() == "http" {
-            return "insecure_scheme: http to \(url.host ?? "this host") needs an ATS exception (--allow-http-host \(url.host ?? "HOST"))"
+            let host = url.host ?? "this host"
+            return
+                "insecure_scheme: http to \(host) needs an ATS exception (\(host) in AllowedHTTPHosts and NSAppTransportSecurity of the extension's Info.plist)"
         }
         return "insecure_scheme: \(url.scheme ?? "no scheme") is not http(s)"
     }
+
+    /// The setting that lets the receipts URL through ATS (`allowedHTTPHosts`), for an http URL.
+    static func atsSetting(_ url: URL) -> String? { url.scheme?.lowercased() == "http" ? "allowedHTTPHosts" : nil }
 
     /// A transport error in a few words (`connection refused`, `timeout`).
     static func describe(_ error: any Error) -> String {

@@ -11,7 +11,7 @@ public struct ReceiptSkipReason: Sendable, Equatable, CustomStringConvertible {
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
-        /// No receipts URL is configured (`ReceiptsURL` in the Info.plist, `--receipts-url`).
+        /// No receipts URL is configured (`ReceiptsURL` in the Info.plist, `PipelineConfiguration.receiptsURL`).
         public static let noReceiptsURL = Code(rawValue: "no_receipts_url")
         /// No push id along the configured key paths.
         public static let noPushID = Code(rawValue: "no_push_id")
@@ -25,14 +25,19 @@ public struct ReceiptSkipReason: Sendable, Equatable, CustomStringConvertible {
     public var code: Code
     /// What was wrong and what to do, e.g. the key paths looked at.
     public var message: String
+    /// The setting to give when the fix is one, as `PipelineConfiguration`'s property
+    /// (`receiptsURL`): a program maps it to its own name for it (`richpush simulate`'s option).
+    public var setting: String?
 
     /// Makes a reason.
     /// - Parameters:
     ///   - code: the stable code.
     ///   - message: what was wrong and what to do.
-    public init(_ code: Code, _ message: String) {
+    ///   - setting: the `PipelineConfiguration` property to set, when that is the fix.
+    public init(_ code: Code, _ message: String, setting: String? = nil) {
         self.code = code
         self.message = message
+        self.setting = setting
     }
 
     public var description: String { "\(code): \(message)" }
@@ -47,14 +52,15 @@ public struct ReceiptSkipReason: Sendable, Equatable, CustomStringConvertible {
     /// - Returns: the reason. A missing push id comes first (it is the payload's to fix), naming the
     ///   key paths looked at and, for a known vendor, the field to add; then a missing receipts URL.
     public static func check(payload: JSONValue?, pushID: String?, receiptsURL: URL?, pushIDKeyPaths: [PayloadKeyPath]) -> ReceiptSkipReason? {
-        let noURL = "no receipts URL is configured (RichPush → ReceiptsURL in the extension's Info.plist, or --receipts-url)"
-        guard pushID == nil else { return receiptsURL == nil ? ReceiptSkipReason(.noReceiptsURL, noURL) : nil }
+        let noURL = "no receipts URL is configured (RichPush → ReceiptsURL in the extension's Info.plist, or PipelineConfiguration.receiptsURL)"
+        let setting = receiptsURL == nil ? "receiptsURL" : nil
+        guard pushID == nil else { return receiptsURL == nil ? ReceiptSkipReason(.noReceiptsURL, noURL, setting: setting) : nil }
         let looked = "looked at \(pushIDKeyPaths.map(\.description).joined(separator: ", "))"
         let also = receiptsURL == nil ? "; and \(noURL)" : ""
         if let payload, let vendor = PushVendor.recognise(payload), let why = vendor.missingIDExplanation {
             let code: Code = vendor.idKind == .perDelivery ? .perDeliveryID : vendor.idKind == .absent ? .vendorHasNoID : .noPushID
-            return ReceiptSkipReason(code, "\(why) (\(looked))\(also)")
+            return ReceiptSkipReason(code, "\(why) (\(looked))\(also)", setting: setting)
         }
-        return ReceiptSkipReason(.noPushID, "the payload has no push id (\(looked)); add push_id, or name your key in PushIDKeyPaths\(also)")
+        return ReceiptSkipReason(.noPushID, "the payload has no push id (\(looked)); add push_id, or name your key in PushIDKeyPaths\(also)", setting: setting)
     }
 }

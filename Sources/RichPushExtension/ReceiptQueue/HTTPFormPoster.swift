@@ -12,7 +12,7 @@ public struct HTTPFormPoster: ReceiptPoster {
     /// Makes a poster.
     public init() {}
 
-    public func post(_ receipt: Receipt, to url: URL, timeout: Double) async -> Int? {
+    public func post(_ receipt: RichPushReceipt, to url: URL, timeout: Double) async -> Int? {
         let body = receipt.formEncoded()
         #if canImport(CCurl)
         // A thread of its own: a blocking transfer must not hold a concurrency-pool or GCD

@@ -36,7 +36,7 @@ public struct InstallIdentity: Sendable {
     /// installations.
     ///
     /// - Parameter pushID: the push id.
-    /// - Returns: 32 lowercase hex characters (within `Receipt.Limits.identifierBytes`).
+    /// - Returns: 32 lowercase hex characters (within `RichPushReceipt.Limits.identifierBytes`).
     /// - Throws: `RichPushError` `io` when the install id cannot be created.
     public func receiptID(for pushID: String) throws -> String {
         Self.receiptID(installID: try installID(), pushID: pushID)

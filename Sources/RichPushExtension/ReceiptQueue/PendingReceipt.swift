@@ -3,7 +3,7 @@ import Foundation
 /// A receipt waiting in the on-disk queue, with its destination and retry state.
 public struct PendingReceipt: Sendable, Equatable, Codable {
     /// The receipt (its `receiptID` names the queue file).
-    public var receipt: Receipt
+    public var receipt: RichPushReceipt
     /// Where it goes (the receipts URL at the time it was queued).
     public var url: String
     /// When it was queued, in seconds since 1970.
@@ -20,7 +20,7 @@ public struct PendingReceipt: Sendable, Equatable, Codable {
     ///   - queuedAt: seconds since 1970.
     ///   - attempts: failed attempts so far.
     ///   - notBefore: seconds since 1970.
-    public init(receipt: Receipt, url: String, queuedAt: Double, attempts: Int = 0, notBefore: Double = 0) {
+    public init(receipt: RichPushReceipt, url: String, queuedAt: Double, attempts: Int = 0, notBefore: Double = 0) {
         self.receipt = receipt
         self.url = url
         self.queuedAt = queuedAt

@@ -59,7 +59,7 @@ public struct ReceiptDelivery: Sendable {
     /// - Returns: the status of this receipt and the HTTP status of its attempt, if any.
     /// - Throws: `RichPushError` `io` when the state directory cannot be written (the caller then
     ///   sends directly, losing only the retry).
-    public func submit(_ receipt: Receipt, to url: URL, timeout: Double, now: Date = Date()) async throws -> (status: Status, httpStatus: Int?) {
+    public func submit(_ receipt: RichPushReceipt, to url: URL, timeout: Double, now: Date = Date()) async throws -> (status: Status, httpStatus: Int?) {
         // `delivered` keeps the bare push id as its key (entries written before events had keys).
         let seenKey = receipt.event == .delivered ? receipt.pushID : "\(receipt.event.rawValue):\(receipt.pushID)"
         guard try SeenPushStore(directory: directory).markSeen(seenKey, now: now) else {

@@ -110,7 +110,7 @@ public struct ReceiptQueue: Sendable {
 
     // MARK: - Under the lock
 
-    private func fileURL(_ receipt: Receipt) -> URL {
+    private func fileURL(_ receipt: RichPushReceipt) -> URL {
         let id = Self.entryName(receipt)
         let safe = !id.isEmpty && id.count <= 128 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         return folder.appendingPathComponent("\(safe ? id : SHA256Hash.hex(id)).json")
@@ -122,7 +122,7 @@ public struct ReceiptQueue: Sendable {
     ///
     /// - Parameter receipt: the receipt.
     /// - Returns: e.g. `3f2a…` or `3f2a…-opened`.
-    public static func entryName(_ receipt: Receipt) -> String {
+    public static func entryName(_ receipt: RichPushReceipt) -> String {
         let id = receipt.receiptID ?? receipt.pushID
         return receipt.event == .delivered ? id : "\(id)-\(receipt.event.rawValue)"
     }

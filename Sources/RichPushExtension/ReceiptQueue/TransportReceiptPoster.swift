@@ -6,7 +6,7 @@ struct TransportReceiptPoster: ReceiptPoster {
     let transport: any MediaTransport
     let allowedHTTPHosts: Set<String>
 
-    func post(_ receipt: Receipt, to url: URL, timeout: Double) async -> Int? {
+    func post(_ receipt: RichPushReceipt, to url: URL, timeout: Double) async -> Int? {
         let sender = ReceiptSender(
             transport: transport, allowedHTTPHosts: allowedHTTPHosts, timeout: .milliseconds(Int(max(0.001, timeout) * 1000))
         )

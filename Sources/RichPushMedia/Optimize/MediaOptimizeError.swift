@@ -27,14 +27,19 @@ public struct MediaOptimizeError: Error, Sendable, Equatable, CustomStringConver
     public let code: Code
     /// What was wrong and what to do.
     public let message: String
+    /// The `MediaOptimizer.Settings` property to change when that is the fix (`allowsImageMagick`,
+    /// `maximumInputPixels`, `maximumBytes`): a program maps it to its own name for the setting.
+    public let setting: String?
 
     /// Makes an error.
     /// - Parameters:
     ///   - code: the code.
     ///   - message: what was wrong.
-    public init(_ code: Code, _ message: String) {
+    ///   - setting: the `MediaOptimizer.Settings` property to change, when that is the fix.
+    public init(_ code: Code, _ message: String, setting: String? = nil) {
         self.code = code
         self.message = message
+        self.setting = setting
     }
 
     public var description: String { "\(code): \(message)" }

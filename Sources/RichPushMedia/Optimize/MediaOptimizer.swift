@@ -91,8 +91,8 @@ public struct MediaOptimizer: Sendable {
         if format == .bmp, !imageMagick {
             throw MediaOptimizeError(
                 .unsupportedFormat,
-                "BMP is read only through ImageMagick, an untrusted loader that is off on hostile input; allow it with --allow-imagemagick (MediaOptimizer.Settings.allowsImageMagick), or send PNG or JPEG"
-            )
+                "BMP is read only through ImageMagick, an untrusted loader that is off on hostile input; send PNG or JPEG, or allow the ImageMagick loader",
+                setting: "allowsImageMagick")
         }
         // A file that may be kept as it is gets the extension's structure check; one that is
         // converted is decoded by libvips with fail_on=error, which refuses it as surely.
@@ -111,8 +111,8 @@ public struct MediaOptimizer: Sendable {
         if format != .svg, overflow || pixels > settings.maximumInputPixels {
             throw MediaOptimizeError(
                 .tooLarge,
-                "the image declares \(header.width)×\(header.height) pixels, over the decoder's bound of \(settings.maximumInputPixels) (--max-input-pixels); refused before decoding (a decompression bomb, or too big to convert)"
-            )
+                "the image declares \(header.width)×\(header.height) pixels, over the decoder's bound of \(settings.maximumInputPixels): refused before decoding (a decompression bomb, or too big to convert); raise the bound if it is neither",
+                setting: "maximumInputPixels")
         }
         let longSide = max(header.width, header.height)
         if [.jpeg, .png, .gif].contains(format), bytes <= settings.maximumBytes, longSide <= settings.maximumSide {
@@ -126,7 +126,8 @@ public struct MediaOptimizer: Sendable {
             let jpeg = try VipsLibrary.jpeg(
                 input, side: side, qualities: Self.qualities, maximumBytes: settings.maximumBytes, minimumSide: Self.minimumSide)
         else {
-            throw MediaOptimizeError(.tooLarge, "no JPEG of at least \(Self.minimumSide) px fits \(settings.maximumBytes) bytes; raise --max-bytes")
+            throw MediaOptimizeError(
+                .tooLarge, "no JPEG of at least \(Self.minimumSide) px fits \(settings.maximumBytes) bytes; raise the byte budget", setting: "maximumBytes")
         }
         try Self.write(jpeg.data, to: output)
         result.action = .converted

@@ -17,14 +17,20 @@ import Darwin
 /// every connection (libcurl's open-socket hook), so a name that resolves to a refused address
 /// — directly or after a DNS change between two hops — is refused before any packet is sent.
 public struct MediaAddressPolicy: Sendable, Equatable {
-    /// Hosts (names or literal addresses, lower-cased) opened by `--media-allow-host` for tests and
-    /// intranets: connections for these URL hosts, or to these addresses, are not checked.
+    /// Hosts (names or literal addresses, lower-cased) opened for tests and intranets: connections
+    /// for these URL hosts, or to these addresses, are not checked.
     public var allowedHosts: Set<String>
+    /// What a refusal calls the setting that fills `allowedHosts`: the program's own name for it
+    /// (the command line's `--media-allow-host`); `MediaAddressPolicy(allowedHosts:)` by default.
+    public var allowedHostsSetting: String
 
     /// Makes a policy.
-    /// - Parameter allowedHosts: names or literal addresses to allow whatever they resolve to.
-    public init(allowedHosts: Set<String> = []) {
+    /// - Parameters:
+    ///   - allowedHosts: names or literal addresses to allow whatever they resolve to.
+    ///   - allowedHostsSetting: the program's name for the setting that allows a host, for refusals.
+    public init(allowedHosts: Set<String> = [], allowedHostsSetting: String = "MediaAddressPolicy(allowedHosts:)") {
         self.allowedHosts = Set(allowedHosts.map { Self.bare($0) })
+        self.allowedHostsSetting = allowedHostsSetting
     }
 
     /// Why a connection is refused, or `nil` when it is allowed.
@@ -37,7 +43,7 @@ public struct MediaAddressPolicy: Sendable, Equatable {
         guard let range = Self.nonPublicRange(address) else { return nil }
         let named = Self.bare(host) == Self.bare(address) ? address : "\(host) resolves to \(address), which"
         return
-            "\(named) is \(range); the provider never fetches media from non-public addresses (use --media-allow-host \(Self.bare(host)) for a test or intranet host)"
+            "\(named) is \(range); the provider never fetches media from non-public addresses (allow \(Self.bare(host)) with \(allowedHostsSetting) for a test or intranet host)"
     }
 
     /// The non-public range an address is in, or `nil` for a public (or unparsable) address.

@@ -147,9 +147,9 @@ public struct MediaProbe: Sendable {
     }
 }
 
-extension ReasonCode {
+extension RichPushReasonCode {
     /// The provider refused to fetch the media URL: it (or a redirect) names or resolves to a
     /// loopback, private, link-local or unique-local address (server-side request forgery).
     /// Provider side only; the extension never reports it.
-    public static let blockedAddress = ReasonCode(rawValue: "blocked_address")
+    public static let blockedAddress = RichPushReasonCode(rawValue: "blocked_address")
 }

@@ -8,7 +8,7 @@ public struct MediaProbeResult: Sendable, Equatable {
     public var url: String
     /// The extension's reason code (e.g. `unsupported_format`, `too_large`, `timeout`), or
     /// `blocked_address` (provider only); `nil` when the extension would attach the media.
-    public var reason: ReasonCode?
+    public var reason: RichPushReasonCode?
     /// What happened, for people.
     public var message = ""
     /// The last URL requested (after redirects).

@@ -8,8 +8,8 @@ struct PushPageEndpoint: AdminPageEndpoint {
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let pushID = request.pathParameter
-        guard !pushID.isEmpty, pushID.utf8.count <= Receipt.Limits.identifierBytes else {
-            let message = "A push id is 1…\(Receipt.Limits.identifierBytes) bytes."
+        guard !pushID.isEmpty, pushID.utf8.count <= RichPushReceipt.Limits.identifierBytes else {
+            let message = "A push id is 1…\(RichPushReceipt.Limits.identifierBytes) bytes."
             throw HTTPResponseError(code: "invalid_push_id", message: message, page: PushDetailPage.notFound(pushID, message: message))
         }
         let (found, media) = try await context.read { (try $0.pushDetail(pushID), try $0.pushMedia(pushID)) }

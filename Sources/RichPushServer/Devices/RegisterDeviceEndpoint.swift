@@ -40,7 +40,7 @@ struct RegisterDeviceEndpoint: Endpoint {
                 throw HTTPResponseError(
                     status: 403, code: "user_not_verified",
                     message:
-                        "binding a token to a user_id needs proof: the admin token as Authorization: Bearer (from your backend), or a user_hash when richpush serve has --device-secret"
+                        "binding a token to a user_id needs proof: the admin token as Authorization: Bearer (from your backend), or a user_hash, checked with the server's device secret (the server's setting: richpush serve --device-secret)"
                 )
             }
             guard let hash = registration.userHash, let mac = Self.bytes(hex: hash), HMACSHA256.verify(mac, message: Data(userID.utf8), key: secret) else {

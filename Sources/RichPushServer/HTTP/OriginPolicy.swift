@@ -33,7 +33,7 @@ struct OriginPolicy: Sendable {
         let own = ownOrigins(client)
         let expected = own.first ?? "this server's origin"
         let advice =
-            "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy start richpush serve with --public-url https://YOUR-HOST"
+            "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
         if let origin {
             let trimmed = origin.trimmingCharacters(in: .whitespaces)
             if let normalized = Self.normalizedOrigin(trimmed), own.contains(normalized) { return nil }

@@ -5,9 +5,9 @@ import RichPushCore
 /// nothing lands in PostgreSQL that `richpush serve` would have refused (a hand-edited or damaged
 /// file: a push id with U+202E, an unknown event, negative numbers, an id cut at a NUL byte).
 ///
-/// Receipts go through `ReceiptDecoder`'s own field rules (`IdentifierRule`, `Receipt.Limits`,
+/// Receipts go through `ReceiptDecoder`'s own field rules (`IdentifierRule`, `RichPushReceipt.Limits`,
 /// the known events, codes of `a-z0-9_`), device tokens through `DeviceTokenRule`, the other ids
-/// through `IdentifierRule` and `Receipt.Limits.identifierBytes`. Counts are bounded by
+/// through `IdentifierRule` and `RichPushReceipt.Limits.identifierBytes`. Counts are bounded by
 /// `maximumCount` and times by `maximumTimeMs`, so that no sum of a chunk leaves PostgreSQL's
 /// `bigint`. A row that breaks a rule is skipped and reported by its rowid, never copied.
 enum MigrationRowCheck {
@@ -30,12 +30,12 @@ enum MigrationRowCheck {
         var storedBytes: Int?
     }
 
-    /// Why `text` is not a valid id (`IdentifierRule`, 1…`Receipt.Limits.identifierBytes` bytes), or `nil`.
+    /// Why `text` is not a valid id (`IdentifierRule`, 1…`RichPushReceipt.Limits.identifierBytes` bytes), or `nil`.
     static func identifierProblem(_ name: String, _ text: Text, required: Bool = true) -> String? {
         if let problem = nulProblem(name, text) { return problem }
         guard let value = text.value, !value.isEmpty else { return required ? "\(name) is empty" : nil }
-        if value.utf8.count > Receipt.Limits.identifierBytes {
-            return "\(name) is \(value.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) bytes"
+        if value.utf8.count > RichPushReceipt.Limits.identifierBytes {
+            return "\(name) is \(value.utf8.count) bytes; at most \(RichPushReceipt.Limits.identifierBytes) bytes"
         }
         if let bad = IdentifierRule.firstViolation(in: value) {
             return "\(name) holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position)"
@@ -82,7 +82,7 @@ enum MigrationRowCheck {
         if let elapsedMs { fields["elapsed_ms"] = .text(String(elapsedMs)) }
         if let mediaBytes { fields["media_bytes"] = .text(String(mediaBytes)) }
         if pushID.value?.isEmpty ?? true { return .failure(RowProblem(message: "push_id is empty")) }
-        let receipt: Receipt
+        let receipt: RichPushReceipt
         do {
             receipt = try ReceiptDecoder.receipt(from: fields)
         } catch let error as HTTPResponseError {
@@ -130,11 +130,11 @@ enum MigrationRowCheck {
 
     /// Why a `sendRecord` row (columns as `SQLiteToPostgresMigration` selects them) breaks a rule, or `nil`.
     static func sendRecordProblem(_ row: SQLiteStatement) -> String? {
-        let code = Receipt.Limits.codeBytes
+        let code = RichPushReceipt.Limits.codeBytes
         return identifierProblem("push_id", text(row, 1, 8)) ?? tokenProblem(text(row, 2, 9))
             ?? numberProblem("status", row.int(3), in: 0...999)
             ?? textProblem("reason", text(row, 4, 10), maxBytes: code)
-            ?? textProblem("apns_id", text(row, 5, 11), maxBytes: Receipt.Limits.identifierBytes)
+            ?? textProblem("apns_id", text(row, 5, 11), maxBytes: RichPushReceipt.Limits.identifierBytes)
             ?? numberProblem("sent_at_ms", row.int(6), in: 0...maximumTimeMs, optional: false)
             ?? textProblem("outcome", text(row, 7, 12), maxBytes: code)
     }
@@ -145,7 +145,7 @@ enum MigrationRowCheck {
         let state = row.text(2) ?? ""
         return tokenProblem(text(row, 1, 6))
             ?? (states.contains(state) ? nil : "state is '\(state.prefix(64))'; expected one of \(states.sorted().joined(separator: ", "))")
-            ?? textProblem("reason", text(row, 3, 7), maxBytes: Receipt.Limits.codeBytes)
+            ?? textProblem("reason", text(row, 3, 7), maxBytes: RichPushReceipt.Limits.codeBytes)
             ?? numberProblem("since_ms", row.int(4), in: time)
             ?? numberProblem("updated_at_ms", row.int(5), in: time, optional: false)
     }

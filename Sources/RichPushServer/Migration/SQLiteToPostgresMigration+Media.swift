@@ -141,7 +141,7 @@ extension SQLiteToPostgresMigration {
 
     /// Why a `push_media` row (columns as selected above) breaks the server's rules, or `nil`.
     static func mediaRecordProblem(_ row: SQLiteStatement) -> String? {
-        let count = 0...MigrationRowCheck.maximumCount, code = Receipt.Limits.codeBytes
+        let count = 0...MigrationRowCheck.maximumCount, code = RichPushReceipt.Limits.codeBytes
         let action = row.text(4) ?? ""
         let sha = MigrationRowCheck.text(row, 7, 17)
         let problems: [() -> String?] = [

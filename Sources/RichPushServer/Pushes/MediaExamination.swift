@@ -23,7 +23,7 @@ struct MediaExamination: Sendable {
     /// Probe reasons an optimised copy can cure: a format iOS refuses (WebP, HEIC, AVIF, TIFF,
     /// SVG, JPEG XL, BMP), an image over Apple's 10 MB or over the extension's pixel bound, and
     /// a structure check the decoder decides again (`fail_on=error`: a cut-short file stays refused).
-    static let curable: Set<ReasonCode> = [.unsupportedFormat, .tooLarge, .corruptMedia]
+    static let curable: Set<RichPushReasonCode> = [.unsupportedFormat, .tooLarge, .corruptMedia]
 
     /// One optimisation at a time per server: libvips' peak memory for one image is bounded
     /// (under 160 MB for a 12 MB JPEG or a 9000 × 9000 PNG, BENCHMARKS.md), so it stays bounded

@@ -180,7 +180,7 @@ struct PushMediaCheck: Sendable {
     ///   - edge: whether the server runs the media edge.
     /// - Returns: the advice.
     static func fix(for reason: String, edge: Bool) -> String {
-        switch ReasonCode(rawValue: reason) {
+        switch RichPushReasonCode(rawValue: reason) {
         case .unsupportedFormat, .tooLarge:
             return edge
                 ? "no push-ready copy could be made of it: send a JPEG, PNG or GIF of at most 300 KB"

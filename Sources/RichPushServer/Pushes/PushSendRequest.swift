@@ -198,9 +198,9 @@ public struct PushSendRequest: Sendable {
             pushID = makePushID()
             generated = true
         }
-        guard pushID.utf8.count <= Receipt.Limits.identifierBytes else {
+        guard pushID.utf8.count <= RichPushReceipt.Limits.identifierBytes else {
             throw HTTPResponseError(
-                field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(Receipt.Limits.identifierBytes) (the receipts' bound)")
+                field: "push_id", message: "push_id is \(pushID.utf8.count) bytes; at most \(RichPushReceipt.Limits.identifierBytes) (the receipts' bound)")
         }
         if let bad = IdentifierRule.firstViolation(in: pushID) {
             throw HTTPResponseError(
@@ -269,7 +269,7 @@ public struct PushSendRequest: Sendable {
             throw HTTPResponseError(
                 code: "payload_rejected", field: "payload",
                 message: "the payload fails the checks (nothing was sent): " + errors.map(\.description).joined(separator: "; ")
-                    + "; `richpush lint --fix` rewrites the fixable ones",
+                    + "; those with \"fixable\": true in findings have an automatic fix (RichPush's command line: `richpush lint --fix`)",
                 findings: findings)
         }
         do {

@@ -22,8 +22,8 @@ struct RecordedSendEndpoint: Endpoint {
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let pushID = request.pathParameter
-        guard !pushID.isEmpty, pushID.utf8.count <= Receipt.Limits.identifierBytes else {
-            throw HTTPResponseError(code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes")
+        guard !pushID.isEmpty, pushID.utf8.count <= RichPushReceipt.Limits.identifierBytes else {
+            throw HTTPResponseError(code: "invalid_push_id", message: "push_id must be 1…\(RichPushReceipt.Limits.identifierBytes) bytes")
         }
         if let bad = IdentifierRule.firstViolation(in: pushID) {
             throw HTTPResponseError(

@@ -42,11 +42,11 @@ public struct RecordedSendRequest: Sendable {
     public init(pushID: String, body: Data, nowMs: Int) throws {
         let example = #"e.g. {"batch_id": "job-42", "source": "backend", "sent": 1200, "accepted": 1180}"#
         let root = try JSONRequestBody.object(body, known: ["batch_id", "source", "sent", "accepted", "skipped", "results", "title"], example: example)
-        guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: Receipt.Limits.identifierBytes) else {
+        guard let batchID = root["batch_id"]?.stringValue, Self.isIdentifier(batchID, maxBytes: RichPushReceipt.Limits.identifierBytes) else {
             throw HTTPResponseError(
                 field: "batch_id",
                 message:
-                    "batch_id is required: 1…\(Receipt.Limits.identifierBytes) bytes of printable text naming this batch of sends (your job or request id), so that a retry is not counted twice"
+                    "batch_id is required: 1…\(RichPushReceipt.Limits.identifierBytes) bytes of printable text naming this batch of sends (your job or request id), so that a retry is not counted twice"
             )
         }
         var source = "external"

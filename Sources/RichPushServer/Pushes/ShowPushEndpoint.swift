@@ -11,8 +11,8 @@ struct ShowPushEndpoint: Endpoint {
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let pushID = request.pathParameter
-        guard !pushID.isEmpty, pushID.utf8.count <= Receipt.Limits.identifierBytes else {
-            throw HTTPResponseError(code: "invalid_push_id", message: "push_id must be 1…\(Receipt.Limits.identifierBytes) bytes")
+        guard !pushID.isEmpty, pushID.utf8.count <= RichPushReceipt.Limits.identifierBytes else {
+            throw HTTPResponseError(code: "invalid_push_id", message: "push_id must be 1…\(RichPushReceipt.Limits.identifierBytes) bytes")
         }
         guard let push = try await context.read({ try $0.push(pushID) }) else {
             throw HTTPResponseError(status: 404, code: "unknown_push", message: "no receipts or sends for push_id '\(IdentifierRule.displayable(pushID))'")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a `push_id` or `receipt_id` may hold: 1…128 bytes of UTF-8 (`Receipt.Limits`) of
+/// What a `push_id` or `receipt_id` may hold: 1…128 bytes of UTF-8 (`RichPushReceipt.Limits`) of
 /// printable text. Refused, because they hide or reorder what the dashboard shows (an id with
 /// U+202E RIGHT-TO-LEFT OVERRIDE displays as another id) or break lines and logs:
 /// - control characters: U+0000–U+001F, U+007F–U+009F (C0, DEL, C1);

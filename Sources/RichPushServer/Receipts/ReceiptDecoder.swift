@@ -1,8 +1,8 @@
 import Foundation
 import RichPushCore
 
-/// Turns a `POST /v1/receipts` body into a `Receipt`, checking every field against
-/// `Receipt.Limits`.
+/// Turns a `POST /v1/receipts` body into a `RichPushReceipt`, checking every field against
+/// `RichPushReceipt.Limits`.
 ///
 /// Accepts `application/x-www-form-urlencoded` (article 000 sends just `push_id=2018001`) and
 /// `application/json` (an object with the same field names). A body without a content type (or
@@ -25,7 +25,7 @@ public enum ReceiptDecoder {
     ///   - contentType: the `Content-Type` header, if any.
     /// - Returns: the receipt.
     /// - Throws: `HTTPResponseError` naming the field and why.
-    public static func decode(body: Data, contentType: String?) throws -> Receipt {
+    public static func decode(body: Data, contentType: String?) throws -> RichPushReceipt {
         // What devices (and article 000) send, compared without building a lowered copy.
         let mime = contentType == "application/x-www-form-urlencoded" ? contentType : contentType.map { Self.mediaType($0) }
         let first = body.first(where: { !" \t\r\n".utf8.contains($0) })
@@ -167,27 +167,27 @@ public enum ReceiptDecoder {
         return object.mapValues { .json($0) }
     }
 
-    static func receipt(from fields: [String: RawField]) throws -> Receipt {
+    static func receipt(from fields: [String: RawField]) throws -> RichPushReceipt {
         guard let pushID = try identifier("push_id", fields, required: true) else {
             throw HTTPResponseError(code: "missing_field", field: "push_id", message: "push_id is required (e.g. push_id=2018001)")
         }
-        var event = Receipt.Event.delivered
-        if let raw = try string("event", fields, maxBytes: Receipt.Limits.codeBytes) {
-            event = Receipt.Event(rawValue: raw)
-            guard Receipt.Event.known.contains(event) else {
+        var event = RichPushReceipt.Event.delivered
+        if let raw = try string("event", fields, maxBytes: RichPushReceipt.Limits.codeBytes) {
+            event = RichPushReceipt.Event(rawValue: raw)
+            guard RichPushReceipt.Event.known.contains(event) else {
                 throw HTTPResponseError(
                     code: "invalid_field", field: "event",
-                    message: "event must be one of \(Receipt.Event.known.map(\.rawValue).joined(separator: ", ")); got '\(raw.prefix(64))'"
+                    message: "event must be one of \(RichPushReceipt.Event.known.map(\.rawValue).joined(separator: ", ")); got '\(raw.prefix(64))'"
                 )
             }
         }
         let receiptID = try identifier("receipt_id", fields, required: false)
-        let outcome = try code("outcome", fields).map(Outcome.init(rawValue:))
-        let reason = try code("reason", fields).map(ReasonCode.init(rawValue:))
-        let elapsed = try integer("elapsed_ms", fields, max: Receipt.Limits.maximumElapsedMs, unit: "ms")
-        let mediaBytes = try integer("media_bytes", fields, max: Receipt.Limits.maximumMediaBytes, unit: "bytes")
-        let mediaType = try string("media_type", fields, maxBytes: Receipt.Limits.mediaTypeBytes)
-        return Receipt(
+        let outcome = try code("outcome", fields).map(RichPushOutcome.init(rawValue:))
+        let reason = try code("reason", fields).map(RichPushReasonCode.init(rawValue:))
+        let elapsed = try integer("elapsed_ms", fields, max: RichPushReceipt.Limits.maximumElapsedMs, unit: "ms")
+        let mediaBytes = try integer("media_bytes", fields, max: RichPushReceipt.Limits.maximumMediaBytes, unit: "bytes")
+        let mediaType = try string("media_type", fields, maxBytes: RichPushReceipt.Limits.mediaTypeBytes)
+        return RichPushReceipt(
             pushID: pushID, event: event, receiptID: receiptID, outcome: outcome, reason: reason, elapsedMs: elapsed,
             mediaBytes: mediaBytes, mediaType: mediaType
         )
@@ -229,7 +229,7 @@ public enum ReceiptDecoder {
     }
 
     static func identifier(_ name: String, _ fields: [String: RawField], required: Bool) throws -> String? {
-        let value = try string(name, fields, maxBytes: Receipt.Limits.identifierBytes, printable: true)
+        let value = try string(name, fields, maxBytes: RichPushReceipt.Limits.identifierBytes, printable: true)
         if value == nil, required, fields[name] != nil {
             throw HTTPResponseError(code: "missing_field", field: name, message: "\(name) is empty; send a non-empty id")
         }
@@ -237,7 +237,7 @@ public enum ReceiptDecoder {
     }
 
     static func code(_ name: String, _ fields: [String: RawField]) throws -> String? {
-        guard let value = try string(name, fields, maxBytes: Receipt.Limits.codeBytes) else { return nil }
+        guard let value = try string(name, fields, maxBytes: RichPushReceipt.Limits.codeBytes) else { return nil }
         let allowed = value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         guard allowed else {
             throw HTTPResponseError(

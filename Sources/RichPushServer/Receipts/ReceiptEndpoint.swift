@@ -26,7 +26,7 @@ struct ReceiptEndpoint: Endpoint {
             metrics.receiptRejected("too_large")
             throw tooLarge
         }
-        let receipt: Receipt
+        let receipt: RichPushReceipt
         do {
             receipt = try ReceiptDecoder.decode(body: request.body, contentType: request.header("Content-Type"))
         } catch let error as HTTPResponseError {

@@ -129,7 +129,8 @@ struct Admission: Sendable {
         }
         return HTTPResponseError(
             status: 401, code: "unauthorized",
-            message: "send the admin token as 'Authorization: Bearer TOKEN' (printed by richpush serve, or --admin-token / RICHPUSH_ADMIN_TOKEN)",
+            message:
+                "send the admin token as 'Authorization: Bearer TOKEN' (the server's setting: printed by richpush serve at start, or its --admin-token / RICHPUSH_ADMIN_TOKEN)",
             headers: [("WWW-Authenticate", "Bearer realm=\"richpush\"")])
     }
 

@@ -46,7 +46,7 @@ struct EnvelopeBindingTests {
         #expect(MediaURLList.urls(in: opened.payload, keyPaths: PayloadKeyPath.defaultMediaKeyPaths) == ["https://media.example/parcel.jpg"])
         #expect(!String(decoding: opened.payload.jsonData(), as: UTF8.self).contains("evil.example"))
         #expect(opened.payload["buttons"] == nil)
-        let parsed = try NotificationPayload(json: opened.payload)
+        let parsed = try RichPushNotificationPayload(json: opened.payload)
         #expect(parsed.alert?.title == "Your order shipped")
         #expect(parsed.alert?.body == "Parcel 4711")
         // What iOS itself reads from aps stays, and so does the clear push id (receipts).
@@ -76,7 +76,7 @@ struct EnvelopeBindingTests {
         #expect(moved.error?.code == .badTag)
         #expect(moved.error?.message.contains("another push id") == true)
         #expect(moved.payload["media-url"] == nil)
-        #expect(try NotificationPayload(json: moved.payload).alert?.title == "Shop")
+        #expect(try RichPushNotificationPayload(json: moved.payload).alert?.title == "Shop")
         guard case .object(var bare) = Self.payload(pushID: "x", envelope: envelope) else { return }
         bare["push_id"] = nil
         #expect(DecryptedPayload.open(.object(bare), keys: Self.keys).error?.code == .badTag)
@@ -113,7 +113,7 @@ struct EnvelopeBindingTests {
         let envelope = try EncryptedEnvelope(json: try JSONValue.parse(Data(result.stdout.utf8)))
         let opened = DecryptedPayload.open(Self.payload(pushID: "py-7", envelope: envelope), keys: Self.keys)
         #expect(opened.error == nil)
-        #expect(try NotificationPayload(json: opened.payload).alert?.title == "From Python")
+        #expect(try RichPushNotificationPayload(json: opened.payload).alert?.title == "From Python")
         #expect(DecryptedPayload.open(Self.payload(pushID: "py-8", envelope: envelope), keys: Self.keys).error?.code == .badTag)
     }
 }

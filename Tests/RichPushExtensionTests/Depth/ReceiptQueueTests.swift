@@ -46,13 +46,14 @@ struct ReceiptQueueTests {
         let queue = ReceiptQueue(directory: dir, maximumEntries: 3, maximumAge: 1_000)
         let t = Date(timeIntervalSince1970: 9_000_000)
         for i in 0..<5 {
-            let receipt = Receipt(pushID: "p\(i)", receiptID: "r\(i)")
+            let receipt = RichPushReceipt(pushID: "p\(i)", receiptID: "r\(i)")
             try queue.enqueue(PendingReceipt(receipt: receipt, url: "http://127.0.0.1:1/", queuedAt: t.timeIntervalSince1970 + Double(i)), now: t)
         }
         #expect(try queue.entries().map(\.receipt.pushID) == ["p2", "p3", "p4"])
         // The same receipt id is queued once.
         #expect(
-            try queue.enqueue(PendingReceipt(receipt: Receipt(pushID: "p4", receiptID: "r4"), url: "x", queuedAt: t.timeIntervalSince1970), now: t) == false)
+            try queue.enqueue(PendingReceipt(receipt: RichPushReceipt(pushID: "p4", receiptID: "r4"), url: "x", queuedAt: t.timeIntervalSince1970), now: t)
+                == false)
         _ = try queue.claimDue(now: t.addingTimeInterval(1_002.5), lease: 10)
         #expect(try queue.entries().map(\.receipt.pushID) == ["p3", "p4"])
     }
@@ -100,7 +101,7 @@ struct ReceiptQueueTests {
         defer { withExtendedLifetime(server) {} }
         let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
-        let first = try await delivery.submit(Receipt(pushID: "p-503"), to: url, timeout: 3)
+        let first = try await delivery.submit(RichPushReceipt(pushID: "p-503"), to: url, timeout: 3)
         #expect(first.status == .failed)
         #expect(first.httpStatus == 503)
         #expect(try delivery.queue.entries().count == 1)
@@ -119,7 +120,8 @@ struct ReceiptQueueTests {
         let queue = ReceiptQueue(directory: state)
         let now = Date().timeIntervalSince1970
         for i in 0..<12 {
-            try queue.enqueue(PendingReceipt(receipt: Receipt(pushID: "p\(i)", receiptID: "r\(i)"), url: "http://127.0.0.1:\(port)/v1/receipts", queuedAt: now))
+            try queue.enqueue(
+                PendingReceipt(receipt: RichPushReceipt(pushID: "p\(i)", receiptID: "r\(i)"), url: "http://127.0.0.1:\(port)/v1/receipts", queuedAt: now))
         }
         let results = try await DepthSupport.runConcurrently([["receipt-flush", state.path], ["receipt-flush", state.path]])
         #expect(results.map(\.0) == [0, 0])
@@ -139,15 +141,15 @@ struct ReceiptQueueTests {
         defer { withExtendedLifetime(server) {} }
         let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
-        let delivered = try await delivery.submit(Receipt(pushID: "p-open", outcome: .mediaAttached), to: url, timeout: 3)
+        let delivered = try await delivery.submit(RichPushReceipt(pushID: "p-open", outcome: .mediaAttached), to: url, timeout: 3)
         #expect(delivered.status == .sent)
         // The tap while the server answers 503: queued, not lost.
-        let opened = try await delivery.submit(Receipt(pushID: "p-open", event: .opened), to: url, timeout: 3)
+        let opened = try await delivery.submit(RichPushReceipt(pushID: "p-open", event: .opened), to: url, timeout: 3)
         #expect(opened.status == .failed)
         #expect(opened.httpStatus == 503)
         #expect(try delivery.queue.entries().map(\.receipt.event) == [.opened])
         // A second tap on the same notification is not a second opened.
-        #expect(try await delivery.submit(Receipt(pushID: "p-open", event: .opened), to: url, timeout: 3).status == .duplicate)
+        #expect(try await delivery.submit(RichPushReceipt(pushID: "p-open", event: .opened), to: url, timeout: 3).status == .duplicate)
         let flushed = try await delivery.flushPendingReceipts(timeout: 3)
         let id = try InstallIdentity(directory: state).receiptID(for: "p-open")
         #expect(flushed.sent.keys.sorted() == ["\(id)-opened"])

@@ -57,7 +57,7 @@ struct PushIDRuleTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteStore(path: dir.appendingPathComponent("legacy.sqlite").path)
         let spoof = "invoice\u{202E}fdp.exe"
-        _ = try store.insert([StoredReceipt(receipt: Receipt(pushID: spoof), userAgent: nil, receivedAtMs: 1_700_000_000_000)])
+        _ = try store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: spoof), userAgent: nil, receivedAtMs: 1_700_000_000_000)])
         let html = DashboardPage.render(try store.dashboard(maximumBuckets: 60), generatedAtMs: 1_700_000_001_000)
         #expect(!html.unicodeScalars.contains("\u{202E}"))
         #expect(html.contains("invoice\u{FFFD}fdp.exe"))

@@ -13,9 +13,9 @@ import Testing
 struct CodeFoldingStoreTests {
     static func receipt(_ push: String, _ i: Int, outcome: String? = nil, reason: String? = nil) -> StoredReceipt {
         StoredReceipt(
-            receipt: Receipt(
-                pushID: push, event: .delivered, receiptID: "r-\(i)", outcome: outcome.map(Outcome.init(rawValue:)),
-                reason: reason.map(ReasonCode.init(rawValue:))),
+            receipt: RichPushReceipt(
+                pushID: push, event: .delivered, receiptID: "r-\(i)", outcome: outcome.map(RichPushOutcome.init(rawValue:)),
+                reason: reason.map(RichPushReasonCode.init(rawValue:))),
             userAgent: nil, receivedAtMs: 1_700_000_000_000 + i)
     }
 
@@ -25,17 +25,17 @@ struct CodeFoldingStoreTests {
         let store = try await fixture.open()
         // 500 distinct unknown reasons, each twice, plus every known reason, in batches of 100.
         var receipts = (0..<1_000).map { Self.receipt("p1", $0, outcome: "text_only", reason: "attack_\($0 % 500)") }
-        receipts += ReasonCode.known.enumerated().map { Self.receipt("p1", 10_000 + $0.offset, outcome: "text_only", reason: $0.element.rawValue) }
+        receipts += RichPushReasonCode.known.enumerated().map { Self.receipt("p1", 10_000 + $0.offset, outcome: "text_only", reason: $0.element.rawValue) }
         for start in stride(from: 0, to: receipts.count, by: 100) {
             _ = try await store.insert(Array(receipts[start..<min(receipts.count, start + 100)]))
         }
         let push = try #require(try await store.push("p1"))
         // attack_0…attack_7 (first seen) are kept, twice each; 492 others × 2 = 984 are other.
-        #expect(push.reasons.count == 8 + 1 + ReasonCode.known.count)
+        #expect(push.reasons.count == 8 + 1 + RichPushReasonCode.known.count)
         for i in 0..<8 { #expect(push.reasons["attack_\(i)"] == 2) }
         #expect(push.reasons["other"] == 984)
-        for known in ReasonCode.known { #expect(push.reasons[known.rawValue] == 1) }
-        #expect(push.delivered == 1_000 + ReasonCode.known.count)
+        for known in RichPushReasonCode.known { #expect(push.reasons[known.rawValue] == 1) }
+        #expect(push.delivered == 1_000 + RichPushReasonCode.known.count)
         #expect(store.store.foldedCodes == 984)
         // The dashboard's reason table shows other as such (largest).
         let dashboard = try await store.dashboard(maximumBuckets: 10)

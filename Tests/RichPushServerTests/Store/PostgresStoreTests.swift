@@ -76,7 +76,9 @@ struct PostgresStoreTests {
             for (w, store) in stores.enumerated() {
                 group.addTask {
                     try await DedicatedThread.run(named: "writer-\(w)") {
-                        var keys = (0..<2_000).map { Receipt(pushID: "race-\($0 % 7)", receiptID: "k\($0)", outcome: .mediaAttached, elapsedMs: $0 % 50) }
+                        var keys = (0..<2_000).map {
+                            RichPushReceipt(pushID: "race-\($0 % 7)", receiptID: "k\($0)", outcome: .mediaAttached, elapsedMs: $0 % 50)
+                        }
                         keys.shuffle()
                         start.arriveAndWait()
                         var new = 0
@@ -147,7 +149,7 @@ struct PostgresStoreTests {
         // libpq parameters in the URL reach the server: a schema of RichPush's own.
         try await database.execute("CREATE SCHEMA richpush")
         let store = try await Self.store(database.url + "?options=-csearch_path%3Drichpush")
-        #expect(try await store.insert([StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "a"), userAgent: nil, receivedAtMs: 1)]) == [true])
+        #expect(try await store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: "a"), userAgent: nil, receivedAtMs: 1)]) == [true])
         try await store.close()
         #expect(try await database.execute("SELECT count(*) FROM richpush.receipts") == ["1"])
     }
@@ -208,7 +210,7 @@ struct PostgresStoreTests {
         let store = try await Self.store(database.url)
         try await store.recordSend(PushSendRecord(pushID: "nul", sentAtMs: 1, title: "a\u{0}b", tokens: [.init(deviceToken: "t", status: 200)]))
         #expect(try await database.execute("SELECT title FROM pushes") == ["a\u{FFFD}b"])
-        #expect(try await store.insert([StoredReceipt(receipt: Receipt(pushID: "nul"), userAgent: "x\u{0}y", receivedAtMs: 1)]) == [true])
+        #expect(try await store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: "nul"), userAgent: "x\u{0}y", receivedAtMs: 1)]) == [true])
         try await store.close()
     }
 
@@ -216,7 +218,7 @@ struct PostgresStoreTests {
     func droppedIdleConnection() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()
         let store = try await Self.store(database.url)
-        _ = try await store.insert([StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "1"), userAgent: nil, receivedAtMs: 1)])
+        _ = try await store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: "1"), userAgent: nil, receivedAtMs: 1)])
         let connections = try await store.run { ($0 as? PostgresStore)?.connectionCount ?? -1 }
         // What a restart, a failover or a proxy's idle timeout does: end every session of the store.
         let ended = try await database.execute(
@@ -229,7 +231,7 @@ struct PostgresStoreTests {
         // committed) and the store reconnects for the next one. Both are right; never a wrong answer.
         let first = try await store.run { store -> Result<[Bool], RichPushError> in
             do {
-                return .success(try store.insert([StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "2"), userAgent: nil, receivedAtMs: 2)]))
+                return .success(try store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: "2"), userAgent: nil, receivedAtMs: 2)]))
             } catch let error as RichPushError {
                 return .failure(error)
             }
@@ -240,7 +242,7 @@ struct PostgresStoreTests {
         case .failure(let lost):
             #expect(lost.code == .storeUnavailable)
             // …and the store reconnected at once: the next one is stored.
-            #expect(try await store.insert([StoredReceipt(receipt: Receipt(pushID: "p", receiptID: "2"), userAgent: nil, receivedAtMs: 2)]) == [true])
+            #expect(try await store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: "p", receiptID: "2"), userAgent: nil, receivedAtMs: 2)]) == [true])
         }
         // Reads work, the receipt is there once, health is fine.
         #expect(try await store.push("p")?.delivered == 2)

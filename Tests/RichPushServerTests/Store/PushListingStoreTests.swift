@@ -13,11 +13,12 @@ struct PushListingStoreTests {
     static let base = 1_700_000_000_000
 
     private func receipt(
-        _ pushID: String, _ event: Receipt.Event = .delivered, id: String? = nil, at ms: Int, outcome: Outcome? = nil, reason: ReasonCode? = nil,
+        _ pushID: String, _ event: RichPushReceipt.Event = .delivered, id: String? = nil, at ms: Int, outcome: RichPushOutcome? = nil,
+        reason: RichPushReasonCode? = nil,
         elapsed: Int? = nil
     ) -> StoredReceipt {
         StoredReceipt(
-            receipt: Receipt(pushID: pushID, event: event, receiptID: id, outcome: outcome, reason: reason, elapsedMs: elapsed),
+            receipt: RichPushReceipt(pushID: pushID, event: event, receiptID: id, outcome: outcome, reason: reason, elapsedMs: elapsed),
             userAgent: nil, receivedAtMs: ms)
     }
 
@@ -121,13 +122,13 @@ struct PushListingStoreTests {
         let store = try await fixture.open()
         var generator = SystemRandomNumberGenerator()
         var batches: [[StoredReceipt]] = []
-        let outcomes: [Outcome?] = [.mediaAttached, .textOnly, nil]
-        let reasons: [ReasonCode?] = [nil, .timeout, .tooLarge, nil]
+        let outcomes: [RichPushOutcome?] = [.mediaAttached, .textOnly, nil]
+        let reasons: [RichPushReasonCode?] = [nil, .timeout, .tooLarge, nil]
         for b in 0..<20 {
             var batch: [StoredReceipt] = []
             for i in 0..<60 {
                 let push = "p\(Int.random(in: 0..<25, using: &generator))"
-                let event: Receipt.Event = Int.random(in: 0..<4, using: &generator) == 0 ? .opened : .delivered
+                let event: RichPushReceipt.Event = Int.random(in: 0..<4, using: &generator) == 0 ? .opened : .delivered
                 // Some receipt ids repeat: duplicates count once.
                 let id = "r\(Int.random(in: 0..<400, using: &generator))"
                 let outcome = outcomes[Int.random(in: 0..<outcomes.count, using: &generator)]

@@ -122,7 +122,9 @@ struct StoreCopyTests {
     func mergesIntoLiveDatabase() async throws {
         let sqlite = try await StoreFixture.make(.sqlite)
         let source = try await sqlite.open()
-        let old = (0..<100).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_000_000 + $0) }
+        let old = (0..<100).map {
+            StoredReceipt(receipt: RichPushReceipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_000_000 + $0)
+        }
         _ = try await source.insert(old)
         try await source.recordSend(
             PushSendRecord(pushID: "shared", sentAtMs: 1_699_999_999_000, title: "Old", tokens: (0..<120).map { .init(deviceToken: "t\($0)", status: 200) }))
@@ -131,7 +133,9 @@ struct StoreCopyTests {
         let live = try await Self.target(database.url)
         // Instances on PostgreSQL already took r50…r149 (a device retried against them) and a second send.
         _ = try await live.insert(
-            (50..<150).map { StoredReceipt(receipt: Receipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000 + $0) })
+            (50..<150).map {
+                StoredReceipt(receipt: RichPushReceipt(pushID: "shared", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000 + $0)
+            })
         try await live.recordSend(
             PushSendRecord(pushID: "shared", sentAtMs: 1_700_000_005_000, title: "New", tokens: (0..<30).map { .init(deviceToken: "u\($0)", status: 200) }))
         let summary = try await Self.copy(sqlite.dbArgument, to: database.url).summary

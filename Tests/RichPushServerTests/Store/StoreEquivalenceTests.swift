@@ -25,8 +25,8 @@ struct StoreEquivalenceTests {
     /// receipt_id, both events, every outcome and reason, over an hour), and 12 sends.
     static func workload() -> (batches: [[StoredReceipt]], sends: [PushSendRecord]) {
         var random = SeededGenerator(state: 2018001)
-        let outcomes: [Outcome?] = [.mediaAttached, .textOnly, .original, nil, Outcome(rawValue: "future_outcome")]
-        let reasons: [ReasonCode?] = [nil, .timeout, .tooLarge, .httpStatus, .network, ReasonCode(rawValue: "future_reason")]
+        let outcomes: [RichPushOutcome?] = [.mediaAttached, .textOnly, .original, nil, RichPushOutcome(rawValue: "future_outcome")]
+        let reasons: [RichPushReasonCode?] = [nil, .timeout, .tooLarge, .httpStatus, .network, RichPushReasonCode(rawValue: "future_reason")]
         var receipts: [StoredReceipt] = []
         for i in 0..<3_000 {
             let push = "campaign-\(Int.random(in: 0..<40, using: &random))"
@@ -35,7 +35,7 @@ struct StoreEquivalenceTests {
                 receipts.append(StoredReceipt(receipt: old.receipt, userAgent: "other", receivedAtMs: old.receivedAtMs + 5))
                 continue
             }
-            let receipt = Receipt(
+            let receipt = RichPushReceipt(
                 pushID: push, event: Int.random(in: 0..<5, using: &random) == 0 ? .opened : .delivered,
                 receiptID: Int.random(in: 0..<20, using: &random) == 0 ? nil : "device-\(i)",
                 outcome: outcomes.randomElement(using: &random) ?? nil, reason: reasons.randomElement(using: &random) ?? nil,

@@ -10,7 +10,7 @@ import Testing
 @Suite("store growth and new push ids")
 struct StoreGrowthTests {
     static func receipt(_ push: String, _ id: String) -> StoredReceipt {
-        StoredReceipt(receipt: Receipt(pushID: push, receiptID: id), userAgent: nil, receivedAtMs: 1_700_000_000_000)
+        StoredReceipt(receipt: RichPushReceipt(pushID: push, receiptID: id), userAgent: nil, receivedAtMs: 1_700_000_000_000)
     }
 
     @Test("a batch reports the push ids it created, once; pushExists; growth counts rows and bytes", arguments: StoreBackend.allCases)

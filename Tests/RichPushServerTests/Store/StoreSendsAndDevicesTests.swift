@@ -44,7 +44,7 @@ struct StoreSendsAndDevicesTests {
             #expect(push.sources == ["apns", "onesignal"])
             #expect(try store.pushes(limit: 10).first?.sources == ["apns", "onesignal"])
             // A push with receipts only has no source and no skipped count.
-            _ = try store.insert([StoredReceipt(receipt: Receipt(pushID: "r"), userAgent: nil, receivedAtMs: 3_000)])
+            _ = try store.insert([StoredReceipt(receipt: RichPushReceipt(pushID: "r"), userAgent: nil, receivedAtMs: 3_000)])
             #expect(try store.push("r")?.sources == [])
             #expect(try store.push("r")?.skipped == nil)
             // The dashboard's running totals counted each batch once (not the duplicate, not the conflict).

@@ -10,7 +10,7 @@ import Testing
 /// suites of its own.
 @Suite("store (SQLite and PostgreSQL)")
 struct StoreTests {
-    private func stored(_ r: Receipt, at ms: Int = 1_700_000_000_000, userAgent: String? = "RichPushTests/1") -> StoredReceipt {
+    private func stored(_ r: RichPushReceipt, at ms: Int = 1_700_000_000_000, userAgent: String? = "RichPushTests/1") -> StoredReceipt {
         StoredReceipt(receipt: r, userAgent: userAgent, receivedAtMs: ms)
     }
 
@@ -19,15 +19,15 @@ struct StoreTests {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
         let results = try await store.insert([
-            stored(Receipt(pushID: "p", receiptID: "a")),
-            stored(Receipt(pushID: "p", receiptID: "a")),
-            stored(Receipt(pushID: "p", event: .opened, receiptID: "a")),
-            stored(Receipt(pushID: "q", receiptID: "a")),
-            stored(Receipt(pushID: "p")),
-            stored(Receipt(pushID: "p")),
+            stored(RichPushReceipt(pushID: "p", receiptID: "a")),
+            stored(RichPushReceipt(pushID: "p", receiptID: "a")),
+            stored(RichPushReceipt(pushID: "p", event: .opened, receiptID: "a")),
+            stored(RichPushReceipt(pushID: "q", receiptID: "a")),
+            stored(RichPushReceipt(pushID: "p")),
+            stored(RichPushReceipt(pushID: "p")),
         ])
         #expect(results == [true, false, true, true, true, true])
-        #expect(try await store.insert([stored(Receipt(pushID: "p", receiptID: "a"))]) == [false])
+        #expect(try await store.insert([stored(RichPushReceipt(pushID: "p", receiptID: "a"))]) == [false])
         #expect(try await store.insert([]) == [])
         let p = try #require(try await store.push("p"))
         #expect(p.delivered == 3)
@@ -40,10 +40,10 @@ struct StoreTests {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
         let results = try await store.insert([
-            stored(Receipt(pushID: "p", receiptID: "z", outcome: .textOnly, reason: .timeout, elapsedMs: 900), at: 1_700_000_000_500),
-            stored(Receipt(pushID: "p", receiptID: "z", outcome: .mediaAttached, elapsedMs: 100, mediaBytes: 5), at: 1_700_000_000_100),
-            stored(Receipt(pushID: "p", receiptID: "y", outcome: .mediaAttached, elapsedMs: 100, mediaBytes: 7), at: 1_700_000_000_200),
-            stored(Receipt(pushID: "p", receiptID: "z", outcome: .original), at: 1_700_000_000_300),
+            stored(RichPushReceipt(pushID: "p", receiptID: "z", outcome: .textOnly, reason: .timeout, elapsedMs: 900), at: 1_700_000_000_500),
+            stored(RichPushReceipt(pushID: "p", receiptID: "z", outcome: .mediaAttached, elapsedMs: 100, mediaBytes: 5), at: 1_700_000_000_100),
+            stored(RichPushReceipt(pushID: "p", receiptID: "y", outcome: .mediaAttached, elapsedMs: 100, mediaBytes: 7), at: 1_700_000_000_200),
+            stored(RichPushReceipt(pushID: "p", receiptID: "z", outcome: .original), at: 1_700_000_000_300),
         ])
         #expect(results == [true, false, true, false])
         let p = try #require(try await store.push("p"))
@@ -67,13 +67,13 @@ struct StoreTests {
             let attached = i <= 15
             batch.append(
                 stored(
-                    Receipt(
+                    RichPushReceipt(
                         pushID: "2018001", receiptID: "r\(i)", outcome: attached ? .mediaAttached : .textOnly,
                         reason: attached ? nil : .timeout, elapsedMs: i * 100, mediaBytes: attached ? 1_000 : nil,
                         mediaType: attached ? "public.jpeg" : nil
                     ), at: 1_700_000_000_000 + i * 1_000))
         }
-        for i in 1...4 { batch.append(stored(Receipt(pushID: "2018001", event: .opened, receiptID: "r\(i)"), at: 1_700_000_100_000)) }
+        for i in 1...4 { batch.append(stored(RichPushReceipt(pushID: "2018001", event: .opened, receiptID: "r\(i)"), at: 1_700_000_100_000)) }
         _ = try await store.insert(batch)
         let p = try #require(try await store.push("2018001"))
         #expect(p.delivered == 20)
@@ -111,7 +111,7 @@ struct StoreTests {
             ))
         #expect(try await store.push("p")?.sent == 10)
         #expect(try await store.push("p")?.delivered == 0)
-        _ = try await store.insert((0..<6).map { stored(Receipt(pushID: "p", receiptID: "d\($0)")) })
+        _ = try await store.insert((0..<6).map { stored(RichPushReceipt(pushID: "p", receiptID: "d\($0)")) })
         let p = try #require(try await store.push("p"))
         #expect(p.accepted == 8)
         #expect(p.displayRate == 0.75)
@@ -180,8 +180,8 @@ struct StoreTests {
         try await store.recordSend(
             PushSendRecord(pushID: "sent", sentAtMs: 1_700_000_000_000, tokens: (0..<4).map { .init(deviceToken: "t\($0)", status: 200) }))
         let receipts =
-            (0..<3).map { StoredReceipt(receipt: Receipt(pushID: "sent", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
-            + (0..<5).map { StoredReceipt(receipt: Receipt(pushID: "elsewhere", receiptID: "e\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
+            (0..<3).map { StoredReceipt(receipt: RichPushReceipt(pushID: "sent", receiptID: "r\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
+            + (0..<5).map { StoredReceipt(receipt: RichPushReceipt(pushID: "elsewhere", receiptID: "e\($0)"), userAgent: nil, receivedAtMs: 1_700_000_001_000) }
         _ = try await store.insert(receipts)
         let snapshot = try await store.dashboard(maximumBuckets: 60)
         #expect(snapshot.delivered == 8)
@@ -199,8 +199,8 @@ struct StoreTests {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
         let long = "campaign-2026-black-friday-" + String(repeating: "x", count: 30) + "-END"
-        var receipts = (0..<14).map { StoredReceipt(receipt: Receipt(pushID: "p\($0)"), userAgent: nil, receivedAtMs: 1_700_000_000_000 + $0) }
-        receipts.append(StoredReceipt(receipt: Receipt(pushID: long), userAgent: nil, receivedAtMs: 1_700_000_100_000))
+        var receipts = (0..<14).map { StoredReceipt(receipt: RichPushReceipt(pushID: "p\($0)"), userAgent: nil, receivedAtMs: 1_700_000_000_000 + $0) }
+        receipts.append(StoredReceipt(receipt: RichPushReceipt(pushID: long), userAgent: nil, receivedAtMs: 1_700_000_100_000))
         _ = try await store.insert(receipts)
         // One push only sent (no receipts yet) counts too.
         try await store.recordSend(PushSendRecord(pushID: "sent-only", sentAtMs: 1_700_000_050_000, tokens: [.init(deviceToken: "t", status: 200)]))
@@ -229,9 +229,10 @@ struct StoreTests {
             let id = "push-\(text)"
             batch.append(
                 stored(
-                    Receipt(pushID: id, receiptID: text, outcome: Outcome(rawValue: "o-\(text)"), reason: ReasonCode(rawValue: "r-\(text)")),
+                    RichPushReceipt(
+                        pushID: id, receiptID: text, outcome: RichPushOutcome(rawValue: "o-\(text)"), reason: RichPushReasonCode(rawValue: "r-\(text)")),
                     at: 1_700_000_000_000 + i, userAgent: text))
-            batch.append(stored(Receipt(pushID: id, receiptID: text), at: 1_700_000_000_000 + i))
+            batch.append(stored(RichPushReceipt(pushID: id, receiptID: text), at: 1_700_000_000_000 + i))
         }
         let results = try await store.insert(batch)
         #expect(results == awkward.flatMap { _ in [true, false] })
@@ -256,7 +257,7 @@ struct StoreTests {
         let store = try await fixture.open()
         let batch = (0..<2_000).map { i in
             stored(
-                Receipt(pushID: "bulk-\(i % 50)", receiptID: "r\(i / 2)", outcome: .mediaAttached, elapsedMs: i % 3_000, mediaBytes: 10),
+                RichPushReceipt(pushID: "bulk-\(i % 50)", receiptID: "r\(i / 2)", outcome: .mediaAttached, elapsedMs: i % 3_000, mediaBytes: 10),
                 at: 1_700_000_000_000 + i)
         }
         let results = try await store.insert(batch)
@@ -290,7 +291,7 @@ struct StoreTests {
         let fixture = try await StoreFixture.make(backend)
         let store = try await fixture.open()
         try await store.close()
-        let error = try await #require(throws: RichPushError.self) { try await store.insert([stored(Receipt(pushID: "late"))]) }
+        let error = try await #require(throws: RichPushError.self) { try await store.insert([stored(RichPushReceipt(pushID: "late"))]) }
         #expect(error.code == .store)
         #expect(error.message.contains("closed"))
     }

@@ -52,9 +52,9 @@ enum DoctorCommand {
         }
         let report: DoctorReport
         if args.flag("probe"), let payload {
-            report = await Doctor.run(path: path, payload: payload, probe: settings)
+            report = await Doctor.run(path: path, payload: payload, probe: settings, names: SettingNames.doctor)
         } else {
-            report = Doctor.run(path: path, payload: payload)
+            report = Doctor.run(path: path, payload: payload, names: SettingNames.doctor)
         }
         if args.flag("json") {
             var out = report.json.jsonData(sortedKeys: true)

@@ -127,7 +127,7 @@ enum LintCommand {
             o["key"] = finding.keyPath.map(JSONValue.string) ?? .null
             return String(decoding: JSONValue.object(o).jsonData(), as: UTF8.self)
         }
-        return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description
+        return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description(fixableWith: SettingNames.lintFix)
     }
 
     static func readInput(_ path: String) async throws -> Data {

@@ -113,7 +113,7 @@ enum MediaCommand {
             try StandardOutput.print(json ? String(decoding: result.json.jsonData(sortedKeys: true), as: UTF8.self) : result.line)
             return 0
         case .failure(let error):
-            try report(reason: error.code.rawValue, message: error.message, json: json)
+            try report(reason: error.code.rawValue, message: SettingNames.namingOptimizerSetting(error), json: json)
             return 1
         }
     }

@@ -19,7 +19,7 @@ enum MediaProbeOptions {
     static func settings(_ args: ParsedArguments, command: String) throws -> MediaProbe.Settings {
         var settings = MediaProbe.Settings()
         settings.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
-        settings.addressPolicy = MediaAddressPolicy(allowedHosts: Set(args.values("media-allow-host")))
+        settings.addressPolicy = MediaAddressPolicy(allowedHosts: Set(args.values("media-allow-host")), allowedHostsSetting: SettingNames.mediaAllowHost)
         if let ca = args.value("media-ca-file") {
             guard FileManager.default.isReadableFile(atPath: ca) else {
                 throw UsageError(command: command, message: "'--media-ca-file \(ca)': no readable file there (a PEM of CA certificates)")

@@ -175,7 +175,7 @@ enum SendCommand {
         } catch let error as RichPushError where error.setting != nil {
             throw SettingNames.namingNotificationSetting(error)
         }
-        for finding in findings { LintCommand.printError("richpush send: \(finding)") }
+        for finding in findings { LintCommand.printError("richpush send: " + finding.description(fixableWith: SettingNames.lintFix)) }
         // --probe (issue 19, SendProbe.swift): each media URL fetched as the extension would, before any token.
         if args.flag("probe") || args.value("on-media-error") != nil { notification.payload = try await SendProbe.run(notification.payload, args: args) }
         if args.flag("dry-run") {

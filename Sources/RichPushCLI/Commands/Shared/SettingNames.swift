@@ -1,4 +1,6 @@
 import RichPushCore
+import RichPushDoctor
+import RichPushMedia
 import RichPushProvider
 import RichPushServer
 
@@ -79,5 +81,60 @@ extension SettingNames {
 
         /// What FCM's messages call the settings.
         var fcm: FCMSettingNames { FCMSettingNames(url: "--" + fcmURL, serviceAccount: "--" + fcmServiceAccount) }
+    }
+}
+
+extension SettingNames {
+    /// `richpush lint`'s option for `PayloadLinter.fix` (a fixable `LintFinding`).
+    static let lintFix = "--fix"
+
+    /// `richpush media optimize`'s options for `MediaOptimizer.Settings` (`MediaOptimizeError.setting`).
+    static let optimizer: [String: String] = [
+        "allowsImageMagick": "--allow-imagemagick", "maximumInputPixels": "--max-input-pixels", "maximumBytes": "--max-bytes",
+    ]
+
+    /// The probe's option for `MediaAddressPolicy.allowedHosts` (`media probe`, `lint`, `send` and
+    /// `doctor` `--probe`).
+    static let mediaAllowHost = "--media-allow-host"
+
+    /// What `richpush doctor`'s fixes (and `send --probe`'s) call the commands and options.
+    static let doctor = DoctorSettingNames(
+        lintFix: "richpush lint --fix", optimize: "richpush media optimize URL --output FILE", allowHTTPHost: "pass --allow-http-host HOST",
+        allowMediaHost: "pass --media-allow-host HOST")
+
+    /// `richpush serve`'s options for the media edge (`MediaEdgeSettings`' errors).
+    static let mediaEdge: MediaEdgeSettings.Names = {
+        var names = MediaEdgeSettings.Names()
+        names.publicURL = "--public-url"
+        names.storeBytes = "--media-store-bytes"
+        names.mediaPublicURL = "--media-public-url"
+        names.allowHTTP = "--media-edge-allow-http"
+        return names
+    }()
+
+    /// `richpush simulate`'s options for the extension's settings (`PipelineConfiguration`'s
+    /// properties, as `ReceiptReport.setting` names them).
+    static let simulate: [String: String] = ["receiptsURL": "--receipts-url", "allowedHTTPHosts": "--allow-http-host"]
+
+    /// `text` with `richpush simulate`'s option for `setting` added, e.g. "… (here: --receipts-url)".
+    ///
+    /// - Parameters:
+    ///   - text: a receipt's skip reason or error.
+    ///   - setting: `ReceiptReport.setting`.
+    ///   - host: the receipts URL's host, for `--allow-http-host HOST`.
+    /// - Returns: the text naming the option, or `text` when the setting has none.
+    static func namingSimulateOption(_ text: String, setting: String?, host: String?) -> String {
+        guard let setting, let option = simulate[setting] else { return text }
+        return text + " (here: \(option)\(setting == "allowedHTTPHosts" ? " " + (host ?? "HOST") : ""))"
+    }
+
+    /// An optimiser error's message with `richpush media optimize`'s option for its setting added,
+    /// e.g. "…; raise the byte budget (--max-bytes)".
+    ///
+    /// - Parameter error: a `MediaOptimizer` error.
+    /// - Returns: the message naming the option, or the message when the error is about no setting.
+    static func namingOptimizerSetting(_ error: MediaOptimizeError) -> String {
+        guard let setting = error.setting, let option = optimizer[setting] else { return error.message }
+        return error.message + " (\(option))"
     }
 }

@@ -35,15 +35,15 @@ enum HostedSimulation {
             observed.result
             ?? PipelineResult(
                 outcome: .original, reason: nil, httpStatus: nil, pushID: nil, elapsedMs: report.elapsedMs,
-                content: NotificationContent(), receipt: .skipped, mediaURL: nil,
+                content: RichPushNotificationContent(), receipt: .skipped, mediaURL: nil,
                 message: "the extension did not hand over content in time; iOS showed the original")
         if let run = observed.run { result.receipt = await run.waitUntilSettled() }
         let shown = report.shown
-        result.content = NotificationContent(
+        result.content = RichPushNotificationContent(
             title: shown.title, subtitle: shown.subtitle, body: shown.body, categoryIdentifier: shown.categoryIdentifier,
             threadIdentifier: shown.threadIdentifier, badge: shown.badge, sound: shown.sound,
             attachments: shown.attachments.map {
-                NotificationContent.Attachment(identifier: $0.identifier, file: $0.file.path, type: $0.type, bytes: $0.bytes)
+                RichPushNotificationContent.Attachment(identifier: $0.identifier, file: $0.file.path, type: $0.type, bytes: $0.bytes)
             })
         return Outcome(result: result, report: report)
     }

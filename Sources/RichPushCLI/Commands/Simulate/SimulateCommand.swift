@@ -186,7 +186,7 @@ enum SimulateCommand {
 
         let data = try await SimulateFiles.readPayload(path)
         let name = path == "-" ? "standard input" : path
-        if let json = try? JSONValue.parse(data), (try? NotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
+        if let json = try? JSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
             RichPushCommandLine.printError(
                 "note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
@@ -231,7 +231,7 @@ enum SimulateCommand {
                 RichPushCommandLine.printError("attachments in \(out.path)")
             }
         } else {
-            try StandardOutput.print(summary(result, out: out) + (hostSummary ?? ""), terminator: "")
+            try StandardOutput.print(summary(result, out: out, receiptsHost: configuration.receiptsURL?.host) + (hostSummary ?? ""), terminator: "")
         }
         return 0
     }
@@ -272,7 +272,7 @@ enum SimulateCommand {
     }
 
     /// The readable summary: what the user would see, then why.
-    static func summary(_ r: PipelineResult, out: URL) -> String {
+    static func summary(_ r: PipelineResult, out: URL, receiptsHost: String? = nil) -> String {
         let c = r.content
         var lines: [String] = []
         func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
@@ -297,9 +297,9 @@ enum SimulateCommand {
         for (label, value) in r.details.summaryRows { add(label, value) }
         var receipt = r.receipt.status.rawValue
         if let skip = r.receipt.skipReason {
-            receipt += ": " + skip.description
+            receipt += ": " + SettingNames.namingSimulateOption(skip.description, setting: r.receipt.setting, host: receiptsHost)
         } else if let error = r.receipt.error {
-            receipt += ": " + error
+            receipt += ": " + SettingNames.namingSimulateOption(error, setting: r.receipt.setting, host: receiptsHost)
         } else if let status = r.receipt.httpStatus {
             receipt += " (HTTP \(status))"
         } else if r.receipt.status == .duplicate {

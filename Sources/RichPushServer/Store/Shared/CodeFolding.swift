@@ -7,7 +7,7 @@ import Foundation
 /// clients post.
 ///
 /// - Store-wide: at most `storeWideLimit` (64) unknown codes per kind (outcome, reason). The
-///   design has 12 reasons and 3 outcomes (`ReasonCode.known`, `Outcome.known`); a release of
+///   design has 12 reasons and 3 outcomes (`RichPushReasonCode.known`, `RichPushOutcome.known`); a release of
 ///   the extension adds one or two, so 64 leaves room for years of newer clients while the
 ///   summaries (`reason_totals`) and the dashboard's reason table stay at most 12 + 64 + 1 rows.
 /// - Per push: at most `perPushLimit` (8) unknown codes per kind. One push is answered by the
@@ -54,8 +54,8 @@ enum CodeFolding {
         }
     }
 
-    private static let knownOutcomes = Set(Outcome.known.map(\.rawValue) + [other])
-    private static let knownReasons = Set(ReasonCode.known.map(\.rawValue) + [other])
+    private static let knownOutcomes = Set(RichPushOutcome.known.map(\.rawValue) + [other])
+    private static let knownReasons = Set(RichPushReasonCode.known.map(\.rawValue) + [other])
 
     /// Whether a code is one of the design's (or `other`): never folded, never counted.
     static func isKnown(_ code: String, _ kind: Kind) -> Bool {
@@ -119,8 +119,8 @@ enum CodeFolding {
     static func folding(_ stored: StoredReceipt, _ kind: Kind) -> StoredReceipt {
         var copy = stored
         switch kind {
-        case .outcome: copy.receipt.outcome = Outcome(rawValue: other)
-        case .reason: copy.receipt.reason = ReasonCode(rawValue: other)
+        case .outcome: copy.receipt.outcome = RichPushOutcome(rawValue: other)
+        case .reason: copy.receipt.reason = RichPushReasonCode(rawValue: other)
         }
         return copy
     }

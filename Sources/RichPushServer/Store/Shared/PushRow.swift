@@ -32,12 +32,12 @@ struct PushRow {
         ///   - firstMs: the row's first receipt, ms since 1970.
         ///   - lastMs: the row's last receipt, ms since 1970.
         mutating func add(event: String, outcome: String, reason: String, receipts: Int, mediaBytes: Int, firstMs: Int, lastMs: Int) {
-            if event == Receipt.Event.delivered.rawValue {
+            if event == RichPushReceipt.Event.delivered.rawValue {
                 delivered += receipts
                 self.mediaBytes += mediaBytes
                 if !outcome.isEmpty { outcomes[outcome, default: 0] += receipts }
                 if !reason.isEmpty { reasons[reason, default: 0] += receipts }
-            } else if event == Receipt.Event.opened.rawValue {
+            } else if event == RichPushReceipt.Event.opened.rawValue {
                 opened += receipts
             }
             self.firstMs = min(self.firstMs ?? firstMs, firstMs)

@@ -3,8 +3,8 @@ import RichPushCore
 
 /// A receipt as the store keeps it: the device's fields plus what the server saw.
 public struct StoredReceipt: Sendable, Equatable {
-    /// The fields the device sent (bounded by `Receipt.Limits`).
-    public var receipt: Receipt
+    /// The fields the device sent (bounded by `RichPushReceipt.Limits`).
+    public var receipt: RichPushReceipt
     /// The request's `User-Agent`, at most `StoredReceipt.maximumUserAgentBytes` bytes.
     public var userAgent: String?
     /// When the server received it, in milliseconds since 1970 (server clock).
@@ -19,7 +19,7 @@ public struct StoredReceipt: Sendable, Equatable {
     ///   - receipt: the device's fields.
     ///   - userAgent: the request's `User-Agent` (cut to 256 bytes).
     ///   - receivedAtMs: milliseconds since 1970.
-    public init(receipt: Receipt, userAgent: String?, receivedAtMs: Int) {
+    public init(receipt: RichPushReceipt, userAgent: String?, receivedAtMs: Int) {
         self.receipt = receipt
         self.userAgent = userAgent.map { Self.cut($0, toBytes: Self.maximumUserAgentBytes) }
         self.receivedAtMs = receivedAtMs

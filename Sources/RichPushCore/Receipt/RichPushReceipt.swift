@@ -5,7 +5,10 @@ import Foundation
 /// Sent as `application/x-www-form-urlencoded` with `push_id` first, so article 000's server,
 /// which reads only `push_id`, accepts it; a richer server reads the other fields. The same fields
 /// are accepted as a JSON object.
-public struct Receipt: Sendable, Equatable, Codable {
+///
+/// `RichPush`-prefixed (it was `Receipt` before 0.11.0): an extension sees RichPushCore's names
+/// through `import RichPushNotificationService`, and an app's own `Receipt` must not clash with it.
+public struct RichPushReceipt: Sendable, Equatable, Codable {
     /// Which moment the receipt reports.
     public struct Event: Sendable, Hashable, Codable, CustomStringConvertible, RawRepresentable {
         public let rawValue: String
@@ -50,9 +53,9 @@ public struct Receipt: Sendable, Equatable, Codable {
     /// most ``Limits/identifierBytes`` bytes).
     public var receiptID: String?
     /// `outcome`: what the extension delivered (`media_attached`, `text_only`, `original`).
-    public var outcome: Outcome?
+    public var outcome: RichPushOutcome?
     /// `reason`: why media was not attached, `nil` when it was.
-    public var reason: ReasonCode?
+    public var reason: RichPushReasonCode?
     /// `elapsed_ms`: how long the extension took to deliver the notification, in ms (at most
     /// ``Limits/maximumElapsedMs``).
     public var elapsedMs: Int?
@@ -88,8 +91,8 @@ public struct Receipt: Sendable, Equatable, Codable {
     ///   - mediaType: `media_type` (a UTType identifier).
     ///   - vendor: `vendor` (``PushVendor/identifier``).
     public init(
-        pushID: String, event: Event = .delivered, receiptID: String? = nil, outcome: Outcome? = nil,
-        reason: ReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil, vendor: String? = nil
+        pushID: String, event: Event = .delivered, receiptID: String? = nil, outcome: RichPushOutcome? = nil,
+        reason: RichPushReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil, vendor: String? = nil
     ) {
         self.pushID = pushID
         self.event = event

@@ -1,7 +1,10 @@
 /// The content a notification shows: what the extension hands back to the system.
 ///
 /// Mirrors the fields of `UNMutableNotificationContent` that RichPush edits, as plain values.
-public struct NotificationContent: Sendable, Equatable, Codable {
+///
+/// `RichPush`-prefixed (it was `NotificationContent` before 0.11.0) so that it cannot clash with an app's own
+/// `NotificationContent`: an extension sees RichPushCore's names through `import RichPushNotificationService`.
+public struct RichPushNotificationContent: Sendable, Equatable, Codable {
     /// The title (`UNMutableNotificationContent.title`); empty for none.
     public var title: String
     /// The subtitle (`subtitle`); empty for none.
@@ -71,7 +74,7 @@ public struct NotificationContent: Sendable, Equatable, Codable {
     /// The content iOS would show for a payload with no extension involved.
     ///
     /// - Parameter payload: the parsed payload.
-    public init(payload: NotificationPayload) {
+    public init(payload: RichPushNotificationPayload) {
         self.init(
             title: payload.alert?.title ?? "",
             subtitle: payload.alert?.subtitle ?? "",

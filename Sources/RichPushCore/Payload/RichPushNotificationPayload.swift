@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Parsing is strict about shape (so a broken payload is reported, never guessed at) and lenient
 /// about content (unknown keys are kept in `root`).
-public struct NotificationPayload: Sendable, Equatable {
+///
+/// `RichPush`-prefixed (it was `NotificationPayload` before 0.11.0) so that it cannot clash with an app's own
+/// `NotificationPayload`: an extension sees RichPushCore's names through `import RichPushNotificationService`.
+public struct RichPushNotificationPayload: Sendable, Equatable {
     /// The `aps.alert` dictionary (or the string form, as `body`).
     public struct Alert: Sendable, Equatable {
         /// `aps.alert.title`.
@@ -89,8 +92,8 @@ public struct NotificationPayload: Sendable, Equatable {
     /// - Returns: the parsed payload.
     /// - Throws: `RichPushError` with code `invalid_json` (not JSON) or `invalid_payload` (not an
     ///   object, or `aps` and its members of the wrong type).
-    public static func parse(_ data: Data) throws -> NotificationPayload {
-        try NotificationPayload(json: JSONValue.parse(data))
+    public static func parse(_ data: Data) throws -> RichPushNotificationPayload {
+        try RichPushNotificationPayload(json: JSONValue.parse(data))
     }
 
     /// Reads a payload from a parsed JSON value.

@@ -2,7 +2,10 @@
 ///
 /// A struct over a string, not a public enum, so that a newer server or client can add values
 /// without breaking older code (the APNSwift pattern).
-public struct Outcome: Sendable, Hashable, Codable, CustomStringConvertible, RawRepresentable {
+///
+/// `RichPush`-prefixed (it was `Outcome` before 0.11.0) so that it cannot clash with an app's own
+/// `Outcome`: an extension sees RichPushCore's names through `import RichPushNotificationService`.
+public struct RichPushOutcome: Sendable, Hashable, Codable, CustomStringConvertible, RawRepresentable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(from decoder: any Decoder) throws {
@@ -15,12 +18,12 @@ public struct Outcome: Sendable, Hashable, Codable, CustomStringConvertible, Raw
     public var description: String { rawValue }
 
     /// The media was downloaded and attached.
-    public static let mediaAttached = Outcome(rawValue: "media_attached")
+    public static let mediaAttached = RichPushOutcome(rawValue: "media_attached")
     /// The best-attempt content (edited text, no media) was delivered.
-    public static let textOnly = Outcome(rawValue: "text_only")
+    public static let textOnly = RichPushOutcome(rawValue: "text_only")
     /// The request's content was delivered unchanged (e.g. a payload that could not be read).
-    public static let original = Outcome(rawValue: "original")
+    public static let original = RichPushOutcome(rawValue: "original")
 
     /// Every outcome this version knows.
-    public static let known: [Outcome] = [.mediaAttached, .textOnly, .original]
+    public static let known: [RichPushOutcome] = [.mediaAttached, .textOnly, .original]
 }

@@ -1,4 +1,4 @@
-extension NotificationPayload {
+extension RichPushNotificationPayload {
     /// The one `userInfo` key of a notification request made from payload bytes that are not a
     /// JSON object; its value (a string) says why.
     ///
