@@ -57,7 +57,7 @@ extension MigrationRowCheck {
 
     /// Why a `campaign_targets` row breaks a rule, or `nil`.
     static func campaignTargetProblem(_ row: SQLiteStatement) -> String? {
-        let code = Receipt.Limits.codeBytes
+        let code = RichPushReceipt.Limits.codeBytes
         return firstProblem([
             { campaignIDProblem(text(row, 1, 10)) },
             { numberProblem("chunk", row.int(2), in: 0...maximumCount, optional: false) },
@@ -76,7 +76,7 @@ extension MigrationRowCheck {
         campaignIDProblem(text(row, 1, 6))
             ?? numberProblem("chunk", row.int(2), in: 0...maximumCount, optional: false)
             ?? oneOfProblem("state", row.text(3), chunkStates)
-            ?? textProblem("owner", text(row, 4, 7), maxBytes: Receipt.Limits.identifierBytes)
+            ?? textProblem("owner", text(row, 4, 7), maxBytes: RichPushReceipt.Limits.identifierBytes)
             ?? numberProblem("lease_until_ms", row.int(5), in: 0...maximumTimeMs, optional: false)
     }
 
@@ -157,9 +157,9 @@ extension MigrationRowCheck {
         if let problem = nulProblem("scope", scope) ?? nulProblem("code", code) { return problem }
         if let value = scope.value, !value.isEmpty, let problem = identifierProblem("scope", scope) { return problem }
         if let problem = oneOfProblem("kind", kind, Set(CodeFolding.Kind.allCases.map(\.rawValue))) { return problem }
-        guard let value = code.value, (1...Receipt.Limits.codeBytes).contains(value.utf8.count),
+        guard let value = code.value, (1...RichPushReceipt.Limits.codeBytes).contains(value.utf8.count),
             value.utf8.allSatisfy({ (48...57).contains($0) || (97...122).contains($0) || $0 == 95 })
-        else { return "code is not a code (1…\(Receipt.Limits.codeBytes) bytes of a-z, 0-9 and _)" }
+        else { return "code is not a code (1…\(RichPushReceipt.Limits.codeBytes) bytes of a-z, 0-9 and _)" }
         if let kind = kind.flatMap(CodeFolding.Kind.init(rawValue:)), CodeFolding.isKnown(value, kind) {
             return "code '\(value)' is a known \(kind.rawValue): never admitted"
         }
