@@ -3,26 +3,15 @@ import RichPushCore
 
 /// `GET /v1/campaigns?limit=20&before=<campaign_id>` (admin): a page of campaigns, newest first,
 /// with the cursor of the next page (`next_before`, `null` on the last).
-struct ListCampaignsEndpoint: Endpoint {
+struct ListCampaignsEndpoint: CampaignEndpoint {
     /// The most campaigns per page.
     static let maximumLimit = 100
 
     let context: ServerContext
-    let campaigns: (any CampaignStore)?
-    private let queue = BlockingQueue(label: "richpush.campaigns.list", concurrent: true)
-
-    init(context: ServerContext, campaigns: (any CampaignStore)?) {
-        self.context = context
-        self.campaigns = campaigns
-    }
-
-    var access: EndpointAccess { .admin }
-    var noStore: Bool { true }
+    let queue = BlockingQueue(label: "richpush.campaigns.list", concurrent: true)
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
-        guard let campaigns else {
-            throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns (SQLite and PostgreSQL do)")
-        }
+        let campaigns = try campaignStore()
         var limit = 20
         if let raw = request.query["limit"] {
             guard raw.utf8.count <= 4, let n = Int(raw), (1...Self.maximumLimit).contains(n) else {
@@ -32,17 +21,12 @@ struct ListCampaignsEndpoint: Endpoint {
         }
         let before = request.query["before"]
         if let before {
-            guard (1...64).contains(before.utf8.count), before.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }) else {
+            guard Self.isCampaignID(before) else {
                 throw HTTPResponseError(field: "before", message: "before must be a campaign id from next_before of the previous page")
             }
         }
-        let page: [CampaignRecord]
-        do {
-            let wanted = limit + 1
-            page = try await queue.run { try campaigns.campaigns(limit: wanted, before: before) }
-        } catch {
-            throw HTTPResponseError.store(error, retry: false)
-        }
+        let wanted = limit + 1
+        let page = try await run { try campaigns.campaigns(limit: wanted, before: before) }
         let nowMs = ServerContext.nowMs
         let shown = page.prefix(limit)
         let next: JSONValue = page.count > limit ? (shown.last.map { .string($0.id) } ?? .null) : .null

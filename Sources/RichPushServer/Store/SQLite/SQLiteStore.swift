@@ -186,6 +186,13 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     // MARK: ReceiptStore
 
+    /// Keeps campaigns (`SQLiteStore+Campaigns`).
+    public func campaignStore() -> any CampaignStore { self }
+    /// Keeps idempotency keys (`SQLiteStore+Idempotency`).
+    public func idempotencyStore() -> any IdempotencyStore { self }
+    /// Keeps the webhook outbox (`SQLiteStore+Webhooks`).
+    public func webhookOutbox() -> any WebhookOutboxStore { self }
+
     /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` and syncs
     /// it (see `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
