@@ -398,6 +398,31 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         if closed { throw RichPushError(code: .store, message: "the store '\(path)' is closed") }
     }
 
+    /// Runs `body` in one write transaction on the writer, under the write lock: committed before
+    /// it returns (and, with `synced`, durable: `syncCommitted()`), rolled back when it throws.
+    ///
+    /// - Parameters:
+    ///   - synced: whether to sync after the commit (default `true`).
+    ///   - body: the writes, on the writer connection.
+    /// - Returns: what `body` returned.
+    /// - Throws: `RichPushError` `store`, or what `body` threw (nothing committed).
+    func writeTransaction<T>(synced: Bool = true, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body(writer)
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+        if synced { try syncCommitted() }
+        return result
+    }
+
     // MARK: StatisticsStore (reads in SQLiteStore+Reads)
 
     /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, e.g. `2026-11-30T03:27:32.120Z`.
