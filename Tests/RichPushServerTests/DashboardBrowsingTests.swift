@@ -2,8 +2,9 @@ import Foundation
 import RichPushTestSupport
 import Testing
 
-/// The dashboard as a user with many pushes uses it, over HTTP: pages, search by push id, a date
-/// range, one push's page; and `GET /v1/pushes` with the same parameters.
+/// The dashboard as a user with many pushes uses it, through the server's admission and endpoints
+/// (in process): pages, search by push id, a date range, one push's page; and `GET /v1/pushes`
+/// with the same parameters.
 @Suite("dashboard browsing")
 struct DashboardBrowsingTests {
     /// The `href` of the link with this text, HTML-unescaped.
@@ -22,7 +23,7 @@ struct DashboardBrowsingTests {
 
     @Test("60 pushes: 25 a page with Older/Newer links, search by prefix, a date range, a per-push page; JSON pages follow next")
     func browse() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         for i in 0..<60 {
             #expect(
@@ -107,6 +108,6 @@ struct DashboardBrowsingTests {
             let r = try await c.request("GET", "/v1/pushes?\(query)", headers: server.admin)
             #expect(r.status == 400, "\(query)")
         }
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 }

@@ -7,7 +7,7 @@ import Testing
 struct ServerEndpointTests {
     @Test("form and JSON receipts are answered 202 with no body and show in the push figures")
     func receiptsLand() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         let bare = try await c.post("/v1/receipts", form: "push_id=2018001")
         #expect(bare.status == 202)
@@ -38,7 +38,7 @@ struct ServerEndpointTests {
         #expect(list.status == 200)
         let pushes = try #require(try list.json()["pushes"] as? [[String: Any]])
         #expect(pushes.map { $0["push_id"] as? String } == ["2018001"])
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 
     @Test("a bad receipt gets 400 with a JSON error naming the field")
@@ -91,7 +91,7 @@ struct ServerEndpointTests {
 
     @Test("admin endpoints need the Bearer token or the login cookie")
     func adminAuth() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         #expect(try await c.post("/v1/receipts", form: "push_id=42").status == 202)
         #expect(try await c.request("GET", "/v1/pushes").status == 401)
@@ -104,7 +104,7 @@ struct ServerEndpointTests {
         let page = try await c.request("GET", "/")
         #expect(page.status == 401)
         #expect(page.text.contains("<form"))
-        let origin = ["Origin": "http://127.0.0.1:\(server.port)"]
+        let origin = ["Origin": server.origin]
         #expect(try await c.post("/login", form: "token=wrong", headers: origin).status == 401)
         let login = try await c.post("/login", form: "token=\(ServerProcess.token)", headers: origin)
         #expect(login.status == 303)
@@ -118,7 +118,7 @@ struct ServerEndpointTests {
         #expect(!dashboard.text.contains("src="))  // no outside assets: inline CSS and SVG only
         #expect(!dashboard.text.contains("<link"))
         #expect(try await c.request("GET", "/", headers: server.admin).status == 200)
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 
     @Test("metrics are Prometheus text with accepted, rejected, duplicate counters and a latency histogram")

@@ -19,7 +19,10 @@ import RichPushProvider
 /// Stopping (`stop`, on SIGTERM): no new chunk is claimed; the chunk in hand is finished (a
 /// throttled one waiting for budget is released instead, its unsent targets still pending).
 final class CampaignWorkers: Sendable {
-    let store: any CampaignStore & ReceiptStore
+    /// Where sends are recorded and skipped tokens looked up.
+    let store: any ReceiptStore
+    /// The store's campaigns (`store.campaignStore()`).
+    let campaigns: any CampaignStore
     let sender: PushSender
     let settings: CampaignSettings
     /// Where the end of a campaign is reported (`campaign.finished`), `nil` without webhooks.
@@ -31,16 +34,18 @@ final class CampaignWorkers: Sendable {
     private let log: @Sendable (String) -> Void
 
     /// - Parameters:
-    ///   - store: the store campaigns live in.
+    ///   - store: the server's store.
+    ///   - campaigns: its campaigns.
     ///   - sender: the provider clients.
     ///   - settings: workers, lease, poll interval.
     ///   - webhooks: the endpoints `campaign.finished` is written for (in the finishing transaction).
     ///   - log: where failures go (standard error).
     init(
-        store: any CampaignStore & ReceiptStore, sender: PushSender, settings: CampaignSettings, webhooks: WebhookSettings? = nil,
+        store: any ReceiptStore, campaigns: any CampaignStore, sender: PushSender, settings: CampaignSettings, webhooks: WebhookSettings? = nil,
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
         self.store = store
+        self.campaigns = campaigns
         self.sender = sender
         self.settings = settings
         self.webhooks = webhooks
@@ -70,14 +75,14 @@ final class CampaignWorkers: Sendable {
     /// Every `purgeIntervalMs` (and at start): deletes the targets of campaigns that ended more
     /// than `targetsRetentionDays` ago, `purgeBatch` rows per transaction, until none is left.
     private func purgeLoop() async {
-        let store = self.store
+        let campaigns = self.campaigns
         let batch = max(1, settings.purgeBatch)
         while !isStopping {
             let bound = Self.nowMs() - settings.targetsRetentionDays * 86_400_000
             var deleted = 0
             do {
                 while !isStopping {
-                    let rows = try await onStore { try store.purgeCampaignTargets(finishedBeforeMs: bound, limit: batch) }
+                    let rows = try await onStore { try campaigns.purgeCampaignTargets(finishedBeforeMs: bound, limit: batch) }
                     if rows == 0 { break }
                     deleted += rows
                     // Between batches, receipts and sends take the write lock.
@@ -132,7 +137,7 @@ final class CampaignWorkers: Sendable {
 
     private func loop(_ worker: Int) async {
         var claims = 0
-        let store = self.store
+        let campaigns = self.campaigns
         let leaseMs = self.leaseMs
         let webhooks = self.webhooks
         let listener = (store as? PostgresStore)?.listener
@@ -140,10 +145,10 @@ final class CampaignWorkers: Sendable {
             do {
                 // Read before looking for work, so a notification that comes meanwhile is not missed.
                 let generation = listener?.generation(of: PostgresListener.campaigns)
-                if worker == 0 { try await onStore { try store.advanceCampaigns(nowMs: Self.nowMs(), webhooks: webhooks) } }
+                if worker == 0 { try await onStore { try campaigns.advanceCampaigns(nowMs: Self.nowMs(), webhooks: webhooks) } }
                 claims += 1
                 let owner = "\(instance)-\(worker)-\(claims)"
-                guard let chunk = try await onStore({ try store.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
+                guard let chunk = try await onStore({ try campaigns.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
                     if let listener, let generation {
                         await idle(listener, generation: generation)
                     } else {
@@ -176,6 +181,7 @@ final class CampaignWorkers: Sendable {
     /// Sends one leased chunk; returns why a provider stopped it (configuration), if it did.
     private func run(_ chunk: CampaignChunk) async throws -> String? {
         let store = self.store
+        let campaigns = self.campaigns
         let webhooks = self.webhooks
         let leaseMs = self.leaseMs
         let campaign = chunk.campaign
@@ -198,7 +204,7 @@ final class CampaignWorkers: Sendable {
                     send: PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: reason, outcome: outcome))
             }
             let funnel = CampaignFunnelBatch(name: "skipped", sentAtMs: Self.nowMs())
-            try await onStore { try store.recordCampaignResults(chunk, results: results, funnel: funnel) }
+            try await onStore { try campaigns.recordCampaignResults(chunk, results: results, funnel: funnel) }
             remaining.removeAll { skips[$0.token] != nil }
         }
         var batchNumber = 0
@@ -207,10 +213,10 @@ final class CampaignWorkers: Sendable {
             if let perMinute = campaign.perMinute {
                 let wanted = remaining.count
                 count = try await onStore {
-                    try store.reserveCampaignBudget(campaignID: campaign.id, perMinute: perMinute, nowMs: Self.nowMs(), wanted: wanted)
+                    try campaigns.reserveCampaignBudget(campaignID: campaign.id, perMinute: perMinute, nowMs: Self.nowMs(), wanted: wanted)
                 }
                 if count == 0 {
-                    let renewed = try await onStore { try store.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
+                    let renewed = try await onStore { try campaigns.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
                     if renewed == nil || isStopping { break }
                     // The next second's budget.
                     await pause(ms: 1_000 - Self.nowMs() % 1_000)
@@ -223,7 +229,7 @@ final class CampaignWorkers: Sendable {
             // Cancelled, or the lease was taken over: give the chunk up.
             guard
                 let marked = try await onStore({
-                    try store.markCampaignTargetsInFlight(chunk, tokens: candidateTokens, nowMs: Self.nowMs(), leaseMs: leaseMs)
+                    try campaigns.markCampaignTargetsInFlight(chunk, tokens: candidateTokens, nowMs: Self.nowMs(), leaseMs: leaseMs)
                 })
             else { break }
             // A token a former lease holder recorded meanwhile is not sent again.
@@ -236,7 +242,7 @@ final class CampaignWorkers: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(max(50, leaseMs / 3)))
                     if Task.isCancelled { break }
-                    _ = try? await queue.run { try store.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
+                    _ = try? await queue.run { try campaigns.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
                 }
             }
             defer { heartbeat.cancel() }
@@ -266,13 +272,13 @@ final class CampaignWorkers: Sendable {
             // The results and the push's funnel in one commit: a token a takeover already
             // recorded is counted in neither again.
             let recorded = results, funnel = CampaignFunnelBatch(name: String(batchNumber), sentAtMs: Self.nowMs())
-            try await onStoreRetrying { try store.recordCampaignResults(chunk, results: recorded, funnel: funnel) }
+            try await onStoreRetrying { try campaigns.recordCampaignResults(chunk, results: recorded, funnel: funnel) }
             if let stop {
-                try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop, webhooks: webhooks) }
+                try await onStoreRetrying { try campaigns.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop, webhooks: webhooks) }
                 return stop
             }
         }
-        try await onStoreRetrying { try store.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil, webhooks: webhooks) }
+        try await onStoreRetrying { try campaigns.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil, webhooks: webhooks) }
         return nil
     }
 }

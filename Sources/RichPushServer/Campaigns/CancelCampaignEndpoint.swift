@@ -4,23 +4,14 @@ import RichPushCore
 /// `POST /v1/campaigns/{campaign_id}/cancel` (admin): no new chunk of the campaign is claimed or
 /// sent (what is in flight finishes); `200` with the campaign (again for one already cancelled:
 /// a retried cancel), `409 not_cancellable` once it finished, `404 unknown_campaign`.
-struct CancelCampaignEndpoint: Endpoint {
+struct CancelCampaignEndpoint: CampaignEndpoint {
     let context: ServerContext
-    let campaigns: (any CampaignStore)?
-    private let queue = BlockingQueue(label: "richpush.campaigns.cancel", concurrent: false)
-
-    init(context: ServerContext, campaigns: (any CampaignStore)?) {
-        self.context = context
-        self.campaigns = campaigns
-    }
-
-    var access: EndpointAccess { .admin }
-    var noStore: Bool { true }
+    let queue = BlockingQueue(label: "richpush.campaigns.cancel", concurrent: false)
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let nowMs = ServerContext.nowMs
         let webhooks = context.configuration.webhooks
-        let campaign = try await ShowCampaignEndpoint.find(request.pathParameter, in: campaigns, queue: queue) { store, id in
+        let campaign = try await find(request.pathParameter) { store, id in
             try store.cancelCampaign(id, atMs: nowMs, webhooks: webhooks)
         }
         guard campaign.state == "cancelled" else {

@@ -7,26 +7,15 @@ import RichPushProvider
 /// every target are committed; the instances' workers send it (`CampaignWorkers`). With an
 /// `Idempotency-Key`, the same key and body create one campaign (replayed answer), across
 /// instances; another body is `409`.
-struct CreateCampaignEndpoint: Endpoint {
+struct CreateCampaignEndpoint: CampaignEndpoint {
     let context: ServerContext
     let sender: PushSender?
-    let campaigns: (any CampaignStore)?
-    /// Replays and 409s for requests with an `Idempotency-Key`; `nil` when the store keeps no keys.
-    let idempotency: IdempotentSend?
+    /// Replays and 409s for requests with an `Idempotency-Key`.
+    let idempotency: IdempotentSend
     let settings: CampaignSettings
     /// The snapshot (an `INSERT … SELECT` over the audience) runs here, off the devices' write queue.
-    private let queue = BlockingQueue(label: "richpush.campaigns.create", concurrent: true)
+    let queue = BlockingQueue(label: "richpush.campaigns.create", concurrent: true)
 
-    init(context: ServerContext, sender: PushSender?, campaigns: (any CampaignStore)?, idempotency: IdempotentSend?, settings: CampaignSettings) {
-        self.context = context
-        self.sender = sender
-        self.campaigns = campaigns
-        self.idempotency = idempotency
-        self.settings = settings
-    }
-
-    var access: EndpointAccess { .admin }
-    var noStore: Bool { true }
     var contentTypes: [String]? { ["application/json"] }
     var maximumBody: Int { CampaignRequest.maximumBodyBytes }
     var tooLarge: HTTPResponseError {
@@ -45,9 +34,7 @@ struct CreateCampaignEndpoint: Endpoint {
                     + context.configuration.apnsMissing.joined(separator: ", ") + ", or \(context.configuration.pushSettingNames.fcmServiceAccount) FILE",
                 headers: [("Cache-Control", "no-store")])
         }
-        guard let campaigns else {
-            throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns (SQLite and PostgreSQL do)")
-        }
+        let campaigns = try campaignStore()
         if request.bodyTooLarge { throw tooLarge }
         let key = try IdempotencyKey(request)
         let nowMs = ServerContext.nowMs
@@ -76,17 +63,15 @@ struct CreateCampaignEndpoint: Endpoint {
             provider: provider?.rawValue, audience: parsed.audience, sendAtMs: parsed.sendAtMs ?? nowMs, perMinute: perMinute, chunkSize: chunkSize,
             createdAtMs: nowMs, idempotencyKey: nil)
         if let key { draft.idempotencyKey = "\(key.value)|\(try IdempotencyKey.fingerprint(request.body))" }
-        let queue = self.queue
         let webhooks = context.configuration.webhooks
         let create: @Sendable () async -> ServerResponse = { [draft] in
-            do {
-                let (campaign, _) = try await queue.run { try campaigns.createCampaign(draft, webhooks: webhooks) }
+            do throws(HTTPResponseError) {
+                let (campaign, _) = try await run(retry: true) { try campaigns.createCampaign(draft, webhooks: webhooks) }
                 return CampaignJSON.response(202, CampaignJSON.object(campaign, nowMs: ServerContext.nowMs))
             } catch {
-                return HTTPResponseError.store(error, retry: true).response
+                return error.response
             }
         }
-        guard let key else { return await create() }
-        return try await IdempotentSend.respond(idempotency, key: key, body: request.body, send: create)
+        return try await idempotency.respond(key: key, body: request.body, send: create)
     }
 }

@@ -3,21 +3,12 @@ import RichPushCore
 
 /// `GET /v1/campaigns?limit=20&before=<campaign_id>` (admin): a page of campaigns, newest first,
 /// with the cursor of the next page (`next_before`, `null` on the last).
-struct ListCampaignsEndpoint: Endpoint {
+struct ListCampaignsEndpoint: CampaignEndpoint {
     /// The most campaigns per page.
     static let maximumLimit = 100
 
     let context: ServerContext
-    let campaigns: (any CampaignStore)?
-    private let queue = BlockingQueue(label: "richpush.campaigns.list", concurrent: true)
-
-    init(context: ServerContext, campaigns: (any CampaignStore)?) {
-        self.context = context
-        self.campaigns = campaigns
-    }
-
-    var access: EndpointAccess { .admin }
-    var noStore: Bool { true }
+    let queue = BlockingQueue(label: "richpush.campaigns.list", concurrent: true)
 
     /// The `before` cursor of a page, checked: a campaign id as `next_before` gives it (1…64
     /// bytes of `0-9a-f-`); the API and the dashboard's `/campaigns` check it the same way.
@@ -34,9 +25,7 @@ struct ListCampaignsEndpoint: Endpoint {
     }
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
-        guard let campaigns else {
-            throw HTTPResponseError(status: 501, code: "campaigns_unsupported", message: "this server's store keeps no campaigns (SQLite and PostgreSQL do)")
-        }
+        let campaigns = try campaignStore()
         var limit = 20
         if let raw = request.query["limit"] {
             guard raw.utf8.count <= 4, let n = Int(raw), (1...Self.maximumLimit).contains(n) else {
@@ -45,13 +34,8 @@ struct ListCampaignsEndpoint: Endpoint {
             limit = n
         }
         let before = try Self.cursor(request.query["before"])
-        let page: [CampaignRecord]
-        do {
-            let wanted = limit + 1
-            page = try await queue.run { try campaigns.campaigns(limit: wanted, before: before) }
-        } catch {
-            throw HTTPResponseError.store(error, retry: false)
-        }
+        let wanted = limit + 1
+        let page = try await run { try campaigns.campaigns(limit: wanted, before: before) }
         let nowMs = ServerContext.nowMs
         let shown = page.prefix(limit)
         let next: JSONValue = page.count > limit ? (shown.last.map { .string($0.id) } ?? .null) : .null

@@ -23,8 +23,7 @@ import Foundation
 /// Charging happens after the row is written (the store says the push id was new), so an
 /// address with many requests in flight at the moment its bucket empties may create a few more
 /// (at most its requests in flight, once); they are paid back as debt before the next row.
-/// Memory is bounded: at most `maximumClients` addresses are tracked; full buckets are dropped
-/// first, then the least recently charged quarter.
+/// Memory is bounded: at most `maximumClients` addresses are tracked (`AddressBuckets`).
 final class CreationBudget: Sendable {
     /// Rows an address may create at once: 2,000.
     static let defaultBurst = 2_000
@@ -33,17 +32,11 @@ final class CreationBudget: Sendable {
     /// Addresses tracked at most.
     static let maximumClients = 50_000
 
-    private struct Bucket {
-        var tokens: Double
-        var updated: Double
-    }
-
     /// Rows an address may create at once (0: no budget).
     let burst: Double
     /// Rows regained per second.
     let perSecond: Double
-    private let now: @Sendable () -> Double
-    private let buckets = Locked<[String: Bucket]>([:])
+    private let buckets: AddressBuckets
     private let refusedCount = Locked(0)
 
     /// Makes a budget.
@@ -58,7 +51,9 @@ final class CreationBudget: Sendable {
     ) {
         self.burst = Double(max(0, burst))
         self.perSecond = max(0.001, perSecond)
-        self.now = now
+        // Debt down to -burst: see `charge`.
+        buckets = AddressBuckets(
+            burst: self.burst, rate: .tokensPerSecond(self.perSecond), debt: self.burst, maximumClients: Self.maximumClients, now: now)
     }
 
     /// Seconds until `client` may create a row again, or `nil` while it may.
@@ -66,14 +61,7 @@ final class CreationBudget: Sendable {
     /// - Parameter client: the client's address.
     /// - Returns: whole seconds to wait (at least 1), or `nil`.
     func retryAfter(_ client: String) -> Int? {
-        guard burst > 0 else { return nil }
-        let key = ClientOrigin.limitKey(client)
-        return buckets.withLock { buckets in
-            guard let bucket = buckets[key] else { return nil }
-            let tokens = refilled(bucket, at: now())
-            guard tokens < 1 else { return nil }
-            return max(1, Int(((1 - tokens) / perSecond).rounded(.up)))
-        }
+        burst > 0 ? buckets.retryAfter(client) : nil
     }
 
     /// Takes `rows` from `client`'s bucket. The bucket may go into debt (down to `-burst`): rows
@@ -86,13 +74,7 @@ final class CreationBudget: Sendable {
     ///   - rows: rows created.
     func charge(_ client: String, rows: Int = 1) {
         guard rows > 0, burst > 0 else { return }
-        let key = ClientOrigin.limitKey(client)
-        buckets.withLock { buckets in
-            let time = now()
-            if buckets[key] == nil && buckets.count >= Self.maximumClients { evict(&buckets, at: time) }
-            let tokens = buckets[key].map { refilled($0, at: time) } ?? burst
-            buckets[key] = Bucket(tokens: max(-burst, tokens - Double(rows)), updated: time)
-        }
+        buckets.take(rows, from: client)
     }
 
     /// Counts a refusal (for `/metrics`).
@@ -102,7 +84,7 @@ final class CreationBudget: Sendable {
     var refusals: Int { refusedCount.withLock { $0 } }
 
     /// Addresses tracked right now (at most `maximumClients`).
-    var trackedClients: Int { buckets.withLock { $0.count } }
+    var trackedClients: Int { buckets.trackedClients }
 
     /// The `429` past the budget.
     ///
@@ -116,18 +98,5 @@ final class CreationBudget: Sendable {
             message:
                 "this address created too many new rows (\(what) would add one); retry after \(seconds) s — receipts for push ids already known are still accepted",
             headers: [("Retry-After", String(seconds))])
-    }
-
-    private func refilled(_ bucket: Bucket, at time: Double) -> Double {
-        min(burst, bucket.tokens + max(0, time - bucket.updated) * perSecond)
-    }
-
-    /// Drops full buckets (they limit nothing), or else the least recently charged quarter.
-    private func evict(_ buckets: inout [String: Bucket], at time: Double) {
-        let full = buckets.filter { refilled($0.value, at: time) >= burst }.map(\.key)
-        for key in full { buckets[key] = nil }
-        guard buckets.count >= Self.maximumClients else { return }
-        let oldest = buckets.sorted { $0.value.updated < $1.value.updated }.prefix(Self.maximumClients / 4).map(\.key)
-        for key in oldest { buckets[key] = nil }
     }
 }

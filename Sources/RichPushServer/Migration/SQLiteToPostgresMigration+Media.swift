@@ -32,26 +32,13 @@ extension SQLiteToPostgresMigration {
             SELECT rowid, push_id, original_url, reason, action, original_type, original_bytes, sha256, optimized_type, optimized_bytes,
                    sent_url, recorded_at_ms\(MigrationRowCheck.lengths(texts)) FROM push_media WHERE rowid > ? ORDER BY rowid LIMIT ?
             """)
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> PushMediaRecord? in
-            last = row.int(0) ?? last
-            if let problem = Self.mediaRecordProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return PushMediaRecord(
+        let (rows, chunk) = try readChunk(query, item: "push_media", after: after, problem: Self.mediaRecordProblem) { row, _ in
+            PushMediaRecord(
                 pushID: row.text(1) ?? "", originalURL: row.text(2) ?? "", reason: row.text(3), action: row.text(4) ?? "", originalType: row.text(5),
                 originalBytes: row.int(6), sha256: row.text(7), optimizedType: row.text(8), optimizedBytes: row.int(9), sentURL: row.text(10),
                 recordedAtMs: row.int(11) ?? 0)
         }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("push_media", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        guard !rows.isEmpty else { return chunk }
         // Newer wins: a push checked again on the target since is not rolled back.
         let result = try target.write {
             try $0.execute(
@@ -76,10 +63,10 @@ extension SQLiteToPostgresMigration {
                     PostgresArrayLiteral.text(rows.map(\.originalType)), PostgresArrayLiteral.integers(rows.map(\.originalBytes)),
                     PostgresArrayLiteral.text(rows.map(\.sha256)), PostgresArrayLiteral.text(rows.map(\.optimizedType)),
                     PostgresArrayLiteral.integers(rows.map(\.optimizedBytes)), PostgresArrayLiteral.text(rows.map(\.sentURL)),
-                    PostgresArrayLiteral.integers(rows.map(\.recordedAtMs)), sourceKey, "push_media", String(last),
+                    PostgresArrayLiteral.integers(rows.map(\.recordedAtMs)), sourceKey, "push_media", String(chunk.last),
                 ])
         }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
+        return chunk.written(new: result.int(0, 0) ?? 0)
     }
 
     private func copyMediaFiles(after: Int) throws -> Chunk {
@@ -88,25 +75,15 @@ extension SQLiteToPostgresMigration {
             SELECT rowid, sha256, extension, content_type, byte_count, bytes, stored_at_ms\(MigrationRowCheck.lengths(["sha256", "extension", "content_type"]))
             FROM media_objects WHERE rowid > ? ORDER BY rowid LIMIT ?
             """)
-        try query.bind([.integer(after), .integer(min(chunkSize, Self.mediaChunkRows))])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> MediaObject? in
-            last = row.int(0) ?? last
-            let bytes = row.data(5) ?? Data()
-            if let problem = Self.mediaFileProblem(row, bytes: bytes) {
-                problems.append((last, problem))
-                return nil
-            }
-            return MediaObject(
-                sha256: row.text(1) ?? "", fileExtension: row.text(2) ?? "", contentType: row.text(3) ?? "", bytes: bytes, storedAtMs: row.int(6) ?? 0)
-        }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let files = all.compactMap { $0 }
-        guard !files.isEmpty else {
-            try advance("media_objects", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        let (files, chunk) = try readChunk(
+            query, item: "media_objects", after: after, limit: min(chunkSize, Self.mediaChunkRows),
+            problem: { Self.mediaFileProblem($0, bytes: $0.data(5) ?? Data()) },
+            row: { row, _ in
+                MediaObject(
+                    sha256: row.text(1) ?? "", fileExtension: row.text(2) ?? "", contentType: row.text(3) ?? "", bytes: row.data(5) ?? Data(),
+                    storedAtMs: row.int(6) ?? 0)
+            })
+        guard !files.isEmpty else { return chunk }
         // One transaction: the files, then the watermark (a file stored twice is the same bytes).
         let new = try target.write { db -> Int in
             try db.execute("BEGIN")
@@ -128,7 +105,7 @@ extension SQLiteToPostgresMigration {
                     """
                     INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($1, $2, $3)
                     ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
-                    """, [sourceKey, "media_objects", String(last)])
+                    """, [sourceKey, "media_objects", String(chunk.last)])
                 try db.execute("COMMIT")
                 return inserted
             } catch {
@@ -136,7 +113,7 @@ extension SQLiteToPostgresMigration {
                 throw error
             }
         }
-        return Chunk(read: all.count, new: new, last: last, skipped: problems)
+        return chunk.written(new: new)
     }
 
     /// Why a `push_media` row (columns as selected above) breaks the server's rules, or `nil`.

@@ -192,6 +192,36 @@ public final class SQLiteToPostgresMigration {
         var new: Int
         var last: Int
         var skipped: [(rowid: Int, problem: String)] = []
+
+        /// The chunk once its rows are written, `new` of them new in the target.
+        func written(new: Int) -> Chunk { Chunk(read: read, new: new, last: last, skipped: skipped) }
+    }
+
+    /// Reads one chunk of `item` with `query` (rowid first; bound here to rowids after `after`, at
+    /// most `limit` rows, default `chunkSize`) and checks each row with `problem` (why it breaks
+    /// the server's rules, `nil` when it passes): a row that breaks them is reported in the chunk,
+    /// not copied. The caller writes the rows that pass with the watermark `chunk.last` in one
+    /// transaction; when none passes, the watermark is moved here alone and `rows` is empty.
+    ///
+    /// - Returns: the rows to write, and the chunk (`new` still 0: see `Chunk.written(new:)`).
+    func readChunk<Row>(
+        _ query: SQLiteStatement, item: String, after: Int, limit: Int? = nil, problem: (SQLiteStatement) -> String?,
+        row: (SQLiteStatement, _ rowid: Int) -> Row
+    ) throws -> (rows: [Row], chunk: Chunk) {
+        try query.bind([.integer(after), .integer(limit ?? chunkSize)])
+        var last = after
+        var problems: [(rowid: Int, problem: String)] = []
+        let all = try query.rows { statement -> Row? in
+            last = statement.int(0) ?? last
+            if let problem = problem(statement) {
+                problems.append((last, problem))
+                return nil
+            }
+            return row(statement, last)
+        }
+        let rows = all.compactMap { $0 }
+        if rows.isEmpty && !all.isEmpty { try advance(item, to: last) }
+        return (rows, Chunk(read: all.count, new: 0, last: last, skipped: problems))
     }
 
     /// Moves the watermark of `item` to `last` alone: a chunk whose every row was skipped.
@@ -256,23 +286,10 @@ public final class SQLiteToPostgresMigration {
         let query = try source.prepared(
             "SELECT rowid, push_id, title, sent, accepted, first_sent_at_ms, last_sent_at_ms, \(skipped)\(MigrationRowCheck.lengths(["push_id", "title"])) FROM pushes WHERE rowid > ? ORDER BY rowid LIMIT ?"
         )
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> (Int, String, String?, Int?, Int?, Int?, Int?, Int)? in
-            last = row.int(0) ?? last
-            if let problem = MigrationRowCheck.pushProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return (last, row.text(1) ?? "", row.text(2), row.int(3), row.int(4), row.int(5), row.int(6), row.int(7) ?? 0)
+        let (rows, chunk) = try readChunk(query, item: "pushes", after: after, problem: MigrationRowCheck.pushProblem) { row, rowid in
+            (rowid, row.text(1) ?? "", row.text(2), row.int(3), row.int(4), row.int(5), row.int(6), row.int(7) ?? 0)
         }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("pushes", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        guard !rows.isEmpty else { return chunk }
         // Before version 3 every send came from POST /v1/pushes through APNs: one batch says so
         // (a version-3 file has its batches, copied with the send batches).
         let batches =
@@ -322,10 +339,10 @@ public final class SQLiteToPostgresMigration {
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)),
                     PostgresArrayLiteral.integers(rows.map { $0.3 ?? 0 }), PostgresArrayLiteral.integers(rows.map { $0.4 ?? 0 }),
                     PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
-                    sourceKey, "pushes", String(last), PostgresArrayLiteral.integers(rows.map(\.7)), String($0.slot),
+                    sourceKey, "pushes", String(chunk.last), PostgresArrayLiteral.integers(rows.map(\.7)), String($0.slot),
                 ])
         }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
+        return chunk.written(new: result.int(0, 0) ?? 0)
     }
 
     private func copySendRecords(after: Int) throws -> Chunk {
@@ -333,23 +350,10 @@ public final class SQLiteToPostgresMigration {
         let query = try source.prepared(
             "SELECT rowid, push_id, device_token, status, reason, apns_id, sent_at_ms, \(outcome)\(MigrationRowCheck.lengths(["push_id", "device_token", "reason", "apns_id", outcome])) FROM push_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?"
         )
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> (Int, String, String, Int?, String?, String?, Int, String?)? in
-            last = row.int(0) ?? last
-            if let problem = MigrationRowCheck.sendRecordProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return (last, row.text(1) ?? "", row.text(2) ?? "", row.int(3), row.text(4), row.text(5), row.int(6) ?? 0, row.text(7))
+        let (rows, chunk) = try readChunk(query, item: "push_tokens", after: after, problem: MigrationRowCheck.sendRecordProblem) { row, rowid in
+            (rowid, row.text(1) ?? "", row.text(2) ?? "", row.int(3), row.text(4), row.text(5), row.int(6) ?? 0, row.text(7))
         }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("push_tokens", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        guard !rows.isEmpty else { return chunk }
         let result = try target.write {
             try $0.execute(
                 """
@@ -366,34 +370,20 @@ public final class SQLiteToPostgresMigration {
                 [
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.integers(rows.map(\.3)),
                     PostgresArrayLiteral.text(rows.map(\.4)), PostgresArrayLiteral.text(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
-                    PostgresArrayLiteral.text(rows.map(\.7)), sourceKey, "push_tokens", String(last),
+                    PostgresArrayLiteral.text(rows.map(\.7)), sourceKey, "push_tokens", String(chunk.last),
                 ])
         }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
+        return chunk.written(new: result.int(0, 0) ?? 0)
     }
 
     private func copyTokenStates(after: Int) throws -> Chunk {
         let query = try source.prepared(
             "SELECT rowid, device_token, state, reason, since_ms, updated_at_ms\(MigrationRowCheck.lengths(["device_token", "reason"])) FROM device_tokens WHERE rowid > ? ORDER BY rowid LIMIT ?"
         )
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> (Int, String, String, String?, Int?, Int)? in
-            last = row.int(0) ?? last
-            let state = row.text(2) ?? ""
-            if let problem = MigrationRowCheck.tokenStateProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return (last, row.text(1) ?? "", state, row.text(3), row.int(4), row.int(5) ?? 0)
+        let (rows, chunk) = try readChunk(query, item: "device_tokens", after: after, problem: MigrationRowCheck.tokenStateProblem) { row, rowid in
+            (rowid, row.text(1) ?? "", row.text(2) ?? "", row.text(3), row.int(4), row.int(5) ?? 0)
         }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("device_tokens", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        guard !rows.isEmpty else { return chunk }
         let result = try target.write {
             try $0.execute(
                 """
@@ -409,33 +399,20 @@ public final class SQLiteToPostgresMigration {
                 """,
                 [
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
-                    PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), sourceKey, "device_tokens", String(last),
+                    PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), sourceKey, "device_tokens", String(chunk.last),
                 ])
         }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
+        return chunk.written(new: result.int(0, 0) ?? 0)
     }
 
     private func copySendBatches(after: Int) throws -> Chunk {
         let query = try source.prepared(
             "SELECT rowid, push_id, batch_id, source, sent, accepted, skipped, recorded_at_ms\(MigrationRowCheck.lengths(["push_id", "batch_id", "source"])) FROM push_send_batches WHERE rowid > ? ORDER BY rowid LIMIT ?"
         )
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> (Int, String, String, String, Int?, Int?, Int?, Int?)? in
-            last = row.int(0) ?? last
-            if let problem = MigrationRowCheck.sendBatchProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return (last, row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "", row.int(4), row.int(5), row.int(6), row.int(7))
+        let (rows, chunk) = try readChunk(query, item: "push_send_batches", after: after, problem: MigrationRowCheck.sendBatchProblem) { row, rowid in
+            (rowid, row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "", row.int(4), row.int(5), row.int(6), row.int(7))
         }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("push_send_batches", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        guard !rows.isEmpty else { return chunk }
         // The counts are in `pushes` already (copied with them): a batch is only its record, and
         // one recorded on both sides (the same batch id) is kept once.
         let result = try target.write {
@@ -452,9 +429,9 @@ public final class SQLiteToPostgresMigration {
                 [
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
                     PostgresArrayLiteral.integers(rows.map(\.4)), PostgresArrayLiteral.integers(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
-                    PostgresArrayLiteral.integers(rows.map(\.7)), sourceKey, "push_send_batches", String(last),
+                    PostgresArrayLiteral.integers(rows.map(\.7)), sourceKey, "push_send_batches", String(chunk.last),
                 ])
         }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
+        return chunk.written(new: result.int(0, 0) ?? 0)
     }
 }

@@ -23,7 +23,8 @@ struct IdempotentSend: Sendable {
     /// Seconds a client is told to wait while the first request runs.
     static let retryAfterSeconds = 1
 
-    let store: any IdempotencyStore
+    /// The server's store; its keys are `idempotencyStore()` (a store without: `501`).
+    let store: any ReceiptStore
     /// How long an answer is replayed (ms).
     let windowMs: Int
     /// How long a claim holds without an answer (ms).
@@ -32,29 +33,38 @@ struct IdempotentSend: Sendable {
     private let queue = DispatchQueue(label: "richpush.pushes.idempotency", attributes: .concurrent)
 
     /// - Parameters:
-    ///   - store: where keys live.
-    ///   - windowSeconds: how long an answer is replayed (s; 24 h by default in `serve`).
-    ///   - leaseSeconds: how long a claim holds without an answer (s).
+    ///   - context: the server's store and its `idempotencyWindow` (s; 24 h by default in
+    ///     `serve`) and `idempotencyLease` (s).
     ///   - scope: the route keys are scoped to.
-    init(store: any IdempotencyStore, windowSeconds: Double, leaseSeconds: Double, scope: String = "POST /v1/pushes") {
-        self.store = store
+    init(context: ServerContext, scope: String) {
+        self.store = context.store
         self.scope = scope
-        self.windowMs = max(1, Int(windowSeconds * 1000))
-        self.leaseMs = max(1, Int(leaseSeconds * 1000))
+        self.windowMs = max(1, Int(context.configuration.idempotencyWindow * 1000))
+        self.leaseMs = max(1, Int(context.configuration.idempotencyLease * 1000))
     }
 
-    /// Answers the request: the stored answer, a 409, or `send()`'s answer (stored).
+    /// Answers the request: `send()`'s answer without a key; with one, the stored answer, a 409,
+    /// or `send()`'s answer (stored).
     ///
     /// - Parameters:
-    ///   - key: the request's key.
+    ///   - key: the request's key, `nil` when it has none.
     ///   - body: the request body.
-    ///   - send: sends the push and answers.
+    ///   - send: sends the push (or creates the campaign) and answers.
     /// - Returns: the answer.
     /// - Throws: `HTTPResponseError` 409 `idempotency_key_reused` / `in_progress`, 503
-    ///   `store_error` when the key cannot be claimed (nothing is sent).
-    func respond(key: IdempotencyKey, body: Data, send: @Sendable () async -> ServerResponse) async throws -> ServerResponse {
+    ///   `store_error` when the key cannot be claimed (nothing is sent), 501
+    ///   `idempotency_unsupported` when the store keeps no keys.
+    func respond(key: IdempotencyKey?, body: Data, send: @Sendable () async -> ServerResponse) async throws -> ServerResponse {
+        guard let key else { return await send() }
+        let store: any IdempotencyStore
+        do {
+            store = try self.store.idempotencyStore()
+        } catch {
+            throw HTTPResponseError(
+                status: 501, code: "idempotency_unsupported", field: IdempotencyKey.header,
+                message: "this server's store keeps no idempotency keys (SQLite and PostgreSQL do); nothing was sent")
+        }
         let hash = try IdempotencyKey.fingerprint(body)
-        let store = self.store
         let scope = self.scope
         let (windowMs, leaseMs) = (self.windowMs, self.leaseMs)
         let nowMs = Self.nowMs()
@@ -69,7 +79,7 @@ struct IdempotentSend: Sendable {
                 message: "cannot check the Idempotency-Key in the store (nothing was sent): \((error as? RichPushError)?.message ?? "\(error)"); retry later",
                 headers: [("Retry-After", "\(Self.retryAfterSeconds)")])
         }
-        purgeIfDue(nowMs)
+        purgeIfDue(nowMs, store)
         switch claim {
         case .reused:
             throw HTTPResponseError(
@@ -102,35 +112,14 @@ struct IdempotentSend: Sendable {
         }
     }
 
-    /// Answers a request with `key` through `idempotency`, or refuses it when the store keeps no keys.
-    ///
-    /// - Parameters:
-    ///   - idempotency: the server's, `nil` when its store keeps no idempotency keys.
-    ///   - key: the request's key.
-    ///   - body: the request body.
-    ///   - send: sends the push and answers.
-    /// - Returns: the answer.
-    /// - Throws: `HTTPResponseError` (see `respond(key:body:send:)`), 501 `idempotency_unsupported`.
-    static func respond(
-        _ idempotency: IdempotentSend?, key: IdempotencyKey, body: Data, send: @Sendable () async -> ServerResponse
-    ) async throws -> ServerResponse {
-        guard let idempotency else {
-            throw HTTPResponseError(
-                status: 501, code: "idempotency_unsupported", field: IdempotencyKey.header,
-                message: "this server's store keeps no idempotency keys (SQLite and PostgreSQL do); nothing was sent")
-        }
-        return try await idempotency.respond(key: key, body: body, send: send)
-    }
-
     /// Deletes expired keys, at most once a minute per instance, off the request's path.
-    private func purgeIfDue(_ nowMs: Int) {
+    private func purgeIfDue(_ nowMs: Int, _ store: any IdempotencyStore) {
         let due = lastPurgeMs.withLock { last in
             guard nowMs - last >= 60_000 else { return false }
             last = nowMs
             return true
         }
         guard due else { return }
-        let store = self.store
         queue.async { _ = try? store.purgeIdempotencyKeys(nowMs: nowMs) }
     }
 

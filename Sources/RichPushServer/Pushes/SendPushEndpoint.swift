@@ -12,8 +12,8 @@ struct SendPushEndpoint: Endpoint {
     let apnsMissing: [String]
     /// What the `503` calls the settings.
     let names: PushSettingNames
-    /// Replays and 409s for requests with an `Idempotency-Key`; `nil` when the store keeps no keys.
-    var idempotency: IdempotentSend?
+    /// Replays and 409s for requests with an `Idempotency-Key`.
+    let idempotency: IdempotentSend
     /// The send-time media check (`media`, `on_media_error`).
     var mediaCheck: PushMediaCheck?
 
@@ -61,7 +61,6 @@ struct SendPushEndpoint: Endpoint {
                 sender.send(checked) { continuation.resume(returning: $0) }
             }
         }
-        guard let key else { return await send() }
-        return try await IdempotentSend.respond(idempotency, key: key, body: request.body, send: send)
+        return try await idempotency.respond(key: key, body: request.body, send: send)
     }
 }

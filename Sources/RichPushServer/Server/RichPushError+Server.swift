@@ -9,4 +9,17 @@ extension RichPushError.Code {
     public static let listen = RichPushError.Code(rawValue: "listen")
     /// The statistics server answered with an error (used by `richpush stats`).
     public static let server = RichPushError.Code(rawValue: "server")
+    /// The store does not keep what was asked of it (campaigns, idempotency keys, the webhook
+    /// outbox, media files: SQLite and PostgreSQL keep them all).
+    public static let storeUnsupported = RichPushError.Code(rawValue: "store_unsupported")
+}
+
+extension RichPushError {
+    /// What a store answers for a feature it does not keep (the protocols' defaults).
+    ///
+    /// - Parameter feature: what it does not keep, e.g. `campaigns`.
+    /// - Returns: the error, code `store_unsupported`.
+    static func storeUnsupported(_ feature: String) -> RichPushError {
+        RichPushError(code: .storeUnsupported, message: "this store keeps no \(feature); use the SQLite or PostgreSQL store")
+    }
 }

@@ -91,8 +91,10 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         self.writer = writer
         let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks)
-        if let sender, let campaigns = store as? any CampaignStore & ReceiptStore, configuration.campaigns.workers > 0 {
-            campaignWorkers = CampaignWorkers(store: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks)
+        // A store that keeps no campaigns (a test's) runs no workers; its campaign routes answer 501.
+        if let sender, configuration.campaigns.workers > 0, let campaigns = try? store.campaignStore() {
+            campaignWorkers = CampaignWorkers(
+                store: store, campaigns: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks)
         } else {
             campaignWorkers = nil
         }
@@ -126,13 +128,11 @@ public final class StatisticsServer: @unchecked Sendable {
         campaignWorkers?.start()
     }
 
-    /// The outbox's deliverer when webhooks are configured (the store must keep an outbox).
+    /// The outbox's deliverer when webhooks are configured (the store must keep an outbox:
+    /// `store_unsupported` otherwise).
     private static func webhookDispatcher(_ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore) throws -> WebhookDispatcher? {
         guard let settings = configuration.webhooks, !settings.endpoints.isEmpty else { return nil }
-        guard let outbox = store as? any WebhookOutboxStore else {
-            throw RichPushError(code: .configuration, message: "webhooks need the SQLite or PostgreSQL store (the outbox is a table in it)")
-        }
-        return try WebhookDispatcher(settings: settings, store: outbox)
+        return try WebhookDispatcher(settings: settings, store: try store.webhookOutbox())
     }
 
     /// The route table: each path with its endpoint per method, matched in order.
@@ -153,11 +153,7 @@ public final class StatisticsServer: @unchecked Sendable {
                         "POST",
                         SendPushEndpoint(
                             sender: sender, apnsMissing: context.configuration.apnsMissing, names: context.configuration.pushSettingNames,
-                            idempotency: (context.store as? any IdempotencyStore).map {
-                                IdempotentSend(
-                                    store: $0, windowSeconds: context.configuration.idempotencyWindow,
-                                    leaseSeconds: context.configuration.idempotencyLease)
-                            }, mediaCheck: PushMediaCheck(context: context))
+                            idempotency: IdempotentSend(context: context, scope: "POST /v1/pushes"), mediaCheck: PushMediaCheck(context: context))
                     ),
                 ]),
             .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
@@ -170,27 +166,22 @@ public final class StatisticsServer: @unchecked Sendable {
 
     /// The campaign routes (`Campaigns/`).
     private static func campaignRoutes(_ context: ServerContext, sender: PushSender?) -> [RouteTable.Route] {
-        let campaigns = context.store as? any CampaignStore
-        let idempotency = (context.store as? any IdempotencyStore).map {
-            IdempotentSend(
-                store: $0, windowSeconds: context.configuration.idempotencyWindow, leaseSeconds: context.configuration.idempotencyLease,
-                scope: "POST /v1/campaigns")
-        }
-        return [
+        [
             .init(
                 pattern: .exact(["/v1/campaigns"]),
                 endpoints: [
-                    ("GET", ListCampaignsEndpoint(context: context, campaigns: campaigns)),
+                    ("GET", ListCampaignsEndpoint(context: context)),
                     (
                         "POST",
                         CreateCampaignEndpoint(
-                            context: context, sender: sender, campaigns: campaigns, idempotency: idempotency, settings: context.configuration.campaigns)
+                            context: context, sender: sender, idempotency: IdempotentSend(context: context, scope: "POST /v1/campaigns"),
+                            settings: context.configuration.campaigns)
                     ),
                 ]),
-            .init(pattern: .enclosed("/v1/campaigns/", "/cancel"), endpoints: [("POST", CancelCampaignEndpoint(context: context, campaigns: campaigns))]),
-            .init(pattern: .prefix("/v1/campaigns/"), endpoints: [("GET", ShowCampaignEndpoint(context: context, campaigns: campaigns))]),
-            .init(pattern: .exact(["/campaigns"]), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
-            .init(pattern: .prefix("/campaigns/"), endpoints: [("GET", CampaignPageEndpoint(campaigns: campaigns))]),
+            .init(pattern: .enclosed("/v1/campaigns/", "/cancel"), endpoints: [("POST", CancelCampaignEndpoint(context: context))]),
+            .init(pattern: .prefix("/v1/campaigns/"), endpoints: [("GET", ShowCampaignEndpoint(context: context))]),
+            .init(pattern: .exact(["/campaigns"]), endpoints: [("GET", CampaignPageEndpoint(context: context))]),
+            .init(pattern: .prefix("/campaigns/"), endpoints: [("GET", CampaignPageEndpoint(context: context))]),
         ]
     }
 

@@ -13,7 +13,7 @@ struct PushIDRuleTests {
         "receipts with a bidi override, a control character, a C1 control, an invisible or a line separator in push_id or receipt_id get 400 naming the character and the rule"
     )
     func refused() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         let cases: [(String, String, String)] = [
             ("push_id", "invoice\u{202E}fdp.exe", "U+202E RIGHT-TO-LEFT OVERRIDE"),
@@ -48,7 +48,7 @@ struct PushIDRuleTests {
         let list = try await c.request("GET", "/v1/pushes?limit=1000", headers: server.admin)
         let ids = try #require(try list.json()["pushes"] as? [[String: Any]]).compactMap { $0["push_id"] as? String }
         #expect(!ids.contains { $0.unicodeScalars.contains { IdentifierRule.kind(of: $0) != nil } })
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 
     @Test("a push id stored before the rule is shown with U+FFFD in place of the override, in the table and the funnel")
@@ -77,7 +77,7 @@ struct PushIDRuleTests {
 
     @Test("POST /v1/pushes/{push_id}/sends holds the path's push_id and the batch_id to the same rule")
     func recordedSendsRefused() async throws {
-        let server = try await ServerProcess()
+        let server = try InProcessServer()
         let c = server.client()
         let body = #"{"batch_id":"b1","sent":2,"accepted":2}"#
         let spoofed = try await c.postJSON("/v1/pushes/\(Self.percent("invoice\u{202E}fdp.exe"))/sends", body, headers: server.admin)
@@ -89,7 +89,7 @@ struct PushIDRuleTests {
         #expect(batch.status == 400)
         #expect((try batch.json()["error"] as? [String: String])?["field"] == "batch_id")
         #expect(try await c.postJSON("/v1/pushes/sale/sends", body, headers: server.admin).status == 200)
-        #expect(await server.terminate() == 0)
+        try server.shutdown()
     }
 
     static func percent(_ s: String) -> String {

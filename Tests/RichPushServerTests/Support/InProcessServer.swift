@@ -29,7 +29,14 @@ final class InProcessServer: Sendable {
     }
 
     /// A client with `HTTPTestClient`'s calls (throwing like them), answered in process.
-    func client() -> Client { Client(server: server) }
+    ///
+    /// - Parameter source: the client's address (another loopback address is another client
+    ///   for the server); default `127.0.0.1`.
+    func client(from source: String? = nil) -> Client { Client(server: server, peer: source ?? "127.0.0.1") }
+
+    /// The dashboard's own origin, as a browser on it sends in `Origin` (the requests' `Host` is
+    /// `127.0.0.1`).
+    var origin: String { "http://127.0.0.1" }
 
     var admin: [String: String] { ["Authorization": "Bearer \(Self.token)"] }
 
@@ -51,6 +58,8 @@ final class InProcessServer: Sendable {
     /// `HTTPTestClient`'s requests, as `ServerRequest`s handed to the server.
     struct Client: Sendable {
         let server: StatisticsServer
+        /// The client's address.
+        var peer = "127.0.0.1"
 
         func request(_ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPTestClient.Response {
             let parts = URLComponents(string: "http://127.0.0.1\(target)")
@@ -58,7 +67,7 @@ final class InProcessServer: Sendable {
             for item in parts?.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value }
             var lines = [(name: "Host", value: "127.0.0.1")] + headers.map { (name: $0.key, value: $0.value) }
             if !body.isEmpty || method == "POST" { lines.append((name: "Content-Length", value: String(body.count))) }
-            let request = ServerRequest(method: method, path: parts?.path ?? target, headers: lines, query: query, body: body)
+            let request = ServerRequest(method: method, path: parts?.path ?? target, headers: lines, query: query, body: body, peer: peer)
             let response = await server.handle(request)
             var answered: [String: String] = [:]
             for header in response.headers { answered[header.name.lowercased()] = header.value }

@@ -150,6 +150,13 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     /// overlapped with the next batch instead of idling the instance.
     public var overlapAfter: Double { 0.002 }
 
+    /// Keeps campaigns (`PostgresStore+Campaigns`).
+    public func campaignStore() -> any CampaignStore { self }
+    /// Keeps idempotency keys (`PostgresStore+Idempotency`).
+    public func idempotencyStore() -> any IdempotencyStore { self }
+    /// Keeps the webhook outbox (`PostgresStore+Webhooks`).
+    public func webhookOutbox() -> any WebhookOutboxStore { self }
+
     /// Disconnects every connection. Further calls fail.
     public func close() throws {
         let first = closed.withLock { closed in

@@ -120,7 +120,7 @@ extension SQLiteStore: CampaignStore {
 
     /// See `CampaignStore.createCampaign(_:webhooks:)`.
     public func createCampaign(_ draft: CampaignDraft, webhooks: WebhookSettings?) throws -> (campaign: CampaignRecord, created: Bool) {
-        try campaignWrite { db in
+        try writeTransaction { db in
             if let key = draft.idempotencyKey {
                 let existing = try db.prepared("SELECT \(CampaignRecord.columns) FROM campaigns WHERE idempotency_key = ?")
                 try existing.bind([.text(key)])
@@ -220,7 +220,7 @@ extension SQLiteStore: CampaignStore {
 
     /// See `CampaignStore.cancelCampaign(_:atMs:webhooks:)`.
     public func cancelCampaign(_ id: String, atMs: Int, webhooks: WebhookSettings?) throws -> CampaignRecord? {
-        try campaignWrite { db in
+        try writeTransaction { db in
             let update = try db.prepared(
                 "UPDATE campaigns SET state = 'cancelled', finished_at_ms = ? WHERE campaign_id = ? AND state IN ('scheduled', 'running')")
             try update.bind([.integer(atMs), .text(id)])
@@ -247,7 +247,7 @@ extension SQLiteStore: CampaignStore {
     public func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws {
         // Idle (no campaign scheduled or running): a read, no write transaction or sync.
         guard try hasCampaigns(in: ["scheduled", "running"]) else { return }
-        try campaignWrite { db in
+        try writeTransaction { db in
             let start = try db.prepared(
                 "UPDATE campaigns SET state = 'running', started_at_ms = ? WHERE state = 'scheduled' AND send_at_ms <= ?")
             try start.bind([.integer(nowMs), .integer(nowMs)])
@@ -276,7 +276,7 @@ extension SQLiteStore: CampaignStore {
     /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`.
     public func claimCampaignChunk(owner: String, nowMs: Int, leaseMs: Int) throws -> CampaignChunk? {
         guard try hasCampaigns(in: ["running"]) else { return nil }
-        return try campaignWrite { db in
+        return try writeTransaction { db in
             let free = try db.prepared(
                 """
                 SELECT k.campaign_id, k.chunk FROM campaigns c JOIN campaign_chunks k ON k.campaign_id = c.campaign_id
@@ -301,7 +301,7 @@ extension SQLiteStore: CampaignStore {
 
     /// See `CampaignStore.markCampaignTargetsInFlight(_:tokens:nowMs:leaseMs:)`.
     public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]? {
-        try campaignWrite { db in
+        try writeTransaction { db in
             let renew = try db.prepared(
                 """
                 UPDATE campaign_chunks SET lease_until_ms = ? WHERE campaign_id = ? AND chunk = ? AND owner = ? AND state = 'leased'
@@ -376,7 +376,7 @@ extension SQLiteStore: CampaignStore {
 
     /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:)`.
     public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
-        try campaignWrite { db in
+        try writeTransaction { db in
             let release = try db.prepared(
                 """
                 UPDATE campaign_chunks SET owner = NULL, lease_until_ms = 0, state = CASE WHEN EXISTS (
@@ -406,7 +406,7 @@ extension SQLiteStore: CampaignStore {
     public func reserveCampaignBudget(campaignID: String, perMinute: Int, nowMs: Int, wanted: Int) throws -> Int {
         let second = nowMs / 1000
         let allowance = Self.allowance(perMinute: perMinute, second: second)
-        return try campaignWrite { db in
+        return try writeTransaction { db in
             let prune = try db.prepared("DELETE FROM campaign_budget WHERE campaign_id = ? AND second < ?")
             try prune.bind([.text(campaignID), .integer(second - 120)])
             try prune.run()

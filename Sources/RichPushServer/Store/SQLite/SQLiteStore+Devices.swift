@@ -9,15 +9,10 @@ extension SQLiteStore {
 
     /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
     public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        let created: Bool
-        do {
+        try writeTransaction { _ in
             let existing = try writer.prepared("SELECT 1 FROM devices WHERE device_token = ?")
             try existing.bind([.text(registration.token)])
-            created = try existing.rows { _ in true }.isEmpty
+            let created = try existing.rows { _ in true }.isEmpty
             let upsert = try writer.prepared(
                 """
                 INSERT INTO devices (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES (?, ?, ?, ?, ?, ?)
@@ -31,27 +26,17 @@ extension SQLiteStore {
             ])
             try upsert.run()
             if let tags = registration.tags { try Self.replaceTags(writer, token: registration.token, tags: tags) }
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
+            return created
         }
-        try syncCommitted()
-        return created
     }
 
     /// Deletes the registration and marks the token `deleted` (see `DeviceStore.unregisterDevice(_:atMs:)`).
     public func unregisterDevice(_ token: String, atMs: Int) throws -> Bool {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        let existed: Bool
-        do {
+        try writeTransaction { _ in
             let delete = try writer.prepared("DELETE FROM devices WHERE device_token = ?")
             try delete.bind([.text(token)])
             try delete.run()
-            existed = writer.changes > 0
+            let existed = writer.changes > 0
             let mark = try writer.prepared(
                 """
                 INSERT INTO device_tokens (device_token, state, reason, since_ms, updated_at_ms) VALUES (?, 'deleted', 'deleted by the app', ?, ?)
@@ -61,13 +46,8 @@ extension SQLiteStore {
             )
             try mark.bind([.text(token), .integer(atMs), .integer(atMs)])
             try mark.run()
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
+            return existed
         }
-        try syncCommitted()
-        return existed
     }
 
     /// The users' registrations, newest first (see `DeviceStore.devices(ofUsers:limit:)`).

@@ -25,29 +25,11 @@ extension SQLiteStore: IdempotencyStore {
             """)
     }
 
-    /// Runs `body` in one write transaction, committed and synced before returning.
-    private func idempotencyWrite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        let result: T
-        do {
-            result = try body(writer)
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
-        }
-        try syncCommitted()
-        return result
-    }
-
     /// See `IdempotencyStore.claimIdempotencyKey(_:scope:bodySHA256:nowMs:leaseMs:windowMs:)`.
     public func claimIdempotencyKey(
         _ key: String, scope: String, bodySHA256: String, nowMs: Int, leaseMs: Int, windowMs: Int
     ) throws -> IdempotencyClaim {
-        try idempotencyWrite { db in
+        try writeTransaction { db in
             let stale = try db.prepared(
                 """
                 DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ?
@@ -81,7 +63,7 @@ extension SQLiteStore: IdempotencyStore {
 
     /// See `IdempotencyStore.completeIdempotencyKey(_:scope:bodySHA256:status:response:)`.
     public func completeIdempotencyKey(_ key: String, scope: String, bodySHA256: String, status: Int, response: String) throws {
-        try idempotencyWrite { db in
+        try writeTransaction { db in
             let update = try db.prepared(
                 """
                 UPDATE idempotency_keys SET state = 'done', status = ?, response = ?
@@ -94,7 +76,7 @@ extension SQLiteStore: IdempotencyStore {
 
     /// See `IdempotencyStore.releaseIdempotencyKey(_:scope:bodySHA256:)`.
     public func releaseIdempotencyKey(_ key: String, scope: String, bodySHA256: String) throws {
-        try idempotencyWrite { db in
+        try writeTransaction { db in
             let delete = try db.prepared(
                 "DELETE FROM idempotency_keys WHERE scope = ? AND idempotency_key = ? AND body_sha256 = ? AND state = 'in_progress'")
             try delete.bind([.text(scope), .text(key), .text(bodySHA256)])
@@ -104,7 +86,7 @@ extension SQLiteStore: IdempotencyStore {
 
     /// See `IdempotencyStore.purgeIdempotencyKeys(nowMs:)`.
     public func purgeIdempotencyKeys(nowMs: Int) throws -> Int {
-        try idempotencyWrite { db in
+        try writeTransaction { db in
             let delete = try db.prepared(
                 "DELETE FROM idempotency_keys WHERE expires_at_ms <= ? AND (state = 'done' OR lease_until_ms <= ?)")
             try delete.bind([.integer(nowMs), .integer(nowMs)])

@@ -127,19 +127,10 @@ extension SQLiteStore {
     /// Records several URLs' checks and their webhook deliveries in one transaction (see
     /// `MediaStore.recordMedia(_:webhooks:)`); durable on return.
     public func recordMedia(_ records: [PushMediaRecord], webhooks deliveries: [WebhookDelivery]) throws {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        do {
+        try writeTransaction { _ in
             for record in records { try upsertMedia(record) }
             try insertWebhookDeliveries(deliveries)
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
         }
-        try syncCommitted()
     }
 
     /// Writes one `push_media` row (the caller holds `writeLock`).

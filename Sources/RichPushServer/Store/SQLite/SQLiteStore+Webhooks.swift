@@ -212,17 +212,6 @@ extension SQLiteStore: WebhookOutboxStore {
     /// One write transaction on the writer, under the write lock (not synced: a claim or a
     /// finish lost to an OS crash only makes a delivery happen again, which at-least-once allows).
     private func webhookWrite<T>(_ work: () throws -> T) throws -> T {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        try ensureOpen()
-        try writer.execute("BEGIN IMMEDIATE")
-        do {
-            let result = try work()
-            try writer.execute("COMMIT")
-            return result
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
-        }
+        try writeTransaction(synced: false) { _ in try work() }
     }
 }

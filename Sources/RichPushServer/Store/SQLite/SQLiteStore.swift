@@ -186,6 +186,13 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     // MARK: ReceiptStore
 
+    /// Keeps campaigns (`SQLiteStore+Campaigns`).
+    public func campaignStore() -> any CampaignStore { self }
+    /// Keeps idempotency keys (`SQLiteStore+Idempotency`).
+    public func idempotencyStore() -> any IdempotencyStore { self }
+    /// Keeps the webhook outbox (`SQLiteStore+Webhooks`).
+    public func webhookOutbox() -> any WebhookOutboxStore { self }
+
     /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` and syncs
     /// it (see `ReceiptStore.insert(_:)`).
     public func insert(_ receipts: [StoredReceipt]) throws -> [Bool] {
@@ -402,6 +409,31 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     func ensureOpen() throws {
         if closed { throw RichPushError(code: .store, message: "the store '\(path)' is closed") }
+    }
+
+    /// Runs `body` in one write transaction on the writer, under the write lock: committed before
+    /// it returns (and, with `synced`, durable: `syncCommitted()`), rolled back when it throws.
+    ///
+    /// - Parameters:
+    ///   - synced: whether to sync after the commit (default `true`).
+    ///   - body: the writes, on the writer connection.
+    /// - Returns: what `body` returned.
+    /// - Throws: `RichPushError` `store`, or what `body` threw (nothing committed).
+    func writeTransaction<T>(synced: Bool = true, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        try ensureOpen()
+        try writer.execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body(writer)
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+        if synced { try syncCommitted() }
+        return result
     }
 
     // MARK: StatisticsStore (reads in SQLiteStore+Reads)

@@ -12,21 +12,21 @@ public protocol MediaStore: AnyObject, Sendable {
     ///   - object: the file.
     ///   - budgetBytes: the bound (`--media-store-bytes`), in bytes of file content.
     /// - Returns: what was evicted, or that referenced files leave no room.
-    /// - Throws: `RichPushError` `store` (also for a store without media).
+    /// - Throws: `RichPushError` `store`; `store_unsupported` for a store without media (the default).
     func storeMedia(_ object: MediaObject, budgetBytes: Int) throws -> MediaStoring
 
     /// A stored file by its SHA-256.
     ///
     /// - Parameter sha256: 64 lowercase hex digits.
     /// - Returns: the file, or `nil`.
-    /// - Throws: `RichPushError` `store` (also for a store without media).
+    /// - Throws: `RichPushError` `store`; `store_unsupported` for a store without media (the default).
     func media(_ sha256: String) throws -> MediaObject?
 
     /// Records what the probe found and did for one media URL of a push (the send record keeps
     /// the original URL); a `sha256` set makes that file referenced (never evicted).
     ///
     /// - Parameter record: the push, the URL and the outcome.
-    /// - Throws: `RichPushError` `store` (also for a store without media).
+    /// - Throws: `RichPushError` `store`; `store_unsupported` for a store without media (the default).
     func recordMedia(_ record: PushMediaRecord) throws
 
     /// Records the checks of several media URLs and writes webhook deliveries (`media.refused`
@@ -35,7 +35,7 @@ public protocol MediaStore: AnyObject, Sendable {
     /// - Parameters:
     ///   - records: the push's URLs and their outcomes.
     ///   - deliveries: the outbox rows to write with them (may be empty).
-    /// - Throws: `RichPushError` `store` (also for a store without media).
+    /// - Throws: `RichPushError` `store`; `store_unsupported` for a store without media (the default).
     func recordMedia(_ records: [PushMediaRecord], webhooks deliveries: [WebhookDelivery]) throws
 
     /// What the probe found and did for each media URL of a push, in URL order.
@@ -58,7 +58,7 @@ public protocol MediaStore: AnyObject, Sendable {
     /// The bytes of file content stored, and how many files.
     ///
     /// - Returns: bytes and count.
-    /// - Throws: `RichPushError` `store` (also for a store without media).
+    /// - Throws: `RichPushError` `store`; `store_unsupported` for a store without media (the default).
     func mediaUsage() throws -> (bytes: Int, files: Int)
 }
 
@@ -81,6 +81,6 @@ extension MediaStore {
     public func mediaUsage() throws -> (bytes: Int, files: Int) { throw Self.noMedia }
 
     private static var noMedia: RichPushError {
-        RichPushError(code: .store, message: "this store keeps no media files; use the SQLite or PostgreSQL store for the media edge")
+        RichPushError(code: .storeUnsupported, message: "this store keeps no media files; use the SQLite or PostgreSQL store for the media edge")
     }
 }

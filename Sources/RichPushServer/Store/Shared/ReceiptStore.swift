@@ -74,6 +74,25 @@ public protocol ReceiptStore: DeviceStore {
     ///
     /// - Throws: `RichPushError` `store`.
     func close() throws
+
+    /// The store's campaigns (`POST /v1/campaigns` and the campaign workers).
+    ///
+    /// - Returns: the campaign tables (SQLite and PostgreSQL: the store itself).
+    /// - Throws: `RichPushError` `store_unsupported` when the store keeps no campaigns (the
+    ///   default).
+    func campaignStore() throws -> any CampaignStore
+
+    /// The store's idempotency keys (`Idempotency-Key` on `POST /v1/pushes` and `POST /v1/campaigns`).
+    ///
+    /// - Returns: the key table (SQLite and PostgreSQL: the store itself).
+    /// - Throws: `RichPushError` `store_unsupported` when the store keeps no keys (the default).
+    func idempotencyStore() throws -> any IdempotencyStore
+
+    /// The store's webhook outbox (`WebhookDispatcher` delivers from it).
+    ///
+    /// - Returns: the outbox (SQLite and PostgreSQL: the store itself).
+    /// - Throws: `RichPushError` `store_unsupported` when the store keeps no outbox (the default).
+    func webhookOutbox() throws -> any WebhookOutboxStore
 }
 
 extension ReceiptStore {
@@ -89,4 +108,16 @@ extension ReceiptStore {
     public var concurrentBatches: Int { 1 }
     /// Default: 0 (unused with one batch at a time).
     public var overlapAfter: Double { 0 }
+    /// Default: no campaigns.
+    public func campaignStore() throws -> any CampaignStore {
+        throw RichPushError.storeUnsupported("campaigns")
+    }
+    /// Default: no idempotency keys.
+    public func idempotencyStore() throws -> any IdempotencyStore {
+        throw RichPushError.storeUnsupported("idempotency keys")
+    }
+    /// Default: no webhook outbox.
+    public func webhookOutbox() throws -> any WebhookOutboxStore {
+        throw RichPushError.storeUnsupported("webhook outbox")
+    }
 }
