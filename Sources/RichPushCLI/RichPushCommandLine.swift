@@ -112,5 +112,5 @@ public enum RichPushCommandLine {
 /// The RichPush version string.
 public enum RichPushVersion {
     /// The current version.
-    public static let current = "0.10.0"
+    public static let current = "0.11.0"
 }

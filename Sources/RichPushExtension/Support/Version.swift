@@ -1,2 +1,2 @@
 /// The extension library's version, sent in the `User-Agent` header.
-let richPushExtensionVersion = "0.10.0"
+let richPushExtensionVersion = "0.11.0"
