@@ -54,9 +54,13 @@ final class WebhookReceiverProcess: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)/hooks" }
 
     /// Every request logged so far, in arrival order.
+    ///
+    /// Only complete lines: the receiver may be writing one while this reads (a line that spans
+    /// a page can show half-written), and that one counts once its newline is there.
     func entries() throws -> [[String: Any]] {
         guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { line in
+        let complete = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return try complete.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw TestSupportError("log line is not an object: \(line)")
             }
