@@ -97,9 +97,18 @@ start_postgres() {
     [ "$(id -u)" -eq 0 ] && chown -R postgres "$WORK/pg"
     PG_DATA=$WORK/pg/data
     as_postgres "$PG_BIN/initdb" -D "$PG_DATA" -U richpush --auth=trust -E UTF8 --locale=C --no-sync >/dev/null
-    PG_PORT=$(free_port)
-    as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$WORK/pg/log" -w -t 60 \
-        -o "-p $PG_PORT -k $WORK/pg/socket -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off" start >/dev/null
+    # The port was free a moment ago; another process may bind it first (then PostgreSQL cannot
+    # and pg_ctl fails): another free port, up to 5 times.
+    for attempt in 1 2 3 4 5; do
+        PG_PORT=$(free_port)
+        if as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$WORK/pg/log" -w -t 60 \
+            -o "-p $PG_PORT -k $WORK/pg/socket -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off" start >/dev/null; then
+            return
+        fi
+        echo "fuzz-api: PostgreSQL did not start on port $PG_PORT (attempt $attempt): $(tail -3 "$WORK/pg/log" 2>/dev/null)" >&2
+    done
+    echo "fuzz-api: PostgreSQL would not start" >&2
+    exit 1
 }
 
 failed=0
