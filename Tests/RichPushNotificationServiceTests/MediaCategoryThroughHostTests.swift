@@ -10,8 +10,9 @@ import UserNotificationsStandIn
 /// What the content extension gets: a category per media kind, payload buttons that keep it (a
 /// button slot it lists), and never a file iOS would drop after the hand-over.
 ///
-/// Serialized: the tests read and write the process-wide `UNUserNotificationCenter.current()`.
-@Suite(.serialized) struct MediaCategoryThroughHostTests {
+/// Serialized: the tests read and write the process-wide `UNUserNotificationCenter.current()`; and
+/// never beside another suite that writes it (`.sharedNotificationCenter`).
+@Suite(.serialized, .sharedNotificationCenter) struct MediaCategoryThroughHostTests {
     /// The categories the example content extension lists (its Info.plist).
     static func contentExtensionCategories() throws -> [String] {
         let url = Fixtures.packageRoot.appendingPathComponent("Examples/NotificationContentExtension/Info.plist")
