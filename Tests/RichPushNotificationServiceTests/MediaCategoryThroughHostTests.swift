@@ -39,8 +39,10 @@ import UserNotificationsStandIn
         configuration.logger = .disabled
         configuration.allowedHTTPHosts = ["127.0.0.1"]
         configuration.attachmentsDirectory = folder
-        configuration.deadline = 10
-        return await ExtensionHost(storeDirectory: store, budget: 20).run(
+        // Generous: a loaded machine held a local download past 10 s (no attachment, no category);
+        // neither the deadline nor the budget is what these tests check.
+        configuration.deadline = 25
+        return await ExtensionHost(storeDirectory: store, budget: 30).run(
             PushRequest.make(payload: payload), on: PatientService(configuration: configuration))
     }
 
