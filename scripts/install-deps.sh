@@ -38,7 +38,7 @@ PIP_PACKAGES=(
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: apt-get install ${missing[*]}" >&2
@@ -55,8 +55,11 @@ if [ ${#PIP_PACKAGES[@]} -gt 0 ]; then
   need=()
   for p in "${PIP_PACKAGES[@]}"; do
     if [[ "$p" == *==* ]]; then
-      # A pinned package: the installed version must be the pinned one.
-      python3 -m pip show "${p%%==*}" 2>/dev/null | grep -qx "Version: ${p#*==}" || need+=("$p")
+      # A pinned package: the installed version must be the pinned one. Read into a variable, not
+      # piped into `grep -q`: grep exits at the first match, pip then writes into a closed pipe,
+      # and under `set -o pipefail` its broken-pipe failure made the check fail most runs.
+      installed=$(python3 -m pip show "${p%%==*}" 2>/dev/null || true)
+      [[ $'\n'"$installed"$'\n' == *$'\n'"Version: ${p#*==}"$'\n'* ]] || need+=("$p")
     else
       python3 -m pip show "${p%%[=<>]*}" >/dev/null 2>&1 || need+=("$p")
     fi

@@ -50,7 +50,7 @@ struct FixturePayloadTests {
     @Test("each article payload attaches the right type and bytes, or gives the right reason", arguments: cases)
     func payload(_ c: Case) async throws {
         let server = try await MediaServer.get("fixtures")
-        let configuration = try testConfiguration(deadline: 10)
+        let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let pipeline = NotificationPipeline(configuration: configuration)
         let result = await pipeline.process(payload: try Self.localPayload(c, server: server))
@@ -72,7 +72,7 @@ struct FixturePayloadTests {
     @Test("article 000's empty body becomes its text when configured, and the category becomes image")
     func emptyBodyRule() async throws {
         let server = try await MediaServer.get("fixtures")
-        var configuration = try testConfiguration(deadline: 10)
+        var configuration = try testConfiguration(deadline: arrivalDeadline)
         configuration.defaultBody = PipelineConfiguration.articleDefaultBody
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed000-empty-body.json" })
@@ -87,7 +87,7 @@ struct FixturePayloadTests {
     @Test("a category named by the payload is kept when media is attached")
     func keepsPayloadCategory() async throws {
         let server = try await MediaServer.get("fixtures")
-        let configuration = try testConfiguration(deadline: 10)
+        let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed002-attachment-url.json" })
         let result = await NotificationPipeline(configuration: configuration).process(payload: try Self.localPayload(c, server: server))
@@ -99,7 +99,7 @@ struct FixturePayloadTests {
     @Test("by default an empty body stays empty; the media category can be turned off")
     func rulesOff() async throws {
         let server = try await MediaServer.get("fixtures")
-        var configuration = try testConfiguration(deadline: 10)
+        var configuration = try testConfiguration(deadline: arrivalDeadline)
         configuration.mediaCategoryIdentifiers = [:]
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed000-empty-body.json" })
@@ -112,7 +112,7 @@ struct FixturePayloadTests {
     @Test("a configured key path finds the FCM send form's data.image-url")
     func customKeyPath() async throws {
         let server = try await MediaServer.get("fixtures")
-        var configuration = try testConfiguration(deadline: 10)
+        var configuration = try testConfiguration(deadline: arrivalDeadline)
         configuration.mediaKeyPaths = ["data.image-url"]
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed001-fcm-send.json" })
@@ -150,7 +150,7 @@ struct FixturePayloadTests {
     @Test("every media fixture attaches with its UTType and size, or is refused for the right reason", arguments: mediaCases)
     func mediaFile(_ c: MediaCase) async throws {
         let server = try await MediaServer.get("fixtures")
-        let configuration = try testConfiguration(deadline: 10)
+        let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let (result, _, run) = await runTimed(mediaPayload(server.url("/media/\(c.file)")), configuration: configuration)
         await run.waitUntilSettled()

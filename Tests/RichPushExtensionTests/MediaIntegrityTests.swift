@@ -180,7 +180,7 @@ struct MediaIntegrityTests {
     @Test(arguments: TransportKind.allCases)
     func aTruncatedDownloadIsTextOnlyWithReasonCorruptMedia(_ transport: TransportKind) async throws {
         let server = try await MediaServer.get()
-        let configuration = try testConfiguration(deadline: 10)
+        let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let (result, _, run) = await runTimed(mediaPayload(server.url("/truncated/photo.jpg?bytes=60000")), configuration: configuration, transport: transport)
         await run.waitUntilSettled()

@@ -18,7 +18,7 @@ struct ProductDefaultsTests {
     @Test(arguments: [("photo.jpg", "image"), ("anim.gif", "image"), ("clip.mp4", "video"), ("chime.m4a", "audio"), ("chime.aiff", "audio")])
     func theCategoryFollowsTheMediaKind(file: String, category: String) async throws {
         let server = try await MediaServer.get()
-        let configuration = try testConfiguration(deadline: 10)
+        let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let (result, _, run) = await runTimed(mediaPayload(server.url("/media/\(file)")), configuration: configuration)
         await run.waitUntilSettled()
@@ -28,7 +28,7 @@ struct ProductDefaultsTests {
 
     @Test func mediaCategoriesAreConfigurablePerKind() async throws {
         let server = try await MediaServer.get()
-        var configuration = try testConfiguration(deadline: 10)
+        var configuration = try testConfiguration(deadline: arrivalDeadline)
         configuration.mediaCategoryIdentifiers = [.video: "movie"]
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let video = await runTimed(mediaPayload(server.url("/media/clip.mp4")), configuration: configuration)
@@ -46,7 +46,7 @@ struct ProductDefaultsTests {
     /// always ask for the same slot.
     @Test func buttonsWithMediaTakeTheMediaCategorysSlot() async throws {
         let server = try await MediaServer.get()
-        let configuration = try testConfiguration(deadline: 10)
+        let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         func payload(_ media: String) -> JSONValue {
             guard case .object(var root) = mediaPayload(server.url(media)) else { return .null }
@@ -69,7 +69,7 @@ struct ProductDefaultsTests {
     /// opts in (then iOS decides).
     @Test func quickTimeIsAttachedOnlyWhenOptedInto() async throws {
         let server = try await MediaServer.get()
-        var configuration = try testConfiguration(deadline: 10)
+        var configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let refused = await runTimed(mediaPayload(server.url("/media/clip.mov")), configuration: configuration)
         await refused.run.waitUntilSettled()

@@ -65,7 +65,7 @@ struct VendorPayloadTests {
     @Test("each vendor's image is attached and its id is the push id (or the receipt says why not)", arguments: cases)
     func vendorPayload(_ c: Case) async throws {
         let server = try await MediaServer.get("fixtures")
-        var configuration = try testConfiguration(deadline: 10)
+        var configuration = try testConfiguration(deadline: arrivalDeadline)
         configuration.receiptsURL = server.receiptsURL
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let run = NotificationPipeline(configuration: configuration).start(payload: try Self.localPayload(c.fixture, server: server)) { _ in }

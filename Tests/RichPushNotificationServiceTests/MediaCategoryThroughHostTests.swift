@@ -10,8 +10,9 @@ import UserNotificationsStandIn
 /// What the content extension gets: a category per media kind, payload buttons that keep it (a
 /// button slot it lists), and never a file iOS would drop after the hand-over.
 ///
-/// Serialized: the tests read and write the process-wide `UNUserNotificationCenter.current()`.
-@Suite(.serialized) struct MediaCategoryThroughHostTests {
+/// Serialized: the tests read and write the process-wide `UNUserNotificationCenter.current()`; and
+/// never beside another suite that writes it (`.sharedNotificationCenter`).
+@Suite(.serialized, .sharedNotificationCenter) struct MediaCategoryThroughHostTests {
     /// The categories the example content extension lists (its Info.plist).
     static func contentExtensionCategories() throws -> [String] {
         let url = Fixtures.packageRoot.appendingPathComponent("Examples/NotificationContentExtension/Info.plist")
@@ -38,8 +39,10 @@ import UserNotificationsStandIn
         configuration.logger = .disabled
         configuration.allowedHTTPHosts = ["127.0.0.1"]
         configuration.attachmentsDirectory = folder
-        configuration.deadline = 10
-        return await ExtensionHost(storeDirectory: store, budget: 20).run(
+        // Generous: a loaded machine held a local download past 10 s (no attachment, no category);
+        // neither the deadline nor the budget is what these tests check.
+        configuration.deadline = 25
+        return await ExtensionHost(storeDirectory: store, budget: 30).run(
             PushRequest.make(payload: payload), on: PatientService(configuration: configuration))
     }
 

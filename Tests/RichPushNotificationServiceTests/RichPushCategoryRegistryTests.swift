@@ -11,8 +11,9 @@ import UserNotificationsStandIn
 /// options become attachment options.
 ///
 /// One at a time: these tests set and read the process-wide `UNUserNotificationCenter.current()`
-/// categories, and one's `setNotificationCategories` would replace what the other registered.
-@Suite(.serialized) struct RichPushCategoryRegistryTests {
+/// categories, and one's `setNotificationCategories` would replace what the other registered; and
+/// never beside another suite that writes them (`.sharedNotificationCenter`).
+@Suite(.serialized, .sharedNotificationCenter) struct RichPushCategoryRegistryTests {
     static let reply = NotificationButton(
         identifier: "reply", title: "Reply", foreground: true, icon: "arrowshape.turn.up.left",
         textInput: .init(buttonTitle: "Send", placeholder: "Message"))

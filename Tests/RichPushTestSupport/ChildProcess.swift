@@ -92,7 +92,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// - Returns: the port.
     /// - Throws: when the process cannot start, exits, or prints no port in time (it is killed).
     @discardableResult
-    public func start(waitingForPort timeout: Double = 20) async throws -> Int {
+    public func start(waitingForPort timeout: Double = 60) async throws -> Int {
         try launch()
         let clock = ContinuousClock()
         let end = clock.now + .milliseconds(Int(timeout * 1000))

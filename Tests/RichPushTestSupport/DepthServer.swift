@@ -10,26 +10,32 @@ public final class DepthServer: Sendable {
     private let child: ChildProcess
     /// Its port on 127.0.0.1.
     public let port: Int
+    /// The port it chose, held while this lives: once stopped, the port refuses connections
+    /// instead of being free for another test's server to answer on.
+    private let reservation: PortReservation?
 
-    private init(child: ChildProcess, port: Int) {
+    private init(child: ChildProcess, port: Int, reservation: PortReservation?) {
         self.child = child
         self.port = port
+        self.reservation = reservation
     }
 
     /// Starts the server and waits for its `PORT n` line.
     /// - Parameters:
-    ///   - port: the port to bind (0: a free one).
+    ///   - port: the port to bind (0: a free one, reserved while the server lives; another
+    ///     port: the caller holds it, e.g. with a `PortReservation`).
     ///   - statuses: the receipts answers, comma-separated; the last repeats.
     /// - Returns: the running server.
     /// - Throws: when the script cannot start or prints no port.
     public static func start(port: Int = 0, statuses: String = "200") async throws -> DepthServer {
+        let reservation = port == 0 ? try PortReservation() : nil
         let script = Fixtures.supportDirectory.appendingPathComponent("depth_server.py").path
-        let child = ChildProcess("python3", [script, "--port", String(port), "--statuses", statuses])
+        let child = ChildProcess("python3", [script, "--port", String(reservation?.port ?? port), "--statuses", statuses])
         let found = try await child.start(waitingForPort: 30)
-        return DepthServer(child: child, port: found)
+        return DepthServer(child: child, port: found, reservation: reservation)
     }
 
-    /// Stops the server and waits until it has exited (its port is free).
+    /// Stops the server and waits until it has exited (its port then refuses connections).
     public func stopped() async {
         child.kill()
         await child.terminate(grace: 0)

@@ -28,6 +28,10 @@ public final class PostgresTestCluster: @unchecked Sendable {
     private let lock = NSLock()
     private var admin: OpaquePointer?
     private var running = false
+    /// The cluster's port, held while it lives (see `start()`).
+    private var reserved: PortReservation?
+    /// Whether the cluster ever started (on `reserved`'s port).
+    private var started = false
 
     private var dataDirectory: URL { directory.appendingPathComponent("data") }
     private var socketDirectory: URL { directory.appendingPathComponent("socket") }
@@ -65,11 +69,21 @@ public final class PostgresTestCluster: @unchecked Sendable {
 
     /// Starts the cluster (again), on its port when it had one, else on a free one.
     ///
+    /// The port stays reserved (`PortReservation`) for the cluster's life: while it is stopped
+    /// no other process can take it, so a restart is on the same port (the URLs tests and
+    /// servers hold stay right) and its connections are refused meanwhile, as for a database
+    /// that is down.
+    ///
     /// - Throws: `TestSupportError` with pg_ctl's output and the server log.
     public func start() async throws {
         var lastFailure = ""
         for attempt in 0..<5 {
-            let candidate = (port != 0 && attempt == 0) ? port : try Self.freePort()
+            let candidate = try lock.withLock { () throws -> Int in
+                // A first start that failed on its port tries a new one; a restart keeps its port.
+                if reserved == nil || (attempt > 0 && !started) { reserved = try PortReservation() }
+                guard let reserved else { throw TestSupportError("no port reserved") }
+                return reserved.port
+            }
             let options = [
                 "-p \(candidate)", "-k \(socketDirectory.path)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
                 "-c full_page_writes=off", "-c synchronous_commit=on", "-c max_connections=300", "-c shared_buffers=32MB",
@@ -83,6 +97,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
                 lock.withLock {
                     port = candidate
                     running = true
+                    started = true
                 }
                 return
             }
@@ -231,6 +246,9 @@ public final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound to 0, read, released).
+    ///
+    /// Racy: any process may take it before the caller binds it. Hold a `PortReservation`
+    /// instead while a server is to bind the port, or while a test needs it to refuse connections.
     public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket() failed") }

@@ -111,7 +111,9 @@ public struct WebhookAttempt: Sendable, Equatable {
 public struct WebhookEndpointStatus: Sendable, Equatable {
     /// Deliveries waiting (due, in backoff, or in flight).
     public var pending = 0
-    /// Of those, how many failed at least once.
+    /// Of those, how many failed at least once (a first attempt still in flight has not: `attempts`
+    /// counts claims, so a delivery is retrying once its first attempt ended without a 2xx, or it
+    /// was claimed again after that).
     public var retrying = 0
     /// When the oldest pending event was written, ms since 1970.
     public var oldestPendingMs: Int?

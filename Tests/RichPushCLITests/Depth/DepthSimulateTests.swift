@@ -247,9 +247,11 @@ struct DepthSimulateTests {
 
     @Test func aReceiptQueuedWhileTheServerIsDownArrivesExactlyOnceOnALaterRun() async throws {
         let scratch = try Scratch()
-        let probe = try await DepthServer.start()
-        let port = probe.port
-        await probe.stopped()
+        // A port held for the test with nothing listening yet: the receipts URL refuses
+        // connections, and no other test's server can take the port before this one's starts.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         let receipts = ["--receipts-url", "http://127.0.0.1:\(port)/v1/receipts", "--state", scratch.path("state")]
         let first = try scratch.write("first.json", ["aps": ["alert": "one", "mutable-content": 1], "push_id": "down-1"])
         let second = try scratch.write("second.json", ["aps": ["alert": "two", "mutable-content": 1], "push_id": "up-2"])

@@ -61,9 +61,11 @@ struct ReceiptQueueTests {
     @Test func aReceiptQueuedWhileTheServerIsDownArrivesExactlyOnceWhenItIsUp() async throws {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
-        // Learn a free port, then stop the server: the receipts URL now refuses connections.
-        let (probe, port) = try await DepthSupport.receiptServer()
-        await probe.stopped()
+        // A port held for the test with nothing listening yet: the receipts URL refuses
+        // connections, and no other test's server can take the port before this one's starts.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         let url = "http://127.0.0.1:\(port)/v1/receipts"
 
         let down = try await DepthSupport.run(["receipt-submit", state.path, url, "push-down-up"])

@@ -149,7 +149,10 @@ struct SendMediaCheckTests {
         let files = try await SendMediaFiles.shared()
         let mock = try await MockAPNsProcess()
         defer { mock.stop() }
-        let port = try PostgresTestCluster.freePort()
+        // Reserved for the test: no other process can take it before the server binds it.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         // The edge's URLs are https (iOS's ATS, and the providers' lint); TLS is the reverse
         // proxy's part in production (deploy/nginx), so the device side below fetches the same
         // path from the server itself over http.

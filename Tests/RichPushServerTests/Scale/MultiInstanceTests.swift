@@ -295,6 +295,7 @@ struct MultiInstanceTests {
         let upstreams = servers.map { "    server 127.0.0.1:\($0.port) max_fails=3 fail_timeout=10s;" }.joined(separator: "\n")
         let started = try ShippedNginx(upstreams: upstreams, in: directory, workerConnections: 1024)
         let nginx = started.process, port = started.port
+        defer { withExtendedLifetime(started) {} }
         #expect(started.replacedUpstreams == 2, "both upstreams list the instances")
         // SIGTERM, not SIGKILL: the master takes its workers down with it.
         defer { if nginx.isRunning { kill(nginx.process.processIdentifier, SIGTERM) } }
@@ -337,7 +338,10 @@ struct MultiInstanceTests {
 
     @Test("a database that cannot be reached at start: exit 1 naming host and port, never the password")
     func unreachableAtStart() async throws {
-        let port = try PostgresTestCluster.freePort()
+        // Reserved for the test: nothing listens there, and no other process can start to.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         let result = try await ChildProcess(
             Fixtures.richpushBinary.path,
             ["serve", "--port", "0", "--db", "postgresql://app:hunter2@127.0.0.1:\(port)/richpush", "--admin-token", ServerProcess.token]

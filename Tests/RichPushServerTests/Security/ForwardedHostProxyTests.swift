@@ -25,6 +25,7 @@ struct ForwardedHostProxyTests {
         // The shipped file, with this instance as both upstreams' only server and a free port.
         let started = try ShippedNginx(upstreams: "    server 127.0.0.1:\(server.port);", in: directory, workerConnections: 64)
         let nginx = started.process, port = started.port
+        defer { withExtendedLifetime(started) {} }
         #expect(started.replacedUpstreams == 2, "both upstreams list the sample instances")
         // SIGTERM, not SIGKILL: the master takes its worker down with it.
         defer { if nginx.isRunning { kill(nginx.process.processIdentifier, SIGTERM) } }
@@ -61,7 +62,10 @@ struct ForwardedHostProxyTests {
         let shipped = "    server a 127.0.0.1:8081 check\n    server b 127.0.0.1:8082 check\n    server c 127.0.0.1:8083 check"
         #expect(config.components(separatedBy: shipped).count == 3, "both backends list the sample instances")
         config = config.replacingOccurrences(of: shipped, with: "    server a 127.0.0.1:\(server.port) check")
-        let port = try PostgresTestCluster.freePort()
+        // Reserved until the end: no other process can take it before HAProxy binds it.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         #expect(config.contains("    bind :80\n"))
         config = config.replacingOccurrences(of: "    bind :80\n", with: "    bind 127.0.0.1:\(port)\n")
         let file = directory.appendingPathComponent("haproxy.cfg")

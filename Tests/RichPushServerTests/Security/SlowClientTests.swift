@@ -16,6 +16,20 @@ struct SlowClientTests {
         return (response.status, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
+    /// Polls `GET /healthz` from `source` until it answers 200 (at most `seconds`): the server
+    /// frees a closed client's slot once it has seen the close, which takes a loaded machine a
+    /// moment.
+    /// - Returns: the last status (`nil`: no answer).
+    private func healthOnceFreed(_ server: ServerProcess, from source: String? = nil, seconds: Int = 30) async throws -> Int? {
+        let end = ContinuousClock.now + .seconds(seconds)
+        var status: Int?
+        repeat {
+            status = try? await server.client(from: source).request("GET", "/healthz").status
+            if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        } while status != 200 && ContinuousClock.now < end
+        return status
+    }
+
     /// A Prometheus sample of `/metrics`.
     private func metric(_ server: ServerProcess, _ name: String) async throws -> Double? {
         let text = try await server.client().request("GET", "/metrics").text
@@ -111,8 +125,7 @@ struct SlowClientTests {
             return n
         }
         #expect(opened == 40)  // the kernel accepts them; the server closes the extra ones at once
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(try await thread.run { sockets.closedCount() } == 32)
+        #expect(try await thread.run { sockets.waitUntilClosed(atLeast: 32) } == 32)
         let other = try await timedHealth(server, from: "127.0.2.2")
         #expect(other.status == 200)
         // Held up behind the capped address, it would wait until those sockets close (never,
@@ -121,8 +134,7 @@ struct SlowClientTests {
         // The capped address itself gets through again once its connections are gone.
         await #expect(throws: (any Error).self) { try await server.client(from: "127.0.2.1").request("GET", "/healthz") }
         try await thread.run { sockets.closeAll() }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await server.client(from: "127.0.2.1").request("GET", "/healthz").status == 200)
+        #expect(try await healthOnceFreed(server, from: "127.0.2.1") == 200)
         #expect(await server.terminate() == 0)
     }
 
@@ -132,9 +144,16 @@ struct SlowClientTests {
         let port = server.port
         let sockets = RawSockets()
         let thread = DedicatedThread(name: "busy")
+        let pid = server.child.process.processIdentifier
+        let before = ProcessSockets.count(of: pid)
         let opened = try await thread.run { sockets.open(89, port: port, sources: RawSockets.loopbackSources(10, third: 3)) }
         #expect(opened == 89)
-        try await Task.sleep(for: .milliseconds(300))
+        // The kernel completed the handshakes; wait until the server has accepted all 89 (its
+        // socket descriptors; a request of ours would be a 90th connection itself).
+        let accepted = ContinuousClock.now + .seconds(30)
+        while ProcessSockets.count(of: pid) < before + 89, ContinuousClock.now < accepted {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         // 89 idle + this one = 90 open: the threshold.
         let busy = try await server.client().request("GET", "/healthz")
         #expect(busy.status == 503)
@@ -142,8 +161,7 @@ struct SlowClientTests {
         #expect(busy.headers["connection"]?.lowercased() == "close")
         #expect(busy.text.contains("server_busy"))
         try await thread.run { sockets.closeAll() }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await server.client().request("GET", "/healthz").status == 200)
+        #expect(try await healthOnceFreed(server) == 200)
         #expect(await server.terminate() == 0)
     }
 

@@ -272,7 +272,10 @@ struct StoreCopyTests {
 
         let (sqlite, source) = try await Self.filledSQLite()
         try await source.close()
-        let port = try PostgresTestCluster.freePort()
+        // Reserved for the test: nothing listens there, and no other process can start to.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         let unreachable = try await ChildProcess(binary, ["migrate", "--from", sqlite.dbArgument, "--to", "postgres://u:secret@127.0.0.1:\(port)/db"]).run(
             timeout: 60)
         #expect(unreachable.status == 1)

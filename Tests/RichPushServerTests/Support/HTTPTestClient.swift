@@ -27,7 +27,12 @@ final class HTTPTestClient: Sendable {
 
     struct HTTPTestError: Error, Sendable, CustomStringConvertible {
         let description: String
-        init(_ d: String) { description = d }
+        /// The 30 s receive timeout ran out: the server may still be working on the request.
+        var timedOut = false
+        init(_ d: String, timedOut: Bool = false) {
+            description = d
+            self.timedOut = timedOut
+        }
     }
 
     private let connection: Connection
@@ -121,10 +126,15 @@ private final class Connection: @unchecked Sendable {
     }
 
     /// Sends one request and reads the response. Reconnects once if a kept-alive socket was closed.
+    ///
+    /// Only then: a request on a fresh connection, or one whose answer did not come within the
+    /// receive timeout, is not sent again (the server may have it, and a POST must not run twice
+    /// because a loaded machine answered late).
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data()) throws -> Response {
+        let reused = fd >= 0
         do {
             return try attempt(method, path, headers: headers, body: body)
-        } catch {
+        } catch let error as HTTPTestError where reused && !error.timedOut {
             close()
             return try attempt(method, path, headers: headers, body: body)
         }
@@ -162,6 +172,10 @@ private final class Connection: @unchecked Sendable {
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = recv(fd, &chunk, chunk.count, 0)
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            close()
+            throw HTTPTestError("no answer within 30 s", timedOut: true)
+        }
         if n <= 0 { throw HTTPTestError("connection closed (errno \(errno))") }
         buffer.append(contentsOf: chunk[0..<n])
     }

@@ -58,6 +58,34 @@ final class RawSockets: @unchecked Sendable {
         return String(decoding: Data(base64Encoded: answer == "-" ? "" : answer) ?? Data(), as: UTF8.self)
     }
 
+    /// Polls (every 20 ms) until the server has closed at least `count` sockets or `seconds`
+    /// have passed: how long the server takes depends on the machine's load, never assume it.
+    ///
+    /// - Returns: the sockets closed at the end (compare it with what the test expects).
+    func waitUntilClosed(atLeast count: Int, seconds: Double = 30) -> Int {
+        let end = Date().addingTimeInterval(seconds)
+        var closed = closedCount()
+        while closed < count, Date() < end {
+            usleep(20_000)
+            closed = closedCount()
+        }
+        return closed
+    }
+
+    /// Polls (every 20 ms) until what the socket at `index` received satisfies `done` or
+    /// `seconds` have passed.
+    ///
+    /// - Returns: what it received at the end.
+    func waitUntilReceived(at index: Int, seconds: Double = 30, _ done: (String) -> Bool) -> String {
+        let end = Date().addingTimeInterval(seconds)
+        var text = received(at: index)
+        while !done(text), Date() < end {
+            usleep(20_000)
+            text = received(at: index)
+        }
+        return text
+    }
+
     /// Closes every socket.
     func closeAll() {
         _ = ask("closeall")
@@ -66,6 +94,15 @@ final class RawSockets: @unchecked Sendable {
     /// `127.0.<third>.1` … `127.0.<third>.<count>`.
     static func loopbackSources(_ count: Int, third: Int) -> [String] {
         (1...count).map { "127.0.\(third).\($0)" }
+    }
+}
+
+/// The sockets a process holds open (its `/proc/<pid>/fd` entries that are sockets).
+enum ProcessSockets {
+    static func count(of pid: Int32) -> Int {
+        let directory = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)"))?.hasPrefix("socket:") == true }.count
     }
 }
 

@@ -36,7 +36,7 @@ final class ServerProcess: @unchecked Sendable {
             Fixtures.richpushBinary.path,
             ["serve"] + (extraArguments.contains("--port") ? [] : ["--port", "0"]) + ["--db", dbArgument, "--admin-token", token] + extraArguments
         )
-        let port = try await child.start(waitingForPort: 30)
+        let port = try await child.start(waitingForPort: 60)
         return (child, port)
     }
 

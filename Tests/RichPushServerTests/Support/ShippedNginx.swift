@@ -13,6 +13,9 @@ struct ShippedNginx {
     let process: ChildProcess
     /// The loopback port nginx listens on.
     let port: Int
+    /// Holds `port` from its choice until nginx has bound it (keep this value alive until then:
+    /// released earlier, another process could take the port first).
+    let reservation: PortReservation
     /// How many upstream blocks had their sample servers replaced (the shipped file has two).
     let replacedUpstreams: Int
 
@@ -26,7 +29,8 @@ struct ShippedNginx {
     init(upstreams: String, in directory: URL, workerConnections: Int) throws {
         let shipped = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/nginx/richpush.conf"), encoding: .utf8)
         replacedUpstreams = shipped.components(separatedBy: Self.sampleServers).count - 1
-        port = try PostgresTestCluster.freePort()
+        reservation = try PortReservation()
+        port = reservation.port
         let site = shipped.replacingOccurrences(of: Self.sampleServers, with: upstreams)
             .replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
         try site.write(to: directory.appendingPathComponent("richpush.conf"), atomically: true, encoding: .utf8)

@@ -10,7 +10,10 @@ final class WebhookReceiverProcess: @unchecked Sendable {
     let holdFile: URL
     let secret: String
     let status: Int
-    private(set) var port = 0
+    /// Its port, held for the receiver's life: while it is stopped the port refuses connections,
+    /// and no other test's server can take it before the restart.
+    private let reservation: PortReservation
+    var port: Int { reservation.port }
     private var child: ChildProcess?
 
     /// Starts a receiver on a free port.
@@ -24,10 +27,11 @@ final class WebhookReceiverProcess: @unchecked Sendable {
         holdFile = directory.appendingPathComponent("hold")
         self.secret = secret
         self.status = status
+        reservation = try PortReservation()
         try await start()
     }
 
-    /// Starts it (again, on the same port once it had one).
+    /// Starts it (again), on its port.
     func start() async throws {
         let child = ChildProcess(
             "python3",
@@ -35,7 +39,8 @@ final class WebhookReceiverProcess: @unchecked Sendable {
                 Fixtures.supportDirectory.appendingPathComponent("webhook_receiver.py").path, "--port", String(port), "--secret", secret,
                 "--log", logFile.path, "--status", String(status), "--hold-file", holdFile.path,
             ])
-        port = try await child.start(waitingForPort: 30)
+        let bound = try await child.start(waitingForPort: 30)
+        guard bound == port else { throw TestSupportError("the webhook receiver listens on \(bound), not on its port \(port)") }
         self.child = child
     }
 
@@ -49,9 +54,13 @@ final class WebhookReceiverProcess: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)/hooks" }
 
     /// Every request logged so far, in arrival order.
+    ///
+    /// Only complete lines: the receiver may be writing one while this reads (a line that spans
+    /// a page can show half-written), and that one counts once its newline is there.
     func entries() throws -> [[String: Any]] {
         guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { line in
+        let complete = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return try complete.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw TestSupportError("log line is not an object: \(line)")
             }

@@ -200,7 +200,7 @@ extension PostgresStore: WebhookOutboxStore {
             }
             let pending = try c.execute(
                 """
-                SELECT endpoint, COUNT(*), COUNT(*) FILTER (WHERE attempts > 0), MIN(created_at_ms)
+                SELECT endpoint, COUNT(*), COUNT(*) FILTER (WHERE attempts > 1 OR (attempts = 1 AND lease_owner IS NULL)), MIN(created_at_ms)
                 FROM webhook_outbox WHERE state = 'pending' GROUP BY endpoint
                 """)
             for r in 0..<pending.count {

@@ -186,7 +186,7 @@ extension SQLiteStore: WebhookOutboxStore {
             }
             let pending = try db.prepared(
                 """
-                SELECT endpoint, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END), MIN(created_at_ms)
+                SELECT endpoint, COUNT(*), SUM(CASE WHEN attempts > 1 OR (attempts = 1 AND lease_owner IS NULL) THEN 1 ELSE 0 END), MIN(created_at_ms)
                 FROM webhook_outbox WHERE state = 'pending' GROUP BY endpoint
                 """)
             for (key, count, retrying, oldest) in try pending.rows({ ($0.text(0) ?? "", $0.int(1) ?? 0, $0.int(2) ?? 0, $0.int(3)) }) {
