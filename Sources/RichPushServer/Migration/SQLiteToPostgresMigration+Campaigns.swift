@@ -37,26 +37,10 @@ extension SQLiteToPostgresMigration {
     ) throws -> Chunk {
         let query = try source.prepared(
             "SELECT rowid, \(columns)\(MigrationRowCheck.lengths(lengths)) FROM \(item) WHERE rowid > ? ORDER BY rowid LIMIT ?")
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> [String?]? in
-            last = row.int(0) ?? last
-            if let problem = check(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return values(row)
-        }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard let width = rows.first?.count else {
-            try advance(item, to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        let (rows, chunk) = try readChunk(query, item: item, after: after, problem: check) { row, _ in values(row) }
+        guard let width = rows.first?.count else { return chunk }
         let arrays: [String?] = (0..<width).map { column in PostgresArrayLiteral.text(rows.map { $0[column] }) }
-        let new = try write(arrays + [sourceKey, item, String(last)])
-        return Chunk(read: all.count, new: new, last: last, skipped: problems)
+        return chunk.written(new: try write(arrays + [sourceKey, item, String(chunk.last)]))
     }
 
     /// The `columns` of `row` as text (integers in decimal), `nil` for NULL.
@@ -73,24 +57,10 @@ extension SQLiteToPostgresMigration {
         let query = try source.prepared(
             "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms\(MigrationRowCheck.lengths(["device_token", "user_id", "app_version"])) FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?"
         )
-        try query.bind([.integer(after), .integer(chunkSize)])
-        var last = after
-        var problems: [(rowid: Int, problem: String)] = []
-        let all = try query.rows { row -> (Int, String, String, String, String?, String?, Int)? in
-            last = row.int(0) ?? last
-            let provider = row.text(2) ?? "", platform = row.text(3) ?? ""
-            if let problem = MigrationRowCheck.deviceProblem(row) {
-                problems.append((last, problem))
-                return nil
-            }
-            return (last, row.text(1) ?? "", provider, platform, row.text(4), row.text(5), row.int(6) ?? 0)
+        let (rows, chunk) = try readChunk(query, item: "devices", after: after, problem: MigrationRowCheck.deviceProblem) { row, rowid in
+            (rowid, row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "", row.text(4), row.text(5), row.int(6) ?? 0)
         }
-        guard !all.isEmpty else { return Chunk(read: 0, new: 0, last: after) }
-        let rows = all.compactMap { $0 }
-        guard !rows.isEmpty else {
-            try advance("devices", to: last)
-            return Chunk(read: all.count, new: 0, last: last, skipped: problems)
-        }
+        guard !rows.isEmpty else { return chunk }
         let result = try target.write {
             try $0.execute(
                 """
@@ -107,10 +77,10 @@ extension SQLiteToPostgresMigration {
                 [
                     PostgresArrayLiteral.text(rows.map(\.1)), PostgresArrayLiteral.text(rows.map(\.2)), PostgresArrayLiteral.text(rows.map(\.3)),
                     PostgresArrayLiteral.text(rows.map(\.4)), PostgresArrayLiteral.text(rows.map(\.5)), PostgresArrayLiteral.integers(rows.map(\.6)),
-                    sourceKey, "devices", String(last),
+                    sourceKey, "devices", String(chunk.last),
                 ])
         }
-        return Chunk(read: all.count, new: result.int(0, 0) ?? 0, last: last, skipped: problems)
+        return chunk.written(new: result.int(0, 0) ?? 0)
     }
 
     private func copyDeviceTags(after: Int) throws -> Chunk {

@@ -99,11 +99,6 @@ extension SQLiteStore: CampaignStore {
         return result
     }
 
-    /// `campaignWriteIndexing` for a body that records no funnel.
-    private func campaignWrite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try campaignWriteIndexing { db, _ in try body(db) }
-    }
-
     private static func record(_ s: SQLiteStatement) -> CampaignRecord {
         CampaignRecord(text: { s.text(Int32($0)) }, int: { s.int(Int32($0)) })
     }
@@ -437,7 +432,7 @@ extension SQLiteStore: CampaignStore {
             return try query.rows { $0.text(0) }.first ?? nil
         }
         guard let due else { return 0 }
-        return try campaignWrite { db in
+        return try writeTransaction { db in
             let delete = try db.prepared(
                 "DELETE FROM campaign_targets WHERE rowid IN (SELECT rowid FROM campaign_targets WHERE campaign_id = ? LIMIT ?)")
             try delete.bind([.text(due), .integer(max(1, limit))])
