@@ -34,6 +34,14 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
 
+        // libnghttp2 (Debian: libnghttp2-dev) + libssl: the provider's own HTTP/2 client for APNs and
+        // FCM (Sources/RichPushProvider/HTTP2, issue 27), on one epoll thread.
+        .systemLibrary(
+            name: "CNGHTTP2",
+            path: "Sources/CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev", "libssl-dev"])]
+        ),
         .target(
             name: "CMicroHTTPD",
             path: "Sources/CMicroHTTPD",
@@ -89,13 +97,14 @@ let package = Package(
         ),
         // A tiny extension-side executable whose linkage RichPushLinkageTests inspects.
         .executableTarget(name: "RichPushLinkageProbe", dependencies: ["RichPushNotificationService"]),
-        // MARK: Provider side (APNs over HTTP/2 with libcurl, JWT with OpenSSL / CryptoKit, FCM v1)
+        // MARK: Provider side (APNs over HTTP/2 with our nghttp2 client, JWT with OpenSSL / CryptoKit, FCM v1)
         .target(
             name: "RichPushProvider",
             dependencies: [
                 "RichPushCore",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
             ]
         ),
 

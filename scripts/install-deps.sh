@@ -28,6 +28,7 @@ APT_PACKAGES=(
 )
 PIP_PACKAGES=(
   h2                     # Tests/Support/mock_apns.py: HTTP/2 server side
+  hypercorn              # Tests/Support/mock_fcm.py (HTTP/1.1 and h2c on one port), hypercorn_apns.py: HTTP/2 servers we did not write
   trustme                # mock APNs: a throwaway CA and server certificate
   cryptography           # mock APNs: verifies the ES256 JWT; depth tests: cross-check AES-256-GCM (when python3 is not Debian's)
   aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against

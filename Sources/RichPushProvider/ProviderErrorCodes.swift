@@ -17,6 +17,14 @@ extension RichPushError.Code {
     /// No connection to the host (refused, DNS, unreachable: curl 6 / 7): a batch gives up after
     /// a few tokens in a row get no connection at all.
     public static let connectionFailed = RichPushError.Code(rawValue: "connection_failed")
+    /// The server did not process the request (it refused the stream, the stream was above a
+    /// GOAWAY's last-stream-id, or the request was never written), again and again: sending it
+    /// later is safe (RFC 9113 §8.7). The HTTP/2 client resends such a request itself first.
+    public static let notProcessed = RichPushError.Code(rawValue: "not_processed")
+    /// The request was written and no answer came (the connection was lost, the stream was reset,
+    /// or the request timed out): the server may have processed it, so sending it again may
+    /// deliver it twice. A notification is resent only when it carries an `apns-collapse-id`.
+    public static let answerUnknown = RichPushError.Code(rawValue: "answer_unknown")
     /// APNs or FCM rejected the provider's configuration (key, team, topic, certificate):
     /// every further request would fail the same way, so the batch stops.
     public static let providerConfiguration = RichPushError.Code(rawValue: "provider_configuration")

@@ -15,7 +15,7 @@ final class MockAPNs: @unchecked Sendable {
     let caFile: URL
     let port: Int
     private let process: ChildProcess
-    private let statsTransport: CurlHTTP2Transport
+    private let statsTransport: HTTP2Client
 
     /// Starts the mock.
     /// - Parameters:
@@ -49,7 +49,7 @@ final class MockAPNs: @unchecked Sendable {
         configuration.clientCertificate = clientCertificateFile.map { .init(certificateFile: $0.path) }
         // /stats lists every token: far over the 16 KiB an APNs answer is allowed.
         configuration.maximumResponseBodyBytes = 16 << 20
-        statsTransport = try CurlHTTP2Transport(configuration: configuration)
+        statsTransport = try HTTP2Client(configuration: configuration)
     }
 
     var baseURL: String { "https://127.0.0.1:\(port)" }

@@ -13,6 +13,8 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
 
     var provider: PushProvider { .apns }
 
+    var resendsAfterLostAnswer: Bool { notification.collapseID != nil }
+
     func credential(current: APNsTokenManager.Token?, renewed: Bool) async throws(CredentialRefusal) -> APNsTokenManager.Token? {
         guard let manager = authentication.tokenManager, current == nil || !renewed else { return current }
         do {

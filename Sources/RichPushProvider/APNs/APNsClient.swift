@@ -36,7 +36,7 @@ public final class APNsClient: Sendable {
     /// What messages call the settings (the program's own names, or described in words).
     public let settingNames: APNsSettingNames
 
-    /// Makes a client with its own libcurl HTTP/2 transport (Linux).
+    /// Makes a client with its own HTTP/2 client (`HTTP2Client`: libnghttp2 + OpenSSL, Linux).
     ///
     /// - Parameters:
     ///   - environment: production, sandbox, or a custom endpoint (`http://` uses HTTP/2 prior knowledge).
@@ -55,13 +55,10 @@ public final class APNsClient: Sendable {
         var configuration = transport
         if environment.baseURL.lowercased().hasPrefix("http://") { configuration.httpVersion = .http2PriorKnowledge }
         if let certificate = authentication.certificate { configuration.clientCertificate = certificate }
-        #if canImport(CCurl) && os(Linux)
-        let http: any HTTPTransport =
-            configuration.connections > 1
-            ? try ConnectionPoolTransport(configuration: configuration, connections: configuration.connections)
-            : try CurlHTTP2Transport(configuration: configuration)
+        #if canImport(CNGHTTP2) && os(Linux)
+        let http = try HTTP2Client(configuration: configuration)
         #else
-        throw RichPushError(code: .unsupported, message: "the APNs transport needs libcurl (Linux); on Apple platforms pass a transport")
+        throw RichPushError(code: .unsupported, message: "the APNs transport needs libnghttp2 and OpenSSL (Linux); on Apple platforms pass a transport")
         #endif
         self.init(
             environment: environment, authentication: authentication, httpTransport: http, retry: retry,

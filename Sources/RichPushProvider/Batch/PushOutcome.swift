@@ -17,6 +17,11 @@ public struct PushOutcome: Sendable, Hashable, RawRepresentable, CustomStringCon
     /// 429 / 5xx / a dropped connection (FCM `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`), still
     /// failing after the last retry.
     public static let retriesExhausted = PushOutcome(rawValue: "retries_exhausted")
+    /// The request was written and no answer came (the connection was lost, the stream was reset,
+    /// or the request timed out): the provider may have accepted it or not. Not sent again, so the
+    /// device shows it at most once; a notification with an `apns-collapse-id` is sent again
+    /// instead (the device then shows one), so it never ends here.
+    public static let unknown = PushOutcome(rawValue: "unknown")
     /// A configuration or request error (key, team, topic, certificate, service account,
     /// project, headers) that fails every request: the batch stopped here.
     public static let configurationError = PushOutcome(rawValue: "configuration_error")

@@ -134,14 +134,14 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                 // No answer at all after every retry, for several tokens in a row: the host is
                 // unreachable; the rest of the batch would only repeat it.
                 if result.status != nil { connectionFailuresInARow = 0 }
-                if result.outcome == .retriesExhausted, result.status == nil {
+                if result.outcome == .retriesExhausted || result.outcome == .unknown, result.status == nil {
                     tokensWithoutAnswer += 1
                     lastWithoutAnswer = result.message
                     if tokensWithoutAnswer >= Self.tokensWithoutAnswerBeforeGivingUp, stoppedBy == nil {
                         stoppedBy = RichPushError(
                             code: .connectionFailed,
                             message:
-                                "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(endpoint) after \(maxAttempts) attempts each (\(result.message ?? "no answer")); check the host, port and network, then send again"
+                                "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(endpoint)\(result.outcome == .unknown ? "" : " after \(maxAttempts) attempts each") (\(result.message ?? "no answer")); check the host, port and network, then send again"
                         )
                     }
                 } else if result.status != nil {

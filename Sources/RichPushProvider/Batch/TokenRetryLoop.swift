@@ -76,6 +76,11 @@ protocol TokenAnswerClassifier: Sendable {
 
     /// Whether a first answer is one that stops the batch (a configuration error).
     func isStopAnswer(_ answer: TransportResponse) -> Bool
+
+    /// Whether a request whose answer was lost (`answer_unknown`: written, then no answer) may be
+    /// sent again: only when the notification carries a collapse id (`apns-collapse-id`), so a
+    /// device that got both shows one. Otherwise the token ends `unknown`, never sent twice.
+    var resendsAfterLostAnswer: Bool { get }
 }
 
 /// The one per-token retry machine of the APNs and FCM clients: send, classify the answer,
@@ -125,6 +130,15 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                     // Retrying cannot fix a certificate: stop with what to fix.
                     result.status = nil
                     return Self.refused(result, failure.message)
+                }
+                if let failure = error as? RichPushError, failure.code == .answerUnknown, !classifier.resendsAfterLostAnswer {
+                    // Written, no answer: the provider may have it. Sending it again could show it
+                    // twice on the device, so it is not sent again.
+                    result.outcome = .unknown
+                    result.status = nil
+                    result.message =
+                        "\(failure.message); not sent again, so the device shows it at most once (a notification with an apns-collapse-id is sent again: the device then shows one)"
+                    return result
                 }
                 if result.attempts < retry.maxAttempts {
                     await Self.sleep(retry.delay(beforeRetry: result.attempts))

@@ -11,6 +11,9 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
     let tokens: FCMAccessTokenProvider
     let tokenStateHandler: (any DeviceTokenStateHandler)?
     let settingNames: FCMSettingNames
+    /// The message carries an `apns-collapse-id` (also its `android.collapse_key`): a request whose
+    /// answer was lost may be sent again.
+    let resendsAfterLostAnswer: Bool
 
     var provider: PushProvider { .fcm }
 

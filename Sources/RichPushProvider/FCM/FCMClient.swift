@@ -23,6 +23,8 @@ public final class FCMClient: Sendable {
     private let endpoint: String
     private let tokens: FCMAccessTokenProvider
     private let transport: any HTTPTransport
+    /// Where access tokens are fetched (the same transport unless another was given).
+    private let tokenTransport: any HTTPTransport
     private let retry: FCMRetryPolicy
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
     private let linter: PayloadLinter
@@ -34,7 +36,8 @@ public final class FCMClient: Sendable {
     /// - Parameters:
     ///   - account: the service account (project id, key, token URI).
     ///   - endpoint: the FCM base URL (a test server in tests).
-    ///   - transport: the HTTP transport.
+    ///   - transport: the HTTP transport for messages.
+    ///   - tokenTransport: the transport for the OAuth2 token endpoint (default: `transport`).
     ///   - clock: the clock for the access-token cache.
     ///   - retry: backoff for `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, 5xx.
     ///   - tokenStateHandler: told about unregistered and bad tokens.
@@ -44,7 +47,7 @@ public final class FCMClient: Sendable {
     /// - Throws: `RichPushError` with code `invalid_key`.
     public init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: any HTTPTransport,
-        clock: any ProviderClock = SystemClock(), retry: FCMRetryPolicy = FCMRetryPolicy(),
+        tokenTransport: (any HTTPTransport)? = nil, clock: any ProviderClock = SystemClock(), retry: FCMRetryPolicy = FCMRetryPolicy(),
         tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500,
         settingNames: FCMSettingNames = .descriptive
     ) throws {
@@ -53,7 +56,8 @@ public final class FCMClient: Sendable {
         while base.hasSuffix("/") { base.removeLast() }
         self.endpoint = base
         self.transport = transport
-        self.tokens = try FCMAccessTokenProvider(account: account, transport: transport, clock: clock)
+        self.tokenTransport = tokenTransport ?? transport
+        self.tokens = try FCMAccessTokenProvider(account: account, transport: tokenTransport ?? transport, clock: clock)
         self.retry = retry
         self.tokenStateHandler = tokenStateHandler
         self.linter = linter
@@ -61,32 +65,38 @@ public final class FCMClient: Sendable {
         self.settingNames = settingNames
     }
 
-    /// Makes a client with its own libcurl transport (Linux).
+    /// Makes a client with its own HTTP/2 client for messages (`HTTP2Client`: libnghttp2 +
+    /// OpenSSL; an `http://` endpoint, a local mock, is HTTP/2 without TLS by prior knowledge) and
+    /// libcurl for the OAuth2 token endpoint (HTTP/1.1 or HTTP/2, as Google's answers) (Linux).
     ///
     /// - Parameters:
     ///   - account: the service account (`tokenURI` may be overridden for a test server).
-    ///   - endpoint: the FCM base URL; an `http://` one (a local mock) speaks HTTP/1.1, over up
-    ///     to 8 connections.
-    ///   - transport: trust (`caFile`), bounds (`maxConcurrentStreams`), timeouts.
+    ///   - endpoint: the FCM base URL.
+    ///   - transport: trust (`caFile`), bounds (`maxConcurrentStreams`, `connections`), timeouts.
     ///   - retry: backoff for `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, 5xx.
     ///   - tokenStateHandler: told about unregistered and bad tokens.
     ///   - settingNames: what messages call the settings (default: described in words).
-    /// - Throws: `RichPushError` with code `invalid_key`, `transport` or `unsupported`.
+    /// - Throws: `RichPushError` with code `invalid_key`, `tls_configuration`, `transport` or `unsupported`.
     public convenience init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: TransportConfiguration,
         retry: FCMRetryPolicy = FCMRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
         settingNames: FCMSettingNames = .descriptive
     ) throws {
-        var configuration = transport
-        if endpoint.lowercased().hasPrefix("http://") { configuration.maxConnectionsPerHost = max(configuration.maxConnectionsPerHost, 8) }
-        #if canImport(CCurl) && os(Linux)
-        let http = try CurlHTTP2Transport(configuration: configuration)
+        #if canImport(CNGHTTP2) && os(Linux)
+        let http = try HTTP2Client(configuration: transport)
+        let oauth: any HTTPTransport
+        do {
+            oauth = try CurlHTTP2Transport(configuration: transport)
+        } catch {
+            http.shutdown()
+            throw error
+        }
         #else
-        throw RichPushError(code: .unsupported, message: "the FCM transport needs libcurl (Linux); on Apple platforms pass a transport")
+        throw RichPushError(code: .unsupported, message: "the FCM transport needs libnghttp2, OpenSSL and libcurl (Linux); on Apple platforms pass a transport")
         #endif
         try self.init(
-            account: account, endpoint: endpoint, transport: http, retry: retry, tokenStateHandler: tokenStateHandler,
-            batchWindow: configuration.maxConcurrentStreams, settingNames: settingNames
+            account: account, endpoint: endpoint, transport: http, tokenTransport: oauth, retry: retry, tokenStateHandler: tokenStateHandler,
+            batchWindow: transport.maxConcurrentStreams * max(1, transport.connections), settingNames: settingNames
         )
     }
 
@@ -100,12 +110,18 @@ public final class FCMClient: Sendable {
     public var connectionsOpened: Int { transport.connectionsOpened }
 
     /// Closes the connections and stops the transport thread.
-    public func shutdown() { transport.shutdown() }
+    public func shutdown() {
+        transport.shutdown()
+        if tokenTransport as AnyObject !== transport as AnyObject { tokenTransport.shutdown() }
+    }
 
     /// Shuts down as `shutdown()`, then waits until the transport's thread has freed its
     /// connections and its libcurl and OpenSSL state; call it before the process exits, whose
     /// OpenSSL cleanup must not run while that thread still does.
-    public func close() async { await transport.close() }
+    public func close() async {
+        await transport.close()
+        if tokenTransport as AnyObject !== transport as AnyObject { await tokenTransport.close() }
+    }
 
     private var sendURL: String { endpoint + "/v1/projects/" + account.projectID + "/messages:send" }
 
@@ -177,7 +193,7 @@ public final class FCMClient: Sendable {
         let template = message.bodyTemplate()
         let classifier = FCMAnswerClassifier(
             template: template, sendURL: sendURL, projectID: account.projectID, tokens: tokens, tokenStateHandler: tokenStateHandler,
-            settingNames: settingNames)
+            settingNames: settingNames, resendsAfterLostAnswer: message.apnsHeaders["apns-collapse-id"] != nil)
         let batch = TokenBatch(
             chunkSize: batchWindow, endpoint: "FCM (\(endpoint))", loop: TokenRetryLoop(classifier: classifier, transport: transport, retry: retry),
             firstAttempts: { [self] tokens in await sendFirstAttempts(template, to: tokens) }, pause: BatchPause()

@@ -51,8 +51,15 @@ public struct TransportConfiguration: Sendable {
     public var connections: Int = 1
     /// Seconds to connect (TCP + TLS).
     public var connectTimeout: Double = 10
-    /// Seconds for one whole request.
+    /// Seconds a written request waits for its answer; then it is cancelled and ends
+    /// `answer_unknown` (the server may have processed it).
     public var requestTimeout: Double = 30
+    /// Seconds a PING waits for its acknowledgement before the connection counts as dead (its
+    /// requests in flight end `answer_unknown`). A connection with requests in flight that has
+    /// received nothing for a fifth of this gets a PING (default 10 s: a PING after 2 s of silence).
+    public var pingTimeout: Double = 10
+    /// Seconds between keep-alive PINGs on an idle connection (default 60 s).
+    public var idlePingInterval: Double = 60
     /// The most response-body bytes kept per request (default 16 KiB); the rest is read and
     /// dropped, and the response is marked `bodyTruncated`. APNs answers carry at most a short
     /// `{"reason", "timestamp"}`, FCM errors about a kilobyte: anything longer is a proxy's page,
