@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""A mock of Google's OAuth2 token endpoint and FCM HTTP v1 messages:send, plain HTTP/1.1.
+"""A mock of Google's OAuth2 token endpoint and FCM HTTP v1 messages:send, without TLS: HTTP/1.1
+and HTTP/2 by prior knowledge ("h2c") on the same port, served by hypercorn (RichPush sends messages
+over its own HTTP/2 client and fetches access tokens with libcurl over HTTP/1.1, as against Google).
 
   POST /token                               verifies the RS256 service-account assertion against the
                                             public half of --key (grant type, alg, iss, aud = this
@@ -38,7 +40,11 @@ import sys
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import asyncio
+import socket
+
+import hypercorn.asyncio
+from hypercorn.config import Config
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -61,36 +67,42 @@ def fcm_error(status, code, message, token_field=False):
     return {"error": {"code": status, "message": message, "status": STATUS_OF.get(status, "UNKNOWN"), "details": details}}
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Request:
+    """One request, whatever the protocol: method, path, lower-cased headers, body; reply() sets the answer."""
 
-    def log_message(self, *args):
-        pass
+    def __init__(self, state, port, method, path, headers, body):
+        self.state = state
+        self.port = port
+        self.command = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.answer = (404, [], b"")
 
     def reply(self, status, doc, headers=(), content_type="application/json", raw=None):
         body = raw if raw is not None else json.dumps(doc, default=str).encode()
-        self.send_response(status)
-        self.send_header("content-type", content_type)
-        self.send_header("content-length", str(len(body)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
+        self.answer = (status, [("content-type", content_type)] + list(headers), body)
+
+    def handle(self):
+        if self.command == "GET":
+            return self.do_GET()
+        if self.command == "POST":
+            return self.do_POST()
+        self.reply(405, fcm_error(405, None, "method not allowed"))
 
     def do_GET(self):
-        s = self.server.state
+        s = self.state
         if self.path == "/stats":
             with s["lock"]:
                 return self.reply(200, {"token_fetches": s["fetches"], "sends": s["sends"], "accepted": s["accepted"],
                                         "per_token": s["per_token"], "last_message": s["last"],
                                         "last_body_b64": s["last_body"], "max_concurrent": s["max_concurrent"],
-                                        "last_delivered": s["delivered"]})
+                                        "last_delivered": s["delivered"], "http2_requests": s["http2_requests"]})
         self.reply(404, fcm_error(404, None, "no such path"))
 
     def do_POST(self):
-        s = self.server.state
-        length = int(self.headers.get("content-length", "0"))
-        body = self.rfile.read(length)
+        s = self.state
+        body = self.body
         if self.path == "/token":
             return self.token(body)
         if self.path == "/control/script":
@@ -102,18 +114,11 @@ class Handler(BaseHTTPRequestHandler):
                 s["tokens"].clear()
             return self.reply(200, {"ok": True})
         if self.path.startswith("/v1/projects/") and self.path.endswith("/messages:send"):
-            with s["lock"]:
-                s["in_flight"] += 1
-                s["max_concurrent"] = max(s["max_concurrent"], s["in_flight"])
-            try:
-                return self.send_message(body)
-            finally:
-                with s["lock"]:
-                    s["in_flight"] -= 1
+            return self.send_message(body)
         self.reply(404, fcm_error(404, None, "no such path"))
 
     def token(self, body):
-        s = self.server.state
+        s = self.state
         form = urllib.parse.parse_qs(body.decode())
         if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"]:
             return self.reply(400, {"error": "unsupported_grant_type", "error_description": "Invalid grant_type"})
@@ -123,7 +128,7 @@ class Handler(BaseHTTPRequestHandler):
             s["public_key"].verify(b64(sig), (h + "." + c).encode(), padding.PKCS1v15(), hashes.SHA256())
         except (KeyError, ValueError, InvalidSignature):
             return self.reply(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
-        expected_aud = f"http://127.0.0.1:{self.server.server_address[1]}/token"
+        expected_aud = f"http://127.0.0.1:{self.port}/token"
         if (header.get("alg") != "RS256" or claims.get("iss") != s["email"] or claims.get("aud") != expected_aud
                 or claims.get("scope") != "https://www.googleapis.com/auth/firebase.messaging"
                 or claims.get("exp", 0) - claims.get("iat", 0) > 3600):
@@ -135,7 +140,7 @@ class Handler(BaseHTTPRequestHandler):
         return self.reply(200, {"access_token": token, "expires_in": 3599, "token_type": "Bearer"})
 
     def send_message(self, body):
-        s = self.server.state
+        s = self.state
         auth = self.headers.get("authorization", "")
         with s["lock"]:
             known = auth.startswith("Bearer ") and auth[7:] in s["tokens"]
@@ -215,18 +220,65 @@ def main():
     if args.script:
         with open(args.script) as f:
             script.update(json.load(f))
-    # Not socketserver's listen backlog of 5: a full backlog drops SYNs (clients retry after 1 s).
-    ThreadingHTTPServer.request_queue_size = 256
-    ThreadingHTTPServer.daemon_threads = True
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.state = {"public_key": public_key, "email": args.client_email, "project": args.project,
-                    "fetches": 0, "sends": 0, "accepted": 0, "last": None, "last_body": None, "tokens": set(),
-                    "per_token": {}, "delivered": None, "script": script, "lock": threading.Lock(), "in_flight": 0, "max_concurrent": 0}
-    print(f"PORT {server.server_address[1]}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        sys.exit(0)
+    state = {"public_key": public_key, "email": args.client_email, "project": args.project,
+             "fetches": 0, "sends": 0, "accepted": 0, "last": None, "last_body": None, "tokens": set(),
+             "per_token": {}, "delivered": None, "script": script, "lock": threading.Lock(), "in_flight": 0, "max_concurrent": 0,
+             "http2_requests": 0}
+    asyncio.run(serve(state, args.port))
+
+
+async def serve(state, port):
+    # The socket is bound here so its port is known before hypercorn runs (PORT is printed first).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(256)
+    bound = sock.getsockname()[1]
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        path = scope["raw_path"].decode("latin-1") if scope.get("raw_path") else scope["path"]
+        sending = path.endswith("/messages:send")
+        with state["lock"]:
+            if scope.get("http_version") == "2":
+                state["http2_requests"] += 1
+            if sending:
+                state["in_flight"] += 1
+                state["max_concurrent"] = max(state["max_concurrent"], state["in_flight"])
+        request = Request(state, bound, scope["method"], path, headers, body)
+        try:
+            request.handle()
+        finally:
+            if sending:
+                with state["lock"]:
+                    state["in_flight"] -= 1
+        status, answer_headers, answer = request.answer
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(k.encode(), v.encode()) for k, v in answer_headers + [("content-length", str(len(answer)))]]})
+        await send({"type": "http.response.body", "body": answer})
+
+    config = Config()
+    config.bind = [f"fd://{sock.fileno()}"]
+    config.accesslog = None
+    config.errorlog = None
+    config.keep_alive_max_requests = 1_000_000
+    config.h2_max_concurrent_streams = 1000
+    print(f"PORT {bound}", flush=True)
+    await hypercorn.asyncio.serve(app, config)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ public struct RecordedSendRequest: Sendable {
     public static let maximumCount = 1_000_000_000
     /// The outcomes a result may name (RichPush's own, as `richpush send` prints them).
     public static let outcomes: Set<String> = [
-        "accepted", "token_inactive", "token_reregistered", "token_bad", "retries_exhausted", "configuration_error", "rejected",
+        "accepted", "token_inactive", "token_reregistered", "token_bad", "retries_exhausted", "unknown", "configuration_error", "rejected",
         "not_sent", "skipped",
     ]
 
@@ -155,7 +155,7 @@ public struct RecordedSendRequest: Sendable {
         if object["status"] != nil {
             result.answered = status != nil
         } else {
-            result.answered = !["not_sent", "skipped", "configuration_error", "retries_exhausted"].contains(outcome)
+            result.answered = !["not_sent", "skipped", "configuration_error", "retries_exhausted", "unknown"].contains(outcome)
         }
         return result
     }
