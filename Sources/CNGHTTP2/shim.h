@@ -8,6 +8,7 @@
 
 #ifdef __linux__
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include <nghttp2/nghttp2.h>
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/pkcs12.h>
 #include <openssl/ssl.h>
@@ -39,6 +42,68 @@ static inline long richpush_ssl_ctx_set_options(SSL_CTX *ctx) {
 static inline int richpush_ssl_ctx_add_chain_cert(SSL_CTX *ctx, X509 *cert) {
     // add0: the context takes the reference.
     return (int)SSL_CTX_add0_chain_cert(ctx, cert);
+}
+
+/// A socket BIO whose writes use send(MSG_NOSIGNAL): OpenSSL's own socket BIO writes with write(),
+/// and a write to a connection the peer has closed would raise SIGPIPE and kill the process.
+static inline int richpush_bio_write(BIO *bio, const char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    ssize_t n = send(fd, data, (size_t)length, MSG_NOSIGNAL);
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) BIO_set_retry_write(bio);
+        return -1;
+    }
+    return (int)n;
+}
+static inline int richpush_bio_read(BIO *bio, char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    ssize_t n = recv(fd, data, (size_t)length, 0);
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) BIO_set_retry_read(bio);
+        return -1;
+    }
+    return (int)n;
+}
+static inline long richpush_bio_ctrl(BIO *bio, int command, long number, void *pointer) {
+    (void)number;
+    (void)pointer;
+    switch (command) {
+    case BIO_CTRL_FLUSH: return 1;
+    case BIO_C_GET_FD: return (long)(intptr_t)BIO_get_data(bio);
+    default: return 0;
+    }
+}
+static inline int richpush_bio_create(BIO *bio) {
+    BIO_set_init(bio, 1);
+    return 1;
+}
+/// The BIO method above, made once (OpenSSL's run-once: safe from any thread).
+static inline BIO_METHOD **richpush_bio_method_slot(void) {
+    static BIO_METHOD *method;
+    return &method;
+}
+static inline void richpush_bio_method_make(void) {
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "richpush socket (MSG_NOSIGNAL)");
+    if (!method) return;
+    BIO_meth_set_write(method, richpush_bio_write);
+    BIO_meth_set_read(method, richpush_bio_read);
+    BIO_meth_set_ctrl(method, richpush_bio_ctrl);
+    BIO_meth_set_create(method, richpush_bio_create);
+    *richpush_bio_method_slot() = method;
+}
+/// Gives `ssl` a BIO over `fd` that never raises SIGPIPE. Returns 1, or 0 when OpenSSL is out of memory.
+static inline int richpush_ssl_set_socket(SSL *ssl, int fd) {
+    static CRYPTO_ONCE once = CRYPTO_ONCE_STATIC_INIT;
+    CRYPTO_THREAD_run_once(&once, richpush_bio_method_make);
+    BIO_METHOD *method = *richpush_bio_method_slot();
+    if (!method) return 0;
+    BIO *bio = BIO_new(method);
+    if (!bio) return 0;
+    BIO_set_data(bio, (void *)(intptr_t)fd);
+    SSL_set_bio(ssl, bio, bio);
+    return 1;
 }
 
 /// epoll_ctl with the event's data as one 64-bit value.

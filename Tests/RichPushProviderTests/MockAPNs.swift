@@ -43,16 +43,20 @@ final class MockAPNs: @unchecked Sendable {
                 "--ca-out", caFile.path, "--script", scriptFile.path,
             ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []) + options)
         port = try await process.start(waitingForPort: 30)
+        usesTLS = !options.contains("--no-tls")
         // The CA file is written before PORT is printed.
         var configuration = TransportConfiguration()
-        configuration.caFile = caFile.path
+        configuration.caFile = usesTLS ? caFile.path : nil
         configuration.clientCertificate = clientCertificateFile.map { .init(certificateFile: $0.path) }
         // /stats lists every token: far over the 16 KiB an APNs answer is allowed.
         configuration.maximumResponseBodyBytes = 16 << 20
         statsTransport = try HTTP2Client(configuration: configuration)
     }
 
-    var baseURL: String { "https://127.0.0.1:\(port)" }
+    /// Whether it speaks TLS (`https://`), or HTTP/2 without TLS by prior knowledge (`--no-tls`: `http://`).
+    let usesTLS: Bool
+
+    var baseURL: String { "\(usesTLS ? "https" : "http")://127.0.0.1:\(port)" }
 
     /// Makes a fresh P-256 key in PKCS#8 PEM (the `.p8` form) with the openssl CLI.
     static func makeKey(at url: URL) async throws {

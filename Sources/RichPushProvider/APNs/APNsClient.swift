@@ -98,6 +98,9 @@ public final class APNsClient: Sendable {
     /// Connections opened so far (1 when every request was multiplexed on one connection).
     public var connectionsOpened: Int { transport.connectionsOpened }
 
+    /// What the connections went through (GOAWAYs, resends, lost answers), when the transport counts it.
+    public var connectionStatistics: HTTP2ClientStatistics? { transport.connectionStatistics }
+
     /// Closes the connection and stops the transport thread.
     public func shutdown() { transport.shutdown() }
 

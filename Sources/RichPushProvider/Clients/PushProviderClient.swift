@@ -12,6 +12,10 @@ public protocol PushProviderClient: AnyObject, Sendable {
     /// Connections opened so far (1 when every request was multiplexed on one connection).
     var connectionsOpened: Int { get }
 
+    /// What its connections went through (GOAWAYs, resends of requests the server had not
+    /// processed, answers lost), when its transport counts that.
+    var connectionStatistics: HTTP2ClientStatistics? { get }
+
     /// Sends one notification to a stream of device tokens, reading them only as room frees
     /// up, and reports each result as soon as it is known (memory stays flat for any count).
     ///
@@ -40,6 +44,9 @@ public protocol PushProviderClient: AnyObject, Sendable {
 }
 
 extension PushProviderClient {
+    /// `nil`: not counted.
+    public var connectionStatistics: HTTP2ClientStatistics? { nil }
+
     /// Sends one notification to a list of device tokens and returns one result per token, in
     /// the list's order.
     ///

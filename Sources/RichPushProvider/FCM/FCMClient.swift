@@ -109,6 +109,9 @@ public final class FCMClient: Sendable {
     /// Connections opened so far.
     public var connectionsOpened: Int { transport.connectionsOpened }
 
+    /// What the connections went through (GOAWAYs, resends, lost answers), when the transport counts it.
+    public var connectionStatistics: HTTP2ClientStatistics? { transport.connectionStatistics }
+
     /// Closes the connections and stops the transport thread.
     public func shutdown() {
         transport.shutdown()

@@ -102,6 +102,9 @@ public final class HTTP2Client: HTTPTransport, @unchecked Sendable {
     /// What the client has done so far (answers, resends, unknowns, GOAWAYs, PINGs).
     public var statistics: HTTP2ClientStatistics { core.statistics.withLock { $0 } }
 
+    /// `statistics`.
+    public var connectionStatistics: HTTP2ClientStatistics? { statistics }
+
     /// Fails what waits, closes the connections; returns at once. Later sends fail.
     public func shutdown() {
         guard

@@ -28,4 +28,19 @@ public struct HTTP2ClientStatistics: Sendable, Equatable {
 
     /// No activity yet.
     public init() {}
+
+    /// What happened on the connections beyond requests and answers, in words, or `nil` when
+    /// nothing did: `3 GOAWAYs from the server (last: NO_ERROR last-stream-id 1999), 12 requests
+    /// it had not processed sent again, 2 answers lost (unknown), 1 connection dead (no PING answer)`.
+    public var eventsDescription: String? {
+        var parts: [String] = []
+        if goawaysReceived > 0 {
+            parts.append("\(goawaysReceived) GOAWAY\(goawaysReceived == 1 ? "" : "s") from the server\(lastGoaway.map { " (last: \($0))" } ?? "")")
+        }
+        if resent > 0 { parts.append("\(resent) request\(resent == 1 ? "" : "s") it had not processed sent again") }
+        if notProcessed > 0 { parts.append("\(notProcessed) refused too often (not processed)") }
+        if unknown > 0 { parts.append("\(unknown) answer\(unknown == 1 ? "" : "s") lost (unknown)") }
+        if pingTimeouts > 0 { parts.append("\(pingTimeouts) connection\(pingTimeouts == 1 ? "" : "s") dead (no PING answer)") }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
 }

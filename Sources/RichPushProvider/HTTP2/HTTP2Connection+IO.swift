@@ -184,6 +184,10 @@ extension HTTP2Connection {
                 return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? 0 : -1
             }
             if written < 0 {
+                // The server closed or reset the connection: first read what it sent before
+                // (answers in the kernel's buffer are still answers), then end it.
+                readAvailable()
+                if phase == .closed { return }
                 if phase == .closing {
                     teardown()
                     pool.connectionClosed(self, error: nil)

@@ -159,7 +159,11 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
             return
         }
         self.ssl = ssl
-        SSL_set_fd(ssl, fd)
+        // Writes with MSG_NOSIGNAL: a server that closed must not raise SIGPIPE in this process.
+        guard richpush_ssl_set_socket(ssl, fd) == 1 else {
+            fail(RichPushError(code: .transport, message: "OpenSSL could not make a socket BIO (out of memory?)"))
+            return
+        }
         SSL_set_connect_state(ssl)
         let host = endpoint.host
         if HTTP2SocketAddress.isIPLiteral(host) {
@@ -408,13 +412,18 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
             }
         case .open, .draining:
             expireRequests(now: now)
+            // Any byte after the PING shows the connection alive, even if a busy server has not
+            // reached the PING yet: only a connection silent for the whole timeout is dead.
+            if let sent = pingSentAt, lastProgressAt > sent { pingSentAt = nil }
             if let sent = pingSentAt {
                 if now - sent >= UInt64(settings.pingTimeout * 1e9) {
                     pool.client.count(\.pingTimeouts)
                     fail(
                         RichPushError(
                             code: .connectionFailed,
-                            message: "\(endpoint.description) did not answer a PING within \(Self.format(settings.pingTimeout)) s: the connection is dead"))
+                            message:
+                                "\(endpoint.description) sent nothing for \(Self.format(settings.pingTimeout)) s after a PING (no answer, no acknowledgement): the connection is dead"
+                        ))
                     return
                 }
             } else if !streams.isEmpty, now - lastProgressAt >= UInt64(settings.pingAfterSilence * 1e9) {

@@ -22,6 +22,11 @@ public protocol HTTPTransport: Sendable {
     /// How many connections the transport has opened so far (1 when everything was multiplexed).
     var connectionsOpened: Int { get }
 
+    /// What the transport's HTTP/2 connections went through (GOAWAYs, requests sent again because
+    /// the server had not processed them, answers lost), when it counts that (`HTTP2Client`);
+    /// `nil` for a transport that does not.
+    var connectionStatistics: HTTP2ClientStatistics? { get }
+
     /// Closes connections and stops the transport's thread without waiting for it (never blocks
     /// the caller, which may be on the cooperative pool); later sends fail.
     func shutdown()
@@ -32,6 +37,9 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
+    /// `nil`: this transport does not count.
+    public var connectionStatistics: HTTP2ClientStatistics? { nil }
+
     /// `shutdown()`, for transports without a thread of their own to wait for.
     public func close() async { shutdown() }
 

@@ -54,10 +54,12 @@ public struct TransportConfiguration: Sendable {
     /// Seconds a written request waits for its answer; then it is cancelled and ends
     /// `answer_unknown` (the server may have processed it).
     public var requestTimeout: Double = 30
-    /// Seconds a PING waits for its acknowledgement before the connection counts as dead (its
-    /// requests in flight end `answer_unknown`). A connection with requests in flight that has
-    /// received nothing for a fifth of this gets a PING (default 10 s: a PING after 2 s of silence).
-    public var pingTimeout: Double = 10
+    /// Seconds a connection may stay silent after a PING (no acknowledgement, no other byte)
+    /// before it counts as dead (its requests in flight end `answer_unknown`). A connection with
+    /// requests in flight that has received nothing for a fifth of this gets a PING (default 15 s:
+    /// a PING after 3 s of silence; a dead connection is known within about 18 s, where TCP alone
+    /// would take minutes).
+    public var pingTimeout: Double = 15
     /// Seconds between keep-alive PINGs on an idle connection (default 60 s).
     public var idlePingInterval: Double = 60
     /// The most response-body bytes kept per request (default 16 KiB); the rest is read and

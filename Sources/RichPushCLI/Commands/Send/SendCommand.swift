@@ -46,6 +46,13 @@ enum SendCommand {
             option beats its variable; --sandbox and --apns-url are alternatives (both: usage
             error), and RICHPUSH_APNS_URL beats RICHPUSH_APNS_SANDBOX=1.
 
+            Exactly once on the wire: a request the server did not process (refused, above a
+            GOAWAY's last-stream-id, never written) is sent again at once on another connection; a
+            request written whose answer was lost (connection reset, no answer in time) may have
+            reached APNs, so it ends unknown and is not sent again, unless the notification has a
+            --collapse-id (then it is resent: the device shows one). GOAWAYs, resends and lost
+            answers are counted on the summary line.
+
             A host that does not answer (refused, timed out): each token sent gets --max-attempts
             requests; once 5 tokens in a row got no answer no new token is sent — the ones already
             on their way (the first 3 × --concurrency, at least 5) end retries_exhausted, every
@@ -53,7 +60,7 @@ enum SendCommand {
             which no token got any answer, however few tokens it had.
 
             Exit status: 0 every token accepted; 2 some tokens not accepted (inactive, bad,
-            rejected, or retries exhausted while the provider answered others); 1 the batch
+            rejected, unknown, or retries exhausted while the provider answered others); 1 the batch
             stopped: a configuration error (bad key, team, topic, service account, TLS), a payload
             error, an unreadable file, or the provider unreachable; 64 usage (also for --dry-run).
             """,
@@ -229,7 +236,8 @@ enum SendCommand {
         case .fcm: (client, destination) = try makeFCMClient(settings, transport: transport, retry: retry)
         }
         let summary = try await closing(client.close) { try await client.send(notification, to: tokens) { _, result in emit(result) } }
-        let connections = "\(client.connectionsOpened) connection(s) to \(destination)"
+        let connections =
+            "\(client.connectionsOpened) connection(s) to \(destination)" + (client.connectionStatistics?.eventsDescription.map { "; \($0)" } ?? "")
         output.flush()
         progress?.finish(done: done)
         if summary.total == 0 {

@@ -57,12 +57,8 @@ struct ProviderSettingsResolution {
         try checkSandboxOrURL()
         let sandbox = args.flag(names.sandbox)
         if !sandbox, let url {
-            let checked = try checkedURL(url, option: names.url, example: "an h2c test server")
-            // h2c with a libcurl that cannot reuse its connections: refused before any request.
-            if let problem = CleartextHTTP2.problem(url: checked, option: "--\(names.url)") {
-                throw UsageError(command: names.command, message: problem)
-            }
-            return .custom(checked)
+            // http:// is HTTP/2 without TLS by prior knowledge (h2c), for test servers.
+            return .custom(try checkedURL(url, option: names.url, example: "an h2c test server"))
         }
         return sandbox || env["RICHPUSH_APNS_SANDBOX"] == "1" ? .sandbox : .production
     }

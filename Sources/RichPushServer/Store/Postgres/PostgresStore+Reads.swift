@@ -40,7 +40,9 @@ extension PostgresStore {
                 "SELECT COALESCE(outcome, '') AS o, count(*) FROM push_tokens WHERE push_id = $1 GROUP BY 1 ORDER BY 2 DESC, COALESCE(outcome, '') COLLATE \"C\"",
                 [pushID])
             return row.detail(
-                tokenOutcomes: outcomes.rows { (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "not_reported", count: outcomes.int($0, 1) ?? 0) }
+                tokenOutcomes: outcomes.rows {
+                    (outcome: outcomes.text($0, 0).flatMap { $0.isEmpty ? nil : $0 } ?? "not_reported", count: outcomes.int($0, 1) ?? 0)
+                }
             )
         }
     }

@@ -23,7 +23,8 @@ extension SQLiteStore {
                 "SELECT COALESCE(outcome, ''), COUNT(*) FROM push_tokens WHERE push_id = ? GROUP BY 1 ORDER BY 2 DESC, 1"
             )
             try outcomes.bind([.text(pushID)])
-            return row.detail(tokenOutcomes: try outcomes.rows { (outcome: $0.text(0).flatMap { $0.isEmpty ? nil : $0 } ?? "not_reported", count: $0.int(1) ?? 0) })
+            return row.detail(
+                tokenOutcomes: try outcomes.rows { (outcome: $0.text(0).flatMap { $0.isEmpty ? nil : $0 } ?? "not_reported", count: $0.int(1) ?? 0) })
         }
     }
 
