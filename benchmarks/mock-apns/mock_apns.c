@@ -23,20 +23,27 @@
  *                                refuses them: RST_STREAM REFUSED_STREAM before the client has
  *                                acknowledged the SETTINGS, GOAWAY PROTOCOL_ERROR after),
  *                                refused_streams (the first kind), resets_received (RST_STREAM
- *                                frames from clients), goaways_sent. GET /stats?per_token=0 leaves
- *                                out per_token (a 1,000,000-token campaign makes it ~75 MB).
- *   POST /control/reset          zeroes every count (a benchmark's next run): a connection open
- *                                across it counts again in device_connections if it carries
- *                                another /3/device request.
+ *                                frames from clients), goaways_sent, and the faults' counters
+ *                                (below): answered, goaway_refused, refused_by_script,
+ *                                reset_after_processing, settings_lowered, tcp_resets,
+ *                                stalled_connections, reset_tokens, reset_connection_tokens,
+ *                                stalled_tokens. GET /stats?per_token=0 leaves out per_token and
+ *                                the token lists (a 1,000,000-token campaign makes per_token ~75 MB).
+ *   POST /control/reset          zeroes every count and empties every list, the faults' too (a
+ *                                benchmark's next run): a connection open across it counts again
+ *                                in device_connections if it carries another /3/device request.
  *
  * A /3/device request is counted when it has arrived (its END_STREAM): an APNs that got it has
- * it, whatever happens to the answer. The answer goes out --delay-ms later, from a timerfd (a
+ * it, whatever happens to the answer (one exception: a connection whose scripted GOAWAY is still
+ * to come, see --goaway-after). The answer goes out --delay-ms later, from a timerfd (a
  * FIFO of due times: the delay is the same for all), never by sleeping: other streams and
  * connections are served meanwhile.
  *
  * Options: --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
  *          [--no-tls] [--port 0] [--max-streams 1000] [--initial-streams N] [--delay-ms 0]
- *          [--stream-reset-limit N]
+ *          [--stream-reset-limit N] [faults, below]
+ * Without --key the provider token must still be there and well formed (ES256, iat younger than
+ * 1 h; kid and iss only when --key-id and --team-id are given), its signature is not checked.
  * --stream-reset-limit: nghttp2's "rapid reset" protection (CVE-2023-44487; in nghttp2 since
  * 1.57, in Debian's 1.52.0-1+deb12u2): RST_STREAM frames from the client, N at once then 33/s,
  * beyond that GOAWAY (INTERNAL_ERROR). Default: nghttp2's own, 1000 then 33/s; 0: no limit.
@@ -46,7 +53,71 @@
  * connection, raised to 100 once the first answer on it is sent (api.push.apple.com does this).
  * Prints "PORT n", then "CA path" (TLS: a throwaway CA written to --ca-out, which signed the
  * server certificate for 127.0.0.1 and localhost). Not here (tests use the Python mock for
- * them): --script, --never-answer, --goaway-*, client certificates.
+ * them): --script, --goaway-drop, client certificates.
+ *
+ * Faults, scripted and counted (issue 27: a client must send each notification exactly once).
+ * "Answered" below means a /3/device answer (any status) was submitted on the stream; N, K, M
+ * are >= 1 unless said otherwise. The "first M connections" are counted from the start or from
+ * the last POST /control/reset (M = 0 or absent: every connection). Each fault moves the /stats
+ * counters named with it; the token lists are left out with ?per_token=0, like per_token.
+ *
+ * --goaway-after N [--goaway-keep K] [--goaway-connections M] [--goaway-two-step]
+ *     After the Nth answered /3/device stream on a connection, GOAWAY (NO_ERROR) with a
+ *     last-stream-id L = the highest stream processed (counted) on the connection so far,
+ *     raised to keep the K lowest-numbered streams still open (default K = 0) below it. Streams
+ *     at or below L are processed and answered (with --delay-ms, after the GOAWAY); streams
+ *     above L are never processed: not counted in requests, per_token or anything else, never
+ *     answered (nghttp2 closes them when the GOAWAY is sent and ignores streams opened after
+ *     it; RFC 9113 §6.8: the client may send them again on another connection). To make that
+ *     hold on a connection whose GOAWAY is still to come, a /3/device request there is
+ *     processed (counted) when its answer is due (--delay-ms after its END_STREAM) instead of
+ *     at its END_STREAM; so every counted stream is <= L, and with --delay-ms the requests
+ *     that had arrived but were not processed yet can lie above L, as on a real server. Once
+ *     every stream <= L is answered and written, the connection ends gracefully: close_notify
+ *     (TLS) and FIN, then this mock reads and drops what the client still sends until it
+ *     closes or 1 s has passed (never closed with unread bytes, so no TCP RST destroys
+ *     answers the client has not read yet). Counters: goaways_sent (every GOAWAY frame sent,
+ *     with the two-step's first), goaway_refused (streams the client opened above an L: those
+ *     open when the GOAWAY was decided and those opened after it).
+ *     --goaway-two-step: RFC 9113 §6.8's graceful shutdown. After the Nth answer, first a GOAWAY
+ *     with last-stream-id 2^31-1 and a PING; streams keep being served; when the PING's ACK
+ *     arrives (one round trip: the client has seen the first GOAWAY), or after 1 s without it,
+ *     L is decided as above and the real GOAWAY follows. goaways_sent counts both.
+ * --refuse-every N
+ *     Every Nth /3/device stream whose request ended (one count for the whole server, zeroed by
+ *     /control/reset) is answered with RST_STREAM (REFUSED_STREAM) and not processed: not in
+ *     requests or per_token. Counter: refused_by_script.
+ * --reset-every N [--reset-code CODE]
+ *     Every Nth /3/device stream (the same count as --refuse-every; a stream both would pick is
+ *     refused) is processed (counted in requests and per_token: this APNs has it) and then,
+ *     when its answer is due, reset with RST_STREAM (CODE) instead of answered. CODE: a number
+ *     or an RFC 9113 name (CANCEL, INTERNAL_ERROR, ...); default INTERNAL_ERROR (2). Counters:
+ *     reset_after_processing, and reset_tokens: the tokens so reset (a list, in order).
+ * --lower-streams-after N --lower-to M
+ *     After the Nth answered /3/device stream on a connection, a new SETTINGS with
+ *     SETTINGS_MAX_CONCURRENT_STREAMS = M (0 <= M < --max-streams), while streams are in
+ *     flight. Streams past M are counted as always: stream_limit_violations, of which
+ *     refused_streams are the ones nghttp2 refused (RST_STREAM REFUSED_STREAM, not processed)
+ *     because the client had not acknowledged the new SETTINGS yet: legitimate, the client
+ *     sent them before it saw M; the rest (after the ACK) are real violations and end the
+ *     connection with GOAWAY (PROTOCOL_ERROR). Counter: settings_lowered (connections).
+ * --tcp-reset-after N [--tcp-reset-connections M]
+ *     After the Nth answered /3/device stream on a connection, everything submitted so far
+ *     (the Nth answer with it) is written, then the connection is aborted with a TCP RST
+ *     (SO_LINGER {1, 0}, close) while other streams are in flight. Requests that had ended
+ *     before (and those in the same read) are processed: counted, never answered. Counters:
+ *     tcp_resets, and reset_connection_tokens: the tokens processed on such a connection and
+ *     never answered (in-flight streams whose request had not ended are not processed).
+ * --never-answer
+ *     /3/device requests are processed (counted at END_STREAM) and never answered; PINGs are
+ *     still acknowledged, /stats still answers. Not with the faults that follow answers.
+ * --stall-after N [--stall-connections M]
+ *     After the Nth answered /3/device stream on a connection (and what was submitted with it,
+ *     written), this mock stops serving that connection: it neither reads nor writes it again
+ *     (no PING ACK, no answers, no window updates) and keeps the socket open until the client
+ *     closes it. Counters: stalled_connections, and stalled_tokens: the tokens processed on
+ *     such a connection (their END_STREAM read before the stall) and never answered.
+ * answered (/stats): /3/device answers submitted, every connection.
  *
  * Build: make -C benchmarks/mock-apns (needs libnghttp2-dev and libssl-dev).
  */
@@ -64,7 +135,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -90,7 +163,15 @@ static struct {
   uint32_t max_streams, initial_streams;
   long delay_ms;
   long reset_burst; /* -1: nghttp2's default (1000, then 33/s); 0: no limit */
-} opt = {.max_streams = 1000, .reset_burst = -1};
+  /* Faults (0: off). */
+  long goaway_after, goaway_keep, goaway_connections;
+  int goaway_two_step, never_answer;
+  long refuse_every, reset_every;
+  uint32_t reset_code;
+  long lower_after, lower_to;
+  long tcp_reset_after, tcp_reset_connections;
+  long stall_after, stall_connections;
+} opt = {.max_streams = 1000, .reset_burst = -1, .reset_code = NGHTTP2_INTERNAL_ERROR, .lower_to = -1};
 
 typedef struct {
   char *key;
@@ -102,11 +183,20 @@ typedef struct {
   size_t cap, used;
 } map_t;
 
+typedef struct {
+  char **items;
+  size_t len, cap;
+} list_t;
+
 static struct {
   uint64_t requests, accepted, connections, device_connections, duplicate_requests, tokens_twice;
   uint64_t stream_limit_violations, refused_streams, resets_received, goaways_sent;
   uint32_t max_concurrent_streams, open_streams, peak_open_streams, jwts;
   map_t per_token, collapse_ids;
+  /* Faults: device_streams numbers the /3/device streams for --refuse-every and --reset-every. */
+  uint64_t device_streams, answered, goaway_refused, refused_by_script, reset_after_processing;
+  uint64_t settings_lowered, tcp_resets, stalled_connections;
+  list_t reset_tokens, reset_connection_tokens, stalled_tokens;
 } st;
 
 static void die(const char *what) {
@@ -168,6 +258,25 @@ static void map_clear(map_t *m) {
   for (size_t i = 0; i < m->cap; i++) free(m->slots[i].key);
   free(m->slots);
   memset(m, 0, sizeof(*m));
+}
+
+/* ---------- a list of strings (the tokens a fault left unanswered or reset) ---------- */
+
+static void list_add(list_t *l, const char *s) {
+  if (l->len == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 256;
+    char **items = realloc(l->items, cap * sizeof(char *));
+    if (!items) die("out of memory");
+    l->items = items;
+    l->cap = cap;
+  }
+  l->items[l->len++] = xstrndup(s, strlen(s));
+}
+
+static void list_clear(list_t *l) {
+  for (size_t i = 0; i < l->len; i++) free(l->items[i]);
+  free(l->items);
+  memset(l, 0, sizeof(*l));
 }
 
 /* ---------- growable byte buffer ---------- */
@@ -353,18 +462,46 @@ typedef struct stream {
   const char *reason;
   buf_t response; /* body of the answer (served by the data provider) */
   size_t response_off;
+  /* Faults: counted (processed: in requests/per_token), answered (an answer submitted), done (an
+     answer or a scripted RST_STREAM submitted: nothing more happens to it); index: its number
+     among the server's /3/device streams (--refuse-every, --reset-every), 0 if none. */
+  int counted, answered, done;
+  uint64_t index;
 } stream_t;
 
-typedef struct {
+enum { GOAWAY_NONE, GOAWAY_NOTICE, GOAWAY_SENT };
+enum { FROZEN_NONE, FROZEN_ABORT, FROZEN_STALL };
+enum { DEADLINE_NONE, DEADLINE_GOAWAY, DEADLINE_DRAIN, DEADLINE_ABORT };
+
+typedef struct conn {
   int fd;
   uint64_t id;
   SSL *ssl;
   nghttp2_session *session;
-  int handshaken, used, raised, epollout, dirty, closed, draining;
-  uint32_t advertised, open;
+  int handshaken, used, raised, epollout, dirty, closed, draining, raw_drain;
+  uint32_t advertised, open, events;
   buf_t out;
   size_t out_off, blocked_len;
   stream_t *streams;
+  /* Faults: ordinal (1 = the first connection since the start or /control/reset), answered
+     (/3/device answers submitted here), max_counted (the highest stream processed here),
+     highest_seen (the highest stream the client opened), goaway_last (the scripted GOAWAY's
+     last-stream-id, once goaway == GOAWAY_SENT), frozen (--tcp-reset-after/--stall-after: set at
+     the Nth answer, carried out once what was submitted is written), stalled (no longer read:
+     only its end is watched, and its writes while a TCP reset waits), scripted_close (the drain after a scripted GOAWAY ends after 1 s). */
+  uint64_t ordinal;
+  uint64_t answered;
+  int32_t max_counted, highest_seen, goaway_last;
+  int goaway, frozen, stalled, lowered, scripted_close;
+  uint64_t abort_by; /* --tcp-reset-after: the RST waits (up to 1 s) until the client has every byte */
+  /* --goaway-after: the client's frame boundaries, followed from its preface on (nghttp2 parses
+     nothing once a GOAWAY is sent and no stream is left, so the drain counts streams with this). */
+  uint32_t preface_left, frame_left;
+  uint8_t frame_hd[9], frame_hd_len;
+  /* One deadline at a time (the two-step GOAWAY's, then the drain's), on a list walked by the tick timer. */
+  int deadline_kind;
+  uint64_t deadline_ns;
+  struct conn *dl_prev, *dl_next;
 } conn_t;
 
 static conn_t *conns[MAX_FDS];
@@ -423,6 +560,40 @@ static void due_push(conn_t *c, int32_t stream_id) {
   if (due_len++ == 0) arm_timer(d->due_ns);
 }
 
+/* Deadlines of a few connections (the two-step GOAWAY's wait for its PING ACK, the drain after a
+   scripted GOAWAY), on a second timerfd armed for the earliest. */
+static int tick_fd;
+static conn_t *deadlines;
+
+static void tick_arm(void) {
+  uint64_t first = 0;
+  for (conn_t *c = deadlines; c; c = c->dl_next)
+    if (!first || c->deadline_ns < first) first = c->deadline_ns;
+  struct itimerspec its = {0}; /* zero: disarmed */
+  its.it_value.tv_sec = (time_t)(first / 1000000000ULL);
+  its.it_value.tv_nsec = (long)(first % 1000000000ULL);
+  timerfd_settime(tick_fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void deadline_clear(conn_t *c) {
+  if (!c->deadline_kind) return;
+  if (c->dl_prev) c->dl_prev->dl_next = c->dl_next;
+  else deadlines = c->dl_next;
+  if (c->dl_next) c->dl_next->dl_prev = c->dl_prev;
+  c->dl_prev = c->dl_next = NULL;
+  c->deadline_kind = DEADLINE_NONE;
+}
+
+static void deadline_set(conn_t *c, int kind, uint64_t ms) {
+  deadline_clear(c);
+  c->deadline_kind = kind;
+  c->deadline_ns = now_ns() + ms * 1000000ULL;
+  c->dl_next = deadlines;
+  if (deadlines) deadlines->dl_prev = c;
+  deadlines = c;
+  tick_arm();
+}
+
 static void stream_free(stream_t *s) {
   free(s->method);
   free(s->path);
@@ -438,6 +609,7 @@ static void stream_free(stream_t *s) {
 static void conn_close(conn_t *c) {
   if (c->closed) return;
   c->closed = 1;
+  deadline_clear(c);
   epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
   conns[c->fd] = NULL;
   close(c->fd);
@@ -453,11 +625,20 @@ static void conn_close(conn_t *c) {
   if (!c->dirty) free(c); /* else freed after the dirty list is walked */
 }
 
-static void set_epollout(conn_t *c, int on) {
-  if (c->epollout == on) return;
-  c->epollout = on;
-  struct epoll_event ev = {.events = EPOLLIN | (on ? EPOLLOUT : 0), .data.fd = c->fd};
+/* The events polled: reads (and writes when the socket was full); a connection no longer served
+   (--stall-after, --tcp-reset-after) only its end, and its writes while its TCP reset waits. */
+static void conn_events(conn_t *c) {
+  uint32_t events = c->stalled ? EPOLLRDHUP | (c->frozen == FROZEN_ABORT && c->epollout ? EPOLLOUT : 0)
+                               : EPOLLIN | (c->epollout ? EPOLLOUT : 0);
+  if (events == c->events) return;
+  c->events = events;
+  struct epoll_event ev = {.events = events, .data.fd = c->fd};
   epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+static void set_epollout(conn_t *c, int on) {
+  c->epollout = on;
+  conn_events(c);
 }
 
 /* Writes what nghttp2 has to send; returns -1 if the connection was closed. */
@@ -508,7 +689,7 @@ static int conn_flush(conn_t *c) {
     if (c->out_off == c->out.len) c->out_off = c->out.len = 0;
   }
   set_epollout(c, 0);
-  if (!c->draining && !nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session)) {
+  if (!c->draining && !c->stalled && !nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session)) {
     /* The session is over (a GOAWAY either way, every stream done). Closed at once, a socket
        with unread bytes from the client (frames it sent before it saw the GOAWAY) makes the
        kernel send RST, and the client may lose answers still in its receive buffer: requests
@@ -517,6 +698,7 @@ static int conn_flush(conn_t *c) {
     c->draining = 1;
     if (c->ssl) SSL_shutdown(c->ssl);
     shutdown(c->fd, SHUT_WR);
+    if (c->scripted_close) deadline_set(c, DEADLINE_DRAIN, 1000); /* a client that never closes: 1 s */
   }
   return 0;
 }
@@ -637,13 +819,18 @@ static void stats_json(buf_t *b, int per_token) {
              "\"jwts\": %u, \"renewals\": %u, \"distinct_tokens\": %zu, \"tokens_sent_twice\": %llu, "
              "\"duplicate_requests\": %llu, \"max_concurrent_streams\": %u, \"peak_open_streams\": %u, "
              "\"stream_limit_violations\": %llu, \"refused_streams\": %llu, \"resets_received\": %llu, "
-             "\"goaways_sent\": %llu, \"collapse_ids\": {",
+             "\"goaways_sent\": %llu, \"answered\": %llu, \"goaway_refused\": %llu, \"refused_by_script\": %llu, "
+             "\"reset_after_processing\": %llu, \"settings_lowered\": %llu, \"tcp_resets\": %llu, "
+             "\"stalled_connections\": %llu, \"collapse_ids\": {",
              (unsigned long long)st.requests, (unsigned long long)st.accepted, (unsigned long long)st.connections,
              (unsigned long long)st.device_connections, st.jwts, st.jwts ? st.jwts - 1 : 0, st.per_token.used,
              (unsigned long long)st.tokens_twice, (unsigned long long)st.duplicate_requests, st.max_concurrent_streams,
              st.peak_open_streams, (unsigned long long)st.stream_limit_violations,
              (unsigned long long)st.refused_streams, (unsigned long long)st.resets_received,
-             (unsigned long long)st.goaways_sent);
+             (unsigned long long)st.goaways_sent, (unsigned long long)st.answered,
+             (unsigned long long)st.goaway_refused, (unsigned long long)st.refused_by_script,
+             (unsigned long long)st.reset_after_processing, (unsigned long long)st.settings_lowered,
+             (unsigned long long)st.tcp_resets, (unsigned long long)st.stalled_connections);
   const map_t *maps[2] = {&st.collapse_ids, &st.per_token};
   for (int m = 0; m < (per_token ? 2 : 1); m++) {
     if (m == 1) buf_printf(b, "}, \"per_token\": {");
@@ -656,7 +843,18 @@ static void stats_json(buf_t *b, int per_token) {
       buf_printf(b, ": %u", maps[m]->slots[i].count);
     }
   }
-  buf_printf(b, "}}");
+  buf_printf(b, "}");
+  const list_t *lists[3] = {&st.reset_tokens, &st.reset_connection_tokens, &st.stalled_tokens};
+  const char *names[3] = {"reset_tokens", "reset_connection_tokens", "stalled_tokens"};
+  for (int l = 0; l < (per_token ? 3 : 0); l++) {
+    buf_printf(b, ", \"%s\": [", names[l]);
+    for (size_t i = 0; i < lists[l]->len; i++) {
+      if (i) buf_add(b, ", ", 2);
+      buf_json_string(b, lists[l]->items[i]);
+    }
+    buf_add(b, "]", 1);
+  }
+  buf_printf(b, "}");
 }
 
 static void reset_counts(void) {
@@ -666,6 +864,11 @@ static void reset_counts(void) {
   st.stream_limit_violations = st.refused_streams = st.resets_received = st.goaways_sent = 0;
   st.max_concurrent_streams = st.peak_open_streams = 0;
   st.connections = st.device_connections = st.jwts = 0;
+  st.device_streams = st.answered = st.goaway_refused = st.refused_by_script = st.reset_after_processing = 0;
+  st.settings_lowered = st.tcp_resets = st.stalled_connections = 0;
+  list_clear(&st.reset_tokens);
+  list_clear(&st.reset_connection_tokens);
+  list_clear(&st.stalled_tokens);
   for (int i = 0; i < JWT_CACHE; i++) {
     free(jwt_cache[i].jwt);
     jwt_cache[i].jwt = NULL;
@@ -674,14 +877,197 @@ static void reset_counts(void) {
     if (conns[fd]) conns[fd]->used = 0;
 }
 
+/* ---------- faults ---------- */
+
+static int first_connections(const conn_t *c, long m) { return m == 0 || c->ordinal <= (uint64_t)m; }
+
+/* A scripted GOAWAY is still to come on this connection: requests are processed when answered. */
+static int goaway_ahead(const conn_t *c) {
+  return opt.goaway_after && c->goaway != GOAWAY_SENT && first_connections(c, opt.goaway_connections);
+}
+
+/* Above the last-stream-id of the GOAWAY sent: never processed. */
+static int above_goaway(const conn_t *c, const stream_t *s) {
+  return c->goaway == GOAWAY_SENT && s->id > c->goaway_last;
+}
+
+static const char *token_of(const stream_t *s) { return s->path + strlen("/3/device/"); }
+
+/* Processes (counts) a /3/device request. */
+static void process(conn_t *c, stream_t *s) {
+  judge_device(c, s);
+  s->counted = 1;
+  if (s->id > c->max_counted) c->max_counted = s->id;
+}
+
+static int by_id(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The scripted GOAWAY: its last-stream-id covers every stream processed here and the K
+   lowest-numbered streams still open; the open streams above it are refused (never processed). */
+static void goaway_decide(conn_t *c) {
+  int32_t last = c->max_counted;
+  size_t n = 0;
+  for (stream_t *s = c->streams; s; s = s->next) n += !s->done;
+  if (opt.goaway_keep > 0 && n > 0) {
+    int32_t *ids = xmalloc(n * sizeof(int32_t));
+    size_t i = 0;
+    for (stream_t *s = c->streams; s; s = s->next)
+      if (!s->done) ids[i++] = s->id;
+    qsort(ids, n, sizeof(int32_t), by_id);
+    size_t k = (size_t)opt.goaway_keep < n ? (size_t)opt.goaway_keep : n;
+    if (ids[k - 1] > last) last = ids[k - 1];
+    free(ids);
+  }
+  uint64_t refused = 0;
+  for (stream_t *s = c->streams; s; s = s->next)
+    if (!s->done && s->id > last) {
+      s->done = 1;
+      refused++;
+    }
+  st.goaway_refused += refused;
+  c->goaway = GOAWAY_SENT;
+  c->goaway_last = last;
+  c->scripted_close = 1;
+  deadline_clear(c);
+  nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE, last, NGHTTP2_NO_ERROR, NULL, 0);
+  fprintf(stderr, "mock-apns: scripted GOAWAY on connection %llu after %llu answers: last-stream-id %d, %llu open stream(s) above it refused\n",
+          (unsigned long long)c->ordinal, (unsigned long long)c->answered, last, (unsigned long long)refused);
+  mark_dirty(c);
+}
+
+static const uint8_t two_step_ping[8] = {'g', 'o', 'a', 'w', 'a', 'y', '2', 's'};
+
+/* After each /3/device answer: the faults that follow the Nth answer on a connection. */
+static void after_answer(conn_t *c) {
+  uint64_t n = ++c->answered;
+  if (opt.lower_after && n == (uint64_t)opt.lower_after && !c->lowered) {
+    c->lowered = 1;
+    nghttp2_settings_entry e = {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, (uint32_t)opt.lower_to};
+    nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, &e, 1);
+    fprintf(stderr, "mock-apns: SETTINGS_MAX_CONCURRENT_STREAMS %u -> %ld on connection %llu (%u open)\n",
+            c->advertised, opt.lower_to, (unsigned long long)c->ordinal, c->open);
+    c->advertised = (uint32_t)opt.lower_to;
+    st.settings_lowered++;
+  }
+  if (goaway_ahead(c) && c->goaway == GOAWAY_NONE && n == (uint64_t)opt.goaway_after) {
+    if (opt.goaway_two_step) {
+      /* RFC 9113 §6.8: 2^31-1 first; the real last-stream-id one round trip later. */
+      c->goaway = GOAWAY_NOTICE;
+      nghttp2_submit_shutdown_notice(c->session);
+      nghttp2_submit_ping(c->session, NGHTTP2_FLAG_NONE, two_step_ping);
+      deadline_set(c, DEADLINE_GOAWAY, 1000);
+    } else {
+      goaway_decide(c);
+    }
+  }
+  if (!c->frozen && opt.tcp_reset_after && n == (uint64_t)opt.tcp_reset_after &&
+      first_connections(c, opt.tcp_reset_connections))
+    c->frozen = FROZEN_ABORT;
+  if (!c->frozen && opt.stall_after && n == (uint64_t)opt.stall_after && first_connections(c, opt.stall_connections))
+    c->frozen = FROZEN_STALL;
+}
+
+/* A /3/device answer is due (at END_STREAM, or --delay-ms later). */
+static void answer_device(conn_t *c, stream_t *s) {
+  if (c->frozen || s->done || above_goaway(c, s)) return;
+  if (!s->counted) process(c, s);
+  s->done = 1;
+  if (opt.reset_every && s->index && s->index % (uint64_t)opt.reset_every == 0) {
+    /* Processed, then reset instead of answered. */
+    nghttp2_submit_rst_stream(c->session, NGHTTP2_FLAG_NONE, s->id, opt.reset_code);
+    st.reset_after_processing++;
+    list_add(&st.reset_tokens, token_of(s));
+    mark_dirty(c);
+    return;
+  }
+  submit(c, s);
+  s->answered = 1;
+  st.answered++;
+  after_answer(c);
+}
+
+/* A /3/device request has fully arrived. */
+static void device_request_ended(conn_t *c, stream_t *s) {
+  s->device = 1;
+  if (above_goaway(c, s)) return; /* refused by the GOAWAY (goaway_refused), never processed */
+  if (c->frozen) {
+    process(c, s); /* arrived before the TCP reset or the stall: processed, never answered */
+    return;
+  }
+  s->index = ++st.device_streams;
+  if (opt.refuse_every && s->index % (uint64_t)opt.refuse_every == 0) {
+    s->done = 1;
+    nghttp2_submit_rst_stream(c->session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_REFUSED_STREAM);
+    st.refused_by_script++;
+    mark_dirty(c);
+    return;
+  }
+  if (!goaway_ahead(c)) process(c, s); /* else when its answer is due (see --goaway-after) */
+  if (opt.never_answer) return;
+  if (opt.delay_ms > 0) due_push(c, s->id);
+  else answer_device(c, s);
+}
+
+/* The tokens processed on a connection and never answered, into a list; returns how many. */
+static size_t list_unanswered(conn_t *c, list_t *tokens) {
+  size_t n = 0;
+  for (stream_t *s = c->streams; s; s = s->next)
+    if (s->device && s->counted && !s->done) {
+      list_add(tokens, token_of(s));
+      n++;
+    }
+  return n;
+}
+
+/* --tcp-reset-after: the TCP RST (SO_LINGER {1, 0}, close). */
+static void abort_now(conn_t *c, const char *why) {
+  size_t unanswered = list_unanswered(c, &st.reset_connection_tokens);
+  st.tcp_resets++;
+  fprintf(stderr, "mock-apns: TCP reset of connection %llu after %llu answers%s: %zu processed request(s) unanswered, %u stream(s) open\n",
+          (unsigned long long)c->ordinal, (unsigned long long)c->answered, why, unanswered, c->open);
+  struct linger lg = {.l_onoff = 1, .l_linger = 0};
+  setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+  conn_close(c);
+}
+
+/* An abortive close throws away what the socket has not sent yet, and the client would lose
+   answers this mock counts as given: the RST waits until the client's kernel has acknowledged
+   every byte written (SIOCOUTQ = 0), checked every ms, at most 1 s. */
+static void abort_check(conn_t *c) {
+  int queued = 1;
+  if (c->out.len == c->out_off && ioctl(c->fd, SIOCOUTQ, &queued) != 0) queued = 0;
+  if (queued <= 0) abort_now(c, "");
+  else if (now_ns() >= c->abort_by) abort_now(c, " (the client had not acknowledged every answer within 1 s)");
+  else deadline_set(c, DEADLINE_ABORT, 1);
+}
+
+/* --tcp-reset-after, --stall-after: what was submitted has been handed to the socket; from now on
+   the connection is not read or served. A TCP reset follows once the client has it all; a
+   stalled connection waits for the client to close it. */
+static void freeze(conn_t *c) {
+  c->stalled = 1;
+  deadline_clear(c);
+  conn_events(c);
+  if (c->frozen == FROZEN_ABORT) {
+    c->abort_by = now_ns() + 1000000000ULL;
+    abort_check(c);
+    return;
+  }
+  size_t unanswered = list_unanswered(c, &st.stalled_tokens);
+  st.stalled_connections++;
+  fprintf(stderr, "mock-apns: stalled connection %llu after %llu answers: %zu processed request(s) unanswered, %u stream(s) open%s\n",
+          (unsigned long long)c->ordinal, (unsigned long long)c->answered, unanswered, c->open,
+          c->out.len > c->out_off ? " (the socket had not taken every answer)" : "");
+}
+
 /* A request has fully arrived. */
 static void request_ended(conn_t *c, stream_t *s) {
   const char *path = s->path ? s->path : "";
   if (strncmp(path, "/3/device/", 10) == 0) {
-    s->device = 1;
-    judge_device(c, s);
-    if (opt.delay_ms > 0) due_push(c, s->id);
-    else submit(c, s);
+    device_request_ended(c, s);
     return;
   }
   int get = s->method && strcmp(s->method, "GET") == 0, post = s->method && strcmp(s->method, "POST") == 0;
@@ -765,6 +1151,20 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
     stream_t *s = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
     if (s) request_ended(c, s);
   }
+  if (frame->hd.type == NGHTTP2_PING && (frame->hd.flags & NGHTTP2_FLAG_ACK) && c->goaway == GOAWAY_NOTICE &&
+      memcmp(frame->ping.opaque_data, two_step_ping, sizeof two_step_ping) == 0)
+    goaway_decide(c); /* the client has seen the first GOAWAY (2^31-1): now the real one */
+  return 0;
+}
+
+/* Every frame header: counts the streams opened above a scripted GOAWAY's last-stream-id (nghttp2
+   ignores them once the GOAWAY is sent; before, device_request_ended drops them). */
+static int on_begin_frame(nghttp2_session *session, const nghttp2_frame_hd *hd, void *user) {
+  conn_t *c = user;
+  (void)session;
+  if (hd->type != NGHTTP2_HEADERS || hd->stream_id <= c->highest_seen) return 0;
+  c->highest_seen = hd->stream_id;
+  if (c->goaway == GOAWAY_SENT && hd->stream_id > c->goaway_last) st.goaway_refused++;
   return 0;
 }
 
@@ -813,6 +1213,7 @@ static nghttp2_option *session_option;
 
 static void start_session(conn_t *c) {
   nghttp2_session_server_new2(&c->session, callbacks, c, session_option);
+  c->preface_left = 24; /* "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" */
   c->advertised = opt.initial_streams ? opt.initial_streams : opt.max_streams;
   nghttp2_settings_entry e[2] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, c->advertised},
                                  {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 1 << 20}};
@@ -823,15 +1224,64 @@ static void start_session(conn_t *c) {
 
 /* ---------- socket events ---------- */
 
+/* Follows the frame headers in what the client sent (--goaway-after). Once draining, a HEADERS
+   frame opening a stream above the GOAWAY's last-stream-id is counted in goaway_refused (before,
+   on_begin_frame counts them). */
+static void follow_frames(conn_t *c, const uint8_t *p, size_t n) {
+  while (n) {
+    size_t k;
+    if (c->preface_left || c->frame_left) {
+      uint32_t *left = c->preface_left ? &c->preface_left : &c->frame_left;
+      k = n < *left ? n : *left;
+      *left -= (uint32_t)k;
+    } else {
+      k = n < 9u - c->frame_hd_len ? n : 9u - c->frame_hd_len;
+      memcpy(c->frame_hd + c->frame_hd_len, p, k);
+      c->frame_hd_len += (uint8_t)k;
+      if (c->frame_hd_len == 9) {
+        const uint8_t *h = c->frame_hd;
+        c->frame_hd_len = 0;
+        c->frame_left = (uint32_t)h[0] << 16 | (uint32_t)h[1] << 8 | h[2];
+        int32_t id = (int32_t)(((uint32_t)h[5] << 24 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 8 | h[8]) & 0x7fffffffu);
+        if (c->draining && h[3] == NGHTTP2_HEADERS && id > c->highest_seen) {
+          c->highest_seen = id;
+          if (c->goaway == GOAWAY_SENT && id > c->goaway_last) st.goaway_refused++;
+        }
+      }
+    }
+    p += k;
+    n -= k;
+  }
+}
+
 static void conn_read(conn_t *c) {
   static uint8_t in[READ_CHUNK];
   if (c->draining) {
+    /* Read and drop until the client closes. A stream the client opened meanwhile (it had not
+       seen the GOAWAY yet) is counted in goaway_refused, never processed. TLS: decrypted until
+       the client's close_notify or a TLS error, raw (not followed) after that. */
     for (;;) {
-      ssize_t n = recv(c->fd, in, sizeof in, 0);
-      if (n > 0) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
-      conn_close(c);
-      return;
+      ssize_t n;
+      int plain = 1;
+      if (c->ssl && !c->raw_drain) {
+        int r = SSL_read(c->ssl, in, sizeof in);
+        if (r <= 0) {
+          if (SSL_get_error(c->ssl, r) == SSL_ERROR_WANT_READ) return;
+          ERR_clear_error();
+          c->raw_drain = 1;
+          continue;
+        }
+        n = r;
+      } else {
+        n = recv(c->fd, in, sizeof in, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        if (n <= 0) {
+          conn_close(c);
+          return;
+        }
+        plain = !c->ssl;
+      }
+      if (plain) follow_frames(c, in, (size_t)n);
     }
   }
   if (c->ssl && !c->handshaken) {
@@ -869,10 +1319,12 @@ static void conn_read(conn_t *c) {
         return;
       }
     }
+    if (opt.goaway_after) follow_frames(c, in, (size_t)n);
     if (nghttp2_session_mem_recv(c->session, in, (size_t)n) < 0) {
       conn_close(c);
       return;
     }
+    if (c->frozen) break; /* reset or stalled at the end of this round: read no more */
   }
   mark_dirty(c);
 }
@@ -892,7 +1344,8 @@ static void on_accept(int lfd) {
     c->fd = fd;
     c->id = next_conn_id++;
     conns[fd] = c;
-    st.connections++;
+    c->ordinal = ++st.connections;
+    c->events = EPOLLIN;
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
     epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
     if (tls) {
@@ -917,9 +1370,36 @@ static void on_timer(void) {
     conn_t *c = conns[d.fd];
     if (!c || c->id != d.conn_id) continue;
     stream_t *s = nghttp2_session_get_stream_user_data(c->session, d.stream_id);
-    if (s) submit(c, s);
+    if (s) answer_device(c, s);
   }
   if (due_len) arm_timer(dueq[due_head].due_ns);
+}
+
+/* The drain after a scripted GOAWAY has lasted 1 s: what the client sent is read (and dropped),
+   so the close sends no RST, and the connection ends. */
+static void drain_end(conn_t *c) {
+  static uint8_t in[READ_CHUNK];
+  while (recv(c->fd, in, sizeof in, 0) > 0) {
+  }
+  fprintf(stderr, "mock-apns: connection %llu closed 1 s after its GOAWAY (the client had not closed it)\n",
+          (unsigned long long)c->ordinal);
+  conn_close(c);
+}
+
+static void on_tick(void) {
+  uint64_t expirations;
+  if (read(tick_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) return;
+  uint64_t now = now_ns();
+  for (conn_t *c = deadlines, *next; c; c = next) {
+    next = c->dl_next;
+    if (c->deadline_ns > now) continue;
+    int kind = c->deadline_kind;
+    deadline_clear(c);
+    if (kind == DEADLINE_GOAWAY) goaway_decide(c); /* no PING ACK within 1 s */
+    else if (kind == DEADLINE_DRAIN) drain_end(c);
+    else if (kind == DEADLINE_ABORT) abort_check(c);
+  }
+  tick_arm();
 }
 
 /* ---------- TLS: a throwaway CA and a server certificate for 127.0.0.1 ---------- */
@@ -1003,8 +1483,35 @@ static void usage(void) {
   fprintf(stderr,
           "usage: mock-apns --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]\n"
           "                 [--no-tls] [--port 0] [--max-streams 1000] [--initial-streams N] [--delay-ms 0]\n"
-          "                 [--stream-reset-limit N]\n");
+          "                 [--stream-reset-limit N]\n"
+          "  faults:        [--goaway-after N [--goaway-keep K] [--goaway-connections M] [--goaway-two-step]]\n"
+          "                 [--refuse-every N] [--reset-every N [--reset-code CODE]]\n"
+          "                 [--lower-streams-after N --lower-to M] [--tcp-reset-after N [--tcp-reset-connections M]]\n"
+          "                 [--never-answer] [--stall-after N [--stall-connections M]]\n"
+          "  (what each does and which /stats counters it moves: the comment at the top of mock_apns.c)\n");
   exit(2);
+}
+
+static void bad_options(const char *why) {
+  fprintf(stderr, "mock-apns: %s\n", why);
+  exit(2);
+}
+
+/* An HTTP/2 error code (RFC 9113 §7): a number or its name. */
+static uint32_t error_code(const char *s) {
+  static const char *names[] = {"NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR",
+                                "SETTINGS_TIMEOUT", "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM",
+                                "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",
+                                "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"};
+  for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcasecmp(s, names[i]) == 0) return i;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (*s == 0 || *end != 0 || *s == '-' || v > UINT32_MAX) {
+    fprintf(stderr, "mock-apns: --reset-code wants an HTTP/2 error code (a number, or a name such as CANCEL), got '%s'\n", s);
+    exit(2);
+  }
+  return (uint32_t)v;
 }
 
 static long number(const char *s, const char *name) {
@@ -1023,7 +1530,13 @@ int main(int argc, char **argv) {
       {"topic", 1, 0, 'p'},      {"ca-out", 1, 0, 'c'},          {"no-tls", 0, 0, 'n'},
       {"port", 1, 0, 'P'},       {"max-streams", 1, 0, 'm'},     {"initial-streams", 1, 0, 's'},
       {"delay-ms", 1, 0, 'd'},   {"stream-reset-limit", 1, 0, 'r'}, {"help", 0, 0, 'h'},
+      {"goaway-after", 1, 0, 256}, {"goaway-keep", 1, 0, 257}, {"goaway-connections", 1, 0, 258},
+      {"goaway-two-step", 0, 0, 259}, {"refuse-every", 1, 0, 260}, {"reset-every", 1, 0, 261},
+      {"reset-code", 1, 0, 262}, {"lower-streams-after", 1, 0, 263}, {"lower-to", 1, 0, 264},
+      {"tcp-reset-after", 1, 0, 265}, {"tcp-reset-connections", 1, 0, 266}, {"never-answer", 0, 0, 267},
+      {"stall-after", 1, 0, 268}, {"stall-connections", 1, 0, 269},
       {0, 0, 0, 0}};
+  int reset_code_given = 0;
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
     switch (ch) {
@@ -1038,10 +1551,37 @@ int main(int argc, char **argv) {
     case 's': opt.initial_streams = (uint32_t)number(optarg, "--initial-streams"); break;
     case 'd': opt.delay_ms = number(optarg, "--delay-ms"); break;
     case 'r': opt.reset_burst = number(optarg, "--stream-reset-limit"); break;
+    case 256: opt.goaway_after = number(optarg, "--goaway-after"); break;
+    case 257: opt.goaway_keep = number(optarg, "--goaway-keep"); break;
+    case 258: opt.goaway_connections = number(optarg, "--goaway-connections"); break;
+    case 259: opt.goaway_two_step = 1; break;
+    case 260: opt.refuse_every = number(optarg, "--refuse-every"); break;
+    case 261: opt.reset_every = number(optarg, "--reset-every"); break;
+    case 262: opt.reset_code = error_code(optarg), reset_code_given = 1; break;
+    case 263: opt.lower_after = number(optarg, "--lower-streams-after"); break;
+    case 264: opt.lower_to = number(optarg, "--lower-to"); break;
+    case 265: opt.tcp_reset_after = number(optarg, "--tcp-reset-after"); break;
+    case 266: opt.tcp_reset_connections = number(optarg, "--tcp-reset-connections"); break;
+    case 267: opt.never_answer = 1; break;
+    case 268: opt.stall_after = number(optarg, "--stall-after"); break;
+    case 269: opt.stall_connections = number(optarg, "--stall-connections"); break;
     default: usage();
     }
   }
   if (optind != argc || opt.max_streams == 0) usage();
+  if (!opt.goaway_after && (opt.goaway_keep || opt.goaway_connections || opt.goaway_two_step))
+    bad_options("--goaway-keep, --goaway-connections and --goaway-two-step go with --goaway-after N (N >= 1)");
+  if (!opt.reset_every && reset_code_given) bad_options("--reset-code goes with --reset-every N (N >= 1)");
+  if (!opt.tcp_reset_after && opt.tcp_reset_connections)
+    bad_options("--tcp-reset-connections goes with --tcp-reset-after N (N >= 1)");
+  if (!opt.stall_after && opt.stall_connections) bad_options("--stall-connections goes with --stall-after N (N >= 1)");
+  if (!opt.lower_after != (opt.lower_to < 0))
+    bad_options("--lower-streams-after N (N >= 1) and --lower-to M go together");
+  if (opt.lower_after && opt.lower_to >= (long)opt.max_streams)
+    bad_options("--lower-to must be lower than --max-streams (the limit it lowers)");
+  if (opt.never_answer && (opt.goaway_after || opt.reset_every || opt.lower_after || opt.tcp_reset_after || opt.stall_after))
+    bad_options("--never-answer answers nothing, so --goaway-after, --reset-every, --lower-streams-after, "
+                "--tcp-reset-after and --stall-after (which act on answers) would never happen");
   signal(SIGPIPE, SIG_IGN);
   if (opt.key) {
     FILE *f = fopen(opt.key, "r");
@@ -1060,6 +1600,7 @@ int main(int argc, char **argv) {
   nghttp2_session_callbacks_set_on_header_callback(callbacks, on_header);
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, on_data_chunk);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame_recv);
+  nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, on_begin_frame);
   nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks, on_invalid_frame);
   nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, on_frame_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, on_stream_close);
@@ -1075,11 +1616,15 @@ int main(int argc, char **argv) {
     die("cannot listen on 127.0.0.1");
   epfd = epoll_create1(EPOLL_CLOEXEC);
   timerfd_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-  if (epfd < 0 || timerfd_fd < 0 || timerfd_fd >= MAX_FDS || lfd >= MAX_FDS) die("cannot create epoll/timerfd");
+  tick_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (epfd < 0 || timerfd_fd < 0 || tick_fd < 0 || timerfd_fd >= MAX_FDS || tick_fd >= MAX_FDS || lfd >= MAX_FDS)
+    die("cannot create epoll/timerfd");
   struct epoll_event ev = {.events = EPOLLIN, .data.fd = lfd};
   epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &ev);
   ev.data.fd = timerfd_fd;
   epoll_ctl(epfd, EPOLL_CTL_ADD, timerfd_fd, &ev);
+  ev.data.fd = tick_fd;
+  epoll_ctl(epfd, EPOLL_CTL_ADD, tick_fd, &ev);
   printf("PORT %d\n", ntohs(addr.sin_port));
   if (!opt.no_tls) printf("CA %s\n", opt.ca_out ? opt.ca_out : "mock-apns-ca.pem");
   fflush(stdout);
@@ -1092,7 +1637,17 @@ int main(int argc, char **argv) {
       int fd = events[i].data.fd;
       if (fd == lfd) on_accept(lfd);
       else if (fd == timerfd_fd) on_timer();
-      else if (conns[fd]) {
+      else if (fd == tick_fd) on_tick();
+      else if (conns[fd] && conns[fd]->stalled) {
+        /* Not served any more: only its end is watched (and the writes before a TCP reset). */
+        conn_t *c = conns[fd];
+        if (events[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+          if (c->frozen == FROZEN_ABORT) abort_now(c, " (the client closed first)");
+          else conn_close(c);
+        } else if (events[i].events & EPOLLOUT) {
+          conn_flush(c);
+        }
+      } else if (conns[fd]) {
         conn_t *c = conns[fd];
         if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) conn_read(c);
         if (conns[fd] == c && (events[i].events & EPOLLOUT)) {
@@ -1106,7 +1661,7 @@ int main(int argc, char **argv) {
       conn_t *c = dirty_list[i];
       c->dirty = 0;
       if (c->closed) free(c);
-      else conn_flush(c);
+      else if (conn_flush(c) == 0 && c->frozen && !c->stalled) freeze(c);
     }
     dirty_count = 0;
   }
