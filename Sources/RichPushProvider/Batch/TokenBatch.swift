@@ -68,7 +68,9 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
     /// What the loop gets back from its child tasks.
     private enum Step: Sendable {
         case chunk(Int, [FirstAttempt])
-        case single(Int, Result)
+        /// One token's final result; `hostAnswered`: another request of its chunk got an answer,
+        /// so the host is reachable whatever became of this one.
+        case single(Int, Result, hostAnswered: Bool)
     }
 
     /// Runs the batch.
@@ -126,7 +128,7 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                     group.addTask { .chunk(first, await send(tokens)) }
                 }
             }
-            func finish(_ index: Int, _ result: Result) {
+            func finish(_ index: Int, _ result: Result, hostAnswered: Bool = false) {
                 record(index, result)
                 if result.outcome == .configurationError, stoppedBy == nil {
                     stoppedBy = stopError(result)
@@ -134,6 +136,9 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                 // No answer at all after every retry, for several tokens in a row: the host is
                 // unreachable; the rest of the batch would only repeat it.
                 if result.status != nil { connectionFailuresInARow = 0 }
+                // Tokens without any answer count towards giving up only while the host answers
+                // nothing: a request reset or lost among answered ones says nothing of reachability.
+                if hostAnswered, result.status == nil { return }
                 if result.outcome == .retriesExhausted || result.outcome == .unknown, result.status == nil {
                     tokensWithoutAnswer += 1
                     lastWithoutAnswer = result.message
@@ -152,12 +157,18 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
             await startChunks()
             while let step = await group.next() {
                 switch step {
-                case .single(let index, let result):
+                case .single(let index, let result, let hostAnswered):
                     continued -= 1
-                    finish(index, result)
+                    finish(index, result, hostAnswered: hostAnswered)
                     if continued == 0 { stopExpected = false }
                 case .chunk(let first, let attempts):
                     chunksRunning -= 1
+                    let chunkAnswered = attempts.contains {
+                        switch $0 {
+                        case .finished(let result): result.status != nil
+                        case .continued(_, let response, _): (try? response.get()) != nil
+                        }
+                    }
                     for (offset, attempt) in attempts.enumerated() {
                         switch attempt {
                         case .finished(let result):
@@ -180,7 +191,9 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                             group.addTask {
                                 let start = Result(deviceToken: token, outcome: .rejected, attempts: 0, message: nil)
                                 return .single(
-                                    first + offset, await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause))
+                                    first + offset,
+                                    await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause),
+                                    hostAnswered: chunkAnswered)
                             }
                         }
                     }

@@ -108,6 +108,8 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
         var credential = sent
         var renewed = false
         var pending = firstResponse
+        // An earlier attempt was written and its answer lost: the provider may have it.
+        var answerLost = false
         while true {
             if pending == nil {
                 do {
@@ -140,13 +142,16 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                         "\(failure.message); not sent again, so the device shows it at most once (a notification with an apns-collapse-id is sent again: the device then shows one)"
                     return result
                 }
+                if let failure = error as? RichPushError, failure.code == .answerUnknown { answerLost = true }
                 if result.attempts < retry.maxAttempts {
                     await Self.sleep(retry.delay(beforeRetry: result.attempts))
                     continue
                 }
-                result.outcome = .retriesExhausted
+                result.outcome = answerLost ? .unknown : .retriesExhausted
                 result.status = nil
-                result.message = "no answer after \(result.attempts) attempts: \(error)"
+                result.message =
+                    "no answer after \(result.attempts) attempts: \(error)"
+                    + (answerLost ? "; an attempt was written and its answer lost, so the device may have it (once: the collapse id)" : "")
                 return result
             }
             result.status = response.status
@@ -170,9 +175,10 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                     await Self.sleep(retry.delay(beforeRetry: result.attempts, retryAfter: retryAfter))
                     continue
                 }
-                result.outcome = .retriesExhausted
+                result.outcome = answerLost ? .unknown : .retriesExhausted
                 result.message =
                     "\(classifier.provider.displayName) still answered \(response.status) \(result.reasonCode ?? "") after \(result.attempts) attempts; try again later"
+                    + (answerLost ? " (an earlier attempt was written and its answer lost: the device may have it, once: the collapse id)" : "")
                     + Self.unexpectedBodyNote(result, classifier.provider)
                 return result
             }
