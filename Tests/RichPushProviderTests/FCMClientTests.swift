@@ -10,11 +10,11 @@ import Testing
     /// A client for the mock, with fast retries.
     func client(
         _ mock: MockFCMProcess, clock: any ProviderClock = SystemClock(), handler: (any DeviceTokenStateHandler)? = nil
-    ) throws -> (FCMClient, CurlHTTP2Transport) {
+    ) throws -> (FCMClient, HTTP2Client) {
         let account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
-        var configuration = TransportConfiguration()
-        configuration.maxConnectionsPerHost = 4
-        let transport = try CurlHTTP2Transport(configuration: configuration)
+        // The mock speaks HTTP/2 without TLS (h2c) and HTTP/1.1 on one port: messages and the
+        // token endpoint both go over RichPush's HTTP/2 client here.
+        let transport = try HTTP2Client()
         let client = try FCMClient(
             account: account, endpoint: mock.endpoint, transport: transport, clock: clock,
             retry: APNsRetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.05), tokenStateHandler: handler
@@ -159,7 +159,7 @@ import Testing
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(answerJSON.utf8)) as? [String: Any])
         let mock = try await MockFCMProcess(script: ["first": [answer]])
         defer { mock.stop() }
-        let transport = try CurlHTTP2Transport()
+        let transport = try HTTP2Client()
         defer { transport.shutdown() }
         // One token per transport batch, so the stop comes before the later tokens are sent.
         let account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
@@ -178,7 +178,7 @@ import Testing
         defer { mock.stop() }
         var json = try JSONValue.parse(try Data(contentsOf: mock.serviceAccountFile))
         json = json.setting(.string("no-such-project"), at: "project_id")
-        let transport = try CurlHTTP2Transport()
+        let transport = try HTTP2Client()
         defer { transport.shutdown() }
         let client = try FCMClient(account: try FCMServiceAccount(json: json.jsonData()), endpoint: mock.endpoint, transport: transport, batchWindow: 1)
         let batch = try await client.send(FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue()), to: (1...10).map { "t\($0)" })

@@ -58,9 +58,9 @@ import Testing
         )
     }
 
-    @Test("close() returns once the transport's thread has stopped: requests after it fail at once, a second close returns")
+    @Test("close() returns once the client's connections are closed: requests after it fail at once, a second close returns")
     func closeWaitsForTheTransportThread() async throws {
-        let transport = try CurlHTTP2Transport()
+        let transport = try HTTP2Client()
         await transport.close()
         await transport.close()
         do {
@@ -68,7 +68,7 @@ import Testing
             Issue.record("a send after close() succeeded")
         } catch let error as RichPushError {
             #expect(error.code == .transport)
-            #expect(error.message == "the HTTP/2 transport was shut down")
+            #expect(error.message == "the HTTP/2 client was shut down")
         }
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 /// Apple's APNs opens a connection with `SETTINGS_MAX_CONCURRENT_STREAMS = 1` and raises it
 /// after the first answer (issue 22, item 3); an APNs may also accept streams and never answer
-/// (item 4). The transport must follow the limit as it changes on the one connection it was told
-/// to use, and give up on a silent host within about two request timeouts.
+/// (item 4). The HTTP/2 client must follow the limit as it changes on the one connection it was
+/// told to use, and give up on a silent host within about one request timeout: the requests in
+/// flight end unknown, the ones waiting fail at once, unsent.
 @Suite("HTTP/2 stream limits and a silent APNs", .serialized)
 struct StreamLimitTests {
     struct Run {
@@ -27,7 +28,7 @@ struct StreamLimitTests {
         var configuration = TransportConfiguration()
         configuration.caFile = mock.caFile.path
         configure(&configuration)
-        let transport = try CurlHTTP2Transport(configuration: configuration)
+        let transport = try HTTP2Client(configuration: configuration)
         let jwt = try await mock.tokenManager().token().jwt
         let body = MockAPNs.notification().payload
         let requests = (0..<count).map { i in
@@ -103,8 +104,10 @@ struct StreamLimitTests {
         #expect(run.statuses.isEmpty)
         #expect(run.failures.count == 40)
         #expect(run.seconds < timeout * 2 + 1, "\(run.seconds) s for 40 requests, 5 at a time, \(timeout) s request timeout")
-        #expect(run.failures.allSatisfy { $0.contains("answered none") || $0.contains("Timeout was reached") }, "\(run.failures.prefix(2))")
-        #expect(run.failures.contains { $0.contains("answered none") })
+        // The 5 written: no answer in time, unknown. The 35 waiting: failed at once, never sent.
+        #expect(run.failures.filter { $0.contains("no answer within 3 s") }.count == 5, "\(run.failures.prefix(2))")
+        #expect(run.failures.filter { $0.contains("answered none of them") }.count == 35, "\(run.failures.suffix(2))")
+        #expect(run.stats["requests"]?.intValue == 5)
     }
 
     @Test("a batch through APNsClient against an APNs that never answers ends within about two request timeouts")
@@ -116,7 +119,7 @@ struct StreamLimitTests {
         configuration.caFile = mock.caFile.path
         configuration.requestTimeout = timeout
         configuration.maxConcurrentStreams = 5
-        let transport = try CurlHTTP2Transport(configuration: configuration)
+        let transport = try HTTP2Client(configuration: configuration)
         let client = APNsClient(
             environment: .custom(mock.baseURL), authentication: .token(try mock.tokenManager()), httpTransport: transport,
             retry: APNsRetryPolicy(maxAttempts: 4, baseDelay: 0.05, maxDelay: 0.2))

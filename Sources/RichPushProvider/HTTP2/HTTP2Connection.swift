@@ -288,8 +288,10 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
         lastActivityAt = HTTP2Clock.now
         if let status = stream.status, status >= 200 {
             pool.client.count(\.answered)
+            pool.answered()
             stream.finish(.success(stream.response()))
         } else if stream.timedOut {
+            pool.requestTimedOut(stream)
             unknown(
                 stream,
                 "no answer within \(Self.format(settings.requestTimeout)) s (the request was cancelled); \(endpoint.description) may have processed it")

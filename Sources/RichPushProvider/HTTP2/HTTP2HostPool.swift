@@ -33,6 +33,11 @@ final class HTTP2HostPool {
     /// The next connection may be opened from then (after a failure, not at once).
     private var nextOpenAllowed: UInt64 = 0
     private var failuresInARow = 0
+    /// When the last answer came from this endpoint (`HTTP2Clock`).
+    private var lastAnswerAt: UInt64 = 0
+    /// Until then the endpoint counts as silent: new requests fail at once (see `requestTimedOut`).
+    private var silentUntil: UInt64 = 0
+    private var silence: RichPushError?
 
     /// Times a request may end not processed and be queued again before it fails.
     static let maximumResends = 8
@@ -49,8 +54,33 @@ final class HTTP2HostPool {
 
     /// Queues requests and sends what the connections can take.
     func enqueue(_ streams: [HTTP2Stream]) {
+        if let silence, HTTP2Clock.now < silentUntil {
+            for stream in streams { stream.finish(.failure(silence)) }
+            return
+        }
         queue.append(contentsOf: streams)
         dispatch()
+    }
+
+    /// A stream got its answer.
+    func answered() { lastAnswerAt = HTTP2Clock.now }
+
+    /// A request timed out. When nothing at all was answered by this endpoint since it was
+    /// submitted, the endpoint takes requests and answers none (its connections may still
+    /// acknowledge PINGs): the requests waiting here fail at once with `connection_failed` (they
+    /// were not sent), and so do new ones for another request timeout, instead of each waiting a
+    /// timeout of its own. The requests in flight end `unknown` at their own timeouts.
+    func requestTimedOut(_ stream: HTTP2Stream) {
+        guard lastAnswerAt < stream.submittedAt else { return }
+        let seconds = HTTP2Connection.format(settings.requestTimeout)
+        let error = RichPushError(
+            code: .connectionFailed,
+            message:
+                "\(endpoint.description) took requests and answered none of them in \(seconds) s; the requests waiting for it were not sent, new ones fail for \(seconds) s: check that the server is up and answering, and the network"
+        )
+        silence = error
+        silentUntil = HTTP2Clock.now + UInt64(settings.requestTimeout * 1e9)
+        failWaiting(error)
     }
 
     /// A request that the server did not process: queued again at the front, at once.
