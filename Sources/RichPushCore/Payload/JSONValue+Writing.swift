@@ -92,13 +92,49 @@ extension JSONValue {
     ///   - out: the buffer.
     public static func write(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 { appendEscaped(byte, into: &out) }
+        var string = string
+        // One pass over contiguous UTF-8 (a native string's own storage): this runs for every
+        // field of every result line.
+        string.withUTF8 { bytes in
+            var plain = true
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                plain = false
+                break
+            }
+            if plain {
+                out.append(contentsOf: bytes)
+            } else {
+                for byte in bytes { appendEscaped(byte, into: &out) }
+            }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes a key and its string value (`"key":"value"`), for writers that lay out an object
+    /// field by field in sorted key order.
+    /// - Parameters:
+    ///   - key: the key (written as is: plain ASCII without quotes or backslashes).
+    ///   - value: the value, escaped as JSON requires; `nil` is written `null`.
+    ///   - out: the buffer.
+    public static func writeField(_ key: StaticString, _ value: String?, into out: inout [UInt8]) {
+        appendKey(key, into: &out)
+        if let value { write(value, into: &out) } else { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    }
+
+    /// Writes a key and its integer value (`"key":12`); `nil` is written `null`.
+    /// - Parameters:
+    ///   - key: the key (plain ASCII).
+    ///   - value: the number.
+    ///   - out: the buffer.
+    public static func writeField(_ key: StaticString, _ value: Int?, into out: inout [UInt8]) {
+        appendKey(key, into: &out)
+        if let value { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    }
+
+    private static func appendKey(_ key: StaticString, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
     private static func appendEscaped(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {

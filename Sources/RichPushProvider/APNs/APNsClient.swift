@@ -215,6 +215,7 @@ public final class APNsClient: Sendable {
         requests.reserveCapacity(deviceTokens.count)
         var sentTokens: [String] = []
         sentTokens.reserveCapacity(deviceTokens.count)
+        let devicePrefix = environment.baseURL + "/3/device/"
         for raw in deviceTokens {
             let token = Self.normalized(raw)
             guard Self.isWellFormedDeviceToken(token) else {
@@ -223,8 +224,7 @@ public final class APNsClient: Sendable {
             }
             attempts.append(nil)
             sentTokens.append(token)
-            requests.append(
-                TransportRequest(method: "POST", url: environment.baseURL + "/3/device/" + token.lowercased(), headers: headers, body: notification.payload))
+            requests.append(TransportRequest(method: "POST", url: devicePrefix + Self.lowercasedHex(token), headers: headers, body: notification.payload))
         }
         let responses = await transport.send(batch: requests)
         var sent = 0
@@ -240,6 +240,12 @@ public final class APNsClient: Sendable {
             }
             return .continued(token: token, response: response, credential: providerToken)
         }
+    }
+
+    /// A well-formed token in lower case (APNs paths are written so), without a new string when
+    /// it already is (the common case: apps send lower-case hex).
+    private static func lowercasedHex(_ token: String) -> String {
+        token.utf8.contains { (65...70).contains($0) } ? token.lowercased() : token
     }
 
     private static func normalized(_ deviceToken: String) -> String {

@@ -85,4 +85,31 @@ public struct APNsResult: PushTokenResult, DeliveredTokenResult {
         if let message { o["message"] = .string(message) }
         return .object(o)
     }
+
+    /// Appends `jsonValue` as compact JSON, keys in sorted order (the same bytes as
+    /// `jsonValue.write(into:)`), field by field.
+    /// - Parameter out: the buffer.
+    public func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        JSONValue.writeField("apns-id", apnsID, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("attempts", attempts, into: &out)
+        if let message {
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeField("message", message, into: &out)
+        }
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("outcome", outcome.rawValue, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("reason", reason?.rawValue, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("status", status, into: &out)
+        if let ms = timestampMs {
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeField("timestamp", ms, into: &out)
+        }
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("token", deviceToken, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
 }

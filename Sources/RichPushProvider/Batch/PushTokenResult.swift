@@ -24,4 +24,15 @@ public protocol PushTokenResult: Sendable {
     var unexpectedBody: String? { get }
     /// The result as one JSON line for `richpush send`.
     var jsonValue: JSONValue { get }
+
+    /// Appends `jsonValue` as compact JSON with sorted keys (the same bytes), without building
+    /// the value first: `richpush send` writes one line per device token.
+    /// - Parameter out: the buffer.
+    func writeJSON(into out: inout [UInt8])
+}
+
+extension PushTokenResult {
+    /// `jsonValue.write(into:)`.
+    /// - Parameter out: the buffer.
+    public func writeJSON(into out: inout [UInt8]) { jsonValue.write(into: &out) }
 }

@@ -65,12 +65,14 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
     /// Tokens in a row with no answer at all after which the batch gives up.
     static var tokensWithoutAnswerBeforeGivingUp: Int { 5 }
 
+    /// Seconds after the host's last answer (to any request) during which a token without an
+    /// answer does not count towards giving up.
+    static var answerWindow: Double { 5 }
+
     /// What the loop gets back from its child tasks.
     private enum Step: Sendable {
         case chunk(Int, [FirstAttempt])
-        /// One token's final result; `hostAnswered`: another request of its chunk got an answer,
-        /// so the host is reachable whatever became of this one.
-        case single(Int, Result, hostAnswered: Bool)
+        case single(Int, Result)
     }
 
     /// Runs the batch.
@@ -88,6 +90,7 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
         // Tokens in a row with no answer at all after every attempt, and the last one's message.
         var tokensWithoutAnswer = 0
         var lastWithoutAnswer: String?
+        let liveness = HostLiveness(transport: loop.transport)
         func record(_ index: Int, _ result: Result) {
             summary.add(result)
             onResult(index, result)
@@ -128,8 +131,9 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                     group.addTask { .chunk(first, await send(tokens)) }
                 }
             }
-            func finish(_ index: Int, _ result: Result, hostAnswered: Bool = false) {
+            func finish(_ index: Int, _ result: Result) {
                 record(index, result)
+                if result.status != nil { liveness.answered() }
                 if result.outcome == .configurationError, stoppedBy == nil {
                     stoppedBy = stopError(result)
                 }
@@ -137,8 +141,9 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                 // unreachable; the rest of the batch would only repeat it.
                 if result.status != nil { connectionFailuresInARow = 0 }
                 // Tokens without any answer count towards giving up only while the host answers
-                // nothing: a request reset or lost among answered ones says nothing of reachability.
-                if hostAnswered, result.status == nil { return }
+                // nothing: a request reset or lost while other requests get answers (a connection
+                // reset among several) says nothing of reachability.
+                if result.status == nil, liveness.hostAnswered(recently: Self.answerWindow) { return }
                 if result.outcome == .retriesExhausted || result.outcome == .unknown, result.status == nil {
                     tokensWithoutAnswer += 1
                     lastWithoutAnswer = result.message
@@ -157,18 +162,12 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
             await startChunks()
             while let step = await group.next() {
                 switch step {
-                case .single(let index, let result, let hostAnswered):
+                case .single(let index, let result):
                     continued -= 1
-                    finish(index, result, hostAnswered: hostAnswered)
+                    finish(index, result)
                     if continued == 0 { stopExpected = false }
                 case .chunk(let first, let attempts):
                     chunksRunning -= 1
-                    let chunkAnswered = attempts.contains {
-                        switch $0 {
-                        case .finished(let result): result.status != nil
-                        case .continued(_, let response, _): (try? response.get()) != nil
-                        }
-                    }
                     for (offset, attempt) in attempts.enumerated() {
                         switch attempt {
                         case .finished(let result):
@@ -191,9 +190,7 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                             group.addTask {
                                 let start = Result(deviceToken: token, outcome: .rejected, attempts: 0, message: nil)
                                 return .single(
-                                    first + offset,
-                                    await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause),
-                                    hostAnswered: chunkAnswered)
+                                    first + offset, await loop.deliver(to: token, result: start, firstResponse: response, credential: credential, pause: pause))
                             }
                         }
                     }
@@ -248,5 +245,32 @@ final class BatchPause: Sendable {
         while let end = until.withLock({ $0 }), end > Date() {
             try? await Task.sleep(nanoseconds: UInt64(max(0.001, end.timeIntervalSinceNow) * 1_000_000_000))
         }
+    }
+}
+
+/// When the host last answered anything: a result with a status, or the transport's count of
+/// answers going up (an HTTP/2 client counts every answer, of this batch or another).
+final class HostLiveness {
+    private let transport: any HTTPTransport
+    private var lastCount: Int?
+    private var lastAnswer: ContinuousClock.Instant?
+
+    /// Starts watching (answers counted before now are not this batch's).
+    init(transport: any HTTPTransport) {
+        self.transport = transport
+        lastCount = transport.connectionStatistics?.answered
+    }
+
+    /// A result of the batch had an answer.
+    func answered() { lastAnswer = .now }
+
+    /// Whether the host answered within the last `seconds`.
+    func hostAnswered(recently seconds: Double) -> Bool {
+        if let count = transport.connectionStatistics?.answered, count != lastCount {
+            lastAnswer = .now
+            lastCount = count
+        }
+        guard let lastAnswer else { return false }
+        return ContinuousClock.now - lastAnswer < .milliseconds(Int(seconds * 1000))
     }
 }

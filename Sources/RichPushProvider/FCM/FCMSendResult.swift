@@ -62,4 +62,27 @@ public struct FCMSendResult: PushTokenResult, DeliveredTokenResult {
         if let message { o["message"] = .string(message) }
         return .object(o)
     }
+
+    /// Appends `jsonValue` as compact JSON, keys in sorted order (the same bytes as
+    /// `jsonValue.write(into:)`), field by field.
+    /// - Parameter out: the buffer.
+    public func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        JSONValue.writeField("attempts", attempts, into: &out)
+        if let message {
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeField("message", message, into: &out)
+        }
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("message_id", messageName, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("outcome", outcome.rawValue, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("reason", errorCode, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("status", status, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeField("token", deviceToken, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
 }

@@ -17,25 +17,27 @@ final class HTTP2Callbacks: @unchecked Sendable {
         nghttp2_session_callbacks_new(&made)
         callbacks = made
         guard let made else { return }
-        nghttp2_session_callbacks_set_on_header_callback(made) { _, frame, name, nameLength, value, valueLength, _, user in
-            guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-                let stream = HTTP2Callbacks.stream(of: frame.pointee.hd.stream_id, user)
+        nghttp2_session_callbacks_set_on_header_callback(made) { session, frame, name, nameLength, value, valueLength, _, _ in
+            guard let frame, let name, let value, nameLength > 0, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+                let stream = HTTP2Callbacks.stream(session, frame.pointee.hd.stream_id)
             else { return 0 }
-            let key = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
-            let text = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
-            if key == ":status" {
-                stream.status = Int(text)
-            } else if !key.hasPrefix(":") {
-                stream.headers[key] = text
+            if name[0] == UInt8(ascii: ":") {
+                // `:status`, three digits (nghttp2 has checked the field); other pseudo-fields are not answers'.
+                if nameLength == 7, valueLength == 3 {
+                    stream.status = Int(value[0] &- 48) * 100 + Int(value[1] &- 48) * 10 + Int(value[2] &- 48)
+                }
+                return 0
             }
+            let key = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
+            stream.headers[key] = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
             return 0
         }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(made) { _, _, streamID, data, length, user in
-            guard let data, let stream = HTTP2Callbacks.stream(of: streamID, user) else { return 0 }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(made) { session, _, streamID, data, length, _ in
+            guard let data, let stream = HTTP2Callbacks.stream(session, streamID) else { return 0 }
             stream.appendBody(UnsafeRawBufferPointer(start: data, count: length))
             return 0
         }
-        nghttp2_session_callbacks_set_on_frame_recv_callback(made) { _, frame, user in
+        nghttp2_session_callbacks_set_on_frame_recv_callback(made) { session, frame, user in
             guard let frame, let user else { return 0 }
             let connection = Unmanaged<HTTP2Connection>.fromOpaque(user).takeUnretainedValue()
             switch UInt32(frame.pointee.hd.type) {
@@ -50,7 +52,7 @@ final class HTTP2Callbacks: @unchecked Sendable {
                 connection.pingAcknowledged()
             case NGHTTP2_HEADERS.rawValue:
                 // A 1xx informational answer is not the answer: the final one follows.
-                if let stream = HTTP2Callbacks.stream(of: frame.pointee.hd.stream_id, user), let status = stream.status, status < 200 {
+                if let stream = HTTP2Callbacks.stream(session, frame.pointee.hd.stream_id), let status = stream.status, status < 200 {
                     stream.status = nil
                 }
             default:
@@ -58,9 +60,9 @@ final class HTTP2Callbacks: @unchecked Sendable {
             }
             return 0
         }
-        nghttp2_session_callbacks_set_on_frame_send_callback(made) { _, frame, user in
+        nghttp2_session_callbacks_set_on_frame_send_callback(made) { session, frame, _ in
             guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-                let stream = HTTP2Callbacks.stream(of: frame.pointee.hd.stream_id, user)
+                let stream = HTTP2Callbacks.stream(session, frame.pointee.hd.stream_id)
             else { return 0 }
             stream.written = true
             return 0
@@ -72,11 +74,11 @@ final class HTTP2Callbacks: @unchecked Sendable {
         }
     }
 
-    /// The stream a frame belongs to (its user data), if it is one of ours and still open.
-    private static func stream(of id: Int32, _ user: UnsafeMutableRawPointer?) -> HTTP2Stream? {
-        guard let user, id > 0 else { return nil }
-        let connection = Unmanaged<HTTP2Connection>.fromOpaque(user).takeUnretainedValue()
-        return connection.streams[id]
+    /// The stream a frame belongs to: nghttp2's user data of the stream, set at submit (the
+    /// connection's `streams` holds the reference until the stream closes).
+    private static func stream(_ session: OpaquePointer?, _ id: Int32) -> HTTP2Stream? {
+        guard let session, id > 0, let pointer = nghttp2_session_get_stream_user_data(session, id) else { return nil }
+        return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// nghttp2's body source: copies the request body out as DATA frames, then ends the stream.

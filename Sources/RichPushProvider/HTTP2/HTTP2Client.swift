@@ -97,10 +97,10 @@ public final class HTTP2Client: HTTPTransport, @unchecked Sendable {
     }
 
     /// Connections opened so far (TCP connections made).
-    public var connectionsOpened: Int { core.statistics.withLock { $0.connectionsOpened } }
+    public var connectionsOpened: Int { core.statistics.connectionsOpened }
 
     /// What the client has done so far (answers, resends, unknowns, GOAWAYs, PINGs).
-    public var statistics: HTTP2ClientStatistics { core.statistics.withLock { $0 } }
+    public var statistics: HTTP2ClientStatistics { core.statistics }
 
     /// `statistics`.
     public var connectionStatistics: HTTP2ClientStatistics? { statistics }

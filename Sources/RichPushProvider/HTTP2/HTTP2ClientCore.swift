@@ -1,6 +1,7 @@
 #if canImport(CNGHTTP2) && os(Linux)
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
+import Synchronization
 
 /// The loop-thread side of an `HTTP2Client`: its pools (one per endpoint), the header blocks
 /// requests share, and its figures. Loop thread only, except `statistics` (behind its lock);
@@ -9,7 +10,10 @@ final class HTTP2ClientCore: @unchecked Sendable {
     let settings: HTTP2ConnectionSettings
     let tls: HTTP2TLSContext
     let loop: HTTP2EventLoop
-    let statistics = Locked(HTTP2ClientStatistics())
+    /// The figures but `answered`, behind a lock (they move rarely).
+    private let rare = Locked(HTTP2ClientStatistics())
+    /// Answers so far: one per request, so an atomic rather than the lock.
+    private let answers = Atomic<Int>(0)
 
     private var pools: [HTTP2Endpoint: HTTP2HostPool] = [:]
     private var lastBlock: HTTP2HeaderBlock?
@@ -27,7 +31,9 @@ final class HTTP2ClientCore: @unchecked Sendable {
 
     /// Takes requests over (loop thread) and queues each on its endpoint's pool.
     func accept(_ requests: [TransportRequest], completions: (Int) -> HTTP2Stream.Completion) {
-        var byPool: [(HTTP2HostPool, [HTTP2Stream])] = []
+        var currentPool: HTTP2HostPool?
+        var streams: [HTTP2Stream] = []
+        streams.reserveCapacity(requests.count)
         for (index, request) in requests.enumerated() {
             let completion = completions(index)
             if isShutDown {
@@ -35,7 +41,7 @@ final class HTTP2ClientCore: @unchecked Sendable {
                 continue
             }
             let endpoint: HTTP2Endpoint
-            let path: String
+            let path: (source: String, start: Int)
             do {
                 (endpoint, path) = try split(request.url)
             } catch {
@@ -44,16 +50,17 @@ final class HTTP2ClientCore: @unchecked Sendable {
             }
             let block = headerBlock(for: request, endpoint: endpoint)
             let stream = HTTP2Stream(
-                request: request, endpoint: endpoint, path: path, headerBlock: block, completion: completion,
+                request: request, endpoint: endpoint, pathSource: path.source, pathStart: path.start, headerBlock: block, completion: completion,
                 bodyLimit: settings.maximumResponseBodyBytes)
-            let pool = pool(for: endpoint)
-            if let last = byPool.last, last.0 === pool {
-                byPool[byPool.count - 1].1.append(stream)
-            } else {
-                byPool.append((pool, [stream]))
+            let pool = currentPool?.endpoint == endpoint ? currentPool : pool(for: endpoint)
+            if let currentPool, currentPool !== pool, !streams.isEmpty {
+                currentPool.enqueue(streams)
+                streams.removeAll(keepingCapacity: true)
             }
+            currentPool = pool
+            streams.append(stream)
         }
-        for (pool, streams) in byPool { pool.enqueue(streams) }
+        if let currentPool, !streams.isEmpty { currentPool.enqueue(streams) }
     }
 
     /// Shuts every pool down (loop thread).
@@ -70,20 +77,32 @@ final class HTTP2ClientCore: @unchecked Sendable {
         return pool
     }
 
-    /// The endpoint and path of a URL; the endpoint of the last URL is reused when the prefix matches.
-    private func split(_ url: String) throws -> (HTTP2Endpoint, String) {
-        if let prefix = lastPrefix, let endpoint = lastEndpoint, url.utf8.count > prefix.utf8.count, url.hasPrefix(prefix) {
-            let rest = url.utf8.dropFirst(prefix.utf8.count)
-            if let first = rest.first, first == UInt8(ascii: "/") {
-                return (endpoint, String(decoding: rest, as: UTF8.self))
-            }
+    /// The endpoint of a URL and where its path starts (the string holding the path, and the
+    /// path's first UTF-8 byte in it). The last URL's `scheme://authority` is kept: a URL that
+    /// starts with it (APNs: every device token's) is split without parsing.
+    private func split(_ url: String) throws -> (HTTP2Endpoint, (source: String, start: Int)) {
+        if let prefix = lastPrefix, let endpoint = lastEndpoint, Self.startsWithPathAfter(url, prefix) {
+            return (endpoint, (url, prefix.utf8.count))
         }
         let (endpoint, path) = try HTTP2Endpoint.split(url)
-        if path.hasPrefix("/"), url.hasSuffix(path) {
+        if path.hasPrefix("/"), url.hasSuffix(path), url.utf8.count > path.utf8.count {
             lastPrefix = String(url.dropLast(path.count))
             lastEndpoint = endpoint
+            return (endpoint, (url, url.utf8.count - path.utf8.count))
         }
-        return (endpoint, path)
+        return (endpoint, (path, 0))
+    }
+
+    /// Whether `url`'s UTF-8 starts with `prefix`'s and continues with `/`.
+    private static func startsWithPathAfter(_ url: String, _ prefix: String) -> Bool {
+        var url = url
+        var prefix = prefix
+        return url.withUTF8 { u in
+            prefix.withUTF8 { p in
+                guard u.count > p.count, let ub = u.baseAddress, let pb = p.baseAddress, ub[p.count] == UInt8(ascii: "/") else { return false }
+                return memcmp(ub, pb, p.count) == 0
+            }
+        }
     }
 
     private func headerBlock(for request: TransportRequest, endpoint: HTTP2Endpoint) -> HTTP2HeaderBlock {
@@ -97,15 +116,26 @@ final class HTTP2ClientCore: @unchecked Sendable {
 
     // MARK: Figures
 
+    /// The figures so far (any thread).
+    var statistics: HTTP2ClientStatistics {
+        var figures = rare.withLock { $0 }
+        figures.answered = answers.load(ordering: .relaxed)
+        return figures
+    }
+
+    /// One more answer.
+    func countAnswer() { answers.add(1, ordering: .relaxed) }
+
+    /// One more of a rare event.
     func count(_ field: WritableKeyPath<HTTP2ClientStatistics, Int>) {
-        statistics.withLock { $0[keyPath: field] += 1 }
+        rare.withLock { $0[keyPath: field] += 1 }
     }
 
     func noteConnectionOpened() { count(\.connectionsOpened) }
 
     func noteGoaway(errorCode: String, lastStreamID: Int32, debug: String) {
         let text = "\(errorCode) last-stream-id \(lastStreamID)" + (debug.isEmpty ? "" : " \(debug)")
-        statistics.withLock {
+        rare.withLock {
             $0.goawaysReceived += 1
             $0.lastGoaway = text
         }

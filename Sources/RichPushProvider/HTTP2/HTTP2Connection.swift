@@ -259,7 +259,7 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
         let pointer = Unmanaged.passUnretained(stream).toOpaque()
         let hasBody = stream.request.method != "GET" && stream.request.method != "HEAD"
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: pointer), read_callback: HTTP2Callbacks.readBody)
-        let id = stream.headerBlock.withPairs(path: stream.path) { pairs, count in
+        let id = stream.headerBlock.withPairs(path: stream.pathSource, from: stream.pathStart) { pairs, count in
             hasBody
                 ? nghttp2_submit_request(session, nil, pairs, count, &provider, pointer)
                 : nghttp2_submit_request(session, nil, pairs, count, nil, pointer)
@@ -287,7 +287,7 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
         guard let stream = streams.removeValue(forKey: id) else { return }
         lastActivityAt = HTTP2Clock.now
         if let status = stream.status, status >= 200 {
-            pool.client.count(\.answered)
+            pool.client.countAnswer()
             pool.answered()
             stream.finish(.success(stream.response()))
         } else if stream.timedOut {
@@ -349,7 +349,7 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
         teardown()
         for stream in ended {
             if let status = stream.status, status >= 200 {
-                pool.client.count(\.answered)
+                pool.client.countAnswer()
                 stream.finish(.success(stream.response()))
             } else if !stream.written {
                 pool.notProcessed(stream, reason: "not written before the connection failed")

@@ -73,15 +73,23 @@ final class HTTP2HeaderBlock {
         return true
     }
 
-    /// Calls `body` with the pairs for one request (`:path` = `path`); nghttp2 copies them.
-    func withPairs<R>(path: String, _ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
-        var path = path.isEmpty ? "/" : path
-        return path.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return body(UnsafePointer(pairs), count) }
-            pairs[3].value = UnsafeMutablePointer(mutating: base)
-            pairs[3].valuelen = utf8.count
+    /// Calls `body` with the pairs for one request (`:path` = the UTF-8 of `source` from byte
+    /// `start` on); nghttp2 copies them.
+    func withPairs<R>(path source: String, from start: Int, _ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
+        var source = source
+        return source.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, start < utf8.count else {
+                pairs[3].value = UnsafeMutablePointer(mutating: Self.slash.utf8Start)
+                pairs[3].valuelen = 1
+                return body(UnsafePointer(pairs), count)
+            }
+            pairs[3].value = UnsafeMutablePointer(mutating: base + start)
+            pairs[3].valuelen = utf8.count - start
             return body(UnsafePointer(pairs), count)
         }
     }
+
+    /// `/`, for a request whose path is empty.
+    private static let slash: StaticString = "/"
 }
 #endif

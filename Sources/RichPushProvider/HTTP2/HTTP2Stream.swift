@@ -14,8 +14,10 @@ final class HTTP2Stream {
 
     let request: TransportRequest
     let endpoint: HTTP2Endpoint
-    /// `:path`, with the query.
-    let path: String
+    /// `:path` (with the query) is `pathSource`'s UTF-8 from byte `pathStart` on: the request's
+    /// URL itself, so no string is made per request.
+    let pathSource: String
+    let pathStart: Int
     private let completion: Completion
     /// Header fields of the request, as the connection encodes them (shared by a batch's streams).
     let headerBlock: HTTP2HeaderBlock
@@ -42,10 +44,14 @@ final class HTTP2Stream {
     var bodyTruncated = false
     private(set) var isFinished = false
 
-    init(request: TransportRequest, endpoint: HTTP2Endpoint, path: String, headerBlock: HTTP2HeaderBlock, completion: Completion, bodyLimit: Int) {
+    init(
+        request: TransportRequest, endpoint: HTTP2Endpoint, pathSource: String, pathStart: Int, headerBlock: HTTP2HeaderBlock,
+        completion: Completion, bodyLimit: Int
+    ) {
         self.request = request
         self.endpoint = endpoint
-        self.path = path
+        self.pathSource = pathSource
+        self.pathStart = pathStart
         self.headerBlock = headerBlock
         self.completion = completion
         self.bodyLimit = bodyLimit

@@ -84,8 +84,8 @@ struct FaultConformanceTests {
     func goawayTwoStep() async throws {
         let (run, stats) = try await expectEveryTokenOnce(
             ["--delay-ms", "20", "--goaway-after", "200", "--goaway-two-step"], salt: 62, context: "two-step GOAWAY")
-        #expect((stats["goaways_sent"]?.intValue ?? 0) >= 2 * 10, "\(stats)")
-        #expect(run.statistics.goawaysReceived >= 20, "\(run.statistics)")
+        #expect((stats["goaways_sent"]?.intValue ?? 0) >= 10, "\(stats)")
+        #expect(run.statistics.goawaysReceived >= 10, "\(run.statistics)")
     }
 
     @Test("every 10th stream refused (REFUSED_STREAM): resent at once without an attempt, each token processed once")
@@ -159,10 +159,11 @@ struct FaultConformanceTests {
         // every one of them (those it had not are not processed, but the client cannot know).
         #expect(lost.isSubset(of: unknown), "a token the mock processed and never answered was not reported unknown")
         #expect(unknown.count <= 2 * 100, "more unknown than streams in flight: \(unknown.count)")
-        #expect(Self.tokens(run, .accepted) == Set(tokens).subtracting(unknown))
+        #expect(Self.tokens(run, .accepted) == Set(tokens).subtracting(unknown), "\(run.outcomes) \(run.statistics)")
         let wrong = CMockAPNs.notOnce(tokens, stats)
         #expect(wrong.values.allSatisfy { $0 == 0 }, "a token processed twice: \(wrong.filter { $0.value > 1 }.prefix(3))")
-        #expect(Set(wrong.keys).isSubset(of: unknown), "an accepted token the mock did not process")
+        let unexplained = run.batch.results.filter { wrong[$0.deviceToken] != nil && $0.outcome != .unknown }
+        #expect(unexplained.isEmpty, "not processed by the mock, yet \(unexplained.prefix(3).map { "\($0.outcome) \($0.message ?? "")" })")
     }
 
     @Test(
@@ -195,8 +196,12 @@ struct FaultConformanceTests {
         let run = try await Self.send(tokens, to: mock, connections: 1, streams: 10, requestTimeout: 2, pingTimeout: 30)
         let stats = try await mock.stats()
         #expect(run.everyTokenOneResult(tokens))
-        #expect(Set(run.outcomes.keys).isSubset(of: ["unknown", "not_sent"]), "\(run.outcomes)")
+        // The written ones: unknown at their timeout. The ones waiting then: failed at once
+        // (never sent), retried, retries_exhausted. The rest: not_sent after the batch gave up.
+        #expect(Set(run.outcomes.keys).isSubset(of: ["unknown", "retries_exhausted", "not_sent"]), "\(run.outcomes)")
         #expect((run.outcomes["unknown"] ?? 0) >= 5, "\(run.outcomes)")
+        let processed = Set(stats["per_token"]?.objectValue?.keys.map { $0 } ?? [])
+        #expect(processed == Self.tokens(run, .unknown), "the mock processed exactly the unknown tokens")
         #expect(run.batch.stoppedBy?.code == .connectionFailed, "\(run.batch.stoppedBy?.message ?? "")")
         #expect(stats["per_token"]?.objectValue?.values.allSatisfy { $0.intValue == 1 } == true, "a token processed twice")
         #expect(run.seconds < 30, "\(run.seconds) s")

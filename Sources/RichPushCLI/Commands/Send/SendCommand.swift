@@ -223,7 +223,7 @@ enum SendCommand {
         let output = LineWriter()
         var done = 0
         func emit(_ result: any PushTokenResult) {
-            output.line { result.jsonValue.write(into: &$0) }
+            output.line { result.writeJSON(into: &$0) }
             // Standard output failed (full disk, closed pipe): the results of further tokens
             // would be lost too, so no new token is sent.
             if output.failure != nil { tokens.stop() }
