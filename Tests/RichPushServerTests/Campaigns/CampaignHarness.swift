@@ -60,14 +60,14 @@ enum CampaignHarness {
     }
 
     /// The mock's requests per device token.
-    static func perToken(_ mock: MockAPNsProcess) async throws -> [String: Int] {
+    static func perToken(_ mock: any APNsMockCounts) async throws -> [String: Int] {
         var out: [String: Int] = [:]
         for (token, count) in try await mock.stats()["per_token"]?.objectValue ?? [:] { out[token] = count.integerLiteralValue ?? -1 }
         return out
     }
 
     /// The mock's requests per `apns-collapse-id` (`""`: none).
-    static func collapseIDs(_ mock: MockAPNsProcess) async throws -> [String: Int] {
+    static func collapseIDs(_ mock: any APNsMockCounts) async throws -> [String: Int] {
         var out: [String: Int] = [:]
         for (id, count) in try await mock.stats()["collapse_ids"]?.objectValue ?? [:] { out[id] = count.integerLiteralValue ?? -1 }
         return out
@@ -95,7 +95,7 @@ enum CampaignHarness {
 
     /// What every finished campaign must show: each target exactly one result, the counters
     /// adding up, and every send carrying the campaign's collapse id.
-    static func expectComplete(_ c: [String: Any], targets: Int, accepted: Int, mock: MockAPNsProcess, tokens: [String]) async throws {
+    static func expectComplete(_ c: [String: Any], targets: Int, accepted: Int, mock: any APNsMockCounts, tokens: [String]) async throws {
         #expect(c["state"] as? String == "finished", "\(c)")
         #expect(c["targets"] as? Int == targets)
         #expect(c["accepted"] as? Int == accepted)

@@ -4,7 +4,7 @@ import RichPushTestSupport
 
 /// `Tests/Support/mock_apns.py` (HTTP/2 over TLS, throwaway CA from trustme) with a fresh P-256
 /// `.p8` key, for `richpush serve --apns-url … --apns-ca-file …`.
-final class MockAPNsProcess {
+final class MockAPNsProcess: APNsMockCounts, @unchecked Sendable {
     static let keyID = "ABC123DEFG"
     static let teamID = "TEAM123456"
     static let topic = "com.example.app"
