@@ -249,8 +249,18 @@ public final class APNsClient: Sendable {
     }
 
     private static func normalized(_ deviceToken: String) -> String {
-        deviceToken.first?.isWhitespace == true || deviceToken.last?.isWhitespace == true
+        // The common case without looking at Characters (grapheme breaking costs per token):
+        // first and last bytes are ASCII letters or digits, so there is no blank to trim.
+        let utf8 = deviceToken.utf8
+        if let first = utf8.first, let last = utf8.last, Self.isASCIIAlphanumeric(first), Self.isASCIIAlphanumeric(last) {
+            return deviceToken
+        }
+        return deviceToken.first?.isWhitespace == true || deviceToken.last?.isWhitespace == true
             ? deviceToken.trimmingCharacters(in: .whitespaces) : deviceToken
+    }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
     }
 
     private static func malformed(_ token: String) -> APNsResult {

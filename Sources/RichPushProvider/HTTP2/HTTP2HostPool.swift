@@ -24,8 +24,9 @@ final class HTTP2HostPool {
     let tls: HTTP2TLSContext?
     let loop: HTTP2EventLoop
 
-    /// Requests waiting for a stream (`queueHead` on); resends go to `front`.
-    private var queue: [HTTP2Stream] = []
+    /// Requests waiting for a stream (`queueHead` on; taken slots are emptied so a sent request
+    /// is not held here); resends go to `front`.
+    private var queue: [HTTP2Stream?] = []
     private var queueHead = 0
     private var front: [HTTP2Stream] = []
     private(set) var connections: [HTTP2Connection] = []
@@ -130,8 +131,7 @@ final class HTTP2HostPool {
                     bestRoom = room
                 }
             }
-            guard let connection = best else { break }
-            let stream = popWaiting()
+            guard let connection = best, let stream = popWaiting() else { break }
             if !connection.submit(stream) {
                 pushFront(stream)
                 continue
@@ -144,10 +144,15 @@ final class HTTP2HostPool {
         if waiting > 0 { openIfNeeded() }
     }
 
-    private func popWaiting() -> HTTP2Stream {
+    private func popWaiting() -> HTTP2Stream? {
         if !front.isEmpty { return front.removeFirst() }
-        let stream = queue[queueHead]
+        guard queueHead < queue.count, let stream = queue[queueHead] else { return nil }
+        queue[queueHead] = nil
         queueHead += 1
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
         return stream
     }
 
@@ -216,7 +221,7 @@ final class HTTP2HostPool {
 
     /// Fails every waiting request with `error` (nothing of them was sent).
     func failWaiting(_ error: RichPushError) {
-        let failed = front + queue[queueHead...]
+        let failed = front + queue[queueHead...].compactMap { $0 }
         front.removeAll()
         queue.removeAll()
         queueHead = 0
