@@ -10,9 +10,10 @@
 #
 # Tables:
 #   1. STREAMS 100 and 1,000, connections 1, 2, 4, 8, LATENCY ms: richpush send, aioapns, h2load.
-#      Tokens: TOKENS for 100 streams, 5 x TOKENS for 1,000 (enough for each run to last
-#      seconds); aioapns gets at most AIOAPNS_TOKENS (it answers ~1,000/s: a full run would
-#      take minutes) and its rate is measured after its warm-up send.
+#      Tokens: TOKENS for 100 streams, 5 x TOKENS for 1,000, raised to 4 s at the bound (at most
+#      200,000), so process start and the last answers weigh little; aioapns gets at most
+#      AIOAPNS_TOKENS (it answers ~1,000/s: a full run would take minutes) and its rate is
+#      measured after its warm-up send.
 #   2. No delay, one connection of 100 streams: richpush send against h2load (rate and CPU).
 #   3. richpush send against Apple's stream limit (1 until a connection's first SETTINGS change,
 #      then STREAMS), 1, 2, 4 connections.
@@ -131,9 +132,11 @@ header
 STREAM_SET="100 1000"; CONN_SET="1 2 4 8"
 [ "${QUICK:-0}" = 1 ] && { STREAM_SET=100; CONN_SET="1 4"; }
 for STREAMS in $STREAM_SET; do
-  COUNT=$TOKENS; [ "$STREAMS" -ge 1000 ] && COUNT=$((TOKENS * 5))
-  AIO=$(( COUNT < AIOAPNS_TOKENS ? COUNT : AIOAPNS_TOKENS ))
+  BASE=$TOKENS; [ "$STREAMS" -ge 1000 ] && BASE=$((TOKENS * 5))
   for N in $CONN_SET; do
+    # At least 4 s at the bound (a command's start and its last answers weigh little), at most 200,000.
+    COUNT=$(( N * STREAMS * 4000 / LATENCY )); [ "$COUNT" -lt "$BASE" ] && COUNT=$BASE; [ "$COUNT" -gt 200000 ] && COUNT=200000
+    AIO=$(( COUNT < AIOAPNS_TOKENS ? COUNT : AIOAPNS_TOKENS ))
     start_mock --max-streams "$STREAMS" --delay-ms "$LATENCY" --stream-reset-limit 0
     h2load_run "$N" "$STREAMS" "$COUNT"; H_RATE=$RATE; H_CPU=$CPU_US; H_RSS=$RSS_MB
     read -r A T V G R M < <(stop_mock)

@@ -59,7 +59,8 @@ final class HTTP2HostPool {
             for stream in streams { stream.finish(.failure(silence)) }
             return
         }
-        queue.append(contentsOf: streams)
+        queue.reserveCapacity(queue.count + streams.count)
+        for stream in streams { queue.append(stream) }
         dispatch()
     }
 
