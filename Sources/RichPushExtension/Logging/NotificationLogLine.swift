@@ -90,3 +90,19 @@ public struct NotificationLogLine: Sendable, Equatable {
         return String(decoding: JSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self)
     }
 }
+
+extension NotificationLogLine {
+    /// The line for a delivered result: its identifiers, codes and numbers (the decryption
+    /// sub-reason and the ignored payload parts as `detail`).
+    /// - Parameter result: what the pipeline delivered.
+    init(_ result: PipelineResult) {
+        let d = result.details
+        let detail = ([d.decryption].compactMap { $0 }.filter { $0 != "decrypted" } + d.notes).joined(separator: ",")
+        self.init(
+            pushID: result.pushID, outcome: result.outcome, reason: result.reason, detail: detail.isEmpty ? nil : detail,
+            attachments: result.content.attachments.count, mediaRequested: d.mediaRequested,
+            bytes: result.content.attachments.reduce(0) { $0 + $1.bytes }, fetchMs: d.fetchMs, totalMs: result.elapsedMs,
+            cacheHits: d.cacheHits, receipt: result.receipt.status.rawValue, receiptSkip: result.receipt.skipReason?.code.rawValue,
+            vendor: result.vendor?.identifier)
+    }
+}

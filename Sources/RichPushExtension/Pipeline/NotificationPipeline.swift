@@ -58,7 +58,7 @@ public final class NotificationPipeline: Sendable {
         validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
         deliver: @escaping @Sendable (PipelineResult) -> Void
     ) -> PipelineRun {
-        let input: PipelineRun.Input
+        let input: PipelineWork.Input
         if case .object(let fields) = payload, fields.count == 1, case .string(let problem)? = fields[Self.unreadablePayloadKey] {
             input = .unreadable(problem.value)
         } else {
@@ -87,7 +87,7 @@ public final class NotificationPipeline: Sendable {
         validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
         deliver: @escaping @Sendable (PipelineResult) -> Void
     ) -> PipelineRun {
-        let input: PipelineRun.Input
+        let input: PipelineWork.Input
         do {
             input = .parsed(try JSONValue.parse(payload))
         } catch {
@@ -96,6 +96,23 @@ public final class NotificationPipeline: Sendable {
         let run = PipelineRun(pipeline: self, payload: input, validate: validate, deliver: deliver)
         run.begin()
         return run
+    }
+
+    /// The stages of one run, in order (decrypt → content rules → media → badge), and the media
+    /// stage among them (its files outlive the run's decision).
+    static func stages(
+        configuration: PipelineConfiguration, transport: any MediaTransport, validate: (@Sendable (DownloadedMedia) async throws -> Void)?
+    ) -> (all: [any PipelineStage], media: MediaStage) {
+        let rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifiers: configuration.mediaCategoryIdentifiers)
+        let media = MediaStage(configuration: configuration, transport: transport, rules: rules, validate: validate)
+        return (
+            [
+                DecryptStage(keys: configuration.keyProvider, pushIDKeyPaths: configuration.pushIDKeyPaths),
+                ContentStage(rules: rules, pushIDKeyPaths: configuration.pushIDKeyPaths, buttonCategorySlots: configuration.buttonCategorySlots),
+                media,
+                BadgeStage(stateDirectory: configuration.stateDirectory, pushIDKeyPaths: configuration.pushIDKeyPaths),
+            ], media
+        )
     }
 
     /// Runs one notification to its delivered result (no expiry call).
