@@ -39,5 +39,8 @@ public struct ShownContent: Sendable, Equatable {
     /// `UNUserNotificationCenter.current()` when the content was shown, in order; `nil` when no
     /// such category was registered then (iOS shows no buttons).
     public var registeredCategoryActions: [String]?
+    /// The sender and conversation when the content was updated from a message intent (a
+    /// communication notification); `nil` for a normal notification.
+    public var communication: ShownCommunication?
 }
 #endif

@@ -11,6 +11,12 @@ import RichPushExtension
 @preconcurrency import UserNotificationsStandIn
 #endif
 
+#if canImport(Intents)
+@preconcurrency import Intents
+#else
+import IntentsStandIn
+#endif
+
 /// A Notification Service Extension that runs the RichPush pipeline: media attached, text rules
 /// applied, a receipt sent, each request delivered exactly once and on time.
 ///
@@ -149,6 +155,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         let run = pipeline.start(
             payload: payload,
             validate: { media in try this.service.validateAttachment(media) },
+            intent: { prepared in context.setIntent(try await CommunicationIntent.donate(prepared, for: context.request)) },
             deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
@@ -237,6 +244,16 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
         let (content, delivered) = Self.makeContent(for: request, result: result, defaultBody: context.defaultBody)
         willDeliver(content, for: request, result: delivered)
+        // A message from a person: the content updated from its intent (a communication
+        // notification); the pipeline checked that iOS accepts the update before it decided.
+        if delivered.details.communication?.shown == true, let intent = context.intent {
+            do {
+                handler(try content.updating(from: intent))
+                return
+            } catch {
+                RichPushLog.error("\(request.identifier): the content could not be updated from its message intent: \(error.localizedDescription)")
+            }
+        }
         handler(content)
     }
 
@@ -359,6 +376,8 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         /// What changes while the request is in flight.
         private struct State {
             var contentHandler: ((UNNotificationContent) -> Void)?
+            /// The message's intent, once donated (a communication notification).
+            var intent: INSendMessageIntent?
             var pipelineRun: PipelineRun?
             /// `didReceive` has not finished starting the request: whether there is a category is not known yet.
             var starting = true
@@ -450,6 +469,12 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
 
         /// The pipeline run, once started.
         var run: PipelineRun? { state.withLock { $0.pipelineRun } }
+
+        /// The message's intent, once donated.
+        var intent: INSendMessageIntent? { state.withLock { $0.intent } }
+
+        /// Keeps the donated intent for delivery.
+        func setIntent(_ intent: INSendMessageIntent) { state.withLock { $0.intent = intent } }
 
         /// Records the started run.
         func attach(_ run: PipelineRun) { state.withLock { $0.pipelineRun = run } }

@@ -85,7 +85,8 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         contentType = head.headers["content-type"]
         cacheControl = head.headers["cache-control"]
         if let contentLength, contentLength > limit {
-            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over the largest attachment limit (\(limit) bytes, Apple: video 50 MB)")
+            let which = sourceByteLimit == nil ? "the largest attachment limit (\(limit) bytes, Apple: video 50 MB)" : "the source limit (\(limit) bytes)"
+            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over \(which)")
         }
         return true
     }

@@ -50,12 +50,17 @@ public final class NotificationPipeline: Sendable {
     ///     `MediaIntegrity` has passed it (the iOS bridge creates its `UNNotificationAttachment` here). Throw `MediaValidationError` to
     ///     refuse the file with a reason; any other error counts as `unsupported_format`. It runs
     ///     inside the deadline: if the deadline or `expire()` comes first, its work is discarded.
+    ///   - intent: for a message from a person (the payload's `sender`), the platform part run once
+    ///     its avatars are ready: make the intent, donate the interaction, check that the content
+    ///     can be updated from it (the iOS bridge does, with Intents). Throwing falls back to the
+    ///     normal notification with `intent_failed`. It runs inside the deadline; `nil`: no intent.
     ///   - deliver: receives the result; called exactly once, from any thread.
     /// - Returns: the run, to call `expire()` on or to await.
     @discardableResult
     public func start(
         payload: JSONValue,
         validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
+        intent: (@Sendable (PreparedMessage) async throws -> Void)? = nil,
         deliver: @escaping @Sendable (PipelineResult) -> Void
     ) -> PipelineRun {
         let input: PipelineWork.Input
@@ -64,7 +69,7 @@ public final class NotificationPipeline: Sendable {
         } else {
             input = .parsed(payload)
         }
-        let run = PipelineRun(pipeline: self, payload: input, validate: validate, deliver: deliver)
+        let run = PipelineRun(pipeline: self, payload: input, validate: validate, intent: intent, deliver: deliver)
         run.begin()
         return run
     }
@@ -73,18 +78,20 @@ public final class NotificationPipeline: Sendable {
     /// `RichPushNotificationPayload.unreadablePayloadKey`).
     public static let unreadablePayloadKey = RichPushNotificationPayload.unreadablePayloadKey
 
-    /// Starts one notification from raw payload bytes (see `start(payload:validate:deliver:)`).
+    /// Starts one notification from raw payload bytes (see `start(payload:validate:intent:deliver:)`).
     ///
     /// Bytes that are not JSON give outcome `original`, reason `invalid_payload`.
     /// - Parameters:
     ///   - payload: UTF-8 JSON bytes.
     ///   - validate: the optional validation hook.
+    ///   - intent: the optional platform part for a message's intent.
     ///   - deliver: receives the result exactly once.
     /// - Returns: the run.
     @discardableResult
     public func start(
         payload: Data,
         validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
+        intent: (@Sendable (PreparedMessage) async throws -> Void)? = nil,
         deliver: @escaping @Sendable (PipelineResult) -> Void
     ) -> PipelineRun {
         let input: PipelineWork.Input
@@ -93,15 +100,17 @@ public final class NotificationPipeline: Sendable {
         } catch {
             input = .unreadable((error as? RichPushError)?.message ?? String(describing: error))
         }
-        let run = PipelineRun(pipeline: self, payload: input, validate: validate, deliver: deliver)
+        let run = PipelineRun(pipeline: self, payload: input, validate: validate, intent: intent, deliver: deliver)
         run.begin()
         return run
     }
 
-    /// The stages of one run, in order (decrypt → content rules → media → badge), and the media
-    /// stage among them (its files outlive the run's decision).
+    /// The stages of one run, in order (decrypt → content rules → media → communication intent →
+    /// badge; the receipt follows the decision), and the media stage among them (its files
+    /// outlive the run's decision).
     static func stages(
-        configuration: PipelineConfiguration, transport: any MediaTransport, validate: (@Sendable (DownloadedMedia) async throws -> Void)?
+        configuration: PipelineConfiguration, transport: any MediaTransport, validate: (@Sendable (DownloadedMedia) async throws -> Void)?,
+        intent: (@Sendable (PreparedMessage) async throws -> Void)?
     ) -> (all: [any PipelineStage], media: MediaStage) {
         let rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifiers: configuration.mediaCategoryIdentifiers)
         let media = MediaStage(configuration: configuration, transport: transport, rules: rules, validate: validate)
@@ -110,6 +119,7 @@ public final class NotificationPipeline: Sendable {
                 DecryptStage(keys: configuration.keyProvider, pushIDKeyPaths: configuration.pushIDKeyPaths),
                 ContentStage(rules: rules, pushIDKeyPaths: configuration.pushIDKeyPaths, buttonCategorySlots: configuration.buttonCategorySlots),
                 media,
+                CommunicationStage(configuration: configuration, transport: transport, intent: intent),
                 BadgeStage(stateDirectory: configuration.stateDirectory, pushIDKeyPaths: configuration.pushIDKeyPaths),
             ], media
         )

@@ -10,6 +10,20 @@ public struct PipelineConfiguration: Sendable {
     ///
     /// Default `PayloadKeyPath.defaultPushIDKeyPaths`.
     public var pushIDKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultPushIDKeyPaths
+    /// Where a message's sender (`{"id", "name", "avatar"}`) may be, tried in order
+    /// (`RichPushMessage`). Default `PayloadKeyPath.defaultSenderKeyPaths`: `sender`.
+    public var senderKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultSenderKeyPaths
+    /// Where a message's conversation (`{"id", "name", "avatar", "group"}`) may be, tried in order.
+    /// Default `PayloadKeyPath.defaultConversationKeyPaths`: `conversation`.
+    public var conversationKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultConversationKeyPaths
+    /// Whether a payload that names a sender becomes a communication notification (default
+    /// `true`): the sender's avatar and name instead of the app's icon, through `INSendMessageIntent`.
+    ///
+    /// - Important: Apple: the app needs the Communication Notifications capability
+    ///   (`com.apple.developer.usernotifications.communication`) and `INSendMessageIntent` in its
+    ///   Info.plist's `NSUserActivityTypes`; without them iOS shows the normal notification
+    ///   (`richpush doctor` checks both).
+    public var communicationNotifications = true
     /// Rule: the body shown when the payload's body is empty; `nil` (the default) leaves it empty.
     ///
     /// Article 000 shows `"すぐに確認"` ("check it now", `PipelineConfiguration.articleDefaultBody`)
@@ -76,6 +90,19 @@ public struct PipelineConfiguration: Sendable {
     public var stateDirectory: URL?
     /// Where the one log line per notification goes (default: os_log / standard error).
     public var logger: NotificationLogger = .standard
+    /// Converts an avatar iOS would not draw as it is (WebP, HEIC, …, or over 1 MB): ImageIO on
+    /// Apple platforms; on Linux the host that plays iOS supplies one (`nil`: such avatars fail).
+    @_spi(RichPushInternal)
+    public var avatarConverter: (any AvatarConverter)? = PipelineConfiguration.platformAvatarConverter
+
+    /// The platform's avatar converter: ImageIO where it exists, none elsewhere.
+    static var platformAvatarConverter: (any AvatarConverter)? {
+        #if canImport(ImageIO)
+        return ImageIOAvatarConverter()
+        #else
+        return nil
+        #endif
+    }
 
     /// Article 000's text for an empty body: "すぐに確認" ("check it now"); an example for
     /// `defaultBody`, not the default.

@@ -1,5 +1,5 @@
 /// What the extension-depth steps did for one notification: decryption, media list and cache,
-/// buttons, thumbnail options, badge (issue 6). Part of `PipelineResult`.
+/// buttons, thumbnail options, badge (issue 6), the message's sender (issue 30). Part of `PipelineResult`.
 public struct PipelineDetails: Sendable, Equatable {
     /// `nil` when the payload had no `enc`; `"decrypted"`; or the `DecryptError` code
     /// (`unknown_kid`, `bad_tag`, `truncated`, `bad_base64`, `bad_json`, `bad_version`, `bad_envelope`).
@@ -22,6 +22,9 @@ public struct PipelineDetails: Sendable, Equatable {
     /// `invalid_badge_op`, `badge_no_container` (no shared container: `aps.badge` kept as sent),
     /// `badge_repeat` (this push's `badge_op` was already applied), `badge_io`.
     public var notes: [String] = []
+    /// The message's sender, conversation and avatars, when the payload names a `sender`
+    /// (communication notifications); `nil` otherwise.
+    public var communication: Communication?
 
     /// Nothing done.
     public init() {}

@@ -37,14 +37,14 @@ public final class PipelineRun: Sendable {
     /// Makes a run; nothing is read, written or fetched until `begin()`.
     init(
         pipeline: NotificationPipeline, payload input: PipelineWork.Input,
-        validate: (@Sendable (DownloadedMedia) async throws -> Void)?,
+        validate: (@Sendable (DownloadedMedia) async throws -> Void)?, intent: (@Sendable (PreparedMessage) async throws -> Void)?,
         deliver: @escaping @Sendable (PipelineResult) -> Void
     ) {
         started = ContinuousClock.now
         configuration = pipeline.configuration
         deadline = started + .milliseconds(Int(max(0, configuration.deadline) * 1000))
         self.input = input
-        let stages = NotificationPipeline.stages(configuration: configuration, transport: pipeline.transport, validate: validate)
+        let stages = NotificationPipeline.stages(configuration: configuration, transport: pipeline.transport, validate: validate, intent: intent)
         self.stages = stages.all
         media = stages.media
         receipts = ReceiptStage(configuration: configuration, transport: pipeline.transport)

@@ -29,6 +29,8 @@ struct PipelineWork: Sendable {
     var payloadNamesCategory = false
     /// `MediaStage`: the media URLs named and how each was read.
     var media = MediaPlan()
+    /// `CommunicationStage`: the message's sender and conversation, when the payload names them.
+    var message: RichPushMessage?
 
     /// Starts the work on a payload: nothing read yet, the best attempt empty.
     /// - Parameter input: the payload as received.

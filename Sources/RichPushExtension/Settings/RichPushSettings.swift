@@ -14,6 +14,9 @@ import Foundation
 ///     <key>MediaKeyPathsReplace</key>       <false/>                                       <!-- true: only yours -->
 ///     <key>PushIDKeyPaths</key>             <array><string>data.id</string></array>        <!-- tried before the defaults -->
 ///     <key>PushIDKeyPathsReplace</key>      <false/>
+///     <key>SenderKeyPaths</key>             <array><string>data.from</string></array>      <!-- tried before "sender" -->
+///     <key>ConversationKeyPaths</key>       <array><string>data.chat</string></array>      <!-- tried before "conversation" -->
+///     <key>CommunicationNotifications</key> <true/>                                        <!-- false: never an INSendMessageIntent -->
 ///     <key>DefaultBody</key>                <string>すぐに確認</string>                   <!-- none unless set -->
 ///     <key>MediaCategoryIdentifiers</key>   <dict><key>image</key><string>image</string>
 ///                                                 <key>video</key><string>video</string>
@@ -33,7 +36,8 @@ public struct RichPushSettings: Sendable {
     public static let knownKeys: [String] = [
         "ReceiptsURL", "MediaKeyPaths", "MediaKeyPathsReplace", "PushIDKeyPaths", "PushIDKeyPathsReplace", "DefaultBody",
         "MediaCategoryIdentifiers", "MediaCategoryIdentifier", "ButtonCategorySlots", "AdditionalAttachmentTypes", "Deadline",
-        "AllowedHTTPHosts", "AppGroupIdentifier",
+        "AllowedHTTPHosts", "AppGroupIdentifier", "SenderKeyPaths", "SenderKeyPathsReplace", "ConversationKeyPaths",
+        "ConversationKeyPathsReplace", "CommunicationNotifications",
     ]
 
     /// The longest `Deadline` accepted, in seconds: below Apple's ~30 s budget, leaving time to deliver.
@@ -124,6 +128,16 @@ public struct RichPushSettings: Sendable {
         }
         pipeline.mediaKeyPaths = keyPaths(d, "MediaKeyPaths", defaults: pipeline.mediaKeyPaths)
         pipeline.pushIDKeyPaths = keyPaths(d, "PushIDKeyPaths", defaults: pipeline.pushIDKeyPaths)
+        pipeline.senderKeyPaths = keyPaths(d, "SenderKeyPaths", defaults: pipeline.senderKeyPaths)
+        pipeline.conversationKeyPaths = keyPaths(d, "ConversationKeyPaths", defaults: pipeline.conversationKeyPaths)
+        if let value = d["CommunicationNotifications"] {
+            if let flag = Self.boolean(value) {
+                pipeline.communicationNotifications = flag
+            } else {
+                problems.append(
+                    "RichPush.CommunicationNotifications must be a Boolean (<false/> to show a message's sender as a normal notification); using true")
+            }
+        }
         if let value = d["DefaultBody"] {
             if let s = value as? String {
                 pipeline.defaultBody = s.isEmpty ? nil : s

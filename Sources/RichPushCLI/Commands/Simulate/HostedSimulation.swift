@@ -23,13 +23,17 @@ enum HostedSimulation {
     ///   - transport: the media transport.
     ///   - budget: the host's budget in seconds.
     ///   - store: the host's store, where shown attachments end up.
+    ///   - communication: what the played system does with a message intent.
     /// - Returns: the result and the report.
     static func run(
-        payload: Data, configuration: PipelineConfiguration, transport: any MediaTransport, budget: Double, store: URL
+        payload: Data, configuration: PipelineConfiguration, transport: any MediaTransport, budget: Double, store: URL,
+        communication: ExtensionHost.CommunicationSupport = .allowed
     ) async -> Outcome {
         let service = SimulatedNotificationService(configuration: configuration, transport: transport)
         let request = PushRequest.make(payload: payload, identifier: "simulate-\(UUID().uuidString.lowercased())")
-        let report = await ExtensionHost(storeDirectory: store, budget: budget).run(request, on: service)
+        var host = ExtensionHost(storeDirectory: store, budget: budget)
+        host.communication = communication
+        let report = await host.run(request, on: service)
         let observed = service.observed
         var result =
             observed.result
@@ -64,19 +68,43 @@ enum HostedSimulation {
                     "\n%@peak memory %.1f MB for this whole Linux process (Swift runtime and Foundation alone are ~23 MB here);\n%@not comparable with iOS's ~%.0f MB extension limit, which counts the extension's own memory",
                 "".padding(toLength: 12, withPad: " ", startingAt: 0), mb, "".padding(toLength: 12, withPad: " ", startingAt: 0), limit)
         }
+        if let shown = report.shown.communication {
+            var what = "shows a communication notification from \(shown.senderName)"
+            if shown.isGroup, let group = shown.groupName { what += " in the group \(group)" }
+            let avatars = [("sender", shown.senderAvatar), ("group", shown.groupAvatar)].compactMap { whose, avatar in
+                avatar.map { "\(whose)'s avatar \($0.bytes) bytes \($0.format?.name ?? "unknown")" + ($0.drawable ? "" : " (not drawn)") }
+            }
+            line += "\n" + "".padding(toLength: 12, withPad: " ", startingAt: 0) + what + (avatars.isEmpty ? "" : "; " + avatars.joined(separator: ", "))
+        }
         for fault in report.faults { line += "\n" + "".padding(toLength: 12, withPad: " ", startingAt: 0) + "fault: \(fault)" }
         return line + "\n"
     }
 
     /// The `"host"` object of `--json`.
     /// - Parameter report: the host's report.
-    /// - Returns: `{"expiryCalled", "handlerCalls", "attachmentsMovedTo", "peakMemoryBytes"}`.
+    /// - Returns: `{"expiryCalled", "handlerCalls", "attachmentsMovedTo", "peakMemoryBytes",
+    ///   "communication": {"senderName", "senderId", "conversationId", "groupName", "group",
+    ///   "senderAvatar": {"bytes", "type", "drawable"}, "groupAvatar"} or null, "faults"}`.
     static func json(_ report: HostReport) -> JSONValue {
-        .object([
+        func avatar(_ a: ShownCommunication.Avatar?) -> JSONValue {
+            a.map { .object(["bytes": .int($0.bytes), "type": $0.format.map { .string($0.uniformTypeIdentifier) } ?? .null, "drawable": .bool($0.drawable)]) }
+                ?? .null
+        }
+        let communication: JSONValue =
+            report.shown.communication.map { c in
+                .object([
+                    "senderName": .string(c.senderName), "senderId": c.senderID.map(JSONValue.string) ?? .null,
+                    "conversationId": c.conversationID.map(JSONValue.string) ?? .null, "groupName": c.groupName.map(JSONValue.string) ?? .null,
+                    "group": .bool(c.isGroup), "senderAvatar": avatar(c.senderAvatar), "groupAvatar": avatar(c.groupAvatar),
+                ])
+            } ?? .null
+        return .object([
             "expiryCalled": .bool(report.expiryCalled),
             "handlerCalls": .int(report.handlerCalls),
             "attachmentsMovedTo": .array(report.attachmentsMovedTo.map(JSONValue.string)),
             "peakMemoryBytes": report.peakMemoryBytes.map(JSONValue.int) ?? .null,
+            "communication": communication,
+            "faults": .array(report.faults.map { .string($0.description) }),
         ])
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RichPushExtension
 
 extension PipelineDetails {
@@ -5,7 +6,10 @@ extension PipelineDetails {
     /// `{"decryption", "media": {"requested", "attached", "cacheHits", "fetchMs"}, "badge",
     ///   "category": {"identifier", "buttons": [{"id", "title", "destructive", "foreground",
     ///   "authenticationRequired", "icon", "textInput": {"buttonTitle", "placeholder"}}]},
-    ///   "thumbnail": {"clippingRect": {"x", "y", "width", "height"}, "time", "hidden"}, "notes"}`.
+    ///   "thumbnail": {"clippingRect": {"x", "y", "width", "height"}, "time", "hidden"}, "notes",
+    ///   "communication": {"sender": {"id", "name", "avatar": {"bytes", "type", "sourceType",
+    ///   "sourceBytes", "converted"}}, "conversation": {"id", "name", "group", "avatar"}, "shown",
+    ///   "fallback", "note"} or null}`.
     var json: JSONValue {
         func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         var category: JSONValue = .null
@@ -43,6 +47,7 @@ extension PipelineDetails {
             "category": category,
             "thumbnail": thumbnail,
             "notes": .array(notes.map(JSONValue.string)),
+            "communication": communication.map(\.json) ?? .null,
         ])
     }
 
@@ -65,6 +70,61 @@ extension PipelineDetails {
         }
         if let badge { rows.append(("badge op", "badge now \(badge)")) }
         if !notes.isEmpty { rows.append(("ignored", notes.joined(separator: ", "))) }
+        if let communication { rows += communication.summaryRows }
+        return rows
+    }
+}
+
+extension PipelineDetails.Communication {
+    /// The `communication` object of `details`.
+    var json: JSONValue {
+        func avatar(_ a: Avatar?) -> JSONValue {
+            a.map {
+                .object([
+                    "bytes": .int($0.bytes), "type": .string($0.type), "sourceType": .string($0.sourceType), "sourceBytes": .int($0.sourceBytes),
+                    "converted": .bool($0.converted),
+                ])
+            } ?? .null
+        }
+        let sender: JSONValue =
+            message.map { .object(["id": .string($0.sender.id), "name": .string($0.sender.name), "avatar": avatar(senderAvatar)]) } ?? .null
+        let conversation: JSONValue =
+            message.map {
+                .object([
+                    "id": .string($0.conversation.id), "name": $0.conversation.name.map(JSONValue.string) ?? .null,
+                    "group": .bool($0.conversation.isGroup), "avatar": avatar(conversationAvatar),
+                ])
+            } ?? .null
+        return .object([
+            "sender": sender, "conversation": conversation, "shown": .bool(shown), "fallback": fallback.map { .string($0.rawValue) } ?? .null,
+            "note": note.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    /// The readable summary's rows: sender, conversation, avatars' bytes, and the fallback's reason.
+    var summaryRows: [(String, String)] {
+        func avatar(_ a: Avatar?) -> String {
+            guard let a else { return "no avatar" }
+            let format = { (type: String) in MediaFormat.forUniformTypeIdentifier(type)?.name ?? type }
+            return "avatar \(a.bytes) bytes \(format(a.type))" + (a.converted ? " (converted from \(format(a.sourceType)), \(a.sourceBytes) bytes)" : "")
+        }
+        var rows: [(String, String)] = []
+        if let message {
+            rows.append(("sender", "\(message.sender.name) (\(message.sender.id)), " + avatar(senderAvatar)))
+            let c = message.conversation
+            if c.isGroup {
+                rows.append(("conversation", "\(c.name ?? "(no name)") (\(c.id)), group, " + avatar(conversationAvatar)))
+            } else {
+                rows.append(("conversation", "one-to-one (\(c.id))"))
+            }
+        }
+        if shown {
+            rows.append(("message", "shown as a communication notification"))
+        } else if let fallback {
+            rows.append(("message", "fallback \(fallback.rawValue): \(note ?? "")"))
+        } else if let note {
+            rows.append(("message", note))
+        }
         return rows
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 /// `richpush simulate`: runs the extension pipeline on a payload file, as iOS would, against real servers.
 enum SimulateCommand {
@@ -31,6 +31,16 @@ enum SimulateCommand {
             the Info.plist's MediaKeyPaths and PushIDKeyPaths, --media-key and --push-id-key are
             tried before the default (or --settings) keys; --replace-media-keys and
             --replace-push-id-keys use only the keys given.
+
+            A message from a person (the payload's sender {id, name, avatar} and conversation
+            {id, name, avatar, group}, at --sender-key / --conversation-key before the defaults
+            sender and conversation) becomes a communication notification: the avatars are
+            fetched under the media rules within the deadline (WebP, HEIC and other formats iOS
+            does not draw are converted, here with libvips where iOS uses ImageIO), the host
+            plays INSendMessageIntent's donation and the content's update, and the output shows
+            the sender, the conversation, the avatars' bytes and, when it fell back to the normal
+            notification, why (avatar_failed, intent_failed). --without-communication-capability
+            plays an app without the capability (iOS refuses the update: intent_failed).
 
             A receipt not sent says why ("receipt skipped: no_push_id …", "skipReason" in --json):
             no_receipts_url, no_push_id, per_delivery_id (the vendor's id names one delivery,
@@ -75,6 +85,16 @@ enum SimulateCommand {
             .flag("replace-media-keys", help: "Use only the --media-key paths (as MediaKeyPathsReplace)."),
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id, tried before the default keys\n(as PushIDKeyPaths)."),
             .flag("replace-push-id-keys", help: "Use only the --push-id-key paths (as PushIDKeyPathsReplace)."),
+            .value(
+                "sender-key", "PATH", repeatable: true,
+                help: "A key path for a message's sender {id, name, avatar}, tried before\nthe default key sender (as SenderKeyPaths)."),
+            .value(
+                "conversation-key", "PATH", repeatable: true,
+                help: "A key path for its conversation {id, name, avatar, group}, tried\nbefore the default key conversation (as ConversationKeyPaths)."),
+            .flag("no-communication", help: "Show a message's sender as a normal notification\n(as CommunicationNotifications false)."),
+            .flag(
+                "without-communication-capability",
+                help: "Play an app without the Communication Notifications capability:\niOS refuses to update the content from the intent (intent_failed)."),
             .value(
                 "default-body", "TEXT",
                 help:
@@ -126,7 +146,7 @@ enum SimulateCommand {
             configuration.receiptsURL = url
         }
         configuration.allowedHTTPHosts.formUnion(args.values("allow-http-host").map { $0.lowercased() })
-        for option in ["media-key", "push-id-key"] {
+        for option in ["media-key", "push-id-key", "sender-key", "conversation-key"] {
             for key in args.values(option) where key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
                 throw UsageError(
                     command: command, message: "--\(option) \"\(key)\" is not a key path (empty or with an empty part): give dotted keys, e.g. data.image")
@@ -138,6 +158,14 @@ enum SimulateCommand {
         configuration.pushIDKeyPaths = try SimulateSettings.keyPaths(
             args.values("push-id-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-push-id-keys"), option: "push-id-key",
             before: configuration.pushIDKeyPaths)
+        configuration.senderKeyPaths = try SimulateSettings.keyPaths(
+            args.values("sender-key").map { PayloadKeyPath($0) }, replace: false, option: "sender-key", before: configuration.senderKeyPaths)
+        configuration.conversationKeyPaths = try SimulateSettings.keyPaths(
+            args.values("conversation-key").map { PayloadKeyPath($0) }, replace: false, option: "conversation-key",
+            before: configuration.conversationKeyPaths)
+        if args.flag("no-communication") { configuration.communicationNotifications = false }
+        // Where iOS converts an avatar with ImageIO, the host converts it with libvips.
+        if configuration.avatarConverter == nil { configuration.avatarConverter = OptimizerAvatarConverter() }
         if let body = args.value("default-body") { configuration.defaultBody = body.isEmpty ? nil : body }
         if args.flag("no-media-category"), !args.values("media-category").isEmpty {
             throw UsageError(command: command, message: "give either --media-category or --no-media-category, not both")
@@ -197,7 +225,9 @@ enum SimulateCommand {
         let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
         configuration.attachmentsDirectory = extensionFolder
-        let hosted = await HostedSimulation.run(payload: data, configuration: configuration, transport: transport, budget: budget, store: out)
+        let hosted = await HostedSimulation.run(
+            payload: data, configuration: configuration, transport: transport, budget: budget, store: out,
+            communication: args.flag("without-communication-capability") ? .notAllowed : .allowed)
         try? FileManager.default.removeItem(at: extensionFolder)
         let result = hosted.result
         let host: JSONValue? = HostedSimulation.json(hosted.report)
@@ -275,7 +305,7 @@ enum SimulateCommand {
     static func summary(_ r: PipelineResult, out: URL, receiptsHost: String? = nil) -> String {
         let c = r.content
         var lines: [String] = []
-        func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+        func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: max(12, label.count + 1), withPad: " ", startingAt: 0) + value) }
         var outcome = r.outcome.rawValue
         if let reason = r.reason { outcome += " (reason: \(reason.rawValue)" + (r.httpStatus.map { ", HTTP \($0)" } ?? "") + ")" }
         add("outcome", outcome + " in \(r.elapsedMs) ms")
