@@ -42,6 +42,12 @@ public struct PushPayload: Sendable, Equatable {
     public var mediaKeyPath: PayloadKeyPath = "image-url"
     /// The push id reported back in receipts (top-level `push_id`).
     public var pushID: String?
+    /// A message from a person: written as the top-level `sender` (and `conversation`), which
+    /// the RichPush extension shows as a communication notification; setting it also sets
+    /// `mutableContent` (the extension must run).
+    public var message: RichPushMessage? {
+        didSet { if message != nil { mutableContent = true } }
+    }
     /// Custom top-level keys (outside `aps`). Keys set by the builder win over these.
     public var customKeys: [String: JSONValue] = [:]
 
@@ -58,7 +64,7 @@ public struct PushPayload: Sendable, Equatable {
 
     /// The payload as a JSON value.
     ///
-    /// - Returns: `{"aps": {…}, custom keys…, media URL, push_id}`.
+    /// - Returns: `{"aps": {…}, custom keys…, media URL, push_id, sender, conversation}`.
     public func jsonValue() -> JSONValue {
         var root = customKeys
         var aps: [String: JSONValue] = [:]
@@ -88,6 +94,10 @@ public struct PushPayload: Sendable, Equatable {
         if let mediaURL { value = value.setting(.string(mediaURL), at: mediaKeyPath) }
         root = value.objectValue ?? [:]
         if let pushID { root["push_id"] = .string(pushID) }
+        if let message {
+            root["sender"] = message.senderJSON
+            root["conversation"] = message.conversationJSON
+        }
         // aps last: a custom key or media path under aps must not replace the builder's members.
         var mergedAPS = root["aps"]?.objectValue ?? [:]
         for (k, v) in aps { mergedAPS[k] = v }

@@ -9,6 +9,8 @@ public struct ExtensionLookup: Sendable, Equatable {
     public var pushIDKeyPath: PayloadKeyPath?
     /// The push id the receipt would carry.
     public var pushID: String?
+    /// The message from a person it would show as a communication notification, if any.
+    public var message: RichPushMessage?
 
     /// Makes a lookup result.
     /// - Parameters:
@@ -16,14 +18,17 @@ public struct ExtensionLookup: Sendable, Equatable {
     ///   - media: the media found.
     ///   - pushIDKeyPath: where the push id is.
     ///   - pushID: the push id.
-    public init(vendor: PushVendor?, media: PayloadLookup.Media, pushIDKeyPath: PayloadKeyPath?, pushID: String?) {
+    ///   - message: the message from a person, if any.
+    public init(vendor: PushVendor?, media: PayloadLookup.Media, pushIDKeyPath: PayloadKeyPath?, pushID: String?, message: RichPushMessage? = nil) {
         self.vendor = vendor
         self.media = media
         self.pushIDKeyPath = pushIDKeyPath
         self.pushID = pushID
+        self.message = message
     }
 
-    /// One sentence: `media https://… (att), push id 9f3c… (custom.i), OneSignal payload`.
+    /// One sentence: `media https://… (att), push id 9f3c… (custom.i), OneSignal payload` (and
+    /// `, a message from Ada (u-42) in the group Engine room, with avatar`).
     public var summary: String {
         var parts: [String] = []
         if let path = media.path, let first = media.urls.first {
@@ -37,6 +42,12 @@ public struct ExtensionLookup: Sendable, Equatable {
             parts.append("no push id")
         }
         parts.append(vendor.map { "\($0.name) payload" } ?? "no known vendor's payload")
+        if let message {
+            let c = message.conversation
+            parts.append(
+                "a message from \(message.sender.name) (\(message.sender.id))" + (c.isGroup ? " in the group \(c.name ?? c.id)" : "")
+                    + (message.sender.avatar == nil ? ", no avatar" : ", with avatar"))
+        }
         return parts.joined(separator: ", ")
     }
 }

@@ -49,6 +49,14 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         public static let unknownInterruptionLevel = Code(rawValue: "unknown_interruption_level")
         /// A `relevance-score` outside 0…1.
         public static let relevanceScoreRange = Code(rawValue: "relevance_score_range")
+        /// `interruption-level` `critical` without a `sound` dictionary (`{"critical": 1, "name", "volume"}`).
+        public static let criticalWithoutSoundDictionary = Code(rawValue: "critical_without_sound_dictionary")
+        /// A message's `sender` that cannot be shown as one (missing id or name, wrong type).
+        public static let invalidSender = Code(rawValue: "invalid_sender")
+        /// A message's `conversation` that is wrong, or probably not what was meant.
+        public static let invalidConversation = Code(rawValue: "invalid_conversation")
+        /// A message's avatar URL that is not https (App Transport Security blocks it in the extension).
+        public static let insecureAvatarURL = Code(rawValue: "insecure_avatar_url")
         /// The RichPush extension would find no media URL along its key paths.
         public static let noMediaURL = Code(rawValue: "no_media_url")
         /// The RichPush extension would find no push id along its key paths (no receipt).

@@ -16,6 +16,10 @@ public struct PayloadLinter: Sendable {
     public var mediaKeyPaths: [PayloadKeyPath]
     /// Where the push id is looked for (default: `PayloadKeyPath.defaultPushIDKeyPaths`).
     public var pushIDKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultPushIDKeyPaths
+    /// Where a message's sender is looked for (default: `PayloadKeyPath.defaultSenderKeyPaths`).
+    public var senderKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultSenderKeyPaths
+    /// Where a message's conversation is looked for (default: `PayloadKeyPath.defaultConversationKeyPaths`).
+    public var conversationKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultConversationKeyPaths
     /// Apply the VoIP size limit (5120 bytes) instead of 4096.
     public var voip: Bool
     /// Also warn when the RichPush extension would find no media URL (`no_media_url`) or no push
@@ -41,7 +45,8 @@ public struct PayloadLinter: Sendable {
         let id = PayloadLookup.pushID(in: delivered, keyPaths: pushIDKeyPaths)
         return ExtensionLookup(
             vendor: PushVendor.recognise(delivered), media: PayloadLookup.media(in: delivered, keyPaths: mediaKeyPaths),
-            pushIDKeyPath: id?.path, pushID: id?.value)
+            pushIDKeyPath: id?.path, pushID: id?.value,
+            message: RichPushMessage.read(from: delivered, senderKeyPaths: senderKeyPaths, conversationKeyPaths: conversationKeyPaths).message)
     }
 
     /// The size limit in force, in bytes.
@@ -218,6 +223,9 @@ public struct PayloadLinter: Sendable {
             }
         }
 
+        // A message from a person (communication notifications).
+        findings += messageFindings(payload, isMutable: isMutable, isBackground: isBackground, mediaNamed: !media.isEmpty)
+
         // Types and ranges Apple documents.
         if let badge = apsMap["badge"], badge.integerLiteralValue == nil {
             findings.append(LintFinding(.warning, .wrongType, at: "aps.badge", "`badge` is \(Self.kind(badge)); it must be an integer (0 clears the badge)"))
@@ -236,13 +244,67 @@ public struct PayloadLinter: Sendable {
                     LintFinding(.warning, .wrongType, at: "aps.interruption-level", "`interruption-level` is \(Self.kind(level)); it must be a string"))
             }
         }
+        if apsMap["interruption-level"]?.stringValue == InterruptionLevel.critical.rawValue {
+            let sound = apsMap["sound"]
+            if sound?.objectValue == nil {
+                findings.append(
+                    LintFinding(
+                        .warning, .criticalWithoutSoundDictionary, at: "aps.sound",
+                        "`interruption-level` is critical but `sound` is \(sound.map(Self.kind) ?? "missing"): a critical alert plays its sound through the mute switch and Focus only from a dictionary {\"critical\": 1, \"name\": \"default\", \"volume\": 1.0} (Apple, and the critical-alerts entitlement)"
+                    ))
+            } else if sound?["critical"]?.integerLiteralValue != 1 {
+                findings.append(
+                    LintFinding(
+                        .warning, .criticalWithoutSoundDictionary, at: "aps.sound.critical",
+                        "`interruption-level` is critical but the `sound` dictionary has no \"critical\": 1, so the sound is not a critical one; add it"))
+            }
+        }
         if let score = apsMap["relevance-score"] {
             if score.doubleValue.map({ !(0...1).contains($0) }) ?? true {
-                findings.append(LintFinding(.warning, .relevanceScoreRange, at: "aps.relevance-score", "`relevance-score` must be a number from 0 to 1"))
+                findings.append(
+                    LintFinding(
+                        .warning, .relevanceScoreRange, at: "aps.relevance-score",
+                        "`relevance-score` is \(Self.kind(score)); it must be a number from 0 to 1 (Apple), or iOS ignores it when it sorts the summary"))
             }
         }
         if checksExtensionLookup { findings += lookupFindings(payload) }
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity != .error }
+    }
+
+    /// The message's `sender` and `conversation` (`RichPushMessage`'s rules), the avatars' schemes,
+    /// and the `mutable-content` the extension needs to show it.
+    private func messageFindings(_ payload: JSONValue, isMutable: Bool, isBackground: Bool, mediaNamed: Bool) -> [LintFinding] {
+        let reading = RichPushMessage.read(from: payload, senderKeyPaths: senderKeyPaths, conversationKeyPaths: conversationKeyPaths)
+        var findings: [LintFinding] = reading.problems.map { problem in
+            let code: LintFinding.Code =
+                conversationKeyPaths.contains(where: { problem.keyPath.hasPrefix($0.description) }) ? .invalidConversation : .invalidSender
+            let outcome = problem.isError ? "; the notification is shown as a normal one (the extension reports intent_failed)" : ""
+            return LintFinding(problem.isError ? .error : .warning, code, at: problem.keyPath, problem.message + outcome)
+        }
+        guard let message = reading.message else { return findings }
+        let senderPath = reading.senderKeyPath?.description ?? "sender"
+        var avatars = [(senderPath + ".avatar", message.sender.avatar)]
+        if message.conversation.isGroup { avatars.append(("conversation.avatar", message.conversation.avatar)) }
+        for case (let path, let url?) in avatars where URL(string: url)?.scheme?.lowercased() == "http" {
+            findings.append(
+                LintFinding(
+                    .error, .insecureAvatarURL, at: path,
+                    "the avatar \(url) is cleartext http; App Transport Security blocks it in the extension (avatar_failed): serve it over https"))
+        }
+        if isBackground {
+            findings.append(
+                LintFinding(
+                    .error, .backgroundPushWithMedia, at: "aps.content-available",
+                    "a background push (content-available, no alert) names a sender at `\(senderPath)`, but it never reaches the notification service extension; add a visible alert and \"mutable-content\": 1"
+                ))
+        } else if !isMutable && !mediaNamed {
+            findings.append(
+                LintFinding(
+                    .error, .mutableContentMissing, at: "aps.mutable-content",
+                    "a sender is named at `\(senderPath)` but aps has no \"mutable-content\": 1, so the extension never runs and iOS shows no communication notification",
+                    fixable: true))
+        }
+        return findings
     }
 
     /// `no_media_url` and `no_push_id` warnings, naming the key paths tried and the vendor.
@@ -252,7 +314,8 @@ public struct PayloadLinter: Sendable {
         let vendor = lookup.vendor.map { v in
             "recognised a \(v.name) payload (\(v.markers.filter { $0.lookup(in: payload) != nil }.map(\.description).joined(separator: ", ")))"
         }
-        if lookup.media.urls.isEmpty {
+        // A message from a person needs no media: its avatar is what it shows.
+        if lookup.media.urls.isEmpty && lookup.message == nil {
             var message = "the RichPush extension would find no media URL (looked at \(mediaKeyPaths.map(\.description).joined(separator: ", ")))"
             if !lookup.media.deepLinks.isEmpty {
                 message += "; url \(lookup.media.deepLinks.joined(separator: ", ")) is a link, not media (media needs a file extension such as .jpg)"
@@ -279,7 +342,8 @@ public struct PayloadLinter: Sendable {
     /// flag outside `aps` moved in; FCM legacy `{notification, data}` turned into the APNs payload
     /// FCM delivers (`aps.alert` from `notification`, `data` keys at the top level); a missing
     /// `mutable-content` added when media is named; `aps` given as a string becomes
-    /// `{"alert": string}`. User content is never dropped: an `aps` of another type is left as is.
+    /// `{"alert": string}`; a missing `mutable-content` added when a message's sender is named.
+    /// User content is never dropped: an `aps` of another type is left as is.
     /// - Parameter payload: the payload root.
     /// - Returns: the fixed payload (unchanged when nothing is fixable).
     public func fix(_ payload: JSONValue) -> JSONValue {
@@ -320,6 +384,11 @@ public struct PayloadLinter: Sendable {
         fixed["aps"] = .object(aps)
         let isBackground = aps["content-available"] != nil && aps["alert"] == nil
         if !Self.mediaURLs(in: .object(fixed), at: mediaKeyPaths).isEmpty && !isBackground { setMutable = true }
+        if RichPushMessage.read(from: .object(fixed), senderKeyPaths: senderKeyPaths, conversationKeyPaths: conversationKeyPaths).message != nil,
+            !isBackground
+        {
+            setMutable = true
+        }
         if setMutable { aps["mutable-content"] = .int(1) }
         if !aps.isEmpty || root["aps"] != nil { root["aps"] = .object(aps) }
         return .object(root)

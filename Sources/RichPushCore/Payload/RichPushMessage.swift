@@ -112,6 +112,25 @@ public struct RichPushMessage: Sendable, Equatable {
         self.conversation = conversation ?? Conversation(id: sender.id)
     }
 
+    /// The payload's `sender` object: `{"id", "name", "avatar"?}`.
+    public var senderJSON: JSONValue {
+        var object: [String: JSONValue] = ["id": .string(sender.id), "name": .string(sender.name)]
+        if let avatar = sender.avatar { object["avatar"] = .string(avatar) }
+        return .object(object)
+    }
+
+    /// The payload's `conversation` object, `nil` when it is the default one-to-one conversation
+    /// with the sender (nothing to write): `{"id", "name"?, "avatar"?, "group"?}`.
+    public var conversationJSON: JSONValue? {
+        let c = conversation
+        guard c.isGroup || c.id != sender.id || c.name != nil || c.avatar != nil else { return nil }
+        var object: [String: JSONValue] = ["id": .string(c.id)]
+        if let name = c.name { object["name"] = .string(name) }
+        if let avatar = c.avatar { object["avatar"] = .string(avatar) }
+        if c.isGroup { object["group"] = .bool(true) }
+        return .object(object)
+    }
+
     /// The longest identifier or name kept, in UTF-8 bytes (our bound: a payload is at most 4096
     /// bytes, Apple's limit; a longer value is a mistake, not a name).
     public static let maximumFieldBytes = 512

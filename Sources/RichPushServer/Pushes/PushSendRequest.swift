@@ -9,8 +9,14 @@ import RichPushProvider
 /// {"push_id": "2018001", "tokens": ["<64 hex>", …] and/or "user_ids": ["u-42", …],
 ///  "provider": "apns" | "fcm",
 ///  "payload": {"aps": {…}} | "title": "…", "subtitle": "…", "body": "…", "image": "https://…",
+///  "sender": {"id": "u-42", "name": "Ada Lovelace", "avatar": "https://…"},
+///  "conversation": {"id": "c-7", "name": "Engine room", "avatar": "https://…", "group": true},
 ///  "push_type": "alert", "priority": 10, "collapse_id": "…", "expiration": 1767225600, "topic": "com.example.app"}
 /// ```
+///
+/// `sender` and `conversation` (a message from a person, shown by the RichPush extension as a
+/// communication notification) are written at the payload's top level, with `RichPushMessage`'s
+/// rules; a built payload gets `mutable-content: 1`, a given one must have it (the lint says so).
 ///
 /// `tokens` go through `provider` (default: APNs when the server has APNs settings, else FCM);
 /// `user_ids` are looked up in the devices the app registered (`POST /v1/devices`) and each of
@@ -76,7 +82,7 @@ public struct PushSendRequest: Sendable {
             known: Set(
                 [
                     "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
-                    "priority", "collapse_id", "expiration", "topic",
+                    "priority", "collapse_id", "expiration", "topic", "sender", "conversation",
                 ] + PushMediaOptions.fields),
             example: "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
 
@@ -163,6 +169,25 @@ public struct PushSendRequest: Sendable {
             }
             built.mediaURL = try text("image")
             payload = built.jsonValue()
+        }
+
+        // A message from a person: the request's sender and conversation, into the payload.
+        if root["sender"] != nil || root["conversation"] != nil {
+            for key in ["sender", "conversation"] where root[key] != nil && payload[key] != nil {
+                throw HTTPResponseError(field: key, message: "give \(key) either in the payload or as the request's field, not both")
+            }
+            var given: [String: JSONValue] = [:]
+            given["sender"] = root["sender"]
+            given["conversation"] = root["conversation"]
+            let reading = RichPushMessage.read(from: .object(given))
+            guard let message = reading.message else {
+                let problem = reading.problems.first { $0.isError } ?? RichPushMessage.Problem(keyPath: "sender", message: "", isError: true)
+                throw HTTPResponseError(
+                    field: problem.keyPath.hasPrefix("conversation") ? "conversation" : "sender", message: problem.message)
+            }
+            payload = payload.setting(message.senderJSON, at: "sender")
+            if let conversation = message.conversationJSON { payload = payload.setting(conversation, at: "conversation") }
+            if root["payload"] == nil { payload = payload.setting(.int(1), at: "aps.mutable-content") }
         }
 
         // Push id.

@@ -15,7 +15,12 @@ enum LintCommand {
             visible alert and aps["mutable-content"] = 1 as an integer; the wrong spellings
             ("1", true, mutable_content, the flag outside aps, FCM legacy
             notification.mutable_content) are errors by name; a background push carrying media
-            never reaches the extension; media URLs must be https.
+            never reaches the extension; media URLs must be https. A message from a person
+            (sender {id, name, avatar}, conversation {id, name, avatar, group}) must have its id
+            and name, https avatars and mutable-content (invalid_sender, invalid_conversation,
+            insecure_avatar_url). Interruption levels: critical without a sound dictionary
+            {"critical": 1, …} (critical_without_sound_dictionary) and relevance-score outside
+            0…1 (relevance_score_range) are warnings.
 
             --fix rewrites what has one right answer and writes the fixed payload to standard
             output (or to --output FILE); findings then go to standard error, marked "fixed"
@@ -69,6 +74,8 @@ enum LintCommand {
             for problem in settings.problems { printError("warning: \(plist): \(problem)") }
             linter.mediaKeyPaths = settings.pipeline.mediaKeyPaths
             linter.pushIDKeyPaths = settings.pipeline.pushIDKeyPaths
+            linter.senderKeyPaths = settings.pipeline.senderKeyPaths
+            linter.conversationKeyPaths = settings.pipeline.conversationKeyPaths
         }
         let keys = args.values("media-key").map { PayloadKeyPath($0) }
         linter.mediaKeyPaths = keys + linter.mediaKeyPaths.filter { !keys.contains($0) }
