@@ -43,6 +43,14 @@ public enum PayloadChecks {
         return findings
     }
 
+    /// The key paths the extension reads a message's sender from.
+    static func senderKeyPaths(_ service: TargetFacts?) -> [PayloadKeyPath] {
+        let settings = service?.infoPlist["RichPush"]
+        let custom = settings?["SenderKeyPaths"]?.strings.map { PayloadKeyPath($0) } ?? []
+        if settings?["SenderKeyPathsReplace"]?.truthValue == true, !custom.isEmpty { return custom }
+        return custom + PayloadKeyPath.defaultSenderKeyPaths.filter { !custom.contains($0) }
+    }
+
     /// The key paths the extension reads media from.
     static func mediaKeyPaths(_ service: TargetFacts?) -> [PayloadKeyPath] {
         let settings = service?.infoPlist["RichPush"]

@@ -1,0 +1,4 @@
+import RichPushNotificationService
+import UserNotifications
+
+final class NotificationService: RichPushServiceExtension {}
