@@ -190,8 +190,9 @@ def build_project(case, name="Fixture", extra_targets=0, files_per_target=0):
             # An extension that makes its own message intents (as apps with their own code do).
             nse_source = (b"import Intents\nimport UserNotifications\n\nfinal class NotificationService: UNNotificationServiceExtension {\n"
                           b"    func intent(_ sender: INPerson) -> INSendMessageIntent {\n"
-                          b"        INSendMessageIntent(recipients: nil, outgoingMessageType: .outgoingMessageText, content: nil, speakableGroupName: nil,\n"
-                          b"                            conversationIdentifier: nil, serviceName: nil, sender: sender, attachments: nil)\n    }\n}\n")
+                          b"        INSendMessageIntent(\n"
+                          b"            recipients: nil, outgoingMessageType: .outgoingMessageText, content: nil, speakableGroupName: nil,\n"
+                          b"            conversationIdentifier: nil, serviceName: nil, sender: sender, attachments: nil)\n    }\n}\n")
         nse_files = [("NotificationService.swift", "sourcecode.swift", nse_source),
                      ("Info.plist", "text.plist.xml", plistlib.dumps(nse_plist, fmt=plistlib.FMT_XML)),
                      ("NotificationService.entitlements", "text.plist.entitlements",
