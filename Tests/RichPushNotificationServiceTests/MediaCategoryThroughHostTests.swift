@@ -68,6 +68,30 @@ import UserNotificationsStandIn
         #expect(try Self.contentExtensionCategories().contains(category))
     }
 
+    /// Issue 30, the carousel: a media key holding a list gives the content extension every
+    /// attachment, in the payload's order, under the first one's category (with the payload's
+    /// buttons, its button slot) — a category the example content extension lists, so its
+    /// carousel pages through them all.
+    @Test func severalAttachmentsReachTheCarouselUnderACategoryItLists() async throws {
+        let server = try await BridgeMediaServer.get()
+        let ids = ["reply-\(UUID().uuidString.prefix(8))"]
+        let object: [String: Any] = [
+            "aps": ["alert": ["title": "Album", "body": "3 new photos"], "mutable-content": 1],
+            "media-url": ["photo.jpg", "logo.png", "anim.gif"].map { server.url("/media/\($0)") },
+            "buttons": ids.map { ["id": $0, "title": "Reply"] },
+        ]
+        let report = try await Self.run(try JSONSerialization.data(withJSONObject: object))
+        #expect(report.shown.attachments.map(\.type) == ["public.jpeg", "public.png", "com.compuserve.gif"])
+        #expect(report.shown.attachments.map(\.bytes) == [89_696, 1_906, 900])
+        let category = report.shown.categoryIdentifier
+        #expect(NotificationCategoryDescription.buttonSlot(of: category)?.base == "image", "\(category)")
+        #expect(try Self.contentExtensionCategories().contains(category))
+        #expect(report.shown.registeredCategoryActions == ids)
+        let single = try await Self.run(try Self.payload(media: server.url("/media/photo.jpg")))
+        #expect(single.shown.attachments.count == 1)
+        #expect(single.shown.categoryIdentifier == "image")
+    }
+
     /// The content extension's list is exactly what the example service extension's settings make.
     @Test func theExampleContentExtensionListsEveryCategoryTheExampleServiceExtensionSets() throws {
         let url = Fixtures.packageRoot.appendingPathComponent("Examples/NotificationServiceExtension/Info.plist")
