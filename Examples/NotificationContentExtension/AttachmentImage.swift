@@ -6,7 +6,7 @@ import UIKit
 /// Decodes pictures through ImageIO's thumbnail API (it decodes no more pixels than it returns).
 enum AttachmentImage {
     /// The most pixels a picture may declare before anything is decoded: RichPush's bound,
-    /// 8192 × 8192 (`MediaIntegrity.maximumPixels`; 256 MB decoded at 4 bytes a pixel). A 545-byte
+    /// 8192 × 8192 (`RichPushMediaIntegrity.maximumPixels`; 256 MB decoded at 4 bytes a pixel). A 545-byte
     /// PNG can declare 60000 × 60000; its header is all that is read.
     static let maximumSourcePixels = 8192 * 8192
     /// The most memory the decoded frames of an animation may take together: 16 MB, of the

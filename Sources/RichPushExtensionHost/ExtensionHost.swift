@@ -196,7 +196,7 @@ public struct ExtensionHost: Sendable {
             title: content.title, subtitle: content.subtitle, body: content.body,
             categoryIdentifier: content.categoryIdentifier, threadIdentifier: content.threadIdentifier,
             badge: content.badge?.intValue, sound: content.sound?.payloadName,
-            userInfo: JSONValue(any: content.userInfo), attachments: attachments,
+            userInfo: RichPushJSONValue(any: content.userInfo), attachments: attachments,
             // iOS looks the category up when it shows the notification: record what it finds.
             registeredCategoryActions: UNUserNotificationCenter.current().registeredCategories()
                 .first { $0.identifier == content.categoryIdentifier }?.actions.map(\.identifier),

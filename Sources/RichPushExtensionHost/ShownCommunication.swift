@@ -11,14 +11,14 @@ public struct ShownCommunication: Sendable, Equatable {
     public struct Avatar: Sendable, Equatable {
         /// Its bytes.
         public var bytes: Int
-        /// The format its first bytes show (`MediaFormat.sniff`), `nil` when none RichPush knows.
-        public var format: MediaFormat?
+        /// The format its first bytes show (`RichPushMediaFormat.sniff`), `nil` when none RichPush knows.
+        public var format: RichPushMediaFormat?
         /// Whether iOS draws it: JPEG, PNG or GIF.
         public var drawable: Bool { format.map { [.jpeg, .png, .gif].contains($0) } ?? false }
 
         init(_ image: INImage) {
             bytes = image.imageData.count
-            format = MediaFormat.sniff(image.imageData.prefix(MediaFormat.sniffLength))
+            format = RichPushMediaFormat.sniff(image.imageData.prefix(RichPushMediaFormat.sniffLength))
         }
     }
 

@@ -32,7 +32,7 @@ public struct ShownContent: Sendable, Equatable {
     /// The sound's payload name (`default` or a file name), `nil` for none.
     public var sound: String?
     /// The payload (`userInfo`) as JSON, `nil` when it holds non-JSON values.
-    public var userInfo: JSONValue?
+    public var userInfo: RichPushJSONValue?
     /// The attachments, in order.
     public var attachments: [Attachment]
     /// The action identifiers of the category registered under `categoryIdentifier` in

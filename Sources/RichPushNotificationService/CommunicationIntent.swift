@@ -2,7 +2,7 @@
 // avatar as data), INSendMessageIntent for the conversation, its interaction donated.
 // One source file for iOS and Linux (IntentsStandIn there).
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 #if canImport(Intents)
 @preconcurrency import Intents

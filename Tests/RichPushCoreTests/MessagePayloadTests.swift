@@ -6,7 +6,7 @@ import Testing
 /// and what the lint says about them and about interruption levels.
 @Suite("Message payload keys and interruption-level lint")
 struct MessagePayloadTests {
-    func json(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
+    func json(_ text: String) throws -> RichPushJSONValue { try RichPushJSONValue.parse(Data(text.utf8)) }
 
     @Test func aGroupMessageIsReadWithEveryField() throws {
         let reading = RichPushMessage.read(
@@ -67,7 +67,7 @@ struct MessagePayloadTests {
     }
 
     @Test func theBuilderWritesTheKeysAndMutableContent() throws {
-        var payload = PushPayload(title: "Engine room", body: "It runs!")
+        var payload = RichPushPayloadBuilder(title: "Engine room", body: "It runs!")
         payload.message = RichPushMessage(
             sender: .init(id: "u-42", name: "Ada", avatar: "https://cdn.example.com/ada.jpg"),
             conversation: .init(id: "c-7", name: "Engine room", isGroup: true))
@@ -75,12 +75,12 @@ struct MessagePayloadTests {
         #expect(value["aps"]?["mutable-content"] == .int(1))
         #expect(value["sender"] == (try json(#"{"id": "u-42", "name": "Ada", "avatar": "https://cdn.example.com/ada.jpg"}"#)))
         #expect(value["conversation"] == (try json(#"{"id": "c-7", "name": "Engine room", "group": true}"#)))
-        #expect(PayloadLinter().lint(value).filter { $0.severity == .error }.isEmpty)
+        #expect(RichPushPayloadLinter().lint(value).filter { $0.severity == .error }.isEmpty)
         #expect(RichPushMessage.read(from: value).message == payload.message)
     }
 
     @Test func theLintChecksAMessage() throws {
-        let linter = PayloadLinter()
+        let linter = RichPushPayloadLinter()
         func codes(_ text: String) throws -> [String] { linter.lint(try json(text)).map { "\($0.severity) \($0.code)" } }
         #expect(
             try codes(#"{"aps": {"alert": "hi", "mutable-content": 1}, "push_id": "p", "sender": {"id": "u"}}"#) == ["error invalid_sender"])
@@ -100,7 +100,7 @@ struct MessagePayloadTests {
         #expect(
             try codes(#"{"aps": {"content-available": 1}, "sender": {"id": "u", "name": "A"}}"#).contains("error background_push_with_media"))
         // A message needs no media: no no_media_url warning, and the lookup names the sender.
-        var looking = PayloadLinter()
+        var looking = RichPushPayloadLinter()
         looking.checksExtensionLookup = true
         let message = try json(#"{"aps": {"alert": "hi", "mutable-content": 1}, "push_id": "p", "sender": {"id": "u-1", "name": "Ada"}}"#)
         #expect(looking.lint(message).isEmpty)
@@ -108,7 +108,7 @@ struct MessagePayloadTests {
     }
 
     @Test func theLintWarnsOnCriticalWithoutASoundDictionaryAndOnRelevanceOutOfRange() throws {
-        let linter = PayloadLinter()
+        let linter = RichPushPayloadLinter()
         func codes(_ aps: String) throws -> [String] {
             linter.lint(try json(#"{"aps": {"alert": "Smoke", \#(aps)}, "push_id": "p"}"#)).map { "\($0.severity) \($0.code) \($0.keyPath ?? "")" }
         }

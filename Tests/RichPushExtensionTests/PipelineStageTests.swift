@@ -2,23 +2,23 @@ import Foundation
 import RichPushTestSupport
 import Testing
 
-@testable import RichPushExtension
+@_spi(RichPushInternal) @testable import RichPushExtension
 
 /// Issue 30, item 1: each stage of the pipeline on its own, through its one contract
 /// (`prepare`, `hasWork`, `conclude`, `finish`), without a run, a network or a deadline.
 @Suite("Each pipeline stage on its own")
 struct PipelineStageTests {
     static func work(_ json: String) throws -> PipelineWork {
-        PipelineWork(.parsed(try JSONValue.parse(Data(json.utf8))))
+        PipelineWork(.parsed(try RichPushJSONValue.parse(Data(json.utf8))))
     }
 
-    static let rules = ContentRules(defaultBody: nil, mediaCategoryIdentifiers: PipelineConfiguration.defaultMediaCategoryIdentifiers)
+    static let rules = ContentRules(defaultBody: nil, mediaCategoryIdentifiers: RichPushConfiguration.defaultMediaCategoryIdentifiers)
 
     @Test func contentBuildsTheBestAttemptWithPushIDVendorAndButtons() throws {
         var work = try Self.work(
             #"{"aps": {"alert": {"title": "T", "body": ""}}, "push_id": "p-1", "buttons": [{"id": "ok", "title": "OK"}], "thumbnail": {"hidden": 7}}"#)
         ContentStage(
-            rules: ContentRules(defaultBody: "すぐに確認", mediaCategoryIdentifiers: [:]), pushIDKeyPaths: PayloadKeyPath.defaultPushIDKeyPaths,
+            rules: ContentRules(defaultBody: "すぐに確認", mediaCategoryIdentifiers: [:]), pushIDKeyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths,
             buttonCategorySlots: 4
         )
         .prepare(&work)
@@ -55,7 +55,7 @@ struct PipelineStageTests {
 
     @Test func decryptWithoutKeysKeepsTheClearAlertAndMakesDecryptFailedTheReason() throws {
         var work = try Self.work(#"{"aps": {"alert": "New message"}, "enc": {"v": 2, "kid": "k", "iv": "AAAA", "ct": "AAAA", "tag": "AAAA"}}"#)
-        let stage = DecryptStage(keys: nil, pushIDKeyPaths: PayloadKeyPath.defaultPushIDKeyPaths)
+        let stage = DecryptStage(keys: nil, pushIDKeyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths)
         stage.prepare(&work)
         #expect(work.json?["enc"] == nil)
         ContentStage(rules: Self.rules, pushIDKeyPaths: [], buttonCategorySlots: 0).prepare(&work)
@@ -67,7 +67,7 @@ struct PipelineStageTests {
     }
 
     @Test func mediaReadsOneURLOrManyOnOnePathAndNeedsNoNetworkForBadOnes() throws {
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-stage")
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let stage = MediaStage(configuration: configuration, transport: URLSessionMediaTransport(), rules: Self.rules, validate: nil)
@@ -97,7 +97,7 @@ struct PipelineStageTests {
     }
 
     @Test func mediaAtTheDeadlineReportsWhatHadNotArrivedAsTimeout() throws {
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-stage")
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let stage = MediaStage(configuration: configuration, transport: URLSessionMediaTransport(), rules: Self.rules, validate: nil)
@@ -113,7 +113,7 @@ struct PipelineStageTests {
     }
 
     @Test func communicationReadsTheSenderAndFallsBackOnWhatIsMissingAtTheDeadline() throws {
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-stage")
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let stage = CommunicationStage(configuration: configuration, transport: URLSessionMediaTransport(), intent: nil)
@@ -134,7 +134,7 @@ struct PipelineStageTests {
     @Test func badgeAppliesItsOperationOnceAndNeedsAContainer() throws {
         let directory = try Fixtures.temporaryDirectory("richpush-stage-badge")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let stage = BadgeStage(stateDirectory: directory, pushIDKeyPaths: PayloadKeyPath.defaultPushIDKeyPaths)
+        let stage = BadgeStage(stateDirectory: directory, pushIDKeyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths)
         for expected in [(1, [String]()), (1, ["badge_repeat"])] {
             var work = try Self.work(#"{"aps": {"alert": "hi"}, "push_id": "b-1", "badge_op": "inc"}"#)
             ContentStage(rules: Self.rules, pushIDKeyPaths: [], buttonCategorySlots: 0).prepare(&work)
@@ -155,7 +155,7 @@ struct PipelineStageTests {
     @Test func makingAPipelinesStagesTouchesNoFile() throws {
         let directory = try Fixtures.temporaryDirectory("richpush-stage-init")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.attachmentsDirectory = directory.appendingPathComponent("attachments")
         configuration.stateDirectory = directory.appendingPathComponent("state")
         let stages = NotificationPipeline.stages(configuration: configuration, transport: URLSessionMediaTransport(), validate: nil, intent: nil)

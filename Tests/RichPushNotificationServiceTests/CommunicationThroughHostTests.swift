@@ -1,9 +1,9 @@
 #if !canImport(UserNotifications)
 import Foundation
 import IntentsStandIn
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -18,12 +18,12 @@ import UserNotificationsStandIn
     struct Setup {
         let server: MediaServer
         let store: URL
-        var configuration: PipelineConfiguration
+        var configuration: RichPushConfiguration
 
         init() async throws {
             server = try await BridgeMediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
-            configuration = PipelineConfiguration()
+            configuration = RichPushConfiguration()
             configuration.allowedHTTPHosts = ["127.0.0.1"]
             configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-extension")
             configuration.deadline = 25
@@ -45,7 +45,7 @@ import UserNotificationsStandIn
             return PushRequest.make(payload: try JSONSerialization.data(withJSONObject: json))
         }
 
-        func run(_ request: UNNotificationRequest, support: ExtensionHost.CommunicationSupport = .allowed) async -> (HostReport, PipelineResult?) {
+        func run(_ request: UNNotificationRequest, support: ExtensionHost.CommunicationSupport = .allowed) async -> (HostReport, RichPushResult?) {
             let service = RecordingService(configuration: configuration)
             var host = ExtensionHost(storeDirectory: store, budget: 30)
             host.communication = support

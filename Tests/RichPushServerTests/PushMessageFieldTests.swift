@@ -13,7 +13,7 @@ struct PushMessageFieldTests {
         try PushSendRequest(body: try JSONSerialization.data(withJSONObject: body), defaultTopic: "com.example.app", makePushID: { "p-1" })
     }
 
-    func payload(_ r: PushSendRequest) throws -> JSONValue { try JSONValue.parse(r.notification.payload) }
+    func payload(_ r: PushSendRequest) throws -> RichPushJSONValue { try RichPushJSONValue.parse(r.notification.payload) }
 
     @Test func aBuiltPayloadGetsTheSenderTheConversationAndMutableContent() throws {
         let r = try request([

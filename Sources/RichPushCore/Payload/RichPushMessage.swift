@@ -4,7 +4,7 @@ import Foundation
 /// (the sender's name and avatar, the conversation's name and avatar) instead of the app's icon.
 ///
 /// The payload keys are RichPush's own and vendor-neutral, at configurable key paths
-/// (`PayloadKeyPath.defaultSenderKeyPaths`, `defaultConversationKeyPaths`):
+/// (`RichPushPayloadKeyPath.defaultSenderKeyPaths`, `defaultConversationKeyPaths`):
 /// ```json
 /// {"aps": {"alert": {"title": "Ada", "body": "Tea at five?"}, "mutable-content": 1},
 ///  "sender": {"id": "u-42", "name": "Ada Lovelace", "avatar": "https://cdn.example.com/ada.jpg"},
@@ -95,7 +95,7 @@ public struct RichPushMessage: Sendable, Equatable {
         /// Every problem found (errors first); empty when the keys are right.
         public var problems: [Problem]
         /// The key path the sender was found at.
-        public var senderKeyPath: PayloadKeyPath?
+        public var senderKeyPath: RichPushPayloadKeyPath?
     }
 
     /// Who sent it.
@@ -113,18 +113,18 @@ public struct RichPushMessage: Sendable, Equatable {
     }
 
     /// The payload's `sender` object: `{"id", "name", "avatar"?}`.
-    public var senderJSON: JSONValue {
-        var object: [String: JSONValue] = ["id": .string(sender.id), "name": .string(sender.name)]
+    public var senderJSON: RichPushJSONValue {
+        var object: [String: RichPushJSONValue] = ["id": .string(sender.id), "name": .string(sender.name)]
         if let avatar = sender.avatar { object["avatar"] = .string(avatar) }
         return .object(object)
     }
 
     /// The payload's `conversation` object, `nil` when it is the default one-to-one conversation
     /// with the sender (nothing to write): `{"id", "name"?, "avatar"?, "group"?}`.
-    public var conversationJSON: JSONValue? {
+    public var conversationJSON: RichPushJSONValue? {
         let c = conversation
         guard c.isGroup || c.id != sender.id || c.name != nil || c.avatar != nil else { return nil }
-        var object: [String: JSONValue] = ["id": .string(c.id)]
+        var object: [String: RichPushJSONValue] = ["id": .string(c.id)]
         if let name = c.name { object["name"] = .string(name) }
         if let avatar = c.avatar { object["avatar"] = .string(avatar) }
         if c.isGroup { object["group"] = .bool(true) }
@@ -143,8 +143,8 @@ public struct RichPushMessage: Sendable, Equatable {
     ///   - conversationKeyPaths: where `conversation` may be.
     /// - Returns: the message (or `nil` when no sender is named, or its keys are wrong) and the problems.
     public static func read(
-        from payload: JSONValue, senderKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultSenderKeyPaths,
-        conversationKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultConversationKeyPaths
+        from payload: RichPushJSONValue, senderKeyPaths: [RichPushPayloadKeyPath] = RichPushPayloadKeyPath.defaultSenderKeyPaths,
+        conversationKeyPaths: [RichPushPayloadKeyPath] = RichPushPayloadKeyPath.defaultConversationKeyPaths
     ) -> Reading {
         guard let (senderPath, senderValue) = first(senderKeyPaths, in: payload) else {
             if let (path, _) = first(conversationKeyPaths, in: payload) {
@@ -166,16 +166,16 @@ public struct RichPushMessage: Sendable, Equatable {
         return Reading(message: message, problems: problems.filter(\.isError) + problems.filter { !$0.isError }, senderKeyPath: senderPath)
     }
 
-    private static func first(_ paths: [PayloadKeyPath], in payload: JSONValue) -> (PayloadKeyPath, JSONValue)? {
+    private static func first(_ paths: [RichPushPayloadKeyPath], in payload: RichPushJSONValue) -> (RichPushPayloadKeyPath, RichPushJSONValue)? {
         for path in paths {
             if let value = path.lookup(in: payload), value != .null { return (path, value) }
         }
         return nil
     }
 
-    private static func list(_ paths: [PayloadKeyPath]) -> String { paths.map(\.description).joined(separator: ", ") }
+    private static func list(_ paths: [RichPushPayloadKeyPath]) -> String { paths.map(\.description).joined(separator: ", ") }
 
-    private static func readSender(_ value: JSONValue, at path: String, problems: inout [Problem]) -> Sender? {
+    private static func readSender(_ value: RichPushJSONValue, at path: String, problems: inout [Problem]) -> Sender? {
         guard let object = value.objectValue else {
             problems.append(
                 Problem(
@@ -189,7 +189,7 @@ public struct RichPushMessage: Sendable, Equatable {
         return Sender(id: id, name: name, avatar: avatar)
     }
 
-    private static func readConversation(_ value: JSONValue, at path: String, problems: inout [Problem]) -> Conversation? {
+    private static func readConversation(_ value: RichPushJSONValue, at path: String, problems: inout [Problem]) -> Conversation? {
         guard let object = value.objectValue else {
             problems.append(
                 Problem(
@@ -224,7 +224,7 @@ public struct RichPushMessage: Sendable, Equatable {
         return Conversation(id: id, name: name, avatar: avatar, isGroup: isGroup)
     }
 
-    private static func identifier(_ value: JSONValue?, at path: String, problems: inout [Problem]) -> String? {
+    private static func identifier(_ value: RichPushJSONValue?, at path: String, problems: inout [Problem]) -> String? {
         switch value {
         case .string(let s)?:
             return text(.string(s), at: path, required: true, problems: &problems)
@@ -239,7 +239,7 @@ public struct RichPushMessage: Sendable, Equatable {
         }
     }
 
-    private static func text(_ value: JSONValue?, at path: String, required: Bool, problems: inout [Problem]) -> String? {
+    private static func text(_ value: RichPushJSONValue?, at path: String, required: Bool, problems: inout [Problem]) -> String? {
         switch value {
         case .string(let s)?:
             let trimmed = s.value.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -264,7 +264,7 @@ public struct RichPushMessage: Sendable, Equatable {
 
     /// An avatar URL: a string with an http(s) scheme and a host (an `http` URL is kept here and
     /// refused by App Transport Security when fetched, unless the host is allowed).
-    private static func avatarURL(_ value: JSONValue?, at path: String, problems: inout [Problem]) -> String? {
+    private static func avatarURL(_ value: RichPushJSONValue?, at path: String, problems: inout [Problem]) -> String? {
         switch value {
         case nil, .null?:
             return nil
@@ -284,7 +284,7 @@ public struct RichPushMessage: Sendable, Equatable {
         }
     }
 
-    private static func describe(_ value: JSONValue) -> String {
+    private static func describe(_ value: RichPushJSONValue) -> String {
         switch value {
         case .null: return "null"
         case .bool(let b): return "the boolean \(b)"
@@ -296,10 +296,10 @@ public struct RichPushMessage: Sendable, Equatable {
     }
 }
 
-extension PayloadKeyPath {
+extension RichPushPayloadKeyPath {
     /// Where a message's sender is looked for by default: the top-level `sender` (RichPush's key,
     /// documented in docs/extension.md, "Communication notifications").
-    public static let defaultSenderKeyPaths: [PayloadKeyPath] = ["sender"]
+    public static let defaultSenderKeyPaths: [RichPushPayloadKeyPath] = ["sender"]
     /// Where a message's conversation is looked for by default: the top-level `conversation`.
-    public static let defaultConversationKeyPaths: [PayloadKeyPath] = ["conversation"]
+    public static let defaultConversationKeyPaths: [RichPushPayloadKeyPath] = ["conversation"]
 }

@@ -6,7 +6,7 @@ import RichPushCore
 public struct DoctorExpectations: Sendable, Equatable {
     /// The interruption levels the pushes are sent with (`time-sensitive` and `critical` need
     /// an entitlement each).
-    public var interruptionLevels: Set<InterruptionLevel> = []
+    public var interruptionLevels: Set<RichPushInterruptionLevel> = []
     /// Whether the pushes carry messages from people (communication notifications), even when
     /// nothing in the project says so yet.
     public var messages = false
@@ -18,7 +18,7 @@ public struct DoctorExpectations: Sendable, Equatable {
     /// - Parameters:
     ///   - interruptionLevels: the interruption levels sent.
     ///   - messages: whether messages from people are sent.
-    public init(interruptionLevels: Set<InterruptionLevel>, messages: Bool = false) {
+    public init(interruptionLevels: Set<RichPushInterruptionLevel>, messages: Bool = false) {
         self.interruptionLevels = interruptionLevels
         self.messages = messages
     }
@@ -29,10 +29,10 @@ public struct DoctorExpectations: Sendable, Equatable {
     ///   - payload: the payload bytes.
     ///   - senderKeyPaths: where the extension looks for the sender.
     /// - Returns: the expectations, widened.
-    func adding(payload: Data?, senderKeyPaths: [PayloadKeyPath]) -> DoctorExpectations {
-        guard let payload, let json = try? JSONValue.parse(payload) else { return self }
+    func adding(payload: Data?, senderKeyPaths: [RichPushPayloadKeyPath]) -> DoctorExpectations {
+        guard let payload, let json = try? RichPushJSONValue.parse(payload) else { return self }
         var widened = self
-        if let level = json["aps"]?["interruption-level"]?.stringValue { widened.interruptionLevels.insert(InterruptionLevel(rawValue: level)) }
+        if let level = json["aps"]?["interruption-level"]?.stringValue { widened.interruptionLevels.insert(RichPushInterruptionLevel(rawValue: level)) }
         if RichPushMessage.read(from: json, senderKeyPaths: senderKeyPaths).message != nil { widened.messages = true }
         return widened
     }

@@ -73,23 +73,23 @@ public struct DoctorReport: Sendable {
 
     /// `{"project", "configurations", "targets": [{name, kind, bundle_id, deployment_target, embedded_in}],
     /// "findings": [{code, severity, target, configurations, message, fix}]}`.
-    public var json: JSONValue {
+    public var json: RichPushJSONValue {
         .object([
-            "project": project.map(JSONValue.string) ?? .null,
-            "configurations": .array(configurations.map(JSONValue.string)),
+            "project": project.map(RichPushJSONValue.string) ?? .null,
+            "configurations": .array(configurations.map(RichPushJSONValue.string)),
             "targets": .array(
                 targets.map { target in
                     .object([
-                        "name": .string(target.name), "kind": .string(target.kind), "bundle_id": target.bundleID.map(JSONValue.string) ?? .null,
-                        "deployment_target": target.deploymentTarget.map(JSONValue.string) ?? .null,
-                        "embedded_in": .array(target.embeddedIn.map(JSONValue.string)),
+                        "name": .string(target.name), "kind": .string(target.kind), "bundle_id": target.bundleID.map(RichPushJSONValue.string) ?? .null,
+                        "deployment_target": target.deploymentTarget.map(RichPushJSONValue.string) ?? .null,
+                        "embedded_in": .array(target.embeddedIn.map(RichPushJSONValue.string)),
                     ])
                 }),
             "findings": .array(
                 findings.map { finding in
                     .object([
                         "code": .string(finding.code.rawValue), "severity": .string(finding.severity.rawValue), "target": .string(finding.target),
-                        "configurations": .array(finding.configurations.map(JSONValue.string)), "message": .string(finding.message),
+                        "configurations": .array(finding.configurations.map(RichPushJSONValue.string)), "message": .string(finding.message),
                         "fix": .string(finding.fix),
                     ])
                 }),

@@ -15,7 +15,7 @@ public protocol AvatarConverter: Sendable {
     ///   - maximumBytes: the most bytes the result may have.
     /// - Returns: the image bytes and their format (JPEG or PNG).
     /// - Throws: any error when the file cannot be decoded or no result fits.
-    func convert(_ file: URL, format: MediaFormat, maximumSide: Int, maximumBytes: Int) throws -> (data: Data, format: MediaFormat)
+    func convert(_ file: URL, format: RichPushMediaFormat, maximumSide: Int, maximumBytes: Int) throws -> (data: Data, format: RichPushMediaFormat)
 }
 
 #if canImport(ImageIO)
@@ -36,7 +36,7 @@ public struct ImageIOAvatarConverter: AvatarConverter {
     ///   - maximumBytes: the most bytes the result may have.
     /// - Returns: the image bytes and their format.
     /// - Throws: `AvatarFailure` when ImageIO cannot read the file or the result is too large.
-    public func convert(_ file: URL, format: MediaFormat, maximumSide: Int, maximumBytes: Int) throws -> (data: Data, format: MediaFormat) {
+    public func convert(_ file: URL, format: RichPushMediaFormat, maximumSide: Int, maximumBytes: Int) throws -> (data: Data, format: RichPushMediaFormat) {
         guard let source = CGImageSourceCreateWithURL(file as CFURL, [kCGImageSourceShouldCache: false] as CFDictionary) else {
             throw AvatarFailure(.unsupportedFormat, "ImageIO cannot read the \(format.name) avatar")
         }
@@ -51,7 +51,7 @@ public struct ImageIOAvatarConverter: AvatarConverter {
         }
         let alpha = image.alphaInfo
         let opaque = alpha == .none || alpha == .noneSkipLast || alpha == .noneSkipFirst
-        let output: MediaFormat = opaque ? .jpeg : .png
+        let output: RichPushMediaFormat = opaque ? .jpeg : .png
         let data = NSMutableData()
         guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, output.uniformTypeIdentifier as CFString, 1, nil) else {
             throw AvatarFailure(.unsupportedFormat, "ImageIO cannot write \(output.name)")

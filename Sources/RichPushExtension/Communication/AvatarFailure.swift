@@ -1,6 +1,7 @@
 /// Why an avatar could not be handed over: the media reason (`http_status`, `timeout`,
 /// `unsupported_format`, …) and what happened. The pipeline reports `avatar_failed`, with this
 /// as its detail.
+@_spi(RichPushInternal)
 public struct AvatarFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The media reason.
     public var reason: RichPushReasonCode

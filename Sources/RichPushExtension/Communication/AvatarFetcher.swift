@@ -5,7 +5,7 @@ import Foundation
 /// The rules: the media fetcher's (https or an ATS exception, at most 5 redirects, the
 /// pipeline's one deadline, a 2xx answer, `Accept-Encoding: identity`, the type from the first
 /// bytes) with Apple's image limit (10 MB); then an image only (an HTML page is `not_media`, SVG
-/// or a sound `unsupported_format`); JPEG, PNG and GIF pass `MediaIntegrity` (structure, at most
+/// or a sound `unsupported_format`); JPEG, PNG and GIF pass `RichPushMediaIntegrity` (structure, at most
 /// 8192 × 8192 pixels declared); what iOS draws as it is (JPEG, PNG, GIF of at most
 /// `maximumDataBytes`) is read into memory, anything else is converted (`AvatarConverter`) to at
 /// most `maximumSide` pixels, or refused when there is no converter.
@@ -17,9 +17,9 @@ struct AvatarFetcher: Sendable {
     /// notification's avatar at about 40 pt, 120 px on a 3× screen, and larger in the expanded view).
     static let maximumSide = 512
     /// The formats drawn as they are.
-    static let drawnAsIs: Set<MediaFormat> = [.jpeg, .png, .gif]
+    static let drawnAsIs: Set<RichPushMediaFormat> = [.jpeg, .png, .gif]
     /// The formats converted when a converter is there.
-    static let convertible: Set<MediaFormat> = [.webP, .heic, .avif, .tiff, .bmp, .jpegXL]
+    static let convertible: Set<RichPushMediaFormat> = [.webP, .heic, .avif, .tiff, .bmp, .jpegXL]
 
     let transport: any MediaTransport
     let allowedHTTPHosts: Set<String>
@@ -42,8 +42,8 @@ struct AvatarFetcher: Sendable {
             throw AvatarFailure(.badURL, "the avatar URL is not usable: \((error as? FetchFailure)?.message ?? "\(raw)")")
         }
         var fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: allowedHTTPHosts, sendsURLCredentials: sendsURLCredentials)
-        fetcher.sourceByteLimit = MediaKind.image.maximumBytes
-        let media: DownloadedMedia
+        fetcher.sourceByteLimit = RichPushMediaKind.image.maximumBytes
+        let media: RichPushDownloadedMedia
         do {
             media = try await fetcher.fetch(url, into: folder, deadline: deadline)
         } catch {
@@ -55,7 +55,7 @@ struct AvatarFetcher: Sendable {
         }
         if Self.drawnAsIs.contains(format) {
             do {
-                _ = try MediaIntegrity.check(media.file, format: format)
+                _ = try RichPushMediaIntegrity.check(media.file, format: format)
             } catch {
                 throw AvatarFailure(error.code == .tooManyPixels ? .tooLarge : .corruptMedia, error.message)
             }

@@ -2,6 +2,7 @@
 /// avatars as data. What the pipeline hands to the platform part (`RichPushServiceExtension`
 /// makes `INPerson` and `INSendMessageIntent` from it, donates the interaction and checks that
 /// the content can be updated from the intent).
+@_spi(RichPushInternal)
 public struct PreparedMessage: Sendable, Equatable {
     /// The payload's sender and conversation.
     public var message: RichPushMessage

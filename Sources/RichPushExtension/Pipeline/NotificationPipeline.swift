@@ -4,18 +4,19 @@ import Foundation
 ///
 /// For each notification it reads the payload, builds the best-attempt text content before any
 /// network work, finds and normalises the media URL, fetches it to a file under every rule of
-/// `MediaFetcher` within `PipelineConfiguration.deadline`, sniffs its type (Apple's table),
-/// checks its structure (`MediaIntegrity`), runs the validation hook, attaches it, posts the
+/// `MediaFetcher` within `RichPushConfiguration.deadline`, sniffs its type (Apple's table),
+/// checks its structure (`RichPushMediaIntegrity`), runs the validation hook, attaches it, posts the
 /// receipt, and delivers the content exactly once.
 ///
 /// ```swift
-/// let pipeline = NotificationPipeline(configuration: PipelineConfiguration())
+/// let pipeline = NotificationPipeline(configuration: RichPushConfiguration())
 /// let run = pipeline.start(payload: userInfoJSON) { result in contentHandler(result.content) }
 /// // serviceExtensionTimeWillExpire(): run.expire()
 /// ```
+@_spi(RichPushInternal)
 public final class NotificationPipeline: Sendable {
     /// The configuration every run uses.
-    public let configuration: PipelineConfiguration
+    public let configuration: RichPushConfiguration
     /// The HTTP layer for media and receipts.
     public let transport: any MediaTransport
 
@@ -32,7 +33,7 @@ public final class NotificationPipeline: Sendable {
     /// - Parameters:
     ///   - configuration: key paths, rules, deadline, ATS exceptions, receipts URL, folders.
     ///   - transport: the HTTP layer; `nil` for `defaultTransport`.
-    public init(configuration: PipelineConfiguration, transport: (any MediaTransport)? = nil) {
+    public init(configuration: RichPushConfiguration, transport: (any MediaTransport)? = nil) {
         self.configuration = configuration
         self.transport = transport ?? Self.defaultTransport
     }
@@ -47,7 +48,7 @@ public final class NotificationPipeline: Sendable {
     ///   - payload: the notification's `userInfo` as JSON (normally an object with `aps`; see
     ///     `unreadablePayloadKey` for a payload that was not a JSON object).
     ///   - validate: an optional hook run on the downloaded file before the outcome is final, after
-    ///     `MediaIntegrity` has passed it (the iOS bridge creates its `UNNotificationAttachment` here). Throw `MediaValidationError` to
+    ///     `RichPushMediaIntegrity` has passed it (the iOS bridge creates its `UNNotificationAttachment` here). Throw `RichPushMediaValidationError` to
     ///     refuse the file with a reason; any other error counts as `unsupported_format`. It runs
     ///     inside the deadline: if the deadline or `expire()` comes first, its work is discarded.
     ///   - intent: for a message from a person (the payload's `sender`), the platform part run once
@@ -58,10 +59,10 @@ public final class NotificationPipeline: Sendable {
     /// - Returns: the run, to call `expire()` on or to await.
     @discardableResult
     public func start(
-        payload: JSONValue,
-        validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
+        payload: RichPushJSONValue,
+        validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)? = nil,
         intent: (@Sendable (PreparedMessage) async throws -> Void)? = nil,
-        deliver: @escaping @Sendable (PipelineResult) -> Void
+        deliver: @escaping @Sendable (RichPushResult) -> Void
     ) -> PipelineRun {
         let input: PipelineWork.Input
         if case .object(let fields) = payload, fields.count == 1, case .string(let problem)? = fields[Self.unreadablePayloadKey] {
@@ -90,13 +91,13 @@ public final class NotificationPipeline: Sendable {
     @discardableResult
     public func start(
         payload: Data,
-        validate: (@Sendable (DownloadedMedia) async throws -> Void)? = nil,
+        validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)? = nil,
         intent: (@Sendable (PreparedMessage) async throws -> Void)? = nil,
-        deliver: @escaping @Sendable (PipelineResult) -> Void
+        deliver: @escaping @Sendable (RichPushResult) -> Void
     ) -> PipelineRun {
         let input: PipelineWork.Input
         do {
-            input = .parsed(try JSONValue.parse(payload))
+            input = .parsed(try RichPushJSONValue.parse(payload))
         } catch {
             input = .unreadable((error as? RichPushError)?.message ?? String(describing: error))
         }
@@ -109,7 +110,7 @@ public final class NotificationPipeline: Sendable {
     /// badge; the receipt follows the decision), and the media stage among them (its files
     /// outlive the run's decision).
     static func stages(
-        configuration: PipelineConfiguration, transport: any MediaTransport, validate: (@Sendable (DownloadedMedia) async throws -> Void)?,
+        configuration: RichPushConfiguration, transport: any MediaTransport, validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)?,
         intent: (@Sendable (PreparedMessage) async throws -> Void)?
     ) -> (all: [any PipelineStage], media: MediaStage) {
         let rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifiers: configuration.mediaCategoryIdentifiers)
@@ -128,14 +129,14 @@ public final class NotificationPipeline: Sendable {
     /// Runs one notification to its delivered result (no expiry call).
     /// - Parameter payload: UTF-8 JSON bytes.
     /// - Returns: the delivered result.
-    public func process(payload: Data) async -> PipelineResult {
+    public func process(payload: Data) async -> RichPushResult {
         await start(payload: payload, deliver: { _ in }).result()
     }
 
     /// Runs one notification to its delivered result (no expiry call).
     /// - Parameter payload: the payload as JSON.
     /// - Returns: the delivered result.
-    public func process(payload: JSONValue) async -> PipelineResult {
+    public func process(payload: RichPushJSONValue) async -> RichPushResult {
         await start(payload: payload, deliver: { _ in }).result()
     }
 }

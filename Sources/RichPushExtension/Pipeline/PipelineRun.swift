@@ -11,20 +11,21 @@ import Foundation
 /// Delivery is a latch: the first of success, failure, the deadline or `expire()` decides the
 /// outcome; delivery happens once (after a bounded wait for the receipt, which `expire()` cuts
 /// short). Anything that completes later is ignored and its files are removed.
+@_spi(RichPushInternal)
 public final class PipelineRun: Sendable {
     private struct State {
         var work: PipelineWork?
-        var decided: PipelineResult?
-        var delivered: PipelineResult?
-        var deliver: (@Sendable (PipelineResult) -> Void)?
-        var resultWaiters: [CheckedContinuation<PipelineResult, Never>] = []
+        var decided: RichPushResult?
+        var delivered: RichPushResult?
+        var deliver: (@Sendable (RichPushResult) -> Void)?
+        var resultWaiters: [CheckedContinuation<RichPushResult, Never>] = []
         var workTask: Task<Void, Never>?
         var timerTask: Task<Void, Never>?
-        var receiptTask: Task<ReceiptReport, Never>?
-        var receiptFinal: ReceiptReport?
+        var receiptTask: Task<RichPushReceiptReport, Never>?
+        var receiptFinal: RichPushReceiptReport?
     }
 
-    private let configuration: PipelineConfiguration
+    private let configuration: RichPushConfiguration
     private let input: PipelineWork.Input
     private let stages: [any PipelineStage]
     private let media: MediaStage
@@ -37,8 +38,8 @@ public final class PipelineRun: Sendable {
     /// Makes a run; nothing is read, written or fetched until `begin()`.
     init(
         pipeline: NotificationPipeline, payload input: PipelineWork.Input,
-        validate: (@Sendable (DownloadedMedia) async throws -> Void)?, intent: (@Sendable (PreparedMessage) async throws -> Void)?,
-        deliver: @escaping @Sendable (PipelineResult) -> Void
+        validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)?, intent: (@Sendable (PreparedMessage) async throws -> Void)?,
+        deliver: @escaping @Sendable (RichPushResult) -> Void
     ) {
         started = ContinuousClock.now
         configuration = pipeline.configuration
@@ -54,7 +55,7 @@ public final class PipelineRun: Sendable {
     /// The text content built before any network work, as it would be delivered now.
     ///
     /// Outcome `text_only` (or `original` for an unreadable payload), receipt `pending`.
-    public var bestAttempt: PipelineResult {
+    public var bestAttempt: RichPushResult {
         state.withLock { $0.work.map { finished($0.best, work: $0) } } ?? PipelineWork(input).best
     }
 
@@ -75,9 +76,9 @@ public final class PipelineRun: Sendable {
 
     /// Waits for the delivered result.
     /// - Returns: the result passed to `deliver`.
-    public func result() async -> PipelineResult {
-        await withCheckedContinuation { (c: CheckedContinuation<PipelineResult, Never>) in
-            let ready: PipelineResult? = state.withLock { s in
+    public func result() async -> RichPushResult {
+        await withCheckedContinuation { (c: CheckedContinuation<RichPushResult, Never>) in
+            let ready: RichPushResult? = state.withLock { s in
                 if let d = s.delivered { return d }
                 s.resultWaiters.append(c)
                 return nil
@@ -91,7 +92,7 @@ public final class PipelineRun: Sendable {
     /// command-line process exits); bounded by the deadline and `receiptTimeout`.
     /// - Returns: the receipt's final report.
     @discardableResult
-    public func waitUntilSettled() async -> ReceiptReport {
+    public func waitUntilSettled() async -> RichPushReceiptReport {
         _ = await result()
         let (work, receipt) = state.withLock { ($0.workTask, $0.receiptTask) }
         await work?.value
@@ -144,7 +145,7 @@ public final class PipelineRun: Sendable {
     }
 
     /// The best attempt with each stage's part applied, in stage order.
-    private func conclude(_ work: PipelineWork, stop: PipelineStop) -> PipelineResult {
+    private func conclude(_ work: PipelineWork, stop: PipelineStop) -> RichPushResult {
         var result = work.best
         guard work.isReadable else { return result }
         for stage in stages { stage.conclude(&result, work: work, stop: stop) }
@@ -152,7 +153,7 @@ public final class PipelineRun: Sendable {
     }
 
     /// A result with every stage's details and rules applied.
-    private func finished(_ result: PipelineResult, work: PipelineWork) -> PipelineResult {
+    private func finished(_ result: RichPushResult, work: PipelineWork) -> RichPushResult {
         var result = result
         for stage in stages { stage.finish(&result, work: work) }
         return result
@@ -161,7 +162,7 @@ public final class PipelineRun: Sendable {
     /// The latch: the first call fixes the outcome, starts the receipt and schedules delivery.
     /// - Returns: `false` when an outcome was already decided (the caller is late).
     @discardableResult
-    private func decide(_ proposed: PipelineResult, work: PipelineWork, waitForReceipt: Bool) -> Bool {
+    private func decide(_ proposed: RichPushResult, work: PipelineWork, waitForReceipt: Bool) -> Bool {
         var result = proposed
         result.elapsedMs = Self.milliseconds(ContinuousClock.now - started)
         result = finished(result, work: work)
@@ -209,12 +210,12 @@ public final class PipelineRun: Sendable {
     }
 
     /// Delivers once; later calls are ignored. The receipt status is the final one if known.
-    private func deliverNow(_ decided: PipelineResult) {
-        let (handler, waiters, result): ((@Sendable (PipelineResult) -> Void)?, [CheckedContinuation<PipelineResult, Never>], PipelineResult?) = state.withLock
+    private func deliverNow(_ decided: RichPushResult) {
+        let (handler, waiters, result): ((@Sendable (RichPushResult) -> Void)?, [CheckedContinuation<RichPushResult, Never>], RichPushResult?) = state.withLock
         { s in
             guard s.delivered == nil else { return (nil, [], nil) }
             var result = decided
-            result.receipt = s.receiptFinal ?? ReceiptReport(status: .pending, receiptID: receiptID)
+            result.receipt = s.receiptFinal ?? RichPushReceiptReport(status: .pending, receiptID: receiptID)
             s.delivered = result
             let handler = s.deliver
             s.deliver = nil

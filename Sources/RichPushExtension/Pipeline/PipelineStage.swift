@@ -41,27 +41,27 @@ protocol PipelineStage: Sendable {
     ///   - result: the result so far (the best attempt, then each earlier stage's part).
     ///   - work: the prepared notification.
     ///   - stop: why the outcome was decided now.
-    func conclude(_ result: inout PipelineResult, work: PipelineWork, stop: PipelineStop)
+    func conclude(_ result: inout RichPushResult, work: PipelineWork, stop: PipelineStop)
 
     /// The details and the rules that hold for every delivered result (the best attempt too).
     /// - Parameters:
     ///   - result: the result to deliver.
     ///   - work: the prepared notification.
-    func finish(_ result: inout PipelineResult, work: PipelineWork)
+    func finish(_ result: inout RichPushResult, work: PipelineWork)
 }
 
 extension PipelineStage {
     func hasWork(_ work: PipelineWork) -> Bool { false }
     func run(_ work: PipelineWork, until deadline: ContinuousClock.Instant) async {}
-    func conclude(_ result: inout PipelineResult, work: PipelineWork, stop: PipelineStop) {}
-    func finish(_ result: inout PipelineResult, work: PipelineWork) {}
+    func conclude(_ result: inout RichPushResult, work: PipelineWork, stop: PipelineStop) {}
+    func finish(_ result: inout RichPushResult, work: PipelineWork) {}
 }
 
 /// Why a run's outcome was decided when it was.
 enum PipelineStop: Sendable, Equatable {
     /// Every stage's network work ended (or there was none).
     case completed
-    /// The pipeline's own deadline passed first (`PipelineConfiguration.deadline`).
+    /// The pipeline's own deadline passed first (`RichPushConfiguration.deadline`).
     case deadline(seconds: Double)
     /// The host called `expire()` first (iOS: `serviceExtensionTimeWillExpire()`).
     case expired

@@ -8,23 +8,23 @@ import Foundation
 struct PipelineWork: Sendable {
     /// The payload as received: a JSON value, or why it was not one.
     enum Input: Sendable {
-        case parsed(JSONValue)
+        case parsed(RichPushJSONValue)
         case unreadable(String)
     }
 
     /// The payload as the stages read it (after decryption); `nil` when it was not JSON.
-    var json: JSONValue?
+    var json: RichPushJSONValue?
     /// The payload model; `nil` when the payload is not one (`problem` says why).
     var payload: RichPushNotificationPayload?
     /// Why the payload is not one, when it is not.
     var problem: String?
     /// The best attempt: what is delivered if no network work completes.
-    var best: PipelineResult
+    var best: RichPushResult
 
     /// `DecryptStage`: the envelope as opened (`nil` when the payload was not JSON).
     var decryption: DecryptedPayload?
     /// `ContentStage`: the category the payload's `buttons` make, and whether `aps.category` named it.
-    var buttons: NotificationCategoryDescription?
+    var buttons: RichPushCategoryDescription?
     /// `ContentStage`: whether the payload names its own `aps.category`.
     var payloadNamesCategory = false
     /// `MediaStage`: the media URLs named and how each was read.
@@ -41,9 +41,9 @@ struct PipelineWork: Sendable {
         case .unreadable(let problem):
             self.problem = problem
         }
-        best = PipelineResult(
+        best = RichPushResult(
             outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: nil, elapsedMs: 0, content: RichPushNotificationContent(),
-            receipt: ReceiptReport(status: .pending), message: "invalid payload: \(problem ?? "unreadable")")
+            receipt: RichPushReceiptReport(status: .pending), message: "invalid payload: \(problem ?? "unreadable")")
     }
 
     /// Whether the payload can be processed (it parsed as a notification payload).

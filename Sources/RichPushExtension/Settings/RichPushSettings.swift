@@ -47,7 +47,7 @@ public struct RichPushSettings: Sendable {
     public static let maximumButtonCategorySlots = 16
 
     /// The pipeline configuration the settings describe.
-    public var pipeline: PipelineConfiguration
+    public var pipeline: RichPushConfiguration
     /// The App Group shared with the app (`AppGroupIdentifier`), `nil` when not set.
     public var appGroupIdentifier: String?
     /// What was wrong in the dictionary, one sentence each (empty when all was well).
@@ -59,7 +59,7 @@ public struct RichPushSettings: Sendable {
     ///   `nil` or no `RichPush` key gives the defaults.
     /// - Returns: the settings, with `problems` listing every value that was ignored.
     public static func read(infoDictionary: [String: Any]?) -> RichPushSettings {
-        var settings = RichPushSettings(pipeline: PipelineConfiguration(), appGroupIdentifier: nil, problems: [])
+        var settings = RichPushSettings(pipeline: RichPushConfiguration(), appGroupIdentifier: nil, problems: [])
         guard let raw = infoDictionary?[infoDictionaryKey] else { return settings }
         guard let dictionary = raw as? [String: Any] else {
             settings.problems.append("Info.plist \(infoDictionaryKey) must be a dictionary (it is \(type(of: raw))); using the defaults")
@@ -147,15 +147,15 @@ public struct RichPushSettings: Sendable {
         }
         if let value = d["MediaCategoryIdentifier"] {
             if let s = value as? String {
-                pipeline.mediaCategoryIdentifiers = s.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: MediaKind.allCases.map { ($0, s) })
+                pipeline.mediaCategoryIdentifiers = s.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: RichPushMediaKind.allCases.map { ($0, s) })
             } else {
                 problems.append("RichPush.MediaCategoryIdentifier must be a string (one category for every kind; empty for none); using image, video, audio")
             }
         }
         if let value = d["MediaCategoryIdentifiers"] {
-            if let map = value as? [String: Any], map.keys.allSatisfy({ MediaKind(rawValue: $0) != nil }), map.values.allSatisfy({ $0 is String }) {
+            if let map = value as? [String: Any], map.keys.allSatisfy({ RichPushMediaKind(rawValue: $0) != nil }), map.values.allSatisfy({ $0 is String }) {
                 for (key, category) in map {
-                    guard let kind = MediaKind(rawValue: key), let category = category as? String else { continue }
+                    guard let kind = RichPushMediaKind(rawValue: key), let category = category as? String else { continue }
                     pipeline.mediaCategoryIdentifiers[kind] = category.isEmpty ? nil : category
                 }
             } else {
@@ -173,9 +173,9 @@ public struct RichPushSettings: Sendable {
             }
         }
         if let value = d["AdditionalAttachmentTypes"] {
-            let optIn = MediaFormat.optInAttachmentFormats
+            let optIn = RichPushMediaFormat.optInAttachmentFormats
             let identifiers = value as? [String] ?? []
-            let formats = identifiers.compactMap(MediaFormat.forUniformTypeIdentifier).filter(optIn.contains)
+            let formats = identifiers.compactMap(RichPushMediaFormat.forUniformTypeIdentifier).filter(optIn.contains)
             if value is [String], formats.count == identifiers.count {
                 pipeline.additionalAttachmentFormats = Set(formats)
             } else {
@@ -213,7 +213,7 @@ public struct RichPushSettings: Sendable {
 
     /// A key path list: the dictionary's paths first, then the defaults it does not repeat, or
     /// only its paths when `<key>Replace` is true.
-    private mutating func keyPaths(_ d: [String: Any], _ key: String, defaults: [PayloadKeyPath]) -> [PayloadKeyPath] {
+    private mutating func keyPaths(_ d: [String: Any], _ key: String, defaults: [RichPushPayloadKeyPath]) -> [RichPushPayloadKeyPath] {
         var replace = false
         if let flag = d[key + "Replace"] {
             if let b = Self.boolean(flag) {
@@ -227,12 +227,12 @@ public struct RichPushSettings: Sendable {
             return defaults
         }
         guard let array = value as? [Any], let strings = array as? [String], !strings.isEmpty,
-            strings.allSatisfy({ !PayloadKeyPath($0).components.isEmpty })
+            strings.allSatisfy({ !RichPushPayloadKeyPath($0).components.isEmpty })
         else {
             problems.append("RichPush.\(key) must be a non-empty array of dotted key paths such as \"aps.alert.image\"; using the defaults")
             return defaults
         }
-        let paths = strings.map { PayloadKeyPath($0) }
+        let paths = strings.map { RichPushPayloadKeyPath($0) }
         if replace { return paths }
         return paths + defaults.filter { !paths.contains($0) }
     }

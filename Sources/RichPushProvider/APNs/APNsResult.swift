@@ -66,20 +66,20 @@ public struct APNsResult: PushTokenResult, DeliveredTokenResult {
     ///
     /// - Parameter value: the field's JSON value, if any.
     /// - Returns: the date, or `nil`.
-    public static func timestamp(_ value: JSONValue?) -> Date? {
+    public static func timestamp(_ value: RichPushJSONValue?) -> Date? {
         guard let ms = value?.doubleValue, ms.isFinite, ms >= 0, ms <= Double(maximumTimestampMs) else { return nil }
         return Date(timeIntervalSince1970: ms / 1000)
     }
 
     /// The result as one JSON object: token, apns-id, status, reason, outcome, attempts, message.
-    public var jsonValue: JSONValue {
-        var o: [String: JSONValue] = [
+    public var jsonValue: RichPushJSONValue {
+        var o: [String: RichPushJSONValue] = [
             "token": .string(deviceToken),
             "outcome": .string(outcome.rawValue),
             "attempts": .int(attempts),
         ]
-        o["apns-id"] = apnsID.map(JSONValue.string) ?? .null
-        o["status"] = status.map(JSONValue.int) ?? .null
+        o["apns-id"] = apnsID.map(RichPushJSONValue.string) ?? .null
+        o["status"] = status.map(RichPushJSONValue.int) ?? .null
         o["reason"] = reason.map { .string($0.rawValue) } ?? .null
         if let ms = timestampMs { o["timestamp"] = .int(ms) }
         if let message { o["message"] = .string(message) }

@@ -23,5 +23,5 @@ public protocol PushTokenResult: Sendable {
     /// proxy), at most 200 characters; printed once per batch, not per token.
     var unexpectedBody: String? { get }
     /// The result as one JSON line for `richpush send`.
-    var jsonValue: JSONValue { get }
+    var jsonValue: RichPushJSONValue { get }
 }

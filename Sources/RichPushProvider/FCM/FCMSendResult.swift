@@ -50,15 +50,15 @@ public struct FCMSendResult: PushTokenResult, DeliveredTokenResult {
     public var providerMessageID: String? { messageName }
 
     /// The result as one JSON object: token, message_id, status, reason, outcome, attempts, message.
-    public var jsonValue: JSONValue {
-        var o: [String: JSONValue] = [
+    public var jsonValue: RichPushJSONValue {
+        var o: [String: RichPushJSONValue] = [
             "token": .string(deviceToken),
             "outcome": .string(outcome.rawValue),
             "attempts": .int(attempts),
         ]
-        o["message_id"] = messageName.map(JSONValue.string) ?? .null
-        o["status"] = status.map(JSONValue.int) ?? .null
-        o["reason"] = errorCode.map(JSONValue.string) ?? .null
+        o["message_id"] = messageName.map(RichPushJSONValue.string) ?? .null
+        o["status"] = status.map(RichPushJSONValue.int) ?? .null
+        o["reason"] = errorCode.map(RichPushJSONValue.string) ?? .null
         if let message { o["message"] = .string(message) }
         return .object(o)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -14,8 +14,8 @@ struct AvatarFaultTests {
     static let deadline = 3.0
 
     /// A one-to-one message whose sender's avatar is `avatar`, with or without media.
-    static func message(avatar: String, media: String? = nil) -> JSONValue {
-        var root: [String: JSONValue] = [
+    static func message(avatar: String, media: String? = nil) -> RichPushJSONValue {
+        var root: [String: RichPushJSONValue] = [
             "aps": .object(["alert": .object(["title": .string("Ada Lovelace"), "body": .string("Tea at five?")]), "mutable-content": .int(1)]),
             "push_id": .string("m-avatar"),
             "sender": .object(["id": .string("u-42"), "name": .string("Ada Lovelace"), "avatar": .string(avatar)]),
@@ -30,7 +30,7 @@ struct AvatarFaultTests {
     @discardableResult
     func fallsBack(
         _ path: String, transport: TransportKind, mediaReason: RichPushReasonCode, deadline: Double = 20
-    ) async throws -> PipelineResult {
+    ) async throws -> RichPushResult {
         let server = try await MediaServer.get("avatars")
         let configuration = try testConfiguration(deadline: deadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }

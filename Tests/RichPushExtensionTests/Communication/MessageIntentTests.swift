@@ -1,6 +1,6 @@
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -14,7 +14,7 @@ struct MessageIntentTests {
         let messages = Locked<[PreparedMessage]>([])
     }
 
-    static func group(avatar: String, groupAvatar: String) -> JSONValue {
+    static func group(avatar: String, groupAvatar: String) -> RichPushJSONValue {
         .object([
             "aps": .object(["alert": .object(["title": .string("Engine room"), "body": .string("It runs!")]), "mutable-content": .int(1)]),
             "sender": .object(["id": .int(42), "name": .string("Ada Lovelace"), "avatar": .string(avatar)]),
@@ -23,8 +23,8 @@ struct MessageIntentTests {
     }
 
     func run(
-        _ payload: JSONValue, deadline: Double = 20, intent: (@Sendable (PreparedMessage) async throws -> Void)?
-    ) async throws -> PipelineResult {
+        _ payload: RichPushJSONValue, deadline: Double = 20, intent: (@Sendable (PreparedMessage) async throws -> Void)?
+    ) async throws -> RichPushResult {
         let configuration = try testConfiguration(deadline: deadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let pipeline = NotificationPipeline(configuration: configuration)
@@ -75,7 +75,7 @@ struct MessageIntentTests {
 
     @Test func aHookStillRunningAtTheDeadlineFallsBackWithIntentFailed() async throws {
         // No avatar to fetch: the hook starts at once and is still running at the deadline.
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .string("It runs!"), "mutable-content": .int(1)]),
             "sender": .object(["id": .string("u-42"), "name": .string("Ada Lovelace")]),
         ])
@@ -96,7 +96,7 @@ struct MessageIntentTests {
     }
 
     @Test func aMalformedSenderIsIntentFailedWithoutAnyRequest() async throws {
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .string("hi"), "mutable-content": .int(1)]),
             "sender": .object(["name": .string("No id")]),
         ])

@@ -75,11 +75,12 @@ enum DoctorCommand {
         }
         var expectations = DoctorExpectations()
         for level in args.values("interruption-level") {
-            guard let known = InterruptionLevel.documented.first(where: { $0.rawValue == level }) else {
+            guard let known = RichPushInterruptionLevel.documented.first(where: { $0.rawValue == level }) else {
                 throw UsageError(
                     command: "doctor",
                     message:
-                        "'--interruption-level \(level)' is not one Apple documents: \(InterruptionLevel.documented.map(\.rawValue).joined(separator: ", "))")
+                        "'--interruption-level \(level)' is not one Apple documents: \(RichPushInterruptionLevel.documented.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             expectations.interruptionLevels.insert(known)
         }

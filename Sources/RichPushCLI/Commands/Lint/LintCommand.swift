@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 
 /// `richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]`:
@@ -61,7 +61,7 @@ enum LintCommand {
             throw UsageError(command: "lint", message: "'--output' needs '--fix'")
         }
         let data = try await readInput(path)
-        var linter = PayloadLinter(voip: args.flag("voip"))
+        var linter = RichPushPayloadLinter(voip: args.flag("voip"))
         linter.checksExtensionLookup = true
         if let plist = args.value("settings") {
             let settings: RichPushSettings
@@ -77,13 +77,13 @@ enum LintCommand {
             linter.senderKeyPaths = settings.pipeline.senderKeyPaths
             linter.conversationKeyPaths = settings.pipeline.conversationKeyPaths
         }
-        let keys = args.values("media-key").map { PayloadKeyPath($0) }
+        let keys = args.values("media-key").map { RichPushPayloadKeyPath($0) }
         linter.mediaKeyPaths = keys + linter.mediaKeyPaths.filter { !keys.contains($0) }
-        let idKeys = args.values("push-id-key").map { PayloadKeyPath($0) }
+        let idKeys = args.values("push-id-key").map { RichPushPayloadKeyPath($0) }
         linter.pushIDKeyPaths = idKeys + linter.pushIDKeyPaths.filter { !idKeys.contains($0) }
 
         let findings = linter.lint(data)
-        let parsedPayload = try? JSONValue.parseStrictly(data)
+        let parsedPayload = try? RichPushJSONValue.parseStrictly(data)
         let lookup = parsedPayload.map { "the extension would use " + linter.extensionLookup($0).summary }
         if !args.flag("json") {
             if findings.isEmpty {
@@ -100,7 +100,7 @@ enum LintCommand {
             let attaches = args.flag("probe") ? try await probeMedia(data, keyPaths: linter.mediaKeyPaths, args: args) : true
             return findings.contains { $0.severity == .error } || !attaches ? 1 : 0
         }
-        guard let parsed = try? JSONValue.parseStrictly(data) else {
+        guard let parsed = try? RichPushJSONValue.parseStrictly(data) else {
             for finding in findings { printError(line(finding, fixed: false, json: args.flag("json"))) }
             return 1
         }
@@ -125,14 +125,14 @@ enum LintCommand {
         return remaining.contains { $0.severity == .error } ? 1 : 0
     }
 
-    static func line(_ finding: LintFinding, fixed: Bool, json: Bool) -> String {
+    static func line(_ finding: RichPushLintFinding, fixed: Bool, json: Bool) -> String {
         if json {
-            var o: [String: JSONValue] = [
+            var o: [String: RichPushJSONValue] = [
                 "severity": .string(finding.severity.rawValue), "code": .string(finding.code.rawValue),
                 "message": .string(finding.message), "fixed": .bool(fixed),
             ]
-            o["key"] = finding.keyPath.map(JSONValue.string) ?? .null
-            return String(decoding: JSONValue.object(o).jsonData(), as: UTF8.self)
+            o["key"] = finding.keyPath.map(RichPushJSONValue.string) ?? .null
+            return String(decoding: RichPushJSONValue.object(o).jsonData(), as: UTF8.self)
         }
         return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description(fixableWith: SettingNames.lintFix)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushProvider
 
 /// `richpush send`: sends one notification to one or many device tokens through APNs or FCM.
@@ -179,13 +179,13 @@ enum SendCommand {
             }
             notification.apnsID = id
         }
-        let findings: [LintFinding]
+        let findings: [RichPushLintFinding]
         do {
             findings = try notification.validate(checkingTopic: provider == .apns)
         } catch let error as RichPushError where error.code == .payloadRejected {
             // Suggest --fix only when it can help: a fixable error in a payload file.
             let file = args.value("payload").flatMap { $0 == "-" ? nil : $0 }
-            let fixable = PayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
+            let fixable = RichPushPayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
             guard let file, fixable else { throw error }
             throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
         } catch let error as RichPushError where error.setting != nil {
@@ -414,7 +414,7 @@ enum SendCommand {
             var data = try await InputFile.read(file, option: "--payload")
             let message = try message(args)
             if args.value("push-id") != nil || message != nil {
-                var json = try JSONValue.parseStrictly(data)
+                var json = try RichPushJSONValue.parseStrictly(data)
                 if let pushID = args.value("push-id") { json = json.setting(.string(pushID), at: "push_id") }
                 if let message {
                     json = json.setting(message.senderJSON, at: "sender")
@@ -430,8 +430,8 @@ enum SendCommand {
         guard built else {
             throw UsageError(command: "send", message: "give --payload FILE, or --title/--body (and --image URL) to build one")
         }
-        var payload = PushPayload(title: args.value("title"), subtitle: args.value("subtitle"), body: args.value("body"))
-        if let key = args.value("media-key") { payload.mediaKeyPath = PayloadKeyPath(key) }
+        var payload = RichPushPayloadBuilder(title: args.value("title"), subtitle: args.value("subtitle"), body: args.value("body"))
+        if let key = args.value("media-key") { payload.mediaKeyPath = RichPushPayloadKeyPath(key) }
         payload.mediaURL = args.value("image")
         payload.pushID = args.value("push-id")
         payload.message = try message(args)
@@ -445,18 +445,18 @@ enum SendCommand {
     static func message(_ args: ParsedArguments) throws -> RichPushMessage? {
         let options = ["sender-id", "sender-name", "sender-avatar", "conversation-id", "conversation-name", "conversation-avatar"]
         guard options.contains(where: { args.value($0) != nil }) || args.flag("group") else { return nil }
-        var sender: [String: JSONValue] = [:]
-        sender["id"] = args.value("sender-id").map(JSONValue.string)
-        sender["name"] = args.value("sender-name").map(JSONValue.string)
-        sender["avatar"] = args.value("sender-avatar").map(JSONValue.string)
-        var root: [String: JSONValue] = ["sender": .object(sender)]
+        var sender: [String: RichPushJSONValue] = [:]
+        sender["id"] = args.value("sender-id").map(RichPushJSONValue.string)
+        sender["name"] = args.value("sender-name").map(RichPushJSONValue.string)
+        sender["avatar"] = args.value("sender-avatar").map(RichPushJSONValue.string)
+        var root: [String: RichPushJSONValue] = ["sender": .object(sender)]
         if args.value("conversation-id") != nil || args.value("conversation-name") != nil || args.value("conversation-avatar") != nil
             || args.flag("group")
         {
-            var conversation: [String: JSONValue] = [:]
-            conversation["id"] = args.value("conversation-id").map(JSONValue.string)
-            conversation["name"] = args.value("conversation-name").map(JSONValue.string)
-            conversation["avatar"] = args.value("conversation-avatar").map(JSONValue.string)
+            var conversation: [String: RichPushJSONValue] = [:]
+            conversation["id"] = args.value("conversation-id").map(RichPushJSONValue.string)
+            conversation["name"] = args.value("conversation-name").map(RichPushJSONValue.string)
+            conversation["avatar"] = args.value("conversation-avatar").map(RichPushJSONValue.string)
             if args.flag("group") { conversation["group"] = .bool(true) }
             root["conversation"] = .object(conversation)
         }

@@ -1,6 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
 import RichPushNotificationService
 import UserNotificationsStandIn
@@ -11,7 +11,7 @@ enum HostedSimulation {
     /// What the simulation saw: the pipeline's delivered result (content as shown) and the host's report.
     struct Outcome: Sendable {
         /// The result, with `content` replaced by what the host showed (files in the host store).
-        var result: PipelineResult
+        var result: RichPushResult
         /// The host's report.
         var report: HostReport
     }
@@ -26,7 +26,7 @@ enum HostedSimulation {
     ///   - communication: what the played system does with a message intent.
     /// - Returns: the result and the report.
     static func run(
-        payload: Data, configuration: PipelineConfiguration, transport: any MediaTransport, budget: Double, store: URL,
+        payload: Data, configuration: RichPushConfiguration, transport: any MediaTransport, budget: Double, store: URL,
         communication: ExtensionHost.CommunicationSupport = .allowed
     ) async -> Outcome {
         let service = SimulatedNotificationService(configuration: configuration, transport: transport)
@@ -37,7 +37,7 @@ enum HostedSimulation {
         let observed = service.observed
         var result =
             observed.result
-            ?? PipelineResult(
+            ?? RichPushResult(
                 outcome: .original, reason: nil, httpStatus: nil, pushID: nil, elapsedMs: report.elapsedMs,
                 content: RichPushNotificationContent(), receipt: .skipped, mediaURL: nil,
                 message: "the extension did not hand over content in time; iOS showed the original")
@@ -85,24 +85,24 @@ enum HostedSimulation {
     /// - Returns: `{"expiryCalled", "handlerCalls", "attachmentsMovedTo", "peakMemoryBytes",
     ///   "communication": {"senderName", "senderId", "conversationId", "groupName", "group",
     ///   "senderAvatar": {"bytes", "type", "drawable"}, "groupAvatar"} or null, "faults"}`.
-    static func json(_ report: HostReport) -> JSONValue {
-        func avatar(_ a: ShownCommunication.Avatar?) -> JSONValue {
+    static func json(_ report: HostReport) -> RichPushJSONValue {
+        func avatar(_ a: ShownCommunication.Avatar?) -> RichPushJSONValue {
             a.map { .object(["bytes": .int($0.bytes), "type": $0.format.map { .string($0.uniformTypeIdentifier) } ?? .null, "drawable": .bool($0.drawable)]) }
                 ?? .null
         }
-        let communication: JSONValue =
+        let communication: RichPushJSONValue =
             report.shown.communication.map { c in
                 .object([
-                    "senderName": .string(c.senderName), "senderId": c.senderID.map(JSONValue.string) ?? .null,
-                    "conversationId": c.conversationID.map(JSONValue.string) ?? .null, "groupName": c.groupName.map(JSONValue.string) ?? .null,
+                    "senderName": .string(c.senderName), "senderId": c.senderID.map(RichPushJSONValue.string) ?? .null,
+                    "conversationId": c.conversationID.map(RichPushJSONValue.string) ?? .null, "groupName": c.groupName.map(RichPushJSONValue.string) ?? .null,
                     "group": .bool(c.isGroup), "senderAvatar": avatar(c.senderAvatar), "groupAvatar": avatar(c.groupAvatar),
                 ])
             } ?? .null
         return .object([
             "expiryCalled": .bool(report.expiryCalled),
             "handlerCalls": .int(report.handlerCalls),
-            "attachmentsMovedTo": .array(report.attachmentsMovedTo.map(JSONValue.string)),
-            "peakMemoryBytes": report.peakMemoryBytes.map(JSONValue.int) ?? .null,
+            "attachmentsMovedTo": .array(report.attachmentsMovedTo.map(RichPushJSONValue.string)),
+            "peakMemoryBytes": report.peakMemoryBytes.map(RichPushJSONValue.int) ?? .null,
             "communication": communication,
             "faults": .array(report.faults.map { .string($0.description) }),
         ])

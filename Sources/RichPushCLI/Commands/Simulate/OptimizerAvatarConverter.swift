@@ -6,7 +6,7 @@ import RichPushMedia
 /// exist: libvips through `MediaOptimizer` (a JPEG at most `maximumSide` pixels within the byte
 /// budget; a JPEG, PNG or GIF already within both is kept), playing the part iOS's ImageIO plays.
 struct OptimizerAvatarConverter: AvatarConverter {
-    func convert(_ file: URL, format: MediaFormat, maximumSide: Int, maximumBytes: Int) throws -> (data: Data, format: MediaFormat) {
+    func convert(_ file: URL, format: RichPushMediaFormat, maximumSide: Int, maximumBytes: Int) throws -> (data: Data, format: RichPushMediaFormat) {
         var settings = MediaOptimizer.Settings()
         settings.maximumSide = maximumSide
         settings.maximumBytes = maximumBytes

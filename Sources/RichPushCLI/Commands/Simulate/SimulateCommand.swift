@@ -20,9 +20,9 @@ enum SimulateCommand {
             delivers it, unchanged: outcome "original", reason "invalid_payload", with a warning
             on standard error naming the problem.
 
-            Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
-            Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
-            These cover the articles' payloads and those of \(PushVendor.all.map(\.name).joined(separator: ", ")).
+            Media URL keys tried, in order: \(RichPushPayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
+            Push id keys: \(RichPushPayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
+            These cover the articles' payloads and those of \(RichPushVendor.all.map(\.name).joined(separator: ", ")).
             A top-level url is media only with a media file extension (.jpg, .mp4, …); a deep
             link (myapp://…, https://example.com/articles/42) is not fetched.
 
@@ -98,7 +98,7 @@ enum SimulateCommand {
             .value(
                 "default-body", "TEXT",
                 help:
-                    "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(PipelineConfiguration.articleDefaultBody)\" (\"check it now\")."
+                    "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(RichPushConfiguration.articleDefaultBody)\" (\"check it now\")."
             ),
             .value(
                 "media-category", "[KIND=]ID", repeatable: true,
@@ -132,7 +132,7 @@ enum SimulateCommand {
         guard args.positionals.count == 1 else {
             throw UsageError(command: command, message: "expected one payload file, got \(args.positionals.count): \(args.positionals.joined(separator: " "))")
         }
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         if let plist = args.value("settings") {
             configuration = try SimulateSettings.read(plist)
         }
@@ -153,15 +153,15 @@ enum SimulateCommand {
             }
         }
         configuration.mediaKeyPaths = try SimulateSettings.keyPaths(
-            args.values("media-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-media-keys"), option: "media-key",
+            args.values("media-key").map { RichPushPayloadKeyPath($0) }, replace: args.flag("replace-media-keys"), option: "media-key",
             before: configuration.mediaKeyPaths)
         configuration.pushIDKeyPaths = try SimulateSettings.keyPaths(
-            args.values("push-id-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-push-id-keys"), option: "push-id-key",
+            args.values("push-id-key").map { RichPushPayloadKeyPath($0) }, replace: args.flag("replace-push-id-keys"), option: "push-id-key",
             before: configuration.pushIDKeyPaths)
         configuration.senderKeyPaths = try SimulateSettings.keyPaths(
-            args.values("sender-key").map { PayloadKeyPath($0) }, replace: false, option: "sender-key", before: configuration.senderKeyPaths)
+            args.values("sender-key").map { RichPushPayloadKeyPath($0) }, replace: false, option: "sender-key", before: configuration.senderKeyPaths)
         configuration.conversationKeyPaths = try SimulateSettings.keyPaths(
-            args.values("conversation-key").map { PayloadKeyPath($0) }, replace: false, option: "conversation-key",
+            args.values("conversation-key").map { RichPushPayloadKeyPath($0) }, replace: false, option: "conversation-key",
             before: configuration.conversationKeyPaths)
         if args.flag("no-communication") { configuration.communicationNotifications = false }
         // Where iOS converts an avatar with ImageIO, the host converts it with libvips.
@@ -174,7 +174,7 @@ enum SimulateCommand {
         for value in args.values("media-category") {
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 {
-                guard let kind = MediaKind(rawValue: parts[0]), !parts[1].isEmpty else {
+                guard let kind = RichPushMediaKind(rawValue: parts[0]), !parts[1].isEmpty else {
                     throw UsageError(
                         command: command,
                         message: "'--media-category \(value)': KIND must be image, video or audio and ID not empty, e.g. --media-category video=movie")
@@ -184,7 +184,7 @@ enum SimulateCommand {
                 guard !value.isEmpty else {
                     throw UsageError(command: command, message: "'--media-category' needs an identifier; --no-media-category sets none")
                 }
-                for kind in MediaKind.allCases { configuration.mediaCategoryIdentifiers[kind] = value }
+                for kind in RichPushMediaKind.allCases { configuration.mediaCategoryIdentifiers[kind] = value }
             }
         }
         let transport: any MediaTransport
@@ -210,11 +210,11 @@ enum SimulateCommand {
         if let cache = args.value("cache") { configuration.mediaCache = MediaCache(directory: try SimulateFiles.writableDirectory(cache, option: "cache")) }
         if let state = args.value("state") { configuration.stateDirectory = try SimulateFiles.writableDirectory(state, option: "state") }
         // The structured log line (one per notification), recognisable among the other messages.
-        configuration.logger = NotificationLogger { line in RichPushCommandLine.printError("richpush.log " + line) }
+        configuration.logger = RichPushLogger { line in RichPushCommandLine.printError("richpush.log " + line) }
 
         let data = try await SimulateFiles.readPayload(path)
         let name = path == "-" ? "standard input" : path
-        if let json = try? JSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
+        if let json = try? RichPushJSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
             RichPushCommandLine.printError(
                 "note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
@@ -230,7 +230,7 @@ enum SimulateCommand {
             communication: args.flag("without-communication-capability") ? .notAllowed : .allowed)
         try? FileManager.default.removeItem(at: extensionFolder)
         let result = hosted.result
-        let host: JSONValue? = HostedSimulation.json(hosted.report)
+        let host: RichPushJSONValue? = HostedSimulation.json(hosted.report)
         let hostSummary: String? = HostedSimulation.summary(hosted.report)
         #else
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
@@ -242,7 +242,7 @@ enum SimulateCommand {
         var result = await run.result()
         budgetTask.cancel()
         result.receipt = await run.waitUntilSettled()
-        let host: JSONValue? = nil
+        let host: RichPushJSONValue? = nil
         let hostSummary: String? = nil
         #endif
         if result.reason == .invalidPayload {
@@ -267,9 +267,9 @@ enum SimulateCommand {
     }
 
     /// The `--json` object (plus `"host"` when run in the Linux extension host).
-    static func json(_ r: PipelineResult, host: JSONValue? = nil) -> JSONValue {
-        func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-        func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
+    static func json(_ r: RichPushResult, host: RichPushJSONValue? = nil) -> RichPushJSONValue {
+        func opt(_ s: String?) -> RichPushJSONValue { s.map(RichPushJSONValue.string) ?? .null }
+        func opt(_ i: Int?) -> RichPushJSONValue { i.map(RichPushJSONValue.int) ?? .null }
         let c = r.content
         return .object(
             [
@@ -302,7 +302,7 @@ enum SimulateCommand {
     }
 
     /// The readable summary: what the user would see, then why.
-    static func summary(_ r: PipelineResult, out: URL, receiptsHost: String? = nil) -> String {
+    static func summary(_ r: RichPushResult, out: URL, receiptsHost: String? = nil) -> String {
         let c = r.content
         var lines: [String] = []
         func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: max(12, label.count + 1), withPad: " ", startingAt: 0) + value) }

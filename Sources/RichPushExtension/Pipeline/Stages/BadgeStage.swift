@@ -7,10 +7,10 @@ import Foundation
 /// its lock); nothing happens when the payload has no `badge_op`. Without a shared container the
 /// payload's `aps.badge` stays as sent (`badge_no_container`).
 struct BadgeStage: PipelineStage {
-    /// The shared container's state directory (`PipelineConfiguration.stateDirectory`).
+    /// The shared container's state directory (`RichPushConfiguration.stateDirectory`).
     let stateDirectory: URL?
     /// Where the push id is looked for (a second run for the same push counts once).
-    let pushIDKeyPaths: [PayloadKeyPath]
+    let pushIDKeyPaths: [RichPushPayloadKeyPath]
 
     func prepare(_ work: inout PipelineWork) {
         guard let json = work.json, let raw = json[BadgeOperation.payloadKey] else { return }
@@ -22,15 +22,15 @@ struct BadgeStage: PipelineStage {
             work.best.details.notes.append("badge_no_container")
             return
         }
-        let pushID = PayloadLookup.pushID(in: json, keyPaths: pushIDKeyPaths)?.value
+        let pushID = RichPushPayloadLookup.pushID(in: json, keyPaths: pushIDKeyPaths)?.value
         // A second run for the same push (iOS retry, provider resend) must not count twice.
         let first = pushID.map { (try? SeenPushStore(directory: directory).markSeen("badge:" + $0)) ?? true } ?? true
         let badge: Int?
         if first {
-            badge = try? BadgeCounter(directory: directory).apply(operation)
+            badge = try? RichPushBadgeCounter(directory: directory).apply(operation)
             if badge == nil { work.best.details.notes.append("badge_io") }
         } else {
-            badge = try? BadgeCounter(directory: directory).current()
+            badge = try? RichPushBadgeCounter(directory: directory).current()
             work.best.details.notes.append("badge_repeat")
         }
         work.best.details.badge = badge

@@ -15,10 +15,10 @@ final class CommunicationStage: PipelineStage {
         /// Whether an avatar named has not ended yet (set by `prepare`).
         var avatarsPending = false
         var prepared: PreparedMessage?
-        var outcome: PipelineDetails.Communication?
+        var outcome: RichPushResultDetails.Communication?
     }
 
-    private let configuration: PipelineConfiguration
+    private let configuration: RichPushConfiguration
     private let avatars: AvatarFetcher
     private let intent: (@Sendable (PreparedMessage) async throws -> Void)?
     private let state = Locked(State())
@@ -29,7 +29,7 @@ final class CommunicationStage: PipelineStage {
     ///   - transport: the HTTP layer.
     ///   - intent: the platform part that makes and donates the intent; `nil` when there is none
     ///     (the pipeline alone reports the message and its avatars, and makes no intent).
-    init(configuration: PipelineConfiguration, transport: any MediaTransport, intent: (@Sendable (PreparedMessage) async throws -> Void)?) {
+    init(configuration: RichPushConfiguration, transport: any MediaTransport, intent: (@Sendable (PreparedMessage) async throws -> Void)?) {
         self.configuration = configuration
         self.intent = intent
         avatars = AvatarFetcher(
@@ -45,9 +45,9 @@ final class CommunicationStage: PipelineStage {
             work.message = message
             let avatars = message.sender.avatar != nil || (message.conversation.isGroup && message.conversation.avatar != nil)
             state.withLock { $0.avatarsPending = avatars }
-            work.best.details.communication = PipelineDetails.Communication(message: message, note: "pending")
+            work.best.details.communication = RichPushResultDetails.Communication(message: message, note: "pending")
         } else if let problem = reading.problems.first(where: \.isError) {
-            work.best.details.communication = PipelineDetails.Communication(message: nil, fallback: .intentFailed, note: problem.description)
+            work.best.details.communication = RichPushResultDetails.Communication(message: nil, fallback: .intentFailed, note: problem.description)
         }
     }
 
@@ -61,15 +61,15 @@ final class CommunicationStage: PipelineStage {
         async let sender = fetch(message.sender.avatar, into: folder.appendingPathComponent("sender"), deadline: deadline)
         async let group = fetch(conversationAvatar, into: folder.appendingPathComponent("conversation"), deadline: deadline)
         let fetched = await (sender, group)
-        var report = PipelineDetails.Communication(message: message)
+        var report = RichPushResultDetails.Communication(message: message)
         switch fetched {
         case (.failure(let failure), _), (_, .failure(let failure)):
             report.fallback = .avatarFailed
             report.note = "the avatar failed (\(failure.reason)): \(failure.message); the normal notification is shown"
             state.withLock { $0.avatarsPending = false }
         case (.success(let senderImage), .success(let groupImage)):
-            report.senderAvatar = senderImage.map(PipelineDetails.Communication.Avatar.init)
-            report.conversationAvatar = groupImage.map(PipelineDetails.Communication.Avatar.init)
+            report.senderAvatar = senderImage.map(RichPushResultDetails.Communication.Avatar.init)
+            report.conversationAvatar = groupImage.map(RichPushResultDetails.Communication.Avatar.init)
             let prepared = PreparedMessage(message: message, text: work.best.content.body, senderAvatar: senderImage, conversationAvatar: groupImage)
             state.withLock {
                 $0.avatarsPending = false
@@ -102,19 +102,19 @@ final class CommunicationStage: PipelineStage {
         }
     }
 
-    func conclude(_ result: inout PipelineResult, work: PipelineWork, stop: PipelineStop) {
+    func conclude(_ result: inout RichPushResult, work: PipelineWork, stop: PipelineStop) {
         guard let message = work.message else {
             if let report = work.best.details.communication, let fallback = report.fallback { Self.fallBack(&result, to: fallback) }
             return
         }
         let (outcome, pending, prepared) = state.withLock { ($0.outcome, $0.avatarsPending, $0.prepared) }
-        var report: PipelineDetails.Communication
+        var report: RichPushResultDetails.Communication
         if let outcome {
             report = outcome
         } else {
-            report = PipelineDetails.Communication(message: message)
-            report.senderAvatar = prepared?.senderAvatar.map(PipelineDetails.Communication.Avatar.init)
-            report.conversationAvatar = prepared?.conversationAvatar.map(PipelineDetails.Communication.Avatar.init)
+            report = RichPushResultDetails.Communication(message: message)
+            report.senderAvatar = prepared?.senderAvatar.map(RichPushResultDetails.Communication.Avatar.init)
+            report.conversationAvatar = prepared?.conversationAvatar.map(RichPushResultDetails.Communication.Avatar.init)
             let when = stop == .expired ? "the host's time ran out" : "the pipeline's deadline passed"
             report.fallback = pending ? .avatarFailed : .intentFailed
             report.note = "\(when) before the \(pending ? "avatar arrived (timeout)" : "intent was donated"); the normal notification is shown"
@@ -124,7 +124,7 @@ final class CommunicationStage: PipelineStage {
     }
 
     /// The reason of a fallback, when the media gives none of its own (attached, or none named).
-    private static func fallBack(_ result: inout PipelineResult, to reason: RichPushReasonCode) {
+    private static func fallBack(_ result: inout RichPushResult, to reason: RichPushReasonCode) {
         if result.reason == nil || result.reason == .noMedia { result.reason = reason }
     }
 

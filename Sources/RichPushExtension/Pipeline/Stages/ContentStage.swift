@@ -9,7 +9,7 @@ import Foundation
 /// outcome `original`, reason `invalid_payload`.
 struct ContentStage: PipelineStage {
     let rules: ContentRules
-    let pushIDKeyPaths: [PayloadKeyPath]
+    let pushIDKeyPaths: [RichPushPayloadKeyPath]
     let buttonCategorySlots: Int
 
     func prepare(_ work: inout PipelineWork) {
@@ -21,32 +21,32 @@ struct ContentStage: PipelineStage {
                 work.problem = (error as? RichPushError)?.message ?? String(describing: error)
             }
         }
-        let found = json.flatMap { PayloadLookup.pushID(in: $0, keyPaths: pushIDKeyPaths) }
-        var best: PipelineResult
+        let found = json.flatMap { RichPushPayloadLookup.pushID(in: $0, keyPaths: pushIDKeyPaths) }
+        var best: RichPushResult
         if let payload = work.payload {
-            best = PipelineResult(
+            best = RichPushResult(
                 outcome: .textOnly, reason: nil, httpStatus: nil, pushID: found?.value, elapsedMs: 0, content: rules.bestAttempt(from: payload),
-                receipt: ReceiptReport(status: .pending), message: "best attempt: text only")
+                receipt: RichPushReceiptReport(status: .pending), message: "best attempt: text only")
         } else {
-            best = PipelineResult(
+            best = RichPushResult(
                 outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: found?.value, elapsedMs: 0,
-                content: ContentRules.original(from: json), receipt: ReceiptReport(status: .pending),
+                content: ContentRules.original(from: json), receipt: RichPushReceiptReport(status: .pending),
                 message: "invalid payload: \(work.problem ?? "unreadable")")
         }
         best.pushIDKeyPath = found?.path
-        best.vendor = json.flatMap(PushVendor.recognise)
+        best.vendor = json.flatMap(RichPushVendor.recognise)
 
         // Issue 6: buttons and thumbnail options, read from the (decrypted) payload.
         if let json {
             let category = json["aps"]?["category"]?.stringValue
             work.payloadNamesCategory = !(category ?? "").isEmpty
             do {
-                work.buttons = try NotificationCategoryDescription.parse(payload: json, category: category)
+                work.buttons = try RichPushCategoryDescription.parse(payload: json, category: category)
             } catch {
                 best.details.notes.append(error.code.rawValue)
             }
             do {
-                best.details.thumbnail = try ThumbnailOptions.parse(payload: json)
+                best.details.thumbnail = try RichPushThumbnailOptions.parse(payload: json)
             } catch {
                 best.details.notes.append(error.code.rawValue)
             }
@@ -55,7 +55,7 @@ struct ContentStage: PipelineStage {
         work.best = best
     }
 
-    func finish(_ result: inout PipelineResult, work: PipelineWork) {
+    func finish(_ result: inout RichPushResult, work: PipelineWork) {
         guard let buttons = work.buttons else { return }
         let category = buttonCategory(buttons, for: result.content, payloadNamesCategory: work.payloadNamesCategory)
         result.details.category = category
@@ -66,15 +66,15 @@ struct ContentStage: PipelineStage {
     /// the button slot of the media's category (`image.buttons.2`), so the content extension that
     /// shows the media still gets the notification; without media, `richpush.b.<hash>`.
     func buttonCategory(
-        _ category: NotificationCategoryDescription, for content: RichPushNotificationContent, payloadNamesCategory: Bool
-    ) -> NotificationCategoryDescription {
+        _ category: RichPushCategoryDescription, for content: RichPushNotificationContent, payloadNamesCategory: Bool
+    ) -> RichPushCategoryDescription {
         guard !payloadNamesCategory, buttonCategorySlots > 0,
-            let type = content.attachments.first?.type, let kind = MediaFormat.forUniformTypeIdentifier(type)?.kind,
+            let type = content.attachments.first?.type, let kind = RichPushMediaFormat.forUniformTypeIdentifier(type)?.kind,
             let base = rules.mediaCategoryIdentifiers[kind], !base.isEmpty
         else { return category }
         var slotted = category
-        let slot = NotificationCategoryDescription.preferredButtonSlot(for: category.buttons, slots: buttonCategorySlots)
-        slotted.identifier = NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: slot)
+        let slot = RichPushCategoryDescription.preferredButtonSlot(for: category.buttons, slots: buttonCategorySlots)
+        slotted.identifier = RichPushCategoryDescription.buttonSlotIdentifier(base: base, slot: slot)
         return slotted
     }
 }

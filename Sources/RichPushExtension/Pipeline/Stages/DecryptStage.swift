@@ -7,9 +7,9 @@ import Foundation
 /// media was attached (the sub-reason is `details.decryption`).
 struct DecryptStage: PipelineStage {
     /// The keys; `nil` makes every envelope fail with `unknown_kid`.
-    let keys: (any KeyProvider)?
+    let keys: (any RichPushKeyProvider)?
     /// Where the clear push id a version-2 envelope is bound to is looked for.
-    let pushIDKeyPaths: [PayloadKeyPath]
+    let pushIDKeyPaths: [RichPushPayloadKeyPath]
 
     func prepare(_ work: inout PipelineWork) {
         guard let received = work.json else { return }
@@ -18,7 +18,7 @@ struct DecryptStage: PipelineStage {
         work.json = opened.payload
     }
 
-    func finish(_ result: inout PipelineResult, work: PipelineWork) {
+    func finish(_ result: inout RichPushResult, work: PipelineWork) {
         guard let decryption = work.decryption else { return }
         result.details.decryption = decryption.wasEncrypted ? (decryption.error?.code.rawValue ?? "decrypted") : nil
         if let error = decryption.error, result.outcome == .textOnly {

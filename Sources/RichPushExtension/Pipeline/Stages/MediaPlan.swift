@@ -10,7 +10,7 @@ struct MediaPlan: Sendable, Equatable {
         var url: Result<URL, FetchFailure>
     }
 
-    /// Every URL named, in payload order (at most `PayloadLookup.maximumMediaCount`).
+    /// Every URL named, in payload order (at most `RichPushPayloadLookup.maximumMediaCount`).
     var items: [Item] = []
     /// Values of `url` that were links, not media (not fetched).
     var deepLinks: [String] = []

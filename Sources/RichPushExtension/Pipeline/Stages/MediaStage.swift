@@ -3,22 +3,22 @@ import Foundation
 
 /// Stage 3: the payload's media, one path for one URL or many (issue 6: up to 10): each URL is
 /// fetched (from the shared cache when it holds a fresh copy) into its own folder, its structure
-/// checked (`MediaIntegrity`) and the validation hook run, all at once within the deadline; what
+/// checked (`RichPushMediaIntegrity`) and the validation hook run, all at once within the deadline; what
 /// passed by the time the outcome is decided is attached in payload order.
 ///
 /// One instance per run: it records each item as it ends, so a deadline keeps what arrived.
 final class MediaStage: PipelineStage {
     /// How each item ended.
     private struct State {
-        var ended: [Int: Result<DownloadedMedia, FetchFailure>] = [:]
+        var ended: [Int: Result<RichPushDownloadedMedia, FetchFailure>] = [:]
         var fetchMs = 0
         var cacheHits = 0
     }
 
-    private let configuration: PipelineConfiguration
+    private let configuration: RichPushConfiguration
     private let fetcher: MediaFetcher
     private let rules: ContentRules
-    private let validate: (@Sendable (DownloadedMedia) async throws -> Void)?
+    private let validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)?
     /// The run's folder: each item gets the sub-folder named by its index.
     let folder: URL
     private let state = Locked(State())
@@ -30,8 +30,8 @@ final class MediaStage: PipelineStage {
     ///   - rules: the content rules (media categories).
     ///   - validate: the caller's hook on each file before it counts as attached.
     init(
-        configuration: PipelineConfiguration, transport: any MediaTransport, rules: ContentRules,
-        validate: (@Sendable (DownloadedMedia) async throws -> Void)?
+        configuration: RichPushConfiguration, transport: any MediaTransport, rules: ContentRules,
+        validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)?
     ) {
         self.configuration = configuration
         self.rules = rules
@@ -44,7 +44,7 @@ final class MediaStage: PipelineStage {
 
     func prepare(_ work: inout PipelineWork) {
         guard let json = work.json else { return }
-        let found = PayloadLookup.media(in: json, keyPaths: configuration.mediaKeyPaths)
+        let found = RichPushPayloadLookup.media(in: json, keyPaths: configuration.mediaKeyPaths)
         work.media = MediaPlan(
             items: found.urls.map { raw in
                 do {
@@ -73,20 +73,20 @@ final class MediaStage: PipelineStage {
     }
 
     /// Fetches, checks and validates one item; on failure nothing of it stays on disk.
-    private func fetch(_ url: URL, into folder: URL, deadline: ContinuousClock.Instant) async -> Result<DownloadedMedia, FetchFailure> {
-        let media: DownloadedMedia
+    private func fetch(_ url: URL, into folder: URL, deadline: ContinuousClock.Instant) async -> Result<RichPushDownloadedMedia, FetchFailure> {
+        let media: RichPushDownloadedMedia
         do {
             media = try await fetchCached(url, into: folder, deadline: deadline)
         } catch {
             return .failure(error)
         }
         do {
-            try MediaIntegrity.verify(media)
+            try RichPushMediaIntegrity.verify(media)
             try await validate?(media)
             return .success(media)
         } catch {
             try? FileManager.default.removeItem(at: folder)
-            let validation = error as? MediaValidationError
+            let validation = error as? RichPushMediaValidationError
             return .failure(
                 FetchFailure(
                     validation?.reason ?? .unsupportedFormat, "the attachment was refused: \(validation?.message ?? String(describing: error))",
@@ -96,7 +96,7 @@ final class MediaStage: PipelineStage {
 
     /// Fetches one URL, from the cache when it holds a fresh copy (no network request), and
     /// stores what the network brought when `Cache-Control` allows.
-    private func fetchCached(_ url: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure) -> DownloadedMedia {
+    private func fetchCached(_ url: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure) -> RichPushDownloadedMedia {
         let started = ContinuousClock.now
         defer {
             let ms = PipelineRun.milliseconds(ContinuousClock.now - started)
@@ -113,15 +113,15 @@ final class MediaStage: PipelineStage {
         return media
     }
 
-    private func cachedCopy(_ url: URL, cache: MediaCache, folder: URL) -> DownloadedMedia? {
+    private func cachedCopy(_ url: URL, cache: MediaCache, folder: URL) -> RichPushDownloadedMedia? {
         let temporary = folder.appendingPathComponent(".cached-\(UUID().uuidString.lowercased())")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard let bytes = try cache.retrieve(url.absoluteString, to: temporary), bytes > 0 else { return nil }
             let handle = try FileHandle(forReadingFrom: temporary)
-            let prefix = try handle.read(upToCount: MediaFormat.sniffLength) ?? Data()
+            let prefix = try handle.read(upToCount: RichPushMediaFormat.sniffLength) ?? Data()
             try handle.close()
-            guard let format = MediaFormat.sniff(prefix), let kind = format.kind, configuration.attachableFormats.contains(format),
+            guard let format = RichPushMediaFormat.sniff(prefix), let kind = format.kind, configuration.attachableFormats.contains(format),
                 bytes <= kind.maximumBytes
             else {
                 try? FileManager.default.removeItem(at: temporary)
@@ -129,14 +129,14 @@ final class MediaStage: PipelineStage {
             }
             let file = folder.appendingPathComponent("\(kind.rawValue)-\(UUID().uuidString.lowercased()).\(format.fileExtension)")
             try FileManager.default.moveItem(at: temporary, to: file)
-            return DownloadedMedia(file: file, folder: folder, format: format, bytes: bytes, url: url, httpStatus: 200, redirects: 0)
+            return RichPushDownloadedMedia(file: file, folder: folder, format: format, bytes: bytes, url: url, httpStatus: 200, redirects: 0)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             return nil
         }
     }
 
-    func conclude(_ result: inout PipelineResult, work: PipelineWork, stop: PipelineStop) {
+    func conclude(_ result: inout RichPushResult, work: PipelineWork, stop: PipelineStop) {
         guard work.isReadable else { return }
         let plan = work.media
         guard !plan.items.isEmpty else {
@@ -147,7 +147,7 @@ final class MediaStage: PipelineStage {
             return
         }
         let ended = state.withLock { $0.ended }
-        var outcomes: [Result<DownloadedMedia, FetchFailure>] = []
+        var outcomes: [Result<RichPushDownloadedMedia, FetchFailure>] = []
         for (index, item) in plan.items.enumerated() {
             switch item.url {
             case .failure(let failure):
@@ -160,7 +160,7 @@ final class MediaStage: PipelineStage {
 
         var attachments: [RichPushNotificationContent.Attachment] = []
         var firstFailure: FetchFailure?
-        var firstMedia: DownloadedMedia?
+        var firstMedia: RichPushDownloadedMedia?
         for outcome in outcomes {
             switch outcome {
             case .success(let media):
@@ -201,7 +201,7 @@ final class MediaStage: PipelineStage {
         }
     }
 
-    func finish(_ result: inout PipelineResult, work: PipelineWork) {
+    func finish(_ result: inout RichPushResult, work: PipelineWork) {
         let metrics = state.withLock { ($0.fetchMs, $0.cacheHits) }
         result.details.mediaAttached = result.content.attachments.count
         result.details.fetchMs = metrics.0
@@ -212,7 +212,7 @@ final class MediaStage: PipelineStage {
     /// Removes what the run fetched that the delivered result does not show (an item that ended
     /// after the outcome was decided); the delivered files stay for the host to take.
     /// - Parameter delivered: the decided result.
-    func removeUnshown(keeping delivered: PipelineResult) {
+    func removeUnshown(keeping delivered: RichPushResult) {
         let shown = Set(delivered.content.attachments.map { URL(fileURLWithPath: $0.file).deletingLastPathComponent().standardizedFileURL.path })
         guard let entries = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else { return }
         for entry in entries where !shown.contains(entry.standardizedFileURL.path) {

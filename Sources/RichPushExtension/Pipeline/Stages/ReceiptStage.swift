@@ -4,7 +4,7 @@ import Foundation
 /// container's queue when there is one, so it is sent once per push and retried on later runs),
 /// or, when this run sends none, the receipts earlier runs queued.
 struct ReceiptStage: Sendable {
-    let configuration: PipelineConfiguration
+    let configuration: RichPushConfiguration
     let transport: any MediaTransport
 
     /// Sends the receipt for a decided result.
@@ -13,11 +13,11 @@ struct ReceiptStage: Sendable {
     ///   - json: the payload (after decryption), to say why there is no receipt.
     ///   - receiptID: the run's receipt id (the queue replaces it with the stable one).
     /// - Returns: the task that ends with the receipt's report, or the report at once when none is sent.
-    func send(_ result: PipelineResult, payload json: JSONValue?, receiptID: String) -> ReceiptSending {
+    func send(_ result: RichPushResult, payload json: RichPushJSONValue?, receiptID: String) -> ReceiptSending {
         guard let url = configuration.receiptsURL, let pushID = result.pushID else {
-            let skip = ReceiptSkipReason.check(
+            let skip = RichPushReceiptSkipReason.check(
                 payload: json, pushID: result.pushID, receiptsURL: configuration.receiptsURL, pushIDKeyPaths: configuration.pushIDKeyPaths)
-            let skipped = ReceiptReport(status: .skipped, skipReason: skip)
+            let skipped = RichPushReceiptReport(status: .skipped, skipReason: skip)
             return .skipped(skipped, flushing: flushQueued(returning: skipped))
         }
         let receipt = RichPushReceipt(
@@ -33,12 +33,12 @@ struct ReceiptStage: Sendable {
 
     /// Sends receipts queued by earlier runs (when this run sends none of its own); the task
     /// ends with `skipped`, this run's own report.
-    private func flushQueued(returning skipped: ReceiptReport) -> Task<ReceiptReport, Never>? {
+    private func flushQueued(returning skipped: RichPushReceiptReport) -> Task<RichPushReceiptReport, Never>? {
         guard let directory = configuration.stateDirectory else { return nil }
         let poster = TransportReceiptPoster(transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts)
         let timeout = configuration.receiptTimeout
         return Task {
-            _ = try? await ReceiptDelivery(directory: directory, poster: poster).flushPendingReceipts(timeout: timeout)
+            _ = try? await RichPushReceiptDelivery(directory: directory, poster: poster).flushPendingReceipts(timeout: timeout)
             return skipped
         }
     }
@@ -47,7 +47,7 @@ struct ReceiptStage: Sendable {
 /// What `ReceiptStage.send` started.
 enum ReceiptSending: Sendable {
     /// No receipt for this run: its report, and the flush of earlier runs' queue, if any.
-    case skipped(ReceiptReport, flushing: Task<ReceiptReport, Never>?)
+    case skipped(RichPushReceiptReport, flushing: Task<RichPushReceiptReport, Never>?)
     /// The receipt is on its way: the task ends with its report.
-    case sending(Task<ReceiptReport, Never>)
+    case sending(Task<RichPushReceiptReport, Never>)
 }
