@@ -148,6 +148,8 @@ public final class RichPushCompanion: Sendable {
     private func addMedia(to content: UNNotificationContent, payload: RichPushJSONValue, key: ObjectIdentifier, request: Request) {
         var configuration = request.configuration
         configuration.deadline = max(0.1, configuration.deadline - Double(request.elapsedMs) / 1000)
+        // The vendor's SDK makes the content: RichPush adds media only (no avatar, no intent).
+        configuration.communicationNotifications = false
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
         let this = Reference(companion: self)
         let run = pipeline.start(
