@@ -86,13 +86,17 @@ let package = Package(
         // Apple's UserNotifications slice for platforms without it (every file is
         // `#if !canImport(UserNotifications)`), so the bridge is one source file for both.
         .target(name: "UserNotificationsStandIn", dependencies: ["RichPushCore"]),
-        // Plays the iOS side on Linux: budget, expiry, attachment store, peak memory.
-        .target(name: "RichPushExtensionHost", dependencies: ["UserNotificationsStandIn", "RichPushCore"]),
+        // Apple's Intents slice for communication notifications (issue 30): INPerson, INImage,
+        // INSendMessageIntent, INInteraction; every file is `#if !canImport(Intents)`.
+        .target(name: "IntentsStandIn", dependencies: ["UserNotificationsStandIn", "RichPushCore"]),
+        // Plays the iOS side on Linux: budget, expiry, attachment store, peak memory, intents.
+        .target(name: "RichPushExtensionHost", dependencies: ["UserNotificationsStandIn", "IntentsStandIn", "RichPushCore"]),
         .target(
             name: "RichPushNotificationService",
             dependencies: [
                 "RichPushExtension",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+                .target(name: "IntentsStandIn", condition: .when(platforms: [.linux])),
             ]
         ),
         // A tiny extension-side executable whose linkage RichPushLinkageTests inspects.
@@ -171,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "RichPushNotificationServiceTests",
             dependencies: [
-                "RichPushNotificationService", "RichPushExtensionHost", "UserNotificationsStandIn",
+                "RichPushNotificationService", "RichPushExtensionHost", "UserNotificationsStandIn", "IntentsStandIn",
                 "RichPushTestSupport",
             ]
         ),

@@ -7,7 +7,7 @@
    (the body is streamed to disk; the articles' in-memory approach grows ~18 MB).
 2. The pipeline's own elapsedMs for photo.jpg against `curl -w %{time_total}` fetching the same
    URL, median of 20 runs each. Goal: overhead <= 5 ms.
-3. RichPush's integrity check (MediaIntegrity) on a 9.5 MB JPEG whose picture data runs to the
+3. RichPush's integrity check (RichPushMediaIntegrity) on a 9.5 MB JPEG whose picture data runs to the
    end (/long-scan: every byte scanned for markers) against the same size where the scan stops
    early (/sized: photo.jpg then zeros), elapsedMs, median of N runs each. Goal: the scan adds
    under 100 ms for 9.5 MB (ratio printed), and max RSS stays flat (< 2 MB over the reference).

@@ -20,7 +20,11 @@
 #   5. Pushes sent by other systems (OneSignal, Braze) get their sends recorded (`richpush
 #      record-send`); the phones run the extension on the payloads as those vendors deliver them,
 #      and the receipts carry the vendor's message id (OneSignal's custom.i) and vendor.
-#   6. A second push to the same tokens skips the one APNs called Unregistered.
+#   6. A message from a person: POST /v1/pushes with "sender" and "conversation" (a group); the
+#      phone's extension shows it as a communication notification — the sender's name, the
+#      group's name, the avatars fetched within the deadline (the sender's WebP converted) and
+#      handed over as data — and its receipt reaches the server.
+#   7. A second push to the same tokens skips the one APNs called Unregistered.
 # Then `richpush stats` shows the funnels, and the script prints the dashboard URL, the admin
 # token and curl examples, and keeps the server in the foreground until Ctrl-C (graceful:
 # everything acknowledged is committed). The demo's files stay in ./.richpush-demo (gitignored).
@@ -263,8 +267,31 @@ echo "  the user of phone A opens the OneSignal push:"
 curl -sS -o /dev/null -w "  POST /v1/receipts (event opened, vendor onesignal) → %{http_code}\n" \
   -d "push_id=$push_os&event=opened&receipt_id=phone-a-os-$run_id&vendor=onesignal" "$base/v1/receipts"
 
+push_message="message-$run_id"
 echo
-echo "== 6. a second push to the same tokens: the one APNs called Unregistered is skipped"
+echo "== 6. a message from a person, push id $push_message: POST /v1/pushes with sender and conversation (a group), through APNs to phone A"
+cp Tests/Fixtures/media/photo.webp "$cdn_dir/ada.webp"
+cp Tests/Fixtures/media/logo.png "$cdn_dir/engine-room.png"
+curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
+  -d "{\"push_id\":\"$push_message\",\"tokens\":[\"$phone_a\"],\"title\":\"Engine room\",\"body\":\"Ada: the new engine runs!\",\"sender\":{\"id\":\"u-ada\",\"name\":\"Ada Lovelace\",\"avatar\":\"$cdn/ada.webp\"},\"conversation\":{\"id\":\"c-engine-room\",\"name\":\"Engine room\",\"avatar\":\"$cdn/engine-room.png\",\"group\":true}}" \
+  "$base/v1/pushes" | json_field '"  sent %d, accepted %d" % (d["sent"], d["accepted"])'
+curl -sS --http2 --cacert "$work/apns-ca.pem" "https://127.0.0.1:$apns_port/stats" \
+  | python3 -c 'import base64, json, sys; sys.stdout.buffer.write(base64.b64decode(json.load(sys.stdin)["last_body_b64"]))' > "$work/apns-message.json"
+echo "  what APNs got: $(cat "$work/apns-message.json")"
+# The avatars as the phone reaches them (the image host's throwaway CA is the server's, not the phone's).
+python3 - "$work/apns-message.json" "$work/delivered-message.json" "$cdn" "$media/media" <<'PY'
+import json, sys
+payload = json.load(open(sys.argv[1]))
+names = {"ada.webp": "photo.webp", "engine-room.png": "logo.png"}
+for key in ("sender", "conversation"):
+    url = payload[key]["avatar"]
+    payload[key]["avatar"] = sys.argv[4] + "/" + names[url[len(sys.argv[3]) + 1:]]
+json.dump(payload, open(sys.argv[2], "w"), ensure_ascii=False)
+PY
+simulate_on phone-a "$work/delivered-message.json" 99
+
+echo
+echo "== 7. a second push to the same tokens: the one APNs called Unregistered is skipped"
 curl -sS "${admin[@]}" -H 'Content-Type: application/json' \
   -d "{\"push_id\":\"reminder-$run_id\",\"tokens\":[\"$phone_a\",\"$old_phone\"],\"title\":\"Reminder\",\"body\":\"The sale ends tonight\"}" \
   "$base/v1/pushes" | json_field '"  sent %d, accepted %d, skipped %d: %s" % (d["sent"], d["accepted"], d["skipped"], next((r["message"] for r in d["results"] if r["outcome"] == "skipped"), ""))'

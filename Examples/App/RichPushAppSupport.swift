@@ -22,7 +22,7 @@ struct RichPushAppSupport: Sendable {
     /// `AppGroupIdentifier` of the extension's Info.plist; `nil` keeps no shared state.
     let appGroupIdentifier: String?
     /// The extension's `PushIDKeyPaths` before the defaults (as the extension reads them).
-    let pushIDKeyPaths: [PayloadKeyPath]
+    let pushIDKeyPaths: [RichPushPayloadKeyPath]
 
     /// The values of the Notification Service Extension embedded in the app (`PlugIns/*.appex`),
     /// read by the code the extension itself runs (`RichPushSettings`): they cannot drift.
@@ -31,7 +31,7 @@ struct RichPushAppSupport: Sendable {
     static func fromServiceExtension(in app: Bundle = .main) -> RichPushAppSupport {
         guard let settings = RichPushSettings.serviceExtension(in: app) else {
             print("RichPush: no Notification Service Extension in \(app.bundlePath)/PlugIns; opened receipts are not sent")
-            return RichPushAppSupport(receiptsURL: nil, appGroupIdentifier: nil, pushIDKeyPaths: PayloadKeyPath.defaultPushIDKeyPaths)
+            return RichPushAppSupport(receiptsURL: nil, appGroupIdentifier: nil, pushIDKeyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths)
         }
         for problem in settings.problems { print("RichPush: the extension's Info.plist: \(problem)") }
         return RichPushAppSupport(
@@ -41,7 +41,7 @@ struct RichPushAppSupport: Sendable {
     /// The shared state directory (receipt queue, install id, badge counter), as the extension's.
     var stateDirectory: URL? {
         appGroupIdentifier.flatMap { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0) }?
-            .appendingPathComponent(PipelineConfiguration.SharedContainerLayout.state, isDirectory: true)
+            .appendingPathComponent(RichPushConfiguration.SharedContainerLayout.state, isDirectory: true)
     }
 
     /// The app's own categories: one per media kind, each with an "Open" action. Payload buttons
@@ -66,7 +66,7 @@ struct RichPushAppSupport: Sendable {
     func flushReceipts() async {
         guard let stateDirectory else { return }
         do {
-            let report = try await ReceiptDelivery(directory: stateDirectory).flushPendingReceipts(timeout: 10)
+            let report = try await RichPushReceiptDelivery(directory: stateDirectory).flushPendingReceipts(timeout: 10)
             if report.remaining > 0 { print("RichPush: \(report.remaining) receipts still queued") }
         } catch {
             print("RichPush: receipt queue unreadable: \(error)")
@@ -76,7 +76,7 @@ struct RichPushAppSupport: Sendable {
     /// Sets the badge to 0: the shared counter the extension applies `badge_op` to, and the icon.
     /// - Parameter center: the notification center.
     func resetBadge(in center: UNUserNotificationCenter) async {
-        if let stateDirectory { try? BadgeCounter(directory: stateDirectory).resetBadge() }
+        if let stateDirectory { try? RichPushBadgeCounter(directory: stateDirectory).resetBadge() }
         try? await center.setBadgeCount(0)
     }
 
@@ -86,13 +86,13 @@ struct RichPushAppSupport: Sendable {
     /// receipt must not disturb the app; one that cannot be sent now stays queued.
     /// - Parameter userInfo: the notification's payload (`content.userInfo`).
     func reportOpened(userInfo: [AnyHashable: Any]) async {
-        guard let receiptsURL, let stateDirectory, let payload = JSONValue(any: userInfo) else { return }
+        guard let receiptsURL, let stateDirectory, let payload = RichPushJSONValue(any: userInfo) else { return }
         // The same lookup as the extension's (OneSignal's custom.i, Airship's _, …), so `opened`
         // counts for the same push as `delivered`.
-        guard let pushID = PayloadLookup.pushID(in: payload, keyPaths: pushIDKeyPaths)?.value else { return }
+        guard let pushID = RichPushPayloadLookup.pushID(in: payload, keyPaths: pushIDKeyPaths)?.value else { return }
         do {
-            let delivery = ReceiptDelivery(directory: stateDirectory)
-            let receipt = RichPushReceipt(pushID: pushID, event: .opened, vendor: PushVendor.recognise(payload)?.identifier)
+            let delivery = RichPushReceiptDelivery(directory: stateDirectory)
+            let receipt = RichPushReceipt(pushID: pushID, event: .opened, vendor: RichPushVendor.recognise(payload)?.identifier)
             let (status, http) = try await delivery.submit(receipt, to: receiptsURL, timeout: 10)
             if status == .failed { print("RichPush: opened receipt for \(pushID) queued (HTTP \(http.map(String.init) ?? "none"))") }
         } catch {

@@ -7,8 +7,13 @@
 // play/pause button over it, or a sound with a play/pause button (article 000 puts "a UIView that
 // shows the image" here; article 002 explains the two extension types; article 003 plays video
 // and audio). Payload buttons show below it: they are the category's actions.
+//
+// Several attachments (a media key holding a list: RichPush attaches up to 10, in order): a
+// carousel pages through all of them, by swipe or with its buttons and dots
+// (AttachmentCarousel.swift); one attachment is shown alone, as before. The Info.plist's
+// UNNotificationExtensionUserInteractionEnabled lets the view take the swipes and taps; a tap on
+// the text opens the app (performNotificationDefaultAction()).
 import AVFoundation
-import ImageIO
 import UIKit
 import UniformTypeIdentifiers
 import UserNotifications
@@ -25,6 +30,8 @@ final class NotificationViewController: UIViewController {
     private var endObserver: (any NSObjectProtocol)?
     /// The attachment being played: iOS's store is security-scoped, so access stays open while it plays.
     private var scopedURL: URL?
+    /// The carousel, when the notification has several attachments.
+    private var carousel: AttachmentCarousel?
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -35,6 +42,10 @@ final class NotificationViewController: UIViewController {
         mediaView.addSubview(imageView)
         bodyLabel.numberOfLines = 0
         bodyLabel.font = .preferredFont(forTextStyle: .body)
+        // User interaction is on (for the carousel): a tap on the text opens the app, as a tap on
+        // the notification does.
+        bodyLabel.isUserInteractionEnabled = true
+        bodyLabel.addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(openApp)))
 
         stack.addArrangedSubview(mediaView)
         stack.addArrangedSubview(bodyLabel)
@@ -59,7 +70,7 @@ final class NotificationViewController: UIViewController {
 
     override func viewDidLayoutSubviews() {
         super.viewDidLayoutSubviews()
-        playerLayer?.frame = mediaView.bounds
+        playerLayer?.frame = playerLayer?.superlayer?.bounds ?? mediaView.bounds
     }
 
     override func viewDidDisappear(_ animated: Bool) {
@@ -67,13 +78,72 @@ final class NotificationViewController: UIViewController {
         stopMedia()
     }
 
+    @objc private func openApp() {
+        extensionContext?.performNotificationDefaultAction()
+    }
+
     // MARK: Showing the media
 
-    /// Shows the first attachment by its UTType: image, movie or audio.
+    /// Shows the attachments: several in a carousel, one alone.
     private func show(_ content: UNNotificationContent) {
         stopMedia()
+        imageView.image = nil
+        carousel?.removeFromSuperview()
+        carousel = nil
         bodyLabel.text = content.body
         // The service extension attached the media; iOS moved it into its own store.
+        let pages = AttachmentCarousel.pages(of: content.attachments)
+        guard pages.count > 1 else {
+            showSingle(content)
+            return
+        }
+        let maximumPixels = max(view.bounds.width, 320) * view.traitCollection.displayScale
+        let carousel = AttachmentCarousel(pages: pages, maximumPixels: maximumPixels)
+        carousel.translatesAutoresizingMaskIntoConstraints = false
+        mediaView.addSubview(carousel)
+        NSLayoutConstraint.activate([
+            carousel.leadingAnchor.constraint(equalTo: mediaView.leadingAnchor),
+            carousel.trailingAnchor.constraint(equalTo: mediaView.trailingAnchor),
+            carousel.topAnchor.constraint(equalTo: mediaView.topAnchor),
+            carousel.bottomAnchor.constraint(equalTo: mediaView.bottomAnchor),
+        ])
+        carousel.onPageChange = { [weak self] index in self?.showPage(index) }
+        carousel.onPageTap = { [weak self] _ in self?.togglePlayback() }
+        self.carousel = carousel
+        // Sized by the first picture (a 4:3 frame when the first page is a video or a sound).
+        setMediaAspect(min(max(carousel.firstPictureAspect() ?? 0.75, 0.5), 1.5))
+        showPage(0)
+    }
+
+    /// A carousel page became the one shown: a video or a sound on it gets the player (and its
+    /// attachment's access) until another page is shown; a picture needs nothing more.
+    private func showPage(_ index: Int) {
+        stopMedia()
+        guard let carousel, carousel.pages.indices.contains(index) else { return }
+        let page = carousel.pages[index]
+        switch page.kind {
+        case .movie: play(page.attachment.url, video: true, in: carousel.pageView(index))
+        case .audio: play(page.attachment.url, video: false, in: carousel.pageView(index))
+        case .image: break
+        }
+        // The system asks again where its play/pause button goes (and whether there is one).
+        extensionContext?.mediaPlayingPaused()
+    }
+
+    /// Plays or pauses the carousel page's video or sound (a tap on it).
+    private func togglePlayback() {
+        guard let player else { return }
+        if player.timeControlStatus == .playing {
+            player.pause()
+            extensionContext?.mediaPlayingPaused()
+        } else {
+            player.play()
+            extensionContext?.mediaPlayingStarted()
+        }
+    }
+
+    /// Shows the one attachment by its UTType: image, movie or audio.
+    private func showSingle(_ content: UNNotificationContent) {
         guard let attachment = content.attachments.first, let type = UTType(attachment.type) else {
             setMediaAspect(nil)
             return
@@ -89,11 +159,8 @@ final class NotificationViewController: UIViewController {
             setMediaAspect(9.0 / 16.0)
         } else if type.conforms(to: .image) {
             // Files in iOS's store are security-scoped: open the scope, read, close it.
-            let url = attachment.url
-            let scoped = url.startAccessingSecurityScopedResource()
-            defer { if scoped { url.stopAccessingSecurityScopedResource() } }
             let maximumPixels = max(view.bounds.width, 320) * view.traitCollection.displayScale
-            guard let image = Self.image(at: url, maximumPixels: maximumPixels) else {
+            guard let image = AttachmentImage.decodeScoped(attachment.url, maximumPixels: maximumPixels) else {
                 setMediaAspect(nil)
                 return
             }
@@ -117,8 +184,10 @@ final class NotificationViewController: UIViewController {
         preferredContentSize = CGSize(width: width, height: width * (ratio ?? 0) + text + 16)
     }
 
-    /// Plays a movie in an `AVPlayerLayer`, or a sound, when the system's play/pause button asks.
-    private func play(_ url: URL, video: Bool) {
+    /// Plays a movie in an `AVPlayerLayer` (over `host`: the media view, or a carousel page), or
+    /// a sound, when the system's play/pause button asks.
+    private func play(_ url: URL, video: Bool, in host: UIView? = nil) {
+        let host = host ?? mediaView
         scopedURL = url.startAccessingSecurityScopedResource() ? url : nil
         let item = AVPlayerItem(url: url)
         let player = AVPlayer(playerItem: item)
@@ -126,10 +195,10 @@ final class NotificationViewController: UIViewController {
         if video {
             let layer = AVPlayerLayer(player: player)
             layer.videoGravity = .resizeAspect
-            layer.frame = mediaView.bounds
-            mediaView.layer.addSublayer(layer)
+            layer.frame = host.bounds
+            host.layer.addSublayer(layer)
             playerLayer = layer
-            imageView.image = nil
+            if carousel == nil { imageView.image = nil }
         }
         // At the end: back to the start, and tell the system the button shows "play" again.
         endObserver = NotificationCenter.default.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: .main) {
@@ -152,58 +221,6 @@ final class NotificationViewController: UIViewController {
         endObserver = nil
         scopedURL?.stopAccessingSecurityScopedResource()
         scopedURL = nil
-        imageView.image = nil
-    }
-
-    /// The most pixels a picture may declare before anything is decoded: RichPush's bound,
-    /// 8192 × 8192 (`MediaIntegrity.maximumPixels`; 256 MB decoded at 4 bytes a pixel). A 545-byte
-    /// PNG can declare 60000 × 60000; its header is all that is read.
-    private static let maximumSourcePixels = 8192 * 8192
-    /// The most memory the decoded frames of an animation may take together: 16 MB, of the
-    /// ~24 MB an extension may hold. 200 GIF frames at 1170 px would be about 1.1 GB.
-    private static let frameMemoryBudget = 16 * 1024 * 1024
-    /// The most frames shown of an animation, whatever their size.
-    private static let maximumFrames = 200
-
-    /// The picture at most `maximumPixels` wide or high, decoded through ImageIO's thumbnail API
-    /// (it decodes no more than that, so a 10 MB photo does not take the extension's memory);
-    /// an animated GIF's frames up to `frameMemoryBudget`. `nil` for a picture that declares
-    /// more than `maximumSourcePixels` (a pixel flood) or cannot be read.
-    private static func image(at url: URL, maximumPixels: CGFloat) -> UIImage? {
-        guard let source = CGImageSourceCreateWithURL(url as CFURL, [kCGImageSourceShouldCache: false] as CFDictionary) else { return nil }
-        // The declared size comes from the header: nothing is decoded yet.
-        guard let header = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
-            let width = header[kCGImagePropertyPixelWidth] as? Int, let height = header[kCGImagePropertyPixelHeight] as? Int,
-            width > 0, height > 0
-        else { return nil }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maximumSourcePixels else { return nil }
-        let side = min(maximumPixels, CGFloat(max(width, height)))
-        let scale = side / CGFloat(max(width, height))
-        let frameBytes = max(1, Int((CGFloat(width) * scale).rounded(.up)) * Int((CGFloat(height) * scale).rounded(.up)) * 4)
-        let options =
-            [
-                kCGImageSourceCreateThumbnailFromImageAlways: true,
-                kCGImageSourceCreateThumbnailWithTransform: true,
-                kCGImageSourceShouldCacheImmediately: true,
-                kCGImageSourceThumbnailMaxPixelSize: side,
-            ] as CFDictionary
-        let count = CGImageSourceGetCount(source)
-        guard count > 1 else {
-            return CGImageSourceCreateThumbnailAtIndex(source, 0, options).map { UIImage(cgImage: $0) }
-        }
-        let frameCount = max(1, min(count, maximumFrames, frameMemoryBudget / frameBytes))
-        var frames: [UIImage] = []
-        var duration = 0.0
-        for index in 0..<frameCount {
-            guard let frame = CGImageSourceCreateThumbnailAtIndex(source, index, options) else { continue }
-            frames.append(UIImage(cgImage: frame))
-            let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any]
-            let gif = properties?[kCGImagePropertyGIFDictionary] as? [CFString: Any]
-            let delay = (gif?[kCGImagePropertyGIFUnclampedDelayTime] as? Double) ?? (gif?[kCGImagePropertyGIFDelayTime] as? Double) ?? 0.1
-            duration += delay < 0.02 ? 0.1 : delay  // as browsers do for 0 / 10 ms delays
-        }
-        return UIImage.animatedImage(with: frames, duration: duration)
     }
 }
 

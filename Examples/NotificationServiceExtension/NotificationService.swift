@@ -31,15 +31,15 @@ final class NotificationService: RichPushServiceExtension {}
 //
 // final class NotificationService: RichPushServiceExtension {
 //     override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest,
-//                               result: PipelineResult) {
+//                               result: RichPushResult) {
 //         if result.outcome == .mediaAttached { content.subtitle = "📷" }
 //     }
 // }
 //
 // To configure it in code instead of Info.plist, override `configuration`:
 //
-//     override var configuration: PipelineConfiguration {
-//         var c = PipelineConfiguration()
+//     override var configuration: RichPushConfiguration {
+//         var c = RichPushConfiguration()
 //         c.receiptsURL = URL(string: "https://stats.example.com/v1/receipts")
 //         c.deadline = 20
 //         return c

@@ -1,8 +1,13 @@
 import Foundation
+import RichPushCore
 import RichPushMedia
 
 /// `richpush doctor`: finds why a rich notification will not show — in the Xcode project or the
 /// payload — before any push is sent.
+///
+/// Every build configuration of the project is checked (each can be built and installed: Debug
+/// from Xcode, Release from an archive, any other from a scheme); a finding names the
+/// configurations it holds in (`DoctorFinding.configurations`).
 public enum Doctor {
     /// Checks a project and, optionally, a payload.
     ///
@@ -11,11 +16,16 @@ public enum Doctor {
     /// - Parameters:
     ///   - path: an `.xcodeproj`, an `.xcworkspace` or a folder holding one.
     ///   - payload: the bytes of a payload to lint against the project, or `nil`.
-    ///   - configuration: the configuration whose settings are checked (Release).
+    ///   - configurations: the build configurations to check; `nil` (default) for every one the project has.
+    ///   - expectations: what the pushes use (interruption levels, messages from people), for
+    ///     the capability checks; the payload's interruption level and sender are added.
     ///   - names: what the fixes call the tools and settings (the command line's commands and options).
     /// - Returns: the report.
-    public static func run(path: String, payload: Data? = nil, configuration: String = "Release", names: DoctorSettingNames = .library) -> DoctorReport {
-        examine(path: path, payload: payload, configuration: configuration, names: names).report
+    public static func run(
+        path: String, payload: Data? = nil, configurations: [String]? = nil, expectations: DoctorExpectations = DoctorExpectations(),
+        names: DoctorSettingNames = .library
+    ) -> DoctorReport {
+        examine(path: path, payload: payload, configurations: configurations, expectations: expectations, names: names).report
     }
 
     /// Checks a project and a payload, and probes each media URL the service extension would use
@@ -25,20 +35,22 @@ public enum Doctor {
     ///   - path: an `.xcodeproj`, an `.xcworkspace` or a folder holding one.
     ///   - payload: the bytes of the payload.
     ///   - probe: the media probe's settings (budget, allowed hosts).
-    ///   - configuration: the configuration whose settings are checked (Release).
+    ///   - configurations: the build configurations to check; `nil` (default) for every one.
+    ///   - expectations: what the pushes use, for the capability checks.
     ///   - names: what the fixes call the tools and settings (the command line's commands and options).
     /// - Returns: the report, the media findings among the others.
     public static func run(
-        path: String, payload: Data, probe: MediaProbe.Settings, configuration: String = "Release", names: DoctorSettingNames = .library
+        path: String, payload: Data, probe: MediaProbe.Settings, configurations: [String]? = nil,
+        expectations: DoctorExpectations = DoctorExpectations(), names: DoctorSettingNames = .library
     ) async -> DoctorReport {
-        let (report, analysis) = examine(path: path, payload: payload, configuration: configuration, names: names)
+        let (report, analysis) = examine(path: path, payload: payload, configurations: configurations, expectations: expectations, names: names)
         let media = await MediaChecks.check(payload, analysis: analysis, settings: probe, names: names)
-        return DoctorReport(project: report.project, targets: report.targets, findings: report.findings + media)
+        return DoctorReport(project: report.project, targets: report.targets, findings: report.findings + media, configurations: report.configurations)
     }
 
-    private static func examine(path: String, payload: Data?, configuration: String, names: DoctorSettingNames) -> (
-        report: DoctorReport, analysis: ProjectAnalysis?
-    ) {
+    private static func examine(
+        path: String, payload: Data?, configurations: [String]?, expectations: DoctorExpectations, names: DoctorSettingNames
+    ) -> (report: DoctorReport, analysis: ProjectAnalysis?) {
         let located: ProjectLocator.Located
         do {
             located = try ProjectLocator.locate(path)
@@ -65,14 +77,25 @@ public enum Doctor {
             if let payload { findings += PayloadChecks.check(payload, analysis: nil, names: names) }
             return (DoctorReport(project: located.project, targets: [], findings: findings), nil)
         }
-        let analysis = ProjectAnalysis(project: project, configuration: configuration)
-        findings += ProjectDoctor.check(analysis)
-        if let payload { findings += PayloadChecks.check(payload, analysis: analysis, names: names) }
-        let targets = analysis.targets.filter { $0.kind != .other }.map { facts in
+        // Each configuration on its own; the same finding in several is reported once, naming them.
+        var perConfiguration: [(configuration: String, findings: [DoctorFinding])] = []
+        var listed: ProjectAnalysis?
+        for name in configurations ?? ProjectAnalysis.configurationNames(of: project) {
+            let analysis = ProjectAnalysis(project: project, configuration: name)
+            let services = analysis.targets.filter { $0.kind == .notificationService }
+            let widened = expectations.adding(payload: payload, senderKeyPaths: PayloadChecks.senderKeyPaths(services.first))
+            var found = ProjectDoctor.check(analysis, expectations: widened)
+            if let payload { found += PayloadChecks.check(payload, analysis: analysis, names: names) }
+            perConfiguration.append((name, found))
+            // The targets listed (and the media probed) are Release's when there is one.
+            if listed == nil || name == "Release" { listed = analysis }
+        }
+        findings += DoctorFinding.merging(perConfiguration)
+        let targets = (listed?.targets ?? []).filter { $0.kind != .other }.map { facts in
             DoctorReport.Target(
                 name: facts.target.name, kind: facts.kind.rawValue, bundleID: facts.bundleID?.value, deploymentTarget: facts.deploymentTarget?.value,
                 embeddedIn: facts.embeddedIn)
         }
-        return (DoctorReport(project: located.project, targets: targets, findings: findings), analysis)
+        return (DoctorReport(project: located.project, targets: targets, findings: findings, configurations: perConfiguration.map(\.configuration)), listed)
     }
 }

@@ -1,5 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
+import IntentsStandIn
 import RichPushCore
 import UserNotificationsStandIn
 
@@ -23,6 +24,18 @@ public struct ExtensionHost: Sendable {
     public var expiryGrace: Double
     /// The host's attachment store (iOS's data store): shown attachments are moved here.
     public var storeDirectory: URL
+    /// What the system does with communication notifications (message intents) while it runs.
+    public var communication: CommunicationSupport = .allowed
+
+    /// What the system does with a message intent, as iOS does for the app being played.
+    public enum CommunicationSupport: Sendable, Equatable {
+        /// The app has the Communication Notifications capability: donations and updates succeed.
+        case allowed
+        /// The app lacks the capability: `updating(from:)` throws `contentProvidingObjectNotAllowed`.
+        case notAllowed
+        /// The system refuses the donation, with this message.
+        case donationRefused(String)
+    }
 
     /// Makes a host.
     /// - Parameters:
@@ -51,6 +64,20 @@ public struct ExtensionHost: Sendable {
     ///   - service: the extension instance, shared by every request.
     /// - Returns: one report per request, in the same order.
     public func run(_ requests: [HostedRequest], on service: UNNotificationServiceExtension) async -> [HostReport] {
+        // Process-wide, as the system's answers are: set for this run, then back to allowed (a
+        // run that allows them leaves them alone, so runs of other suites do not undo it).
+        switch communication {
+        case .allowed: break
+        case .notAllowed:
+            UNNotificationContent.failUpdating(with: "the app is not allowed to show communication notifications (no Communication Notifications capability)")
+        case .donationRefused(let message): INInteraction.setDonationFailure(message)
+        }
+        defer {
+            if communication != .allowed {
+                UNNotificationContent.failUpdating(with: nil)
+                INInteraction.setDonationFailure(nil)
+            }
+        }
         let clock = ContinuousClock()
         let begin = clock.now
         let signal = HostSignal()
@@ -139,6 +166,16 @@ public struct ExtensionHost: Sendable {
                         )
                     }
                 }
+                if let communication = ShownCommunication(content) {
+                    for (whose, avatar) in [("sender", communication.senderAvatar), ("group", communication.groupAvatar)] {
+                        guard let avatar, !avatar.drawable else { continue }
+                        faults.append(
+                            HostFault(
+                                .avatarNotDrawable,
+                                "the \(whose)'s avatar is \(avatar.format?.name ?? "no image format iOS knows") (\(avatar.bytes) bytes); iOS draws JPEG, PNG or GIF"
+                            ))
+                    }
+                }
                 slot.fulfil(shown: Self.snapshot(content, files: files), moved: moved, faults: faults, at: clock.now)
                 signal.signal()
             }
@@ -159,10 +196,11 @@ public struct ExtensionHost: Sendable {
             title: content.title, subtitle: content.subtitle, body: content.body,
             categoryIdentifier: content.categoryIdentifier, threadIdentifier: content.threadIdentifier,
             badge: content.badge?.intValue, sound: content.sound?.payloadName,
-            userInfo: JSONValue(any: content.userInfo), attachments: attachments,
+            userInfo: RichPushJSONValue(any: content.userInfo), attachments: attachments,
             // iOS looks the category up when it shows the notification: record what it finds.
             registeredCategoryActions: UNUserNotificationCenter.current().registeredCategories()
-                .first { $0.identifier == content.categoryIdentifier }?.actions.map(\.identifier)
+                .first { $0.identifier == content.categoryIdentifier }?.actions.map(\.identifier),
+            communication: ShownCommunication(content)
         )
     }
 

@@ -19,6 +19,8 @@ public struct HostFault: Sendable, Hashable, CustomStringConvertible {
         public static let handlerNeverCalled = Code(rawValue: "handler_never_called")
         /// An attachment's file could not be moved into the host's store (`attachmentMoveIntoDataStoreFailed`).
         public static let attachmentMoveFailed = Code(rawValue: "attachment_move_failed")
+        /// A message intent's avatar is data iOS does not draw (not JPEG, PNG or GIF).
+        public static let avatarNotDrawable = Code(rawValue: "avatar_not_drawable")
     }
 
     /// The code.

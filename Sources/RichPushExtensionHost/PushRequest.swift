@@ -25,7 +25,7 @@ public enum PushRequest {
             // pipeline delivers the original with invalid_payload (never an empty payload `{}`).
             content.userInfo = [RichPushNotificationPayload.unreadablePayloadKey: problem(with: payload)]
         }
-        if let json = try? JSONValue.parse(payload), let parsed = try? RichPushNotificationPayload(json: json) {
+        if let json = try? RichPushJSONValue.parse(payload), let parsed = try? RichPushNotificationPayload(json: json) {
             content.title = parsed.alert?.title ?? ""
             content.subtitle = parsed.alert?.subtitle ?? ""
             content.body = parsed.alert?.body ?? ""
@@ -44,8 +44,8 @@ public enum PushRequest {
     /// - Parameter payload: the bytes.
     /// - Returns: the parse error, or what the JSON is instead of an object.
     public static func problem(with payload: Data) -> String {
-        let json: JSONValue
-        do { json = try JSONValue.parse(payload) } catch {
+        let json: RichPushJSONValue
+        do { json = try RichPushJSONValue.parse(payload) } catch {
             if payload.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
                 return "the payload is empty; it must be a JSON object like {\"aps\": {\"alert\": \"Hello\"}}"
             }

@@ -32,12 +32,15 @@ public struct ShownContent: Sendable, Equatable {
     /// The sound's payload name (`default` or a file name), `nil` for none.
     public var sound: String?
     /// The payload (`userInfo`) as JSON, `nil` when it holds non-JSON values.
-    public var userInfo: JSONValue?
+    public var userInfo: RichPushJSONValue?
     /// The attachments, in order.
     public var attachments: [Attachment]
     /// The action identifiers of the category registered under `categoryIdentifier` in
     /// `UNUserNotificationCenter.current()` when the content was shown, in order; `nil` when no
     /// such category was registered then (iOS shows no buttons).
     public var registeredCategoryActions: [String]?
+    /// The sender and conversation when the content was updated from a message intent (a
+    /// communication notification); `nil` for a normal notification.
+    public var communication: ShownCommunication?
 }
 #endif

@@ -8,7 +8,7 @@ import RichPushExtension
 @preconcurrency import UserNotificationsStandIn
 #endif
 
-/// Turns payload-described buttons (`NotificationCategoryDescription`, issue 6) into a
+/// Turns payload-described buttons (`RichPushCategoryDescription`, issue 6) into a
 /// `UNNotificationCategory` and registers it next to the app's own categories.
 ///
 /// Categories whose identifier starts with `richpush.b.` or ends in `.buttons.<n>` (a button slot
@@ -27,7 +27,7 @@ public enum RichPushCategoryRegistry {
     ///
     /// - Parameter button: the button.
     /// - Returns: the action.
-    public static func makeAction(_ button: NotificationButton) -> UNNotificationAction {
+    public static func makeAction(_ button: RichPushButton) -> UNNotificationAction {
         var options: UNNotificationActionOptions = []
         if button.destructive { options.insert(.destructive) }
         if button.foreground { options.insert(.foreground) }
@@ -53,9 +53,9 @@ public enum RichPushCategoryRegistry {
 
     /// The category for a description, with its actions in payload order.
     ///
-    /// - Parameter description: the category from `PipelineResult.details.category`.
+    /// - Parameter description: the category from `RichPushResult.details.category`.
     /// - Returns: the category (no intent identifiers, no options).
-    public static func makeCategory(_ description: NotificationCategoryDescription) -> UNNotificationCategory {
+    public static func makeCategory(_ description: RichPushCategoryDescription) -> UNNotificationCategory {
         UNNotificationCategory(
             identifier: description.identifier, actions: description.buttons.map(makeAction(_:)),
             intentIdentifiers: [], options: [])
@@ -70,12 +70,12 @@ public enum RichPushCategoryRegistry {
     ///   - limit: how many RichPush categories to keep.
     /// - Returns: the new set.
     public static func merged(
-        _ existing: Set<UNNotificationCategory>, adding: NotificationCategoryDescription, limit: Int = maximumRichPushCategories
+        _ existing: Set<UNNotificationCategory>, adding: RichPushCategoryDescription, limit: Int = maximumRichPushCategories
     ) -> Set<UNNotificationCategory> {
         let ordered = existing.sorted { $0.identifier < $1.identifier }
-        let appIDs = Set(ordered.map(\.identifier).filter { !NotificationCategoryDescription.isMadeByRichPush($0) })
-        let placeholders = ordered.map { NotificationCategoryDescription(identifier: $0.identifier, buttons: []) }
-        let keep = NotificationCategoryDescription.merge(existing: placeholders, appCategoryIdentifiers: appIDs, adding: adding, limit: limit)
+        let appIDs = Set(ordered.map(\.identifier).filter { !RichPushCategoryDescription.isMadeByRichPush($0) })
+        let placeholders = ordered.map { RichPushCategoryDescription(identifier: $0.identifier, buttons: []) }
+        let keep = RichPushCategoryDescription.merge(existing: placeholders, appCategoryIdentifiers: appIDs, adding: adding, limit: limit)
         var result: Set<UNNotificationCategory> = []
         for description in keep {
             if let current = ordered.first(where: { $0.identifier == description.identifier }),
@@ -93,7 +93,7 @@ public enum RichPushCategoryRegistry {
     /// registered (call it as soon as the category is known, before delivery); returns once the
     /// new set is registered, with the identifier it was registered under.
     ///
-    /// A button slot (`image.buttons.<n>`, see `PipelineConfiguration.buttonCategorySlots`) moves
+    /// A button slot (`image.buttons.<n>`, see `RichPushConfiguration.buttonCategorySlots`) moves
     /// to the first slot, from the preferred one on, that is free or already holds the same buttons,
     /// so two sets of buttons never share one; when all `slots` hold other buttons, the preferred
     /// slot is replaced. Registrations in this process run one at a time (read, merge, write), so
@@ -106,7 +106,7 @@ public enum RichPushCategoryRegistry {
     /// - Returns: the identifier registered: `description.identifier`, or the slot it moved to.
     @discardableResult
     public static func register(
-        _ description: NotificationCategoryDescription, slots: Int = 4, center: UNUserNotificationCenter = .current()
+        _ description: RichPushCategoryDescription, slots: Int = 4, center: UNUserNotificationCenter = .current()
     ) async -> String {
         let target = CenterReference(center: center)
         return await serial.run {
@@ -121,13 +121,13 @@ public enum RichPushCategoryRegistry {
     /// Where a button slot category goes: the first slot from the preferred one that is free or
     /// holds the same buttons; the preferred one when all are taken. Other identifiers stay.
     static func slotIdentifier(
-        for description: NotificationCategoryDescription, in existing: Set<UNNotificationCategory>, slots: Int
+        for description: RichPushCategoryDescription, in existing: Set<UNNotificationCategory>, slots: Int
     ) -> String {
-        guard let (base, preferred) = NotificationCategoryDescription.buttonSlot(of: description.identifier),
-            !description.identifier.hasPrefix(NotificationCategoryDescription.derivedPrefix), slots > 0, preferred <= slots
+        guard let (base, preferred) = RichPushCategoryDescription.buttonSlot(of: description.identifier),
+            !description.identifier.hasPrefix(RichPushCategoryDescription.derivedPrefix), slots > 0, preferred <= slots
         else { return description.identifier }
         for offset in 0..<slots {
-            let identifier = NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: (preferred - 1 + offset) % slots + 1)
+            let identifier = RichPushCategoryDescription.buttonSlotIdentifier(base: base, slot: (preferred - 1 + offset) % slots + 1)
             guard let current = existing.first(where: { $0.identifier == identifier }) else { return identifier }
             if holds(current, description.buttons) { return identifier }
         }
@@ -136,7 +136,7 @@ public enum RichPushCategoryRegistry {
 
     /// Whether a registered category's actions are these buttons (identifier, title, options,
     /// text input; icons cannot be read back and are not compared).
-    static func holds(_ category: UNNotificationCategory, _ buttons: [NotificationButton]) -> Bool {
+    static func holds(_ category: UNNotificationCategory, _ buttons: [RichPushButton]) -> Bool {
         guard category.actions.count == buttons.count else { return false }
         for (action, button) in zip(category.actions, buttons) {
             let wanted = makeAction(button)

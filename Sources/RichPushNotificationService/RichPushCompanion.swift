@@ -3,7 +3,7 @@
 // already provide it, keep theirs and add RichPush's display receipt (and optionally its media).
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 #if canImport(UserNotifications)
 @preconcurrency import UserNotifications
@@ -37,7 +37,7 @@ import RichPushExtension
 ///   `MediaKeyPaths`, it runs RichPush's pipeline for the media first (its checks, its deadline)
 ///   and adds what it attached to the vendor's content (the pipeline's receipt then reports it);
 /// - it hands the content to iOS's handler exactly once, after the receipt's answer or
-///   `PipelineConfiguration.receiptWait` (default 2 s), whichever is first, at once after
+///   `RichPushConfiguration.receiptWait` (default 2 s), whichever is first, at once after
 ///   `serviceExtensionTimeWillExpire()`.
 ///
 /// Settings come from the extension's Info.plist `RichPush` dictionary (`RichPushSettings`), as
@@ -45,12 +45,12 @@ import RichPushExtension
 public final class RichPushCompanion: Sendable {
     /// Whether RichPush attaches the payload's media when the vendor's content has none.
     public let addsMedia: Bool
-    private let configurationOverride: PipelineConfiguration?
+    private let configurationOverride: RichPushConfiguration?
     private let transport: any MediaTransport
     private let state = Locked(State())
 
     private struct State {
-        var infoPlist: PipelineConfiguration?
+        var infoPlist: RichPushConfiguration?
         var requests: [ObjectIdentifier: Request] = [:]
     }
 
@@ -59,15 +59,24 @@ public final class RichPushCompanion: Sendable {
     ///   - configuration: the settings; `nil` (the default) reads the main bundle's Info.plist
     ///     `RichPush` dictionary, with the App Group's shared state when `AppGroupIdentifier` is set.
     ///   - addsMedia: attach the payload's media when the vendor's content has none (default `false`).
+    public convenience init(configuration: RichPushConfiguration? = nil, addsMedia: Bool = false) {
+        self.init(configuration: configuration, addsMedia: addsMedia, transport: nil)
+    }
+
+    /// Makes a companion with its own HTTP layer (tests, the command line).
+    /// - Parameters:
+    ///   - configuration: the settings; `nil` reads the main bundle's Info.plist.
+    ///   - addsMedia: attach the payload's media when the vendor's content has none.
     ///   - transport: the HTTP layer; `nil` for `NotificationPipeline.defaultTransport`.
-    public init(configuration: PipelineConfiguration? = nil, addsMedia: Bool = false, transport: (any MediaTransport)? = nil) {
+    @_spi(RichPushInternal)
+    public init(configuration: RichPushConfiguration?, addsMedia: Bool, transport: (any MediaTransport)?) {
         configurationOverride = configuration
         self.addsMedia = addsMedia
         self.transport = transport ?? NotificationPipeline.defaultTransport
     }
 
     /// The configuration used for each request: the one given, else the Info.plist's (read once).
-    public var configuration: PipelineConfiguration {
+    public var configuration: RichPushConfiguration {
         if let configurationOverride { return configurationOverride }
         if let cached = state.withLock({ $0.infoPlist }) { return cached }
         let configuration = RichPushServiceExtension.readInfoPlist()
@@ -106,9 +115,9 @@ public final class RichPushCompanion: Sendable {
     private func handOver(_ content: UNNotificationContent, key: ObjectIdentifier, request: Request) {
         guard request.begin(content) else { return }  // the vendor called twice: the first counts
         let configuration = request.configuration
-        let payload = JSONValue(any: request.request.content.userInfo) ?? .null
+        let payload = RichPushJSONValue(any: request.request.content.userInfo) ?? .null
         let elapsedMs = request.elapsedMs
-        let named = !PayloadLookup.media(in: payload, keyPaths: configuration.mediaKeyPaths).urls.isEmpty
+        let named = !RichPushPayloadLookup.media(in: payload, keyPaths: configuration.mediaKeyPaths).urls.isEmpty
         if addsMedia, content.attachments.isEmpty, named, !request.isExpired {
             addMedia(to: content, payload: payload, key: key, request: request)
             return
@@ -136,9 +145,11 @@ public final class RichPushCompanion: Sendable {
     }
 
     /// Runs RichPush's pipeline for the payload's media and adds what it attached to `content`.
-    private func addMedia(to content: UNNotificationContent, payload: JSONValue, key: ObjectIdentifier, request: Request) {
+    private func addMedia(to content: UNNotificationContent, payload: RichPushJSONValue, key: ObjectIdentifier, request: Request) {
         var configuration = request.configuration
         configuration.deadline = max(0.1, configuration.deadline - Double(request.elapsedMs) / 1000)
+        // The vendor's SDK makes the content: RichPush adds media only (no avatar, no intent).
+        configuration.communicationNotifications = false
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
         let this = Reference(companion: self)
         let run = pipeline.start(
@@ -157,7 +168,7 @@ public final class RichPushCompanion: Sendable {
                     let merged = (vendorContent.mutableCopy() as? UNMutableNotificationContent) ?? UNMutableNotificationContent()
                     var attachments: [UNNotificationAttachment] = []
                     for item in result.content.attachments {
-                        let options = ThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)
+                        let options = RichPushThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)
                         if let attachment = try? UNNotificationAttachment(identifier: item.identifier, url: URL(fileURLWithPath: item.file), options: options) {
                             attachments.append(attachment)
                         }
@@ -197,11 +208,11 @@ public final class RichPushCompanion: Sendable {
         }
 
         let request: UNNotificationRequest
-        let configuration: PipelineConfiguration
+        let configuration: RichPushConfiguration
         private let started = ContinuousClock.now
         private let state: Locked<State>
 
-        init(request: UNNotificationRequest, handler: @escaping (UNNotificationContent) -> Void, configuration: PipelineConfiguration) {
+        init(request: UNNotificationRequest, handler: @escaping (UNNotificationContent) -> Void, configuration: RichPushConfiguration) {
             self.request = request
             self.state = Locked(State(handler: handler))
             self.configuration = configuration

@@ -3,12 +3,18 @@
 // against UserNotificationsStandIn, a strict subset of Apple's declarations.
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 #if canImport(UserNotifications)
 @preconcurrency import UserNotifications
 #else
 @preconcurrency import UserNotificationsStandIn
+#endif
+
+#if canImport(Intents)
+@preconcurrency import Intents
+#else
+import IntentsStandIn
 #endif
 
 /// A Notification Service Extension that runs the RichPush pipeline: media attached, text rules
@@ -46,9 +52,9 @@ import RichPushExtension
 ///   mutable state, the requests in flight, is behind one lock, and `willDeliver(_:for:result:)`,
 ///   `validateAttachment(_:)` run on the pipeline's thread.
 open class RichPushServiceExtension: UNNotificationServiceExtension {
-    private let configurationOverride: PipelineConfiguration?
+    private let configurationOverride: RichPushConfiguration?
     /// The requests in flight, and the configuration read from Info.plist once.
-    private let shared = Locked<(inFlight: [ObjectIdentifier: RequestContext], infoPlistConfiguration: PipelineConfiguration?)>(([:], nil))
+    private let shared = Locked<(inFlight: [ObjectIdentifier: RequestContext], infoPlistConfiguration: RichPushConfiguration?)>(([:], nil))
 
     /// Makes the extension with its settings from the main bundle's Info.plist (`RichPush`).
     ///
@@ -60,7 +66,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
 
     /// Makes the extension with a configuration given in code (the Info.plist is not read).
     /// - Parameter configuration: the pipeline configuration.
-    public init(configuration: PipelineConfiguration) {
+    public init(configuration: RichPushConfiguration) {
         configurationOverride = configuration
         super.init()
     }
@@ -71,7 +77,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// `RichPush` dictionary (problems in it are logged and the defaults used), with
     /// `attachmentsDirectory` in the App Group container when `AppGroupIdentifier` is set.
     /// Override to build it in code.
-    open var configuration: PipelineConfiguration {
+    open var configuration: RichPushConfiguration {
         if let configurationOverride { return configurationOverride }
         if let cached = shared.withLock({ $0.infoPlistConfiguration }) { return cached }
         let configuration = Self.readInfoPlist()
@@ -81,7 +87,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
 
     /// The configuration from the main bundle's Info.plist; problems are logged once per instance
     /// (`RichPushCompanion` reads it the same way).
-    static func readInfoPlist() -> PipelineConfiguration {
+    static func readInfoPlist() -> RichPushConfiguration {
         let settings = RichPushSettings.read(infoDictionary: Bundle.main.infoDictionary)
         for problem in settings.problems { RichPushLog.error(problem) }
         var configuration = settings.pipeline
@@ -99,10 +105,12 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         return configuration
     }
 
-    /// Makes the pipeline for one request; override to give it another transport (tests, proxies).
+    /// Makes the pipeline for one request; override to give it another transport (tests, the
+    /// command line).
     /// - Parameter configuration: the configuration (`configuration`'s value for this request).
     /// - Returns: the pipeline.
-    open func makePipeline(configuration: PipelineConfiguration) -> NotificationPipeline {
+    @_spi(RichPushInternal)
+    open func makePipeline(configuration: RichPushConfiguration) -> NotificationPipeline {
         NotificationPipeline(configuration: configuration)
     }
 
@@ -114,7 +122,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     ///   - content: the content iOS will show; change it in place.
     ///   - request: the original request.
     ///   - result: what the pipeline did (outcome, reason, push id, receipt).
-    open func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {}
+    open func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: RichPushResult) {}
 
     /// Called once per request right after its pipeline run starts; override to observe it.
     ///
@@ -123,6 +131,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// - Parameters:
     ///   - run: the request's pipeline run.
     ///   - request: the request.
+    @_spi(RichPushInternal)
     open func didStart(_ run: PipelineRun, for request: UNNotificationRequest) {}
 
     /// Runs the pipeline on the request and calls `contentHandler` exactly once.
@@ -141,7 +150,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
             registrationWait: categoryRegistrationWait, buttonSlots: configuration.buttonCategorySlots, contentHandler: contentHandler)
         let key = ObjectIdentifier(context)
         shared.withLock { $0.inFlight[key] = context }
-        let payload = JSONValue(any: request.content.userInfo) ?? .null
+        let payload = RichPushJSONValue(any: request.content.userInfo) ?? .null
         let pipeline = makePipeline(configuration: configuration)
         let this = CallbackReference(service: self)
         // The pipeline may deliver before `start` returns (nothing to download): until the category
@@ -149,6 +158,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         let run = pipeline.start(
             payload: payload,
             validate: { media in try this.service.validateAttachment(media) },
+            intent: { prepared in context.setIntent(try await CommunicationIntent.donate(prepared, for: context.request)) },
             deliver: { result in this.service.finish(key: key, context: context, result: result) }
         )
         context.attach(run)
@@ -164,7 +174,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     }
 
     /// Starts registering `category`; a held result is delivered when the last registration ends.
-    private func register(_ category: NotificationCategoryDescription, key: ObjectIdentifier, context: RequestContext) {
+    private func register(_ category: RichPushCategoryDescription, key: ObjectIdentifier, context: RequestContext) {
         context.registrationBegan(category.identifier)
         let this = CallbackReference(service: self)
         let slots = context.buttonSlots
@@ -203,7 +213,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     // MARK: Delivery
 
     /// The pipeline's result: delivered now, or held until its category is registered.
-    private func finish(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
+    private func finish(key: ObjectIdentifier, context: RequestContext, result: RichPushResult) {
         if result.outcome != .original, let category = result.details.category, !context.isRegistering(category.identifier) {
             // Media attached: the buttons moved to the media category's slot, registered now.
             register(category, key: key, context: context)
@@ -222,7 +232,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
     }
 
-    private func deliver(key: ObjectIdentifier, context: RequestContext, result: PipelineResult) {
+    private func deliver(key: ObjectIdentifier, context: RequestContext, result: RichPushResult) {
         shared.withLock { _ = $0.inFlight.removeValue(forKey: key) }
         guard let handler = context.takeHandler() else { return }
         let request = context.request
@@ -237,6 +247,16 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
         let (content, delivered) = Self.makeContent(for: request, result: result, defaultBody: context.defaultBody)
         willDeliver(content, for: request, result: delivered)
+        // A message from a person: the content updated from its intent (a communication
+        // notification); the pipeline checked that iOS accepts the update before it decided.
+        if delivered.details.communication?.shown == true, let intent = context.intent {
+            do {
+                handler(try content.updating(from: intent))
+                return
+            } catch {
+                RichPushLog.error("\(request.identifier): the content could not be updated from its message intent: \(error.localizedDescription)")
+            }
+        }
         handler(content)
     }
 
@@ -251,12 +271,12 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// Text fields are taken from the result only where the pipeline changed them from what the
     /// payload says, so iOS's own work (localized `loc-key` text) is kept.
     static func makeContent(
-        for request: UNNotificationRequest, result: PipelineResult, defaultBody: String?
-    ) -> (UNMutableNotificationContent, PipelineResult) {
+        for request: UNNotificationRequest, result: RichPushResult, defaultBody: String?
+    ) -> (UNMutableNotificationContent, RichPushResult) {
         let content = (request.content.mutableCopy() as? UNMutableNotificationContent) ?? UNMutableNotificationContent()
         var result = result
         guard result.outcome != .original else { return (content, result) }
-        let json = JSONValue(any: request.content.userInfo) ?? .null
+        let json = RichPushJSONValue(any: request.content.userInfo) ?? .null
         let payloadContent = (try? RichPushNotificationPayload(json: json)).map(RichPushNotificationContent.init(payload:)) ?? RichPushNotificationContent()
         let wanted = result.content
         if wanted.title != payloadContent.title { content.title = wanted.title }
@@ -275,7 +295,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
                 attachments.append(
                     try UNNotificationAttachment(
                         identifier: item.identifier, url: file,
-                        options: ThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)))
+                        options: RichPushThumbnailOptions.attachmentOptions(result.details.thumbnail, typeHint: item.type)))
             } catch {
                 // Validated by the pipeline's hook already; the file changed since. Text only.
                 RichPushLog.error("attachment \(item.identifier) refused at delivery: \(error.localizedDescription)")
@@ -301,13 +321,13 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// Checks a downloaded file before it is attached: it must pass `UNNotificationAttachment`'s
     /// own checks (readable, a type of Apple's table from the hint, within its size limit), so a
     /// file iOS would refuse is reported with its reason (and in the receipt). The pipeline has
-    /// already checked the file's structure (`MediaIntegrity`: iOS validates the content only
+    /// already checked the file's structure (`RichPushMediaIntegrity`: iOS validates the content only
     /// after the hand-over, when nothing can be reported).
     ///
     /// Runs on the pipeline's thread, within its deadline. Override to add checks (call `super`).
     /// - Parameter media: the downloaded file, its sniffed format and size.
-    /// - Throws: `MediaValidationError` with the reason to report (see `rejection(for:)`).
-    open func validateAttachment(_ media: DownloadedMedia) throws {
+    /// - Throws: `RichPushMediaValidationError` with the reason to report (see `rejection(for:)`).
+    open func validateAttachment(_ media: RichPushDownloadedMedia) throws {
         do {
             _ = try UNNotificationAttachment(
                 identifier: media.format.kind?.rawValue ?? "media", url: media.file,
@@ -323,15 +343,15 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
     /// refusal (unrecognized type, file missing or unreadable, data store) → `unsupported_format`.
     /// - Parameter error: what `UNNotificationAttachment(identifier:url:options:)` threw.
     /// - Returns: the validation error with the reason to report.
-    public static func rejection(for error: any Error) -> MediaValidationError {
+    public static func rejection(for error: any Error) -> RichPushMediaValidationError {
         let message = "UNNotificationAttachment refused the file: \(error.localizedDescription)"
         guard let code = (error as? UNError)?.code else {
-            return MediaValidationError(reason: .unsupportedFormat, message: message)
+            return RichPushMediaValidationError(reason: .unsupportedFormat, message: message)
         }
         switch code {
-        case .attachmentInvalidFileSize: return MediaValidationError(reason: .tooLarge, message: message)
-        case .attachmentCorrupt: return MediaValidationError(reason: .corruptMedia, message: message)
-        default: return MediaValidationError(reason: .unsupportedFormat, message: message)
+        case .attachmentInvalidFileSize: return RichPushMediaValidationError(reason: .tooLarge, message: message)
+        case .attachmentCorrupt: return RichPushMediaValidationError(reason: .corruptMedia, message: message)
+        default: return RichPushMediaValidationError(reason: .unsupportedFormat, message: message)
         }
     }
 
@@ -359,6 +379,8 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         /// What changes while the request is in flight.
         private struct State {
             var contentHandler: ((UNNotificationContent) -> Void)?
+            /// The message's intent, once donated (a communication notification).
+            var intent: INSendMessageIntent?
             var pipelineRun: PipelineRun?
             /// `didReceive` has not finished starting the request: whether there is a category is not known yet.
             var starting = true
@@ -366,12 +388,12 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
             var pending = 0
             /// Time is up (expiry or the wait's bound): nothing waits any more.
             var open = false
-            var held: PipelineResult?
+            var held: RichPushResult?
             /// Identifiers being registered or registered → the identifier the registry used.
             var registered: [String: String] = [:]
 
             /// The held result once nothing keeps it any more (taken).
-            mutating func releasable() -> PipelineResult? {
+            mutating func releasable() -> RichPushResult? {
                 guard !starting, pending == 0, let result = held else { return nil }
                 held = nil
                 return result
@@ -406,7 +428,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
 
         /// Records that a registration ended; returns the held result when nothing is pending any more.
-        func registrationEnded(preferred: String, registered identifier: String) -> PipelineResult? {
+        func registrationEnded(preferred: String, registered identifier: String) -> RichPushResult? {
             state.withLock { s in
                 s.pending -= 1
                 s.registered[preferred] = identifier
@@ -415,7 +437,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
 
         /// `didReceive` has started the request; returns a held result that may go now.
-        func started() -> PipelineResult? {
+        func started() -> RichPushResult? {
             state.withLock { s in
                 s.starting = false
                 return s.releasable()
@@ -423,7 +445,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
 
         /// Keeps `result` while a registration is pending; `false` when it may go now.
-        func hold(_ result: PipelineResult) -> Bool {
+        func hold(_ result: RichPushResult) -> Bool {
             state.withLock { s in
                 guard !s.open, s.starting || s.pending > 0 else { return false }
                 s.held = result
@@ -432,7 +454,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
 
         /// The wait is over (bound passed): the held result, once.
-        func release() -> PipelineResult? {
+        func release() -> RichPushResult? {
             state.withLock { s in
                 s.open = true
                 defer { s.held = nil }
@@ -441,7 +463,7 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
         }
 
         /// iOS's time is up: nothing waits any more; returns the held result, if any.
-        func expire() -> PipelineResult? { release() }
+        func expire() -> RichPushResult? { release() }
 
         /// The identifier a category was registered under (`preferred` until its registration ended).
         func registeredIdentifier(for preferred: String) -> String {
@@ -450,6 +472,12 @@ open class RichPushServiceExtension: UNNotificationServiceExtension {
 
         /// The pipeline run, once started.
         var run: PipelineRun? { state.withLock { $0.pipelineRun } }
+
+        /// The message's intent, once donated.
+        var intent: INSendMessageIntent? { state.withLock { $0.intent } }
+
+        /// Keeps the donated intent for delivery.
+        func setIntent(_ intent: INSendMessageIntent) { state.withLock { $0.intent = intent } }
 
         /// Records the started run.
         func attach(_ run: PipelineRun) { state.withLock { $0.pipelineRun = run } }

@@ -7,13 +7,13 @@ internal import RichPushCore
 /// The initializer checks what iOS checks when an extension creates an attachment, and throws the
 /// same `UNError` codes; like iOS it does not read the file's bytes (the system validates the
 /// content only after the extension hands the notification over, which is why RichPush checks
-/// the bytes itself first, see `MediaIntegrity`):
+/// the bytes itself first, see `RichPushMediaIntegrity`):
 /// - not a `file:` URL, or no readable regular file there → `attachmentInvalidURL`;
 /// - the type, from the `UNNotificationAttachmentOptionsTypeHintKey` hint when given, else from
-///   the file name extension, is not in Apple's table (`MediaFormat.appleAttachmentFormats`)
+///   the file name extension, is not in Apple's table (`RichPushMediaFormat.appleAttachmentFormats`)
 ///   → `attachmentUnrecognizedType`;
 /// - larger than the type's limit → `attachmentInvalidFileSize` (Apple: image 10 MB, audio 5 MB,
-///   video 50 MB; `MediaKind.maximumBytes`).
+///   video 50 MB; `RichPushMediaKind.maximumBytes`).
 open class UNNotificationAttachment: NSObject, NSCopying {
     private let storedIdentifier: String
     private let storedURL: URL
@@ -54,7 +54,7 @@ open class UNNotificationAttachment: NSObject, NSCopying {
 
     /// The file name extensions iOS maps to the UTTypes of Apple's table (the system's type
     /// database, `UTType(filenameExtension:)`); other extensions name types iOS does not attach.
-    static let extensionTypes: [String: MediaFormat] = [
+    static let extensionTypes: [String: RichPushMediaFormat] = [
         "jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png, "gif": .gif,
         "aif": .aiff, "aiff": .aiff, "wav": .wav, "wave": .wav, "mp3": .mp3, "m4a": .mpeg4Audio,
         "mpg": .mpeg, "mpeg": .mpeg, "mpe": .mpeg, "m2v": .mpeg2Video, "mp4": .mpeg4, "avi": .avi,
@@ -64,7 +64,7 @@ open class UNNotificationAttachment: NSObject, NSCopying {
         UNError(code, userInfo: [NSLocalizedDescriptionKey: message])
     }
 
-    private static func validate(url: URL, options: [AnyHashable: Any]) throws -> MediaFormat {
+    private static func validate(url: URL, options: [AnyHashable: Any]) throws -> RichPushMediaFormat {
         guard url.isFileURL else {
             throw error(.attachmentInvalidURL, "Invalid attachment file URL: \(url.absoluteString) is not a file URL")
         }
@@ -75,9 +75,9 @@ open class UNNotificationAttachment: NSObject, NSCopying {
         else {
             throw error(.attachmentInvalidURL, "Invalid attachment file URL: no readable file at \(path)")
         }
-        let format: MediaFormat
+        let format: RichPushMediaFormat
         if let hint = options[UNNotificationAttachmentOptionsTypeHintKey] {
-            guard let identifier = hint as? String, let hinted = MediaFormat.forUniformTypeIdentifier(identifier), hinted.isAttachable
+            guard let identifier = hint as? String, let hinted = RichPushMediaFormat.forUniformTypeIdentifier(identifier), hinted.isAttachable
             else {
                 throw error(
                     .attachmentUnrecognizedType,

@@ -1,5 +1,6 @@
 #if !canImport(UserNotifications)
 import Foundation
+@_spi(RichPushInternal) internal import RichPushCore
 
 /// Stand-in for Apple's `UNNotificationContent`: what a notification shows (read-only).
 ///
@@ -20,6 +21,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying {
     var storedLaunchImageName = ""
     var storedTargetContentIdentifier: String?
     var storedRelevanceScore = 0.0
+    var storedContentProvider: (any UNNotificationContentProviding)?
 
     /// Makes empty content (on iOS the system makes these from the payload's `aps`).
     public override init() {
@@ -65,6 +67,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying {
         target.storedLaunchImageName = storedLaunchImageName
         target.storedTargetContentIdentifier = storedTargetContentIdentifier
         target.storedRelevanceScore = storedRelevanceScore
+        target.storedContentProvider = storedContentProvider
     }
 
     /// An immutable copy (the exact class `UNNotificationContent`, even from mutable content).
@@ -72,6 +75,36 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying {
         let copy = UNNotificationContent()
         copyFields(into: copy)
         return copy
+    }
+
+    /// A copy of the content updated from a provider: an `INSendMessageIntent` makes it a
+    /// communication notification (the sender's avatar and name).
+    ///
+    /// Like iOS, the fields stay as they are; the provider goes with the content (the Linux host
+    /// reads it). The host can make it throw (`failUpdating(with:)`) as iOS does for an app
+    /// without the Communication Notifications capability: `contentProvidingObjectNotAllowed`.
+    /// - Parameter provider: the intent.
+    /// - Returns: an immutable copy that carries the provider.
+    /// - Throws: `UNError` `contentProvidingObjectNotAllowed` when the host set a failure.
+    open func updating(from provider: any UNNotificationContentProviding) throws -> UNNotificationContent {
+        if let message = Self.updatingFailure.withLock({ $0 }) {
+            throw UNError(.contentProvidingObjectNotAllowed, userInfo: [NSLocalizedDescriptionKey: message])
+        }
+        let copy = immutableCopy()
+        copy.storedContentProvider = provider
+        return copy
+    }
+
+    /// What the content was updated from (for the Linux host), `nil` when it was not.
+    package var contentProvider: (any UNNotificationContentProviding)? { storedContentProvider }
+
+    private static let updatingFailure = Locked<String?>(nil)
+
+    /// Makes every later `updating(from:)` throw with this message (`nil`: succeed), as a system
+    /// that refuses the update would (for the Linux host's fault injection).
+    /// - Parameter message: the error's message, or `nil`.
+    package static func failUpdating(with message: String?) {
+        updatingFailure.withLock { $0 = message }
     }
 
     /// Returns an immutable copy.

@@ -30,7 +30,7 @@ import Testing
         // --fix: the fixed payload alone on stdout, the ok line on stderr.
         let fixed = try await lint(["--fix", path])
         #expect(fixed.status == 0)
-        #expect(try JSONValue.parseStrictly(Data(fixed.stdout.utf8)).objectValue != nil)
+        #expect(try RichPushJSONValue.parseStrictly(Data(fixed.stdout.utf8)).objectValue != nil)
         #expect(fixed.stderr.contains("ok, no findings"))
     }
 
@@ -72,7 +72,7 @@ import Testing
         let run = try await lint(["--fix", "--output", output.path, input.path])
         #expect(run.status == 0)
         #expect(run.stderr.contains("fixed mutable_content_string"))
-        let fixed = try JSONValue.parse(try Data(contentsOf: output))
+        let fixed = try RichPushJSONValue.parse(try Data(contentsOf: output))
         #expect(fixed["aps"]?["mutable-content"] == .int(1))
         #expect(try await self.lint([output.path]).status == 0)
     }
@@ -80,7 +80,7 @@ import Testing
     @Test func fixWithoutOutputPrintsThePayloadOnStdout() async throws {
         let run = try await lint(["--fix", Fixtures.payloadsDirectory.appendingPathComponent("seed001-fcm-send.json").path])
         #expect(run.status == 0)
-        let fixed = try JSONValue.parse(Data(run.stdout.utf8))
+        let fixed = try RichPushJSONValue.parse(Data(run.stdout.utf8))
         #expect(fixed["aps"]?["mutable-content"] == .int(1))
         #expect(fixed["notification"] == nil)
     }
@@ -137,7 +137,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let run = try await lint(["--fix", try write(#"{"aps":"hello"}"#, in: dir).path])
         #expect(run.status == 0)
-        let fixed = try JSONValue.parse(Data(run.stdout.utf8))
+        let fixed = try RichPushJSONValue.parse(Data(run.stdout.utf8))
         #expect(fixed["aps"]?["alert"] == .string("hello"))
     }
 
@@ -147,7 +147,7 @@ import Testing
         let run = try await lint(["--fix", try write(#"{"aps":["hello"]}"#, in: dir).path])
         #expect(run.status == 1)
         #expect(!run.stderr.contains("fixed"))
-        let fixed = try JSONValue.parse(Data(run.stdout.utf8))
+        let fixed = try RichPushJSONValue.parse(Data(run.stdout.utf8))
         #expect(fixed["aps"] == .array([.string("hello")]))
     }
 }

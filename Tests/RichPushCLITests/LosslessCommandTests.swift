@@ -1,6 +1,6 @@
 import Foundation
 import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -49,7 +49,7 @@ import Testing
         try Data(plaintext.utf8).write(to: pt)
         let run = try await richpush(["encrypt", "--key", keys.path, "--kid", "k-1", pt.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let envelopeJSON = try JSONValue.parse(Data(run.stdout.utf8))
+        let envelopeJSON = try RichPushJSONValue.parse(Data(run.stdout.utf8))
         // The ciphertext, opened by Python's cryptography: exactly the plaintext's bytes.
         let iv = try #require(envelopeJSON["iv"]?.stringValue), ct = try #require(envelopeJSON["ct"]?.stringValue)
         let tag = try #require(envelopeJSON["tag"]?.stringValue)
@@ -65,7 +65,7 @@ import Testing
         // And the extension's own decryption gives the same value back.
         let envelope = try EncryptedEnvelope(json: envelopeJSON)
         let decrypted = try PayloadCipher.decrypt(envelope, keys: FileKeyProvider(contentsOf: keys))
-        #expect(JSONValue.object(decrypted).jsonData() == Data(plaintext.utf8))
+        #expect(RichPushJSONValue.object(decrypted).jsonData() == Data(plaintext.utf8))
     }
 
     @Test(arguments: ["lint", "simulate", "send"])

@@ -12,18 +12,18 @@ import Testing
 
     @Test func parseThenWriteGivesTheSameBytes() throws {
         let data = Data(Self.edgeCases.utf8)
-        let value = try JSONValue.parseStrictly(data)
+        let value = try RichPushJSONValue.parseStrictly(data)
         #expect(value.jsonData() == data)
         #expect(value.compactText() == Self.edgeCases)
         var buffer: [UInt8] = []
         value.write(into: &buffer)
         #expect(Data(buffer) == data)
         // And again: a second round trip changes nothing.
-        #expect(try JSONValue.parse(value.jsonData()) == value)
+        #expect(try RichPushJSONValue.parse(value.jsonData()) == value)
     }
 
     @Test func numbersKeepTheirTextAndConvertExactlyOnRequest() throws {
-        let value = try JSONValue.parse(Data(Self.edgeCases.utf8))
+        let value = try RichPushJSONValue.parse(Data(Self.edgeCases.utf8))
         let big = try #require(value["big"]?.numberValue)
         #expect(big.text == "18446744073709551615")
         #expect(big.uint64Value == UInt64.max)
@@ -37,26 +37,26 @@ import Testing
         #expect(value["exp"]?.intValue == 100)
         #expect(value["exp"]?.integerLiteralValue == nil)
         #expect(value["minus0"]?.intValue == 0)
-        #expect(JSONNumber("120e-1")?.intValue == 12)
-        #expect(JSONNumber("1.25e1")?.intValue == nil)
-        #expect(JSONNumber("-9223372036854775808")?.intValue == Int.min)
-        #expect(JSONNumber("9223372036854775808")?.intValue == nil)
-        #expect(JSONNumber("9223372036854775808")?.uint64Value == 9_223_372_036_854_775_808)
-        #expect(JSONNumber("18446744073709551616")?.uint64Value == nil)
-        #expect(JSONNumber("1e999999999999")?.intValue == nil)
-        #expect(JSONNumber("0e999999999999")?.intValue == 0)
+        #expect(RichPushJSONNumber("120e-1")?.intValue == 12)
+        #expect(RichPushJSONNumber("1.25e1")?.intValue == nil)
+        #expect(RichPushJSONNumber("-9223372036854775808")?.intValue == Int.min)
+        #expect(RichPushJSONNumber("9223372036854775808")?.intValue == nil)
+        #expect(RichPushJSONNumber("9223372036854775808")?.uint64Value == 9_223_372_036_854_775_808)
+        #expect(RichPushJSONNumber("18446744073709551616")?.uint64Value == nil)
+        #expect(RichPushJSONNumber("1e999999999999")?.intValue == nil)
+        #expect(RichPushJSONNumber("0e999999999999")?.intValue == 0)
         for bad in ["+1", "01", "1.", ".5", "1e", "NaN", "Infinity", " 1", "0x10", ""] {
-            #expect(JSONNumber(bad) == nil, "\(bad)")
+            #expect(RichPushJSONNumber(bad) == nil, "\(bad)")
         }
         // `1` and `1.0` are different JSON: APNs' mutable-content needs the integer.
-        #expect(JSONValue.int(1) != (try JSONValue.parse(Data("1.0".utf8))))
-        #expect(JSONValue.int(1) == (try JSONValue.parse(Data("1".utf8))))
-        #expect(JSONValue.double(.nan) == .null)
-        #expect(JSONValue.double(0.5).compactText() == "0.5")
+        #expect(RichPushJSONValue.int(1) != (try RichPushJSONValue.parse(Data("1.0".utf8))))
+        #expect(RichPushJSONValue.int(1) == (try RichPushJSONValue.parse(Data("1".utf8))))
+        #expect(RichPushJSONValue.double(.nan) == .null)
+        #expect(RichPushJSONValue.double(0.5).compactText() == "0.5")
     }
 
     @Test func stringsKeepEveryScalarAndUnpairedSurrogates() throws {
-        let value = try JSONValue.parse(Data(Self.edgeCases.utf8))
+        let value = try RichPushJSONValue.parse(Data(Self.edgeCases.utf8))
         #expect(value["bom"]?.stringValue?.unicodeScalars.first == "\u{FEFF}")
         #expect(value["bom"]?.stringValue?.unicodeScalars.count == 3)
         // Not normalized: e + U+0301 stays two scalars and is not equal to U+00E9.
@@ -66,20 +66,20 @@ import Testing
         #expect(high.hasUnpairedSurrogates)
         #expect(high.utf16CodeUnits == [0x61, 0xD800, 0x62])
         #expect(high.value == "a\u{FFFD}b")
-        #expect(high != JSONString("a\u{FFFD}b"))
+        #expect(high != RichPushJSONString("a\u{FFFD}b"))
         #expect(value["low"]?.jsonStringValue?.utf16CodeUnits == [0xDC00])
         // An escaped pair is one scalar, and written back as UTF-8.
-        let pair = try JSONValue.parse(Data(#""\ud83d\ude00""#.utf8))
+        let pair = try RichPushJSONValue.parse(Data(#""\ud83d\ude00""#.utf8))
         #expect(pair.stringValue == "😀")
         #expect(pair.compactText() == "\"😀\"")
         // An uppercase escape is the same code unit, and is written back as it was spelled.
-        let upper = try JSONValue.parse(Data(#""\uD800 \u00e9\/""#.utf8))
-        #expect(upper == .string(JSONString(utf16CodeUnits: [0xD800, 0x20, 0xE9, 0x2F])))
+        let upper = try RichPushJSONValue.parse(Data(#""\uD800 \u00e9\/""#.utf8))
+        #expect(upper == .string(RichPushJSONString(utf16CodeUnits: [0xD800, 0x20, 0xE9, 0x2F])))
         #expect(upper.compactText() == #""\uD800 \u00e9\/""#)
         // Built in code, it is written with lower-case hex.
-        #expect(JSONValue.string(JSONString(utf16CodeUnits: [0xDBFF, 0x41])).compactText() == #""\udbffA""#)
+        #expect(RichPushJSONValue.string(RichPushJSONString(utf16CodeUnits: [0xDBFF, 0x41])).compactText() == #""\udbffA""#)
         // Control characters are escaped, nothing else is.
-        #expect(JSONValue.string("a\"b\\c\n\u{1}/\u{2028}").compactText() == "\"a\\\"b\\\\c\\n\\u0001/\u{2028}\"")
+        #expect(RichPushJSONValue.string("a\"b\\c\n\u{1}/\u{2028}").compactText() == "\"a\\\"b\\\\c\\n\\u0001/\u{2028}\"")
     }
 
     @Test func keysThatCannotBeKeptAreRefusedNotChanged() throws {
@@ -87,7 +87,7 @@ import Testing
             (#"{"\ud800":1}"#, "unpaired UTF-16 surrogate"),
             ("{\"\u{E9}\":1,\"e\u{301}\":2}", "differ only in Unicode normalization"),
         ] {
-            for parse in [JSONValue.parse, JSONValue.parseStrictly] {
+            for parse in [RichPushJSONValue.parse, RichPushJSONValue.parseStrictly] {
                 do {
                     _ = try parse(Data(text.utf8))
                     Issue.record("accepted \(text)")
@@ -98,12 +98,12 @@ import Testing
             }
         }
         // parse keeps the last of two identical keys; parseStrictly refuses them.
-        #expect(try JSONValue.parse(Data(#"{"a":1,"a":2}"#.utf8))["a"] == .int(2))
-        #expect(throws: RichPushError.self) { try JSONValue.parseStrictly(Data(#"{"a":1,"a":2}"#.utf8)) }
+        #expect(try RichPushJSONValue.parse(Data(#"{"a":1,"a":2}"#.utf8))["a"] == .int(2))
+        #expect(throws: RichPushError.self) { try RichPushJSONValue.parseStrictly(Data(#"{"a":1,"a":2}"#.utf8)) }
     }
 
     @Test func lintFixOutputAlwaysPassesLint() throws {
-        let linter = PayloadLinter()
+        let linter = RichPushPayloadLinter()
         var payloads = try Fixtures.payloadNames().map { try Fixtures.payload($0) }
         payloads += [
             #"{"aps":{"alert":{"title":"\ud83d","body":"\ufeffx"},"mutable-content":"1","badge":18446744073709551615},"image-url":"https://x.example/a.jpg","n":1e400,"d":0.1000}"#,
@@ -112,11 +112,11 @@ import Testing
             #"{"notification":{"title":"t","body":"b","mutable_content":true},"data":{"image-url":"https://x.example/i.png","n":"\udfff"}}"#,
         ].map { Data($0.utf8) }
         for data in payloads {
-            let fixed = linter.fix(try JSONValue.parseStrictly(data))
+            let fixed = linter.fix(try RichPushJSONValue.parseStrictly(data))
             let written = fixed.jsonData()
             // The fixed bytes are strict JSON, parse back to the same value, and lint exactly as
             // the fixed value did: what --fix reported as remaining is what lint then reports.
-            let reparsed = try JSONValue.parseStrictly(written)
+            let reparsed = try RichPushJSONValue.parseStrictly(written)
             #expect(reparsed == fixed)
             #expect(linter.lint(written).map(\.code) == linter.lint(fixed).map(\.code))
             #expect(!linter.lint(written).contains { $0.code == .invalidPayload }, "\(String(decoding: written, as: UTF8.self))")
@@ -125,12 +125,12 @@ import Testing
 
     @Test func foundationValuesConvertWithTheirExactNumbers() throws {
         let any: [String: Any] = ["u": UInt64.max, "i": Int64.min, "d": 0.1, "b": true, "s": "\u{FEFF}"]
-        let value = try #require(JSONValue(any: any))
+        let value = try #require(RichPushJSONValue(any: any))
         #expect(value["u"]?.numberValue?.text == "18446744073709551615")
         #expect(value["i"]?.numberValue?.text == "-9223372036854775808")
         #expect(value["d"]?.numberValue?.text == "0.1")
         #expect(value["b"] == .bool(true))
         #expect(value["s"]?.stringValue == "\u{FEFF}")
-        #expect(JSONValue(any: ["x": Double.infinity]) == nil)
+        #expect(RichPushJSONValue(any: ["x": Double.infinity]) == nil)
     }
 }

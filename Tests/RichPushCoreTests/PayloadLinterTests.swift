@@ -4,9 +4,9 @@ import RichPushTestSupport
 import Testing
 
 @Suite struct PayloadLinterTests {
-    let linter = PayloadLinter()
+    let linter = RichPushPayloadLinter()
 
-    func json(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
+    func json(_ text: String) throws -> RichPushJSONValue { try RichPushJSONValue.parse(Data(text.utf8)) }
 
     @Test("a finding's line names no command-line option; a program adds its own for the fix (richpush lint: --fix)")
     func findingLineLeavesTheFixOptionToTheProgram() throws {
@@ -16,7 +16,7 @@ import Testing
         #expect(finding.description.hasSuffix(": \(finding.message) (fixable)"))
         #expect(finding.description(fixableWith: "--fix") == "error wrong_type aps: \(finding.message) (fixable with --fix)")
     }
-    func codes(_ text: String) throws -> [LintFinding.Code] { linter.lint(try json(text)).map(\.code) }
+    func codes(_ text: String) throws -> [RichPushLintFinding.Code] { linter.lint(try json(text)).map(\.code) }
 
     @Test func everyArticleAPNsPayloadIsClean() throws {
         for name in try Fixtures.payloadNames() where name != "seed001-fcm-send.json" {
@@ -30,22 +30,25 @@ import Testing
         let findings = linter.lint(data)
         #expect(findings.map(\.code) == [.fcmLegacyMutableContent])
         #expect(findings.first?.keyPath == "notification.mutable_content")
-        let fixed = linter.fix(try JSONValue.parse(data))
+        let fixed = linter.fix(try RichPushJSONValue.parse(data))
         #expect(linter.lint(fixed).isEmpty)
-        let delivered = try JSONValue.parse(try Fixtures.payload("seed001-fcm-as-delivered.json"))
+        let delivered = try RichPushJSONValue.parse(try Fixtures.payload("seed001-fcm-as-delivered.json"))
         #expect(fixed["aps"] == delivered["aps"])
         #expect(fixed["image-url"] == delivered["image-url"])
     }
 
     @Test(arguments: [
-        (#"{"aps":{"alert":"a","mutable-content":"1"},"image-url":"https://x.example/a.jpg"}"#, LintFinding.Code.mutableContentString, "aps.mutable-content"),
+        (
+            #"{"aps":{"alert":"a","mutable-content":"1"},"image-url":"https://x.example/a.jpg"}"#, RichPushLintFinding.Code.mutableContentString,
+            "aps.mutable-content"
+        ),
         (#"{"aps":{"alert":"a","mutable-content":true},"image-url":"https://x.example/a.jpg"}"#, .mutableContentBool, "aps.mutable-content"),
         (#"{"aps":{"alert":"a","mutable_content":1},"image-url":"https://x.example/a.jpg"}"#, .mutableContentUnderscore, "aps.mutable_content"),
         (#"{"aps":{"alert":"a"},"mutable_content":1,"image-url":"https://x.example/a.jpg"}"#, .mutableContentUnderscore, "mutable_content"),
         (#"{"aps":{"alert":"a"},"mutable-content":1,"image-url":"https://x.example/a.jpg"}"#, .mutableContentOutsideAPS, "mutable-content"),
         (#"{"aps":{"alert":"a"},"image-url":"https://x.example/a.jpg"}"#, .mutableContentMissing, "aps.mutable-content"),
     ])
-    func eachWrongSpellingIsAnErrorByNameAndFixIsClean(text: String, code: LintFinding.Code, key: String) throws {
+    func eachWrongSpellingIsAnErrorByNameAndFixIsClean(text: String, code: RichPushLintFinding.Code, key: String) throws {
         let findings = linter.lint(try json(text))
         let finding = try #require(findings.first { $0.code == code })
         #expect(finding.severity == .error)
@@ -60,13 +63,13 @@ import Testing
 
     @Test func aSizeErrorNamesTheLimitAndTheActualSize() throws {
         let body = String(repeating: "x", count: 5000)
-        let payload = JSONValue.object(["aps": .object(["alert": .string(body)])])
+        let payload = RichPushJSONValue.object(["aps": .object(["alert": .string(body)])])
         let size = payload.jsonData(sortedKeys: false).count
         let finding = try #require(linter.lint(payload).first { $0.code == .payloadTooLarge })
         #expect(finding.message.contains("\(size) bytes"))
         #expect(finding.message.contains("4096"))
         // The same payload fits the VoIP limit of 5120 bytes.
-        #expect(PayloadLinter(voip: true).lint(payload).isEmpty)
+        #expect(RichPushPayloadLinter(voip: true).lint(payload).isEmpty)
     }
 
     @Test func backgroundPushWithMediaIsFlagged() throws {
@@ -96,16 +99,16 @@ import Testing
 
     // MARK: What the extension would take (issue 18)
 
-    func lookupCodes(_ text: String) throws -> [LintFinding] {
-        var linter = PayloadLinter()
+    func lookupCodes(_ text: String) throws -> [RichPushLintFinding] {
+        var linter = RichPushPayloadLinter()
         linter.checksExtensionLookup = true
         return linter.lint(try json(text)).filter { [.noMediaURL, .noPushID].contains($0.code) }
     }
 
     @Test func aOneSignalPayloadIsFoundWithItsMediaAndIDAndHasNoWarning() throws {
-        var linter = PayloadLinter()
+        var linter = RichPushPayloadLinter()
         linter.checksExtensionLookup = true
-        let payload = try JSONValue.parse(try Fixtures.payload("vendors/onesignal.json"))
+        let payload = try RichPushJSONValue.parse(try Fixtures.payload("vendors/onesignal.json"))
         #expect(linter.lint(payload).isEmpty)
         let lookup = linter.extensionLookup(payload)
         #expect(lookup.vendor == .oneSignal)

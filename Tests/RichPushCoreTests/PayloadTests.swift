@@ -7,7 +7,7 @@ import Testing
     @Test func everyArticlePayloadParsesAndNamesItsMediaURL() throws {
         for name in try Fixtures.payloadNames() where name != "seed001-fcm-send.json" {
             let payload = try RichPushNotificationPayload.parse(try Fixtures.payload(name))
-            let media = payload.firstString(at: PayloadKeyPath.defaultMediaKeyPaths)
+            let media = payload.firstString(at: RichPushPayloadKeyPath.defaultMediaKeyPaths)
             if name == "seed000-basic.json" {
                 #expect(media == nil)
             } else {
@@ -18,10 +18,10 @@ import Testing
     }
 
     @Test func keyPathsWithDotsInKeysAreFound() throws {
-        let json = try JSONValue.parse(Data(#"{"gcm.message_id":"1543","fcm_options":{"image":"https://x/y.png"}}"#.utf8))
-        #expect(PayloadKeyPath("gcm.message_id").string(in: json) == "1543")
-        #expect(PayloadKeyPath("fcm_options.image").string(in: json) == "https://x/y.png")
-        #expect(PayloadKeyPath("gcm.nothing").string(in: json) == nil)
+        let json = try RichPushJSONValue.parse(Data(#"{"gcm.message_id":"1543","fcm_options":{"image":"https://x/y.png"}}"#.utf8))
+        #expect(RichPushPayloadKeyPath("gcm.message_id").string(in: json) == "1543")
+        #expect(RichPushPayloadKeyPath("fcm_options.image").string(in: json) == "https://x/y.png")
+        #expect(RichPushPayloadKeyPath("gcm.nothing").string(in: json) == nil)
     }
 
     @Test func mutableContentMustBeTheInteger1() throws {

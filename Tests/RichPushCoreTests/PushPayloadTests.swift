@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct PushPayloadTests {
     @Test func aRichPayloadHasEveryMemberInAPNsForm() throws {
-        var payload = PushPayload(title: "お知らせ", subtitle: "sub", body: "テスト")
+        var payload = RichPushPayloadBuilder(title: "お知らせ", subtitle: "sub", body: "テスト")
         payload.alert?.locKey = "BODY_KEY"
         payload.alert?.locArgs = ["a", "b"]
         payload.badge = 3
@@ -17,7 +17,7 @@ import Testing
         payload.mediaURL = "https://example.com/001.jpg"
         payload.pushID = "2018001"
 
-        let json = try JSONValue.parse(payload.jsonData())
+        let json = try RichPushJSONValue.parse(payload.jsonData())
         let aps = try #require(json["aps"])
         #expect(aps["alert"]?["title"] == .string("お知らせ"))
         #expect(aps["alert"]?["subtitle"] == .string("sub"))
@@ -34,24 +34,24 @@ import Testing
         #expect(json["image-url"] == .string("https://example.com/001.jpg"))
         #expect(json["push_id"] == .string("2018001"))
         #expect(json["room"] == .int(7))
-        #expect(PayloadLinter().lint(payload.jsonData()).isEmpty)
+        #expect(RichPushPayloadLinter().lint(payload.jsonData()).isEmpty)
     }
 
     @Test func theMediaURLGoesUnderTheChosenKey() throws {
-        var payload = PushPayload(title: "t", body: "b")
+        var payload = RichPushPayloadBuilder(title: "t", body: "b")
         payload.mediaKeyPath = "aps.alert.image"
         payload.mediaURL = "https://example.com/a.png"
-        let json = try JSONValue.parse(payload.jsonData())
+        let json = try RichPushJSONValue.parse(payload.jsonData())
         #expect(json["aps"]?["alert"]?["image"] == .string("https://example.com/a.png"))
         #expect(json["aps"]?["alert"]?["title"] == .string("t"))
         #expect(json["aps"]?["mutable-content"] == .int(1))
-        #expect(PayloadKeyPath.defaultMediaKeyPaths.first?.string(in: json) == "https://example.com/a.png")
+        #expect(RichPushPayloadKeyPath.defaultMediaKeyPaths.first?.string(in: json) == "https://example.com/a.png")
     }
 
     @Test func aBackgroundPushHasNoAlertAndNoMutableContent() throws {
-        var payload = PushPayload()
+        var payload = RichPushPayloadBuilder()
         payload.contentAvailable = true
-        let json = try JSONValue.parse(payload.jsonData())
+        let json = try RichPushJSONValue.parse(payload.jsonData())
         #expect(json == .object(["aps": .object(["content-available": .int(1)])]))
     }
 }

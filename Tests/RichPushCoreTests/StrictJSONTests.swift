@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushTestSupport
 import Testing
 
@@ -7,7 +7,7 @@ import Testing
 @Suite struct StrictJSONTests {
     func failure(_ text: String) -> String? {
         do {
-            try JSONValue.validateStrictly(Data(text.utf8))
+            try RichPushJSONValue.validateStrictly(Data(text.utf8))
             return nil
         } catch let error as RichPushError {
             return error.message
@@ -63,11 +63,11 @@ import Testing
         var data = Data("{\"a\":\"".utf8)
         data.append(contentsOf: [0xFF, 0xFE])
         data.append(contentsOf: Array("\"}".utf8))
-        #expect(throws: RichPushError.self) { try JSONValue.validateStrictly(data) }
+        #expect(throws: RichPushError.self) { try RichPushJSONValue.validateStrictly(data) }
     }
 
     @Test func theLinterReportsATrailingCommaAndADuplicateKeyAsInvalidPayload() throws {
-        let linter = PayloadLinter()
+        let linter = RichPushPayloadLinter()
         let comma = linter.lint(Data(#"{"aps":{"alert":"a","mutable-content":1},"image-url":"https://x.example/a.jpg",}"#.utf8))
         #expect(comma.map(\.code) == [.invalidPayload])
         #expect(comma.first?.message.contains("trailing comma") == true)
@@ -77,21 +77,21 @@ import Testing
     }
 
     @Test func fixTurnsAnAPSStringIntoTheAlertAndKeepsOtherTypes() throws {
-        let linter = PayloadLinter()
-        let string = try JSONValue.parse(Data(#"{"aps":"hello"}"#.utf8))
+        let linter = RichPushPayloadLinter()
+        let string = try RichPushJSONValue.parse(Data(#"{"aps":"hello"}"#.utf8))
         #expect(linter.lint(string).first?.fixable == true)
         let fixed = linter.fix(string)
         #expect(fixed["aps"]?["alert"] == .string("hello"))
         #expect(linter.lint(fixed).isEmpty)
 
-        let number = try JSONValue.parse(Data(#"{"aps":7,"k":"v"}"#.utf8))
+        let number = try RichPushJSONValue.parse(Data(#"{"aps":7,"k":"v"}"#.utf8))
         #expect(linter.fix(number) == number)
         #expect(linter.lint(number).first?.fixable == false)
     }
 
     @Test func parseRefusingDuplicateKeysNamesTheKeyAndOtherwiseParsesAsParse() throws {
         do {
-            _ = try JSONValue.parseRefusingDuplicateKeys(Data("{\"push_id\":\"x\",\n \"\\u0070ush_id\":\"y\"}".utf8))
+            _ = try RichPushJSONValue.parseRefusingDuplicateKeys(Data("{\"push_id\":\"x\",\n \"\\u0070ush_id\":\"y\"}".utf8))
             Issue.record("a duplicate key was accepted")
         } catch let error as JSONDuplicateKeyError {
             #expect(error.key == "push_id")
@@ -99,11 +99,11 @@ import Testing
             #expect(error.message.contains("duplicate key \"push_id\""))
         }
         // Nested objects too; a byte order mark is skipped as `parse` does; other errors stay `invalid_json`.
-        #expect(throws: JSONDuplicateKeyError.self) { try JSONValue.parseRefusingDuplicateKeys(Data(#"[{"a":1,"a":1}]"#.utf8)) }
+        #expect(throws: JSONDuplicateKeyError.self) { try RichPushJSONValue.parseRefusingDuplicateKeys(Data(#"[{"a":1,"a":1}]"#.utf8)) }
         let bom = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a":1}"#.utf8)
-        #expect(try JSONValue.parseRefusingDuplicateKeys(bom) == JSONValue.parse(bom))
+        #expect(try RichPushJSONValue.parseRefusingDuplicateKeys(bom) == RichPushJSONValue.parse(bom))
         do {
-            _ = try JSONValue.parseRefusingDuplicateKeys(Data("{\"a\":1,}".utf8))
+            _ = try RichPushJSONValue.parseRefusingDuplicateKeys(Data("{\"a\":1,}".utf8))
             Issue.record("a trailing comma was accepted")
         } catch let error as RichPushError {
             #expect(error.code == .invalidJSON)

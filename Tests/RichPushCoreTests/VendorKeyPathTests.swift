@@ -46,21 +46,21 @@ struct VendorKeyPathTests {
 
     @Test("each payload is matched by exactly its own media key and push id key", arguments: expected.keys.sorted())
     func noShadowing(_ name: String) throws {
-        let payload = try JSONValue.parse(try Fixtures.payload(name))
+        let payload = try RichPushJSONValue.parse(try Fixtures.payload(name))
         let want = try #require(Self.expected[name])
         // Every default key that alone would find media (or an id) in this payload: only its own.
-        let mediaKeys = PayloadKeyPath.defaultMediaKeyPaths.filter { !PayloadLookup.media(in: payload, keyPaths: [$0]).urls.isEmpty }
-        let idKeys = PayloadKeyPath.defaultPushIDKeyPaths.filter { PayloadLookup.pushID(in: payload, keyPaths: [$0]) != nil }
+        let mediaKeys = RichPushPayloadKeyPath.defaultMediaKeyPaths.filter { !RichPushPayloadLookup.media(in: payload, keyPaths: [$0]).urls.isEmpty }
+        let idKeys = RichPushPayloadKeyPath.defaultPushIDKeyPaths.filter { RichPushPayloadLookup.pushID(in: payload, keyPaths: [$0]) != nil }
         #expect(mediaKeys.map(\.description) == (want.media.map { [$0] } ?? []))
         #expect(idKeys.map(\.description) == (want.pushID.map { [$0] } ?? []))
-        #expect(PayloadLookup.media(in: payload, keyPaths: PayloadKeyPath.defaultMediaKeyPaths).path?.description == want.media)
-        #expect(PayloadLookup.pushID(in: payload, keyPaths: PayloadKeyPath.defaultPushIDKeyPaths)?.path.description == want.pushID)
+        #expect(RichPushPayloadLookup.media(in: payload, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths).path?.description == want.media)
+        #expect(RichPushPayloadLookup.pushID(in: payload, keyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths)?.path.description == want.pushID)
     }
 
     @Test("each vendor payload is recognised as its vendor's, the articles' as none", arguments: expected.keys.sorted())
     func recognition(_ name: String) throws {
-        let payload = try JSONValue.parse(try Fixtures.payload(name))
-        let vendor = PushVendor.recognise(payload)?.identifier
+        let payload = try RichPushJSONValue.parse(try Fixtures.payload(name))
+        let vendor = RichPushVendor.recognise(payload)?.identifier
         if name.hasPrefix("vendors/") {
             #expect(vendor == String(name.dropFirst("vendors/".count).dropLast(".json".count)))
         } else if name == "seed001-fcm-as-delivered.json" {
@@ -72,30 +72,34 @@ struct VendorKeyPathTests {
 
     @Test("the defaults are the articles' keys first, then each vendor's, each once; per-delivery ids are not push ids")
     func defaultsOrder() {
-        #expect(Array(PayloadKeyPath.defaultMediaKeyPaths.prefix(PayloadKeyPath.articleMediaKeyPaths.count)) == PayloadKeyPath.articleMediaKeyPaths)
-        #expect(Array(PayloadKeyPath.defaultPushIDKeyPaths.prefix(PayloadKeyPath.articlePushIDKeyPaths.count)) == PayloadKeyPath.articlePushIDKeyPaths)
-        #expect(Set(PayloadKeyPath.defaultMediaKeyPaths).count == PayloadKeyPath.defaultMediaKeyPaths.count)
-        #expect(!PayloadKeyPath.defaultPushIDKeyPaths.contains("CIO-Delivery-ID"))
-        for vendor in PushVendor.all {
-            #expect(vendor.mediaKeyPaths.allSatisfy(PayloadKeyPath.defaultMediaKeyPaths.contains), "\(vendor)")
-            #expect(vendor.pushIDKeyPaths.allSatisfy(PayloadKeyPath.defaultPushIDKeyPaths.contains), "\(vendor)")
+        #expect(
+            Array(RichPushPayloadKeyPath.defaultMediaKeyPaths.prefix(RichPushPayloadKeyPath.articleMediaKeyPaths.count))
+                == RichPushPayloadKeyPath.articleMediaKeyPaths)
+        #expect(
+            Array(RichPushPayloadKeyPath.defaultPushIDKeyPaths.prefix(RichPushPayloadKeyPath.articlePushIDKeyPaths.count))
+                == RichPushPayloadKeyPath.articlePushIDKeyPaths)
+        #expect(Set(RichPushPayloadKeyPath.defaultMediaKeyPaths).count == RichPushPayloadKeyPath.defaultMediaKeyPaths.count)
+        #expect(!RichPushPayloadKeyPath.defaultPushIDKeyPaths.contains("CIO-Delivery-ID"))
+        for vendor in RichPushVendor.all {
+            #expect(vendor.mediaKeyPaths.allSatisfy(RichPushPayloadKeyPath.defaultMediaKeyPaths.contains), "\(vendor)")
+            #expect(vendor.pushIDKeyPaths.allSatisfy(RichPushPayloadKeyPath.defaultPushIDKeyPaths.contains), "\(vendor)")
             #expect(vendor.idKind == .perMessage ? vendor.missingIDExplanation == nil : vendor.missingIDExplanation?.contains("push_id") == true, "\(vendor)")
         }
     }
 
     @Test("a url is media only with a media file extension; deep links are named, not returned")
     func deepLinkRule() {
-        #expect(!PayloadLookup.isDeepLink("https://example.com/001.jpg"))
-        #expect(!PayloadLookup.isDeepLink("https://example.com/clip.MP4?v=2"))
-        #expect(PayloadLookup.isDeepLink("myapp://article/42"))
-        #expect(PayloadLookup.isDeepLink("https://example.com/articles/42"))
-        #expect(PayloadLookup.isDeepLink("https://example.com/sale.html"))
-        let link: JSONValue = .object(["url": .string("myapp://article/42")])
-        let found = PayloadLookup.media(in: link, keyPaths: PayloadKeyPath.defaultMediaKeyPaths)
+        #expect(!RichPushPayloadLookup.isDeepLink("https://example.com/001.jpg"))
+        #expect(!RichPushPayloadLookup.isDeepLink("https://example.com/clip.MP4?v=2"))
+        #expect(RichPushPayloadLookup.isDeepLink("myapp://article/42"))
+        #expect(RichPushPayloadLookup.isDeepLink("https://example.com/articles/42"))
+        #expect(RichPushPayloadLookup.isDeepLink("https://example.com/sale.html"))
+        let link: RichPushJSONValue = .object(["url": .string("myapp://article/42")])
+        let found = RichPushPayloadLookup.media(in: link, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths)
         #expect(found.urls.isEmpty)
         #expect(found.deepLinks == ["myapp://article/42"])
         // Other keys are not subject to the rule: image-url is media whatever its path.
-        let other: JSONValue = .object(["image-url": .string("https://cdn.example.com/image?id=3")])
-        #expect(PayloadLookup.media(in: other, keyPaths: PayloadKeyPath.defaultMediaKeyPaths).urls == ["https://cdn.example.com/image?id=3"])
+        let other: RichPushJSONValue = .object(["image-url": .string("https://cdn.example.com/image?id=3")])
+        #expect(RichPushPayloadLookup.media(in: other, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths).urls == ["https://cdn.example.com/image?id=3"])
     }
 }

@@ -9,7 +9,7 @@
 //   fetch curl|urlsession URL DIR         fetch one media URL (http to 127.0.0.1 allowed) into DIR;
 //                                         prints "reason=… bytes=… peak=<VmHWM bytes>" and the message
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("richpush-depth-helper: \(message)\n".utf8))
@@ -24,7 +24,7 @@ do {
     case "badge" where args.count == 3 || args.count == 4:
         guard let op = BadgeOperation(json: .string(args[2])) else { fail("not a badge op: \(args[2])") }
         let times = args.count == 4 ? Int(args[3]) ?? 1 : 1
-        let counter = BadgeCounter(directory: URL(fileURLWithPath: args[1]))
+        let counter = RichPushBadgeCounter(directory: URL(fileURLWithPath: args[1]))
         var last = 0
         for _ in 0..<times { last = try counter.apply(op) }
         print(last)
@@ -49,11 +49,11 @@ do {
         print("ok \(count)")
     case "receipt-submit" where args.count == 4:
         guard let url = URL(string: args[2]) else { fail("bad URL") }
-        let delivery = ReceiptDelivery(directory: URL(fileURLWithPath: args[1]))
+        let delivery = RichPushReceiptDelivery(directory: URL(fileURLWithPath: args[1]))
         let result = try await delivery.submit(RichPushReceipt(pushID: args[3], outcome: .textOnly), to: url, timeout: 3)
         print("\(result.status) \(result.httpStatus.map(String.init) ?? "-")")
     case "receipt-flush" where args.count == 2:
-        let report = try await ReceiptDelivery(directory: URL(fileURLWithPath: args[1])).flushPendingReceipts(timeout: 3)
+        let report = try await RichPushReceiptDelivery(directory: URL(fileURLWithPath: args[1])).flushPendingReceipts(timeout: 3)
         print("sent=\(report.sent.count) kept=\(report.kept.count) dropped=\(report.dropped.count) remaining=\(report.remaining)")
     case "fetch" where args.count == 4:
         guard let url = URL(string: args[2]) else { fail("bad URL") }

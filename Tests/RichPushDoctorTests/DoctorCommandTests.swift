@@ -37,7 +37,7 @@ final class DoctorCommandTests: XCTestCase {
         let payload = Fixture.directory.appendingPathComponent("payloads/http-media.json").path
         let run = try await doctor([Fixture.path("correct"), "--json", "--payload", payload])
         XCTAssertEqual(run.status, 1)
-        let json = try JSONValue.parse(Data(run.stdout.utf8))
+        let json = try RichPushJSONValue.parse(Data(run.stdout.utf8))
         let codes = json["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
         XCTAssertEqual(Array(codes.prefix(2)).sorted(), ["ats_blocks_media", "insecure_media_url"])
         XCTAssertEqual(json["targets"]?.arrayValue?.count, 3)

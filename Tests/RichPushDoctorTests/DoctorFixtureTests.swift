@@ -166,11 +166,11 @@ final class DoctorFixtureTests: XCTestCase {
     func testJSONShape() throws {
         let report = try report("nse_bundle_id_prefix")
         guard case .object(let root) = report.json else { return XCTFail("not an object") }
-        XCTAssertEqual(Set(root.keys), ["project", "targets", "findings"])
+        XCTAssertEqual(Set(root.keys), ["project", "configurations", "targets", "findings"])
         let target = root["targets"]?.arrayValue?.first?.objectValue
         XCTAssertEqual(Set(target?.keys ?? [:].keys), ["name", "kind", "bundle_id", "deployment_target", "embedded_in"])
         let finding = root["findings"]?.arrayValue?.first?.objectValue
-        XCTAssertEqual(Set(finding?.keys ?? [:].keys), ["code", "severity", "target", "message", "fix"])
+        XCTAssertEqual(Set(finding?.keys ?? [:].keys), ["code", "severity", "target", "configurations", "message", "fix"])
         XCTAssertEqual(finding?["code"]?.stringValue, "nse_bundle_id_prefix")
         XCTAssertEqual(finding?["severity"]?.stringValue, "error")
     }

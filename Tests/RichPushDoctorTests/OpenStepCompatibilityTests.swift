@@ -24,7 +24,7 @@ final class OpenStepCompatibilityTests: XCTestCase {
             """
         let run = try await ChildProcess("python3", ["-c", script] + files).run(timeout: 120)
         XCTAssertEqual(run.status, 0, run.stderr)
-        guard case .object(let theirs) = try JSONValue.parse(Data(run.stdout.utf8)) else { return XCTFail("not an object: \(run.stdout.prefix(200))") }
+        guard case .object(let theirs) = try RichPushJSONValue.parse(Data(run.stdout.utf8)) else { return XCTFail("not an object: \(run.stdout.prefix(200))") }
         for file in files {
             let ours = try OpenStepParser(fileName: file).parse(try Data(contentsOf: URL(fileURLWithPath: file)))
             XCTAssertEqual(Self.json(ours), theirs[file], "\(file) parses differently from openstep-parser")
@@ -43,7 +43,7 @@ final class OpenStepCompatibilityTests: XCTestCase {
             """
         let run = try await ChildProcess("python3", ["-c", script] + files).run(timeout: 300)
         XCTAssertEqual(run.status, 0, run.stderr)
-        guard case .object(let theirs) = try JSONValue.parse(Data(run.stdout.utf8)) else { return XCTFail("not an object") }
+        guard case .object(let theirs) = try RichPushJSONValue.parse(Data(run.stdout.utf8)) else { return XCTFail("not an object") }
         for file in files {
             let ours = try OpenStepParser(fileName: file).parse(try Data(contentsOf: URL(fileURLWithPath: file)))
             XCTAssertEqual(Self.json(ours), theirs[file], "\(file) parses differently from openstep-parser")
@@ -51,7 +51,7 @@ final class OpenStepCompatibilityTests: XCTestCase {
     }
 
     /// Strings, arrays and dictionaries as JSON (the only types a pbxproj holds).
-    static func json(_ value: PlistValue) -> JSONValue {
+    static func json(_ value: PlistValue) -> RichPushJSONValue {
         switch value {
         case .string(let s): return .string(s)
         case .array(let a): return .array(a.map(json))

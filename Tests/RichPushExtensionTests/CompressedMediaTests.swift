@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -16,7 +16,7 @@ struct CompressedMediaTests {
         try await ChildProcess("nice", ["-n", "10", DepthSupport.helperBinary.path] + arguments).run(timeout: 120)
     }
 
-    static func fetch(_ path: String, _ transport: TransportKind) async throws -> Result<DownloadedMedia, FetchFailure> {
+    static func fetch(_ path: String, _ transport: TransportKind) async throws -> Result<RichPushDownloadedMedia, FetchFailure> {
         let server = try await MediaServer.get("compressed")
         let folder = try Fixtures.temporaryDirectory("richpush-compressed")
         defer { try? FileManager.default.removeItem(at: folder) }

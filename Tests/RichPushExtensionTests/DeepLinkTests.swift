@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -13,7 +13,7 @@ struct DeepLinkTests {
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         // A page on the local server: fetched, it would answer 404 (http_status) or HTML (not_media).
         let url = link.hasPrefix("/") ? server.url(link) : link
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .object(["title": .string("Sale"), "body": .string("Tap to see it")]), "mutable-content": .int(1)]),
             "url": .string(url), "push_id": .string("deep-1"),
         ])
@@ -30,7 +30,7 @@ struct DeepLinkTests {
         let server = try await MediaServer.get()
         let configuration = try testConfiguration()
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .object(["title": .string("Sale"), "body": .string("Tap to see it")]), "mutable-content": .int(1)]),
             "url": .string("myapp://sale/42"), "media-url": .string(server.url("/media/photo.jpg")),
         ])

@@ -1,16 +1,16 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
 /// Counts deliveries from any thread.
 final class DeliveryCounter: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [PipelineResult] = []
-    func record(_ r: PipelineResult) {
+    private var results: [RichPushResult] = []
+    func record(_ r: RichPushResult) {
         lock.lock(); results.append(r); lock.unlock()
     }
-    var all: [PipelineResult] {
+    var all: [RichPushResult] {
         lock.lock(); defer { lock.unlock() }
         return results
     }
@@ -80,7 +80,7 @@ struct DeliveryTests {
         configuration.deadline = 5
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let server = try await MediaServer.get()
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .object(["title": .string("Sale"), "body": .string("")]), "mutable-content": .int(1), "thread-id": .string("t1")]),
             "image-url": .string(server.url("/hang")),
         ])
@@ -128,7 +128,7 @@ struct DeliveryTests {
         let pipeline = NotificationPipeline(configuration: configuration)
         let accepted = await pipeline.start(
             payload: mediaPayload(server.url("/media/logo.png")),
-            validate: { (media: DownloadedMedia) async throws in
+            validate: { (media: RichPushDownloadedMedia) async throws in
                 #expect(media.format == .png)
                 #expect(media.bytes == 1_906)
                 #expect(try Data(contentsOf: media.file).count == 1_906)
@@ -139,7 +139,7 @@ struct DeliveryTests {
         let refused = await pipeline.start(
             payload: mediaPayload(server.url("/media/photo.jpg")),
             validate: { _ in
-                throw MediaValidationError(reason: .tooLarge, message: "the system said no")
+                throw RichPushMediaValidationError(reason: .tooLarge, message: "the system said no")
             }, deliver: { _ in }
         ).result()
         #expect(refused.outcome == .textOnly)

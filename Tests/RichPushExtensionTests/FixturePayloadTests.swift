@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -73,7 +73,7 @@ struct FixturePayloadTests {
     func emptyBodyRule() async throws {
         let server = try await MediaServer.get("fixtures")
         var configuration = try testConfiguration(deadline: arrivalDeadline)
-        configuration.defaultBody = PipelineConfiguration.articleDefaultBody
+        configuration.defaultBody = RichPushConfiguration.articleDefaultBody
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
         let c = try #require(Self.cases.first { $0.payload == "seed000-empty-body.json" })
         let result = await NotificationPipeline(configuration: configuration).process(payload: try Self.localPayload(c, server: server))
@@ -161,7 +161,7 @@ struct FixturePayloadTests {
             #expect(result.outcome == .mediaAttached)
             #expect(attachment.type == type)
             #expect(attachment.bytes == expected.count)
-            #expect(URL(fileURLWithPath: attachment.file).pathExtension == MediaFormat.forUniformTypeIdentifier(type)?.fileExtension)
+            #expect(URL(fileURLWithPath: attachment.file).pathExtension == RichPushMediaFormat.forUniformTypeIdentifier(type)?.fileExtension)
         } else {
             #expect(result.outcome == .textOnly)
             #expect(filesLeft(in: configuration.attachmentsDirectory).isEmpty)

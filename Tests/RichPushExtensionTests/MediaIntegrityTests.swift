@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -7,19 +7,19 @@ import Testing
 /// or with a broken field are refused, saying what and where.
 @Suite("Media integrity before the hand-over")
 struct MediaIntegrityTests {
-    static let fixtures: [(String, MediaFormat)] = [
+    static let fixtures: [(String, RichPushMediaFormat)] = [
         ("photo.jpg", .jpeg), ("progressive.jpg", .jpeg), ("logo.png", .png), ("anim.gif", .gif), ("chime.mp3", .mp3),
         ("chime.m4a", .mpeg4Audio), ("chime.wav", .wav), ("chime.aiff", .aiff), ("clip.mp4", .mpeg4), ("clip.mov", .quickTime),
     ]
 
     /// Writes `bytes` to a fresh file and checks it as `format`.
-    static func check(_ bytes: [UInt8], as format: MediaFormat) throws -> MediaIntegrityError? {
+    static func check(_ bytes: [UInt8], as format: RichPushMediaFormat) throws -> RichPushMediaIntegrityError? {
         let dir = try Fixtures.temporaryDirectory("richpush-integrity")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("media.\(format.fileExtension)")
         try Data(bytes).write(to: file)
-        do throws(MediaIntegrityError) {
-            try MediaIntegrity.check(file, format: format)
+        do throws(RichPushMediaIntegrityError) {
+            try RichPushMediaIntegrity.check(file, format: format)
             return nil
         } catch {
             return error
@@ -34,15 +34,15 @@ struct MediaIntegrityTests {
     }
 
     @Test(arguments: fixtures)
-    func realFilesPass(fixture: String, format: MediaFormat) throws {
-        #expect(MediaFormat.sniff(try Self.bytes(fixture)) == format)
+    func realFilesPass(fixture: String, format: RichPushMediaFormat) throws {
+        #expect(RichPushMediaFormat.sniff(try Self.bytes(fixture)) == format)
         let error = try Self.check(try Self.bytes(fixture), as: format)
         #expect(error == nil, "\(String(describing: error))")
     }
 
     /// An interrupted download: every fixture cut at 90%, 50% and 10% of its length.
     @Test(arguments: fixtures)
-    func filesCutShortAreRefused(fixture: String, format: MediaFormat) throws {
+    func filesCutShortAreRefused(fixture: String, format: RichPushMediaFormat) throws {
         let whole = try Self.bytes(fixture)
         for fraction in [0.9, 0.5, 0.1] {
             let cut = Array(whole.prefix(Int(Double(whole.count) * fraction)))
@@ -97,8 +97,8 @@ struct MediaIntegrityTests {
         #expect(try Self.check(Array(bytes.dropLast()), as: .gif)?.code == .truncated)
     }
 
-    @Test(arguments: [("clip.mp4", MediaFormat.mpeg4), ("chime.m4a", MediaFormat.mpeg4Audio), ("clip.mov", MediaFormat.quickTime)])
-    func aMovieWithoutItsMoovBoxIsCorrupt(fixture: String, format: MediaFormat) throws {
+    @Test(arguments: [("clip.mp4", RichPushMediaFormat.mpeg4), ("chime.m4a", RichPushMediaFormat.mpeg4Audio), ("clip.mov", RichPushMediaFormat.quickTime)])
+    func aMovieWithoutItsMoovBoxIsCorrupt(fixture: String, format: RichPushMediaFormat) throws {
         var bytes = try Self.bytes(fixture)
         let moov = try Self.offset(of: Array("moov".utf8), in: bytes)
         bytes.replaceSubrange(moov..<moov + 4, with: Array("free".utf8))

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -20,7 +20,7 @@ struct MisbehavingServerTests {
     func check(
         _ path: String, transport: TransportKind, outcome: RichPushOutcome, reason: RichPushReasonCode?,
         httpStatus: Int?? = nil, allowLoopback: Bool = true, deadline: Double = Self.generousDeadline
-    ) async throws -> PipelineResult {
+    ) async throws -> RichPushResult {
         let server = try await MediaServer.get("misbehaving")
         let configuration = try testConfiguration(deadline: deadline, allowLoopback: allowLoopback)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }

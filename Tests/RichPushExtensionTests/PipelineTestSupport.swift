@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -35,8 +35,8 @@ let arrivalDeadline = 30.0
 /// The default deadline (20 s) and receipt wait (10 s) are for tests where neither is the point:
 /// a loaded 2-core machine can hold a run back by seconds, and a short deadline would then turn a
 /// redirect or a download into `timeout`. Tests of the deadline or the wait set their own.
-func testConfiguration(deadline: Double = 20, allowLoopback: Bool = true) throws -> PipelineConfiguration {
-    var configuration = PipelineConfiguration()
+func testConfiguration(deadline: Double = 20, allowLoopback: Bool = true) throws -> RichPushConfiguration {
+    var configuration = RichPushConfiguration()
     configuration.deadline = deadline
     configuration.receiptWait = 10
     if allowLoopback { configuration.allowedHTTPHosts = ["127.0.0.1"] }
@@ -45,8 +45,8 @@ func testConfiguration(deadline: Double = 20, allowLoopback: Bool = true) throws
 }
 
 /// A payload with a title, an empty body and the media URL under `image-url`.
-func mediaPayload(_ url: String, pushID: String? = nil) -> JSONValue {
-    var root: [String: JSONValue] = [
+func mediaPayload(_ url: String, pushID: String? = nil) -> RichPushJSONValue {
+    var root: [String: RichPushJSONValue] = [
         "aps": .object(["alert": .object(["title": .string("New article"), "body": .string("Read it")]), "mutable-content": .int(1)]),
         "image-url": .string(url),
     ]
@@ -56,8 +56,8 @@ func mediaPayload(_ url: String, pushID: String? = nil) -> JSONValue {
 
 /// Runs a payload through a pipeline and measures the wall time to delivery.
 func runTimed(
-    _ payload: JSONValue, configuration: PipelineConfiguration, transport: TransportKind = .curl
-) async -> (result: PipelineResult, seconds: Double, run: PipelineRun) {
+    _ payload: RichPushJSONValue, configuration: RichPushConfiguration, transport: TransportKind = .curl
+) async -> (result: RichPushResult, seconds: Double, run: PipelineRun) {
     let pipeline = NotificationPipeline(configuration: configuration, transport: transport.make())
     let clock = ContinuousClock()
     let start = clock.now

@@ -1,9 +1,9 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
-/// Issue 22 item 9: images that declare more pixels than `MediaIntegrity.maximumPixels`
+/// Issue 22 item 9: images that declare more pixels than `RichPushMediaIntegrity.maximumPixels`
 /// (8192 × 8192) are refused from their header, with `too_large`, before anything decodes them.
 @Suite("Pixel floods")
 struct PixelFloodTests {
@@ -34,14 +34,14 @@ struct PixelFloodTests {
         return bytes
     }
 
-    static func verify(_ bytes: [UInt8], _ format: MediaFormat) throws -> MediaValidationError? {
+    static func verify(_ bytes: [UInt8], _ format: RichPushMediaFormat) throws -> RichPushMediaValidationError? {
         let dir = try Fixtures.temporaryDirectory("richpush-pixel-flood")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("m.\(format.fileExtension)")
         try Data(bytes).write(to: file)
-        let media = DownloadedMedia(file: file, folder: dir, format: format, bytes: bytes.count, url: file, httpStatus: 200, redirects: 0)
-        do throws(MediaValidationError) {
-            try MediaIntegrity.verify(media)
+        let media = RichPushDownloadedMedia(file: file, folder: dir, format: format, bytes: bytes.count, url: file, httpStatus: 200, redirects: 0)
+        do throws(RichPushMediaValidationError) {
+            try RichPushMediaIntegrity.verify(media)
             return nil
         } catch {
             return error
@@ -64,14 +64,14 @@ struct PixelFloodTests {
         for (height, refused) in [(8192, false), (8193, true)] {
             let file = dir.appendingPathComponent("b\(height).png")
             try Data(try Self.png(width: 8192, height: height)).write(to: file)
-            do throws(MediaIntegrityError) {
-                let size = try MediaIntegrity.check(file, format: .png)
+            do throws(RichPushMediaIntegrityError) {
+                let size = try RichPushMediaIntegrity.check(file, format: .png)
                 #expect(!refused)
                 #expect(size == .init(width: 8192, height: height))
             } catch {
                 #expect(refused == (error.code == .tooManyPixels), "\(error)")
             }
         }
-        #expect(MediaIntegrity.maximumPixels == 67_108_864)
+        #expect(RichPushMediaIntegrity.maximumPixels == 67_108_864)
     }
 }

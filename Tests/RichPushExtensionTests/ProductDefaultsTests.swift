@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -7,12 +7,12 @@ import Testing
 @Suite("Product defaults")
 struct ProductDefaultsTests {
     @Test func noDefaultBodyButArticle000sTextIsTheDocumentedExample() {
-        let configuration = PipelineConfiguration()
+        let configuration = RichPushConfiguration()
         #expect(configuration.defaultBody == nil)
-        #expect(PipelineConfiguration.articleDefaultBody == "すぐに確認")
+        #expect(RichPushConfiguration.articleDefaultBody == "すぐに確認")
         #expect(configuration.mediaCategoryIdentifiers == [.image: "image", .video: "video", .audio: "audio"])
         #expect(configuration.buttonCategorySlots == 4)
-        #expect(configuration.attachableFormats == Set(MediaFormat.appleAttachmentFormats))
+        #expect(configuration.attachableFormats == Set(RichPushMediaFormat.appleAttachmentFormats))
     }
 
     @Test(arguments: [("photo.jpg", "image"), ("anim.gif", "image"), ("clip.mp4", "video"), ("chime.m4a", "audio"), ("chime.aiff", "audio")])
@@ -48,7 +48,7 @@ struct ProductDefaultsTests {
         let server = try await MediaServer.get()
         let configuration = try testConfiguration(deadline: arrivalDeadline)
         defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
-        func payload(_ media: String) -> JSONValue {
+        func payload(_ media: String) -> RichPushJSONValue {
             guard case .object(var root) = mediaPayload(server.url(media)) else { return .null }
             root["buttons"] = .array([.object(["id": .string("play"), "title": .string("Play")])])
             return .object(root)
@@ -57,7 +57,7 @@ struct ProductDefaultsTests {
         let missing = await runTimed(payload("/404json"), configuration: configuration)
         await audio.run.waitUntilSettled()
         await missing.run.waitUntilSettled()
-        let slot = NotificationCategoryDescription.preferredButtonSlot(for: [NotificationButton(identifier: "play", title: "Play")], slots: 4)
+        let slot = RichPushCategoryDescription.preferredButtonSlot(for: [RichPushButton(identifier: "play", title: "Play")], slots: 4)
         #expect(audio.result.content.categoryIdentifier == "audio.buttons.\(slot)")
         #expect(audio.result.details.category?.identifier == "audio.buttons.\(slot)")
         #expect(missing.result.outcome == .textOnly)

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -92,7 +92,7 @@ struct ReceiptTests {
         #expect(noURL.receipt.setting == "receiptsURL")
         #expect(noURL.receipt.skipReason?.setting == "receiptsURL")
         let skipMessage = try #require(noURL.receipt.skipReason?.message)
-        #expect(skipMessage.contains("PipelineConfiguration.receiptsURL") && !skipMessage.contains("--"), "\(skipMessage)")
+        #expect(skipMessage.contains("RichPushConfiguration.receiptsURL") && !skipMessage.contains("--"), "\(skipMessage)")
         // http to a host ATS does not allow: refused before any request, naming the setting that allows it.
         configuration.receiptsURL = URL(string: "http://receipts.example/v1/receipts")
         let (_, _, run) = await runTimed(mediaPayload(server.url("/media/photo.jpg"), pushID: "x"), configuration: configuration)
@@ -118,7 +118,7 @@ struct ReceiptTests {
         // The reason says what was looked at, so the sender knows which key to add.
         let reason = try #require(noID.receipt.skipReason)
         #expect(reason.code == .noPushID)
-        #expect(reason.message.contains("looked at \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", "))"))
+        #expect(reason.message.contains("looked at \(RichPushPayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", "))"))
     }
 
     @Test("a skipped receipt's reason is in the log line and survives the shared-state flush")
@@ -128,7 +128,7 @@ struct ReceiptTests {
         configuration.receiptsURL = server.receiptsURL
         configuration.stateDirectory = try Fixtures.temporaryDirectory("richpush-state")
         let lines = LogLines()
-        configuration.logger = NotificationLogger { lines.append($0) }
+        configuration.logger = RichPushLogger { lines.append($0) }
         defer {
             try? FileManager.default.removeItem(at: configuration.attachmentsDirectory)
             if let state = configuration.stateDirectory { try? FileManager.default.removeItem(at: state) }
@@ -158,7 +158,7 @@ struct ReceiptTests {
     }
 }
 
-/// Log lines collected by a test's `NotificationLogger`.
+/// Log lines collected by a test's `RichPushLogger`.
 final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [String] = []

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -18,7 +18,7 @@ struct VendorPayloadTests {
         /// The key path of the push id.
         let pushIDKey: String?
         /// Why there is no push id, when there is none.
-        let skip: ReceiptSkipReason.Code?
+        let skip: RichPushReceiptSkipReason.Code?
         var testDescription: String { fixture }
     }
 
@@ -58,8 +58,8 @@ struct VendorPayloadTests {
     func coversEveryFixture() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.payloadsDirectory.appendingPathComponent("vendors").path)
         #expect(Set(names.filter { $0.hasSuffix(".json") }) == Set(Self.cases.map(\.fixture)))
-        #expect(Set(PushVendor.all.map(\.identifier)) == Set(Self.cases.map(\.vendor)))
-        #expect(PushVendor.all.count == 12)
+        #expect(Set(RichPushVendor.all.map(\.identifier)) == Set(Self.cases.map(\.vendor)))
+        #expect(RichPushVendor.all.count == 12)
     }
 
     @Test("each vendor's image is attached and its id is the push id (or the receipt says why not)", arguments: cases)
@@ -95,7 +95,7 @@ struct VendorPayloadTests {
             let skip = try #require(final.skipReason)
             #expect(skip.code == c.skip)
             // The reason names the vendor and the key paths looked at.
-            let vendor = try #require(PushVendor.all.first { $0.identifier == c.vendor })
+            let vendor = try #require(RichPushVendor.all.first { $0.identifier == c.vendor })
             #expect(skip.message.contains(vendor.name), "\(skip.message)")
             #expect(skip.message.contains("looked at aps.alert.push_id, push_id"), "\(skip.message)")
             #expect(skip.message.contains("push_id"))
@@ -106,34 +106,34 @@ struct VendorPayloadTests {
         "the documented field the sender adds gives the vendor's payload its push id",
         arguments: ["braze.json", "customerio.json", "pinpoint.json", "moengage.json"])
     func addedPushID(_ fixture: String) throws {
-        guard case .object(var root) = try JSONValue.parse(try Fixtures.payload("vendors/" + fixture)) else {
+        guard case .object(var root) = try RichPushJSONValue.parse(try Fixtures.payload("vendors/" + fixture)) else {
             throw RichPushError(code: .invalidPayload, message: fixture)
         }
-        #expect(PayloadLookup.pushID(in: .object(root), keyPaths: PayloadKeyPath.defaultPushIDKeyPaths) == nil)
+        #expect(RichPushPayloadLookup.pushID(in: .object(root), keyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths) == nil)
         root["push_id"] = .string("sale-2026-12")
-        let found = try #require(PayloadLookup.pushID(in: .object(root), keyPaths: PayloadKeyPath.defaultPushIDKeyPaths))
+        let found = try #require(RichPushPayloadLookup.pushID(in: .object(root), keyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths))
         #expect(found.path == "push_id")
         #expect(found.value == "sale-2026-12")
     }
 
     @Test("Expo: push_id added to the message's data arrives as body.push_id and is the push id")
     func expoPushID() throws {
-        guard case .object(var root) = try JSONValue.parse(try Fixtures.payload("vendors/expo.json")), case .object(var body)? = root["body"] else {
+        guard case .object(var root) = try RichPushJSONValue.parse(try Fixtures.payload("vendors/expo.json")), case .object(var body)? = root["body"] else {
             throw RichPushError(code: .invalidPayload, message: "expo.json")
         }
         body["push_id"] = .string("sale-2026-12")
         root["body"] = .object(body)
-        let found = try #require(PayloadLookup.pushID(in: .object(root), keyPaths: PayloadKeyPath.defaultPushIDKeyPaths))
+        let found = try #require(RichPushPayloadLookup.pushID(in: .object(root), keyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths))
         #expect(found.path == "body.push_id")
         #expect(found.value == "sale-2026-12")
     }
 
     @Test("OneSignal's att with several attachments: each URL, in key order; a bundle resource name is skipped")
     func oneSignalAttachmentDictionary() {
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "att": .object(["b": .string("https://a.example.com/2.png"), "a": .string("https://a.example.com/1.jpg"), "c": .string("local.png")])
         ])
-        let media = PayloadLookup.media(in: payload, keyPaths: PayloadKeyPath.defaultMediaKeyPaths)
+        let media = RichPushPayloadLookup.media(in: payload, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths)
         #expect(media.path == "att")
         #expect(media.urls == ["https://a.example.com/1.jpg", "https://a.example.com/2.png"])
         #expect(!media.isSingleString)

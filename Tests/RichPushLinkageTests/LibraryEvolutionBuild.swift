@@ -12,7 +12,7 @@ import RichPushTestSupport
 struct LibraryEvolutionBuild: Sendable {
     /// The modules, in dependency order: the extension side, and the stand-in the bridge builds
     /// against on Linux.
-    static let modules = ["RichPushCore", "RichPushExtension", "UserNotificationsStandIn", "RichPushNotificationService"]
+    static let modules = ["RichPushCore", "RichPushExtension", "UserNotificationsStandIn", "IntentsStandIn", "RichPushNotificationService"]
 
     /// What compiling or checking one module said.
     struct Step: Sendable {

@@ -3,15 +3,16 @@ import Foundation
 import RichPushTestSupport
 import Testing
 
-/// `UserNotificationsStandIn` declares nothing iOS lacks: every public declaration, conformance
-/// and superclass it has is in the list taken from Apple's headers
-/// (`Tests/Fixtures/apple/UserNotifications-iOS16.4.api`, made by `scripts/apple-api-list.py`),
-/// with the same text: name, kind, access, isolation, `Sendable`, convenience or designated
-/// initializer, `throws`, parameter types. So code that compiles against the stand-in on Linux
-/// compiles against UserNotifications on iOS.
-@Suite("The stand-in is a strict subset of Apple's UserNotifications")
+/// `UserNotificationsStandIn` and `IntentsStandIn` declare nothing iOS lacks: every public
+/// declaration, conformance and superclass each has is in the list taken from Apple's headers
+/// (`Tests/Fixtures/apple/UserNotifications-iOS16.4.api`, `Intents-iOS16.4.api`, made by
+/// `scripts/apple-api-list.py`), with the same text: name, kind, access, isolation, `Sendable`,
+/// convenience or designated initializer, `throws`, parameter types. So code that compiles
+/// against the stand-ins on Linux compiles against UserNotifications and Intents on iOS.
+@Suite("The stand-ins are strict subsets of Apple's UserNotifications and Intents")
 struct StandInAPITests {
     static let appleList = Fixtures.testsDirectory.appendingPathComponent("Fixtures/apple/UserNotifications-iOS16.4.api")
+    static let appleIntentsList = Fixtures.testsDirectory.appendingPathComponent("Fixtures/apple/Intents-iOS16.4.api")
 
     /// Where the stand-in may differ from the list, each for a reason that does not let Linux
     /// code use something iOS lacks.
@@ -68,11 +69,11 @@ struct StandInAPITests {
         return found
     }
 
-    /// The stand-in's public API, reduced from its symbol graph as Apple's list was.
-    static func standInLines() async throws -> [String] {
+    /// A stand-in's public API, reduced from its symbol graph as Apple's list was.
+    static func standInLines(_ module: String = "UserNotificationsStandIn") async throws -> [String] {
         let build = try await LibraryEvolutionBuild.shared()
         let run = try await ChildProcess(
-            "python3", [Fixtures.supportDirectory.appendingPathComponent("symbol_api.py").path, build.symbolGraph("UserNotificationsStandIn").path]
+            "python3", [Fixtures.supportDirectory.appendingPathComponent("symbol_api.py").path, build.symbolGraph(module).path]
         ).run(timeout: 60)
         guard run.status == 0 else { throw TestSupportError("symbol_api.py failed: \(run.stderr)") }
         return lines(run.stdout)
@@ -84,6 +85,32 @@ struct StandInAPITests {
         #expect(standIn.filter { $0.hasPrefix("decl\t") }.count > 100)
         let violations = Self.violations(standIn: standIn, apple: apple)
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+    }
+
+    @Test func everyPublicDeclarationOfTheIntentsStandInIsApples() async throws {
+        let apple = Self.lines(try String(contentsOf: Self.appleIntentsList, encoding: .utf8))
+        let standIn = try await Self.standInLines("IntentsStandIn")
+        #expect(standIn.filter { $0.hasPrefix("decl\t") }.count > 40)
+        let violations = Self.violations(standIn: standIn, apple: apple)
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+        // What the bridge uses is there, as Apple declares it; an INImage from a URL is not.
+        #expect(standIn.contains("decl\tINImage.init(imageData:)\tswift.init\tpublic\tconvenience init(imageData: Data)"))
+        #expect(!standIn.contains { $0.hasPrefix("decl\tINImage.init(url:") || $0.hasPrefix("decl\tINImage.init(URL:") })
+        #expect(standIn.contains("conforms\tINSendMessageIntent\tUNNotificationContentProviding"))
+        #expect(standIn.contains { $0.hasPrefix("decl\tINIntent.setImage(_:forParameterNamed:)\t") })
+        #expect(standIn.contains { $0.hasPrefix("decl\tINInteraction.donate()\t") && $0.hasSuffix("func donate() async throws") })
+    }
+
+    @Test func theIntentsCheckRefusesWhatIOSLacks() throws {
+        let apple = Self.lines(try String(contentsOf: Self.appleIntentsList, encoding: .utf8))
+        let extra = [
+            "decl\tINPerson.init()\tswift.init\tpublic\tinit()",
+            "decl\tINImage.init(data:)\tswift.init\tpublic\tinit(data: Data)",
+            "conforms\tINPerson\tSendable",
+            "decl\tINSendMessageIntent.init(recipients:outgoingMessageType:content:speakableGroupName:conversationIdentifier:serviceName:sender:)\tswift.init\tpublic\tinit(recipients: [INPerson]?, outgoingMessageType: INOutgoingMessageType, content: String?, speakableGroupName: INSpeakableString?, conversationIdentifier: String?, serviceName: String?, sender: INPerson?)",
+            "decl\tINCommunicationHelper\tswift.struct\tpublic\tstruct INCommunicationHelper",
+        ]
+        #expect(Self.violations(standIn: extra, apple: apple).count == extra.count)
     }
 
     @Test func theStandInHasApplesTwelveErrorCodesAndTheInitializersApplesHas() async throws {

@@ -24,7 +24,8 @@ struct DoctorProbeTests {
 
     static func findings(_ run: ChildProcess.Finished) throws -> [[String: String]] {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout) \(run.stderr)")
-        let findings = try #require(root["findings"] as? [[String: String]])
+        // The string fields (a finding's "configurations" is a list).
+        let findings = try #require(root["findings"] as? [[String: Any]]).map { $0.compactMapValues { $0 as? String } }
         return findings
     }
 

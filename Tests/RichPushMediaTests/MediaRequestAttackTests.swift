@@ -28,7 +28,7 @@ struct MediaRequestAttackTests {
         #expect(auth["photo.jpg"]?.allSatisfy { $0 == "-" } == true, "Authorization sent: \(auth)")
         #expect(auth["logo.png"] == ["-"], "Authorization sent after a redirect: \(auth)")
 
-        // Configured (MediaFetcher.sendsURLCredentials / PipelineConfiguration.sendsMediaURLCredentials): sent.
+        // Configured (MediaFetcher.sendsURLCredentials / RichPushConfiguration.sendsMediaURLCredentials): sent.
         settings.sendsURLCredentials = true
         let opted = await MediaProbe(settings: settings).probe("http://user:secret@127.0.0.1:\(bench.port)/auth/anim.gif")
         #expect(opted.reason == nil)

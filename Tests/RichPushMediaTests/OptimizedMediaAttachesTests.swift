@@ -1,6 +1,6 @@
 import Foundation
 import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushMedia
 import RichPushTestSupport
 import Testing
@@ -42,7 +42,7 @@ struct OptimizedMediaAttachesTests {
         #expect(after.reason == nil)
         let attached = try #require(after.attachments.first)
         let bytes = try Data(contentsOf: attached)
-        #expect(MediaFormat.sniff(bytes) == .jpeg)
+        #expect(RichPushMediaFormat.sniff(bytes) == .jpeg)
         #expect(bytes.count <= 300 * 1024)
         #expect(bytes == (try Data(contentsOf: output)))
     }
@@ -149,6 +149,6 @@ struct OptimizedMediaAttachesTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(allowed.stdout.utf8)) as? [String: Any])
         #expect(json["action"] as? String == "converted")
         #expect(json["output_format"] as? String == "JPEG")
-        #expect(MediaFormat.sniff(try Data(contentsOf: output)) == .jpeg)
+        #expect(RichPushMediaFormat.sniff(try Data(contentsOf: output)) == .jpeg)
     }
 }

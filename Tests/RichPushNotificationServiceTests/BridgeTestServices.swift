@@ -1,13 +1,14 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushExtension
+@_spi(RichPushInternal) import RichPushNotificationService
 import UserNotificationsStandIn
 
 /// Grows the downloaded image past Apple's 10 MB limit before the real validation runs.
 final class OversizingService: RecordingService {
-    override func validateAttachment(_ media: DownloadedMedia) throws {
+    override func validateAttachment(_ media: RichPushDownloadedMedia) throws {
         let handle = try FileHandle(forWritingTo: media.file)
-        try handle.truncate(atOffset: UInt64(MediaKind.image.maximumBytes + 1))
+        try handle.truncate(atOffset: UInt64(RichPushMediaKind.image.maximumBytes + 1))
         try handle.close()
         try super.validateAttachment(media)
     }
@@ -15,7 +16,7 @@ final class OversizingService: RecordingService {
 
 /// Removes the downloaded file after it passed validation, before delivery.
 final class VanishingFileService: RecordingService {
-    override func validateAttachment(_ media: DownloadedMedia) throws {
+    override func validateAttachment(_ media: RichPushDownloadedMedia) throws {
         try super.validateAttachment(media)
         try FileManager.default.removeItem(at: media.file)
     }
@@ -31,12 +32,12 @@ class PatientService: RichPushServiceExtension {
 /// The real bridge, recording what it delivered and its run.
 class RecordingService: RichPushServiceExtension {
     private let lock = NSLock()
-    private var result: PipelineResult?
+    private var result: RichPushResult?
     private var run: PipelineRun?
 
-    var delivered: PipelineResult? { lock.withLock { result } }
+    var delivered: RichPushResult? { lock.withLock { result } }
 
-    func settledReceipt() async -> ReceiptReport? {
+    func settledReceipt() async -> RichPushReceiptReport? {
         guard let run = lock.withLock({ run }) else { return nil }
         return await run.waitUntilSettled()
     }
@@ -45,7 +46,7 @@ class RecordingService: RichPushServiceExtension {
         lock.withLock { self.run = run }
     }
 
-    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {
+    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: RichPushResult) {
         lock.withLock { self.result = result }
     }
 }

@@ -1,8 +1,8 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -13,7 +13,7 @@ import UserNotificationsStandIn
         let server: MediaServer
         let store: URL
         let extensionFolder: URL
-        var configuration: PipelineConfiguration
+        var configuration: RichPushConfiguration
 
         /// - Parameter deadline: the pipeline's; by default 25 s (within the tests' 30 s budget):
         ///   a loaded machine held a local download past 10 s, and the tests that do not set it do
@@ -22,7 +22,7 @@ import UserNotificationsStandIn
             server = try await BridgeMediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
             extensionFolder = try Fixtures.temporaryDirectory("richpush-extension")
-            configuration = PipelineConfiguration()
+            configuration = RichPushConfiguration()
             configuration.allowedHTTPHosts = ["127.0.0.1"]
             configuration.attachmentsDirectory = extensionFolder
             configuration.deadline = deadline

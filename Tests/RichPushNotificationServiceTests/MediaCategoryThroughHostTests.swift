@@ -1,8 +1,8 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -28,14 +28,14 @@ import UserNotificationsStandIn
         return try JSONSerialization.data(withJSONObject: object)
     }
 
-    static func run(_ payload: Data, configuration: PipelineConfiguration? = nil) async throws -> HostReport {
+    static func run(_ payload: Data, configuration: RichPushConfiguration? = nil) async throws -> HostReport {
         let store = try Fixtures.temporaryDirectory("richpush-host-store")
         let folder = try Fixtures.temporaryDirectory("richpush-extension")
         defer {
             try? FileManager.default.removeItem(at: store)
             try? FileManager.default.removeItem(at: folder)
         }
-        var configuration = configuration ?? PipelineConfiguration()
+        var configuration = configuration ?? RichPushConfiguration()
         configuration.logger = .disabled
         configuration.allowedHTTPHosts = ["127.0.0.1"]
         configuration.attachmentsDirectory = folder
@@ -63,9 +63,33 @@ import UserNotificationsStandIn
         let report = try await Self.run(try Self.payload(media: server.url("/media/clip.mp4"), buttons: ids))
         #expect(report.shown.attachments.map(\.type) == ["public.mpeg-4"])
         let category = report.shown.categoryIdentifier
-        #expect(NotificationCategoryDescription.buttonSlot(of: category)?.base == "video", "\(category)")
+        #expect(RichPushCategoryDescription.buttonSlot(of: category)?.base == "video", "\(category)")
         #expect(report.shown.registeredCategoryActions == ids)
         #expect(try Self.contentExtensionCategories().contains(category))
+    }
+
+    /// Issue 30, the carousel: a media key holding a list gives the content extension every
+    /// attachment, in the payload's order, under the first one's category (with the payload's
+    /// buttons, its button slot) — a category the example content extension lists, so its
+    /// carousel pages through them all.
+    @Test func severalAttachmentsReachTheCarouselUnderACategoryItLists() async throws {
+        let server = try await BridgeMediaServer.get()
+        let ids = ["reply-\(UUID().uuidString.prefix(8))"]
+        let object: [String: Any] = [
+            "aps": ["alert": ["title": "Album", "body": "3 new photos"], "mutable-content": 1],
+            "media-url": ["photo.jpg", "logo.png", "anim.gif"].map { server.url("/media/\($0)") },
+            "buttons": ids.map { ["id": $0, "title": "Reply"] },
+        ]
+        let report = try await Self.run(try JSONSerialization.data(withJSONObject: object))
+        #expect(report.shown.attachments.map(\.type) == ["public.jpeg", "public.png", "com.compuserve.gif"])
+        #expect(report.shown.attachments.map(\.bytes) == [89_696, 1_906, 900])
+        let category = report.shown.categoryIdentifier
+        #expect(RichPushCategoryDescription.buttonSlot(of: category)?.base == "image", "\(category)")
+        #expect(try Self.contentExtensionCategories().contains(category))
+        #expect(report.shown.registeredCategoryActions == ids)
+        let single = try await Self.run(try Self.payload(media: server.url("/media/photo.jpg")))
+        #expect(single.shown.attachments.count == 1)
+        #expect(single.shown.categoryIdentifier == "image")
     }
 
     /// The content extension's list is exactly what the example service extension's settings make.
@@ -82,26 +106,26 @@ import UserNotificationsStandIn
     @Test func buttonSetsNeverShareASlot() async throws {
         // A base of its own: other suites register in the same process-wide center meanwhile.
         let base = "slots-\(UUID().uuidString.prefix(8))"
-        func buttons(_ tag: String) -> [NotificationButton] { [NotificationButton(identifier: "b-\(tag)", title: tag)] }
+        func buttons(_ tag: String) -> [RichPushButton] { [RichPushButton(identifier: "b-\(tag)", title: tag)] }
         let slots = 4
         // Five button sets that all prefer one slot (found by trying tags).
-        let preferred = NotificationCategoryDescription.preferredButtonSlot(for: buttons("0"), slots: slots)
-        let tags = (0..<1000).map(String.init).filter { NotificationCategoryDescription.preferredButtonSlot(for: buttons($0), slots: slots) == preferred }
+        let preferred = RichPushCategoryDescription.preferredButtonSlot(for: buttons("0"), slots: slots)
+        let tags = (0..<1000).map(String.init).filter { RichPushCategoryDescription.preferredButtonSlot(for: buttons($0), slots: slots) == preferred }
             .prefix(5)
         #expect(tags.count == 5)
         var registered: [String] = []
         for tag in tags.prefix(4) {
-            let description = NotificationCategoryDescription(
-                identifier: NotificationCategoryDescription.buttonSlotIdentifier(base: base, slot: preferred), buttons: buttons(tag))
+            let description = RichPushCategoryDescription(
+                identifier: RichPushCategoryDescription.buttonSlotIdentifier(base: base, slot: preferred), buttons: buttons(tag))
             registered.append(await RichPushCategoryRegistry.register(description, slots: slots))
         }
         #expect(Set(registered).count == 4)
         #expect(registered[0] == "\(base).buttons.\(preferred)")
         // The same buttons again: the same slot.
-        let again = NotificationCategoryDescription(identifier: "\(base).buttons.\(preferred)", buttons: buttons(tags[tags.startIndex + 2]))
+        let again = RichPushCategoryDescription(identifier: "\(base).buttons.\(preferred)", buttons: buttons(tags[tags.startIndex + 2]))
         #expect(await RichPushCategoryRegistry.register(again, slots: slots) == registered[2])
         // A fifth set: every slot is taken, the preferred one is replaced.
-        let fifth = NotificationCategoryDescription(identifier: "\(base).buttons.\(preferred)", buttons: buttons(tags[tags.startIndex + 4]))
+        let fifth = RichPushCategoryDescription(identifier: "\(base).buttons.\(preferred)", buttons: buttons(tags[tags.startIndex + 4]))
         #expect(await RichPushCategoryRegistry.register(fifth, slots: slots) == "\(base).buttons.\(preferred)")
         let center = await UNUserNotificationCenter.current().notificationCategories()
         #expect(center.first { $0.identifier == "\(base).buttons.\(preferred)" }?.actions.map(\.identifier) == ["b-\(tags[tags.startIndex + 4])"])

@@ -1,7 +1,7 @@
 #if !canImport(UserNotifications)
 import Foundation
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -17,7 +17,7 @@ final class NotificationService: RichPushServiceExtension {}
         let service = NotificationService()
         // The test runner's Info.plist has no RichPush dictionary: the defaults.
         #expect(service.configuration.deadline == 25)
-        #expect(service.configuration.mediaKeyPaths == PayloadKeyPath.defaultMediaKeyPaths)
+        #expect(service.configuration.mediaKeyPaths == RichPushPayloadKeyPath.defaultMediaKeyPaths)
         let request = PushRequest.make(payload: try Fixtures.payload("seed000-empty-body.json"))
         let report = await ExtensionHost(storeDirectory: store, budget: 30).run(request, on: service)
         #expect(report.handlerCalls == 1)

@@ -1,8 +1,8 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -14,14 +14,14 @@ import UserNotificationsStandIn
 /// categories, and one's `setNotificationCategories` would replace what the other registered; and
 /// never beside another suite that writes them (`.sharedNotificationCenter`).
 @Suite(.serialized, .sharedNotificationCenter) struct RichPushCategoryRegistryTests {
-    static let reply = NotificationButton(
+    static let reply = RichPushButton(
         identifier: "reply", title: "Reply", foreground: true, icon: "arrowshape.turn.up.left",
         textInput: .init(buttonTitle: "Send", placeholder: "Message"))
-    static let delete = NotificationButton(identifier: "delete", title: "Delete", destructive: true, authenticationRequired: true)
+    static let delete = RichPushButton(identifier: "delete", title: "Delete", destructive: true, authenticationRequired: true)
 
     @Test func buttonsBecomeActionsWithTheirOptionsAndTextInput() throws {
         let category = RichPushCategoryRegistry.makeCategory(
-            NotificationCategoryDescription(identifier: "richpush.b.test", buttons: [Self.reply, Self.delete]))
+            RichPushCategoryDescription(identifier: "richpush.b.test", buttons: [Self.reply, Self.delete]))
         #expect(category.identifier == "richpush.b.test")
         #expect(category.actions.map(\.identifier) == ["reply", "delete"])
         let input = try #require(category.actions[0] as? UNTextInputNotificationAction)
@@ -37,25 +37,25 @@ import UserNotificationsStandIn
         var registered: Set<UNNotificationCategory> = [app]
         for i in 0..<5 {
             registered = RichPushCategoryRegistry.merged(
-                registered, adding: NotificationCategoryDescription(identifier: "richpush.b.\(i)", buttons: [Self.delete]), limit: 3)
+                registered, adding: RichPushCategoryDescription(identifier: "richpush.b.\(i)", buttons: [Self.delete]), limit: 3)
         }
         #expect(registered.count == 4)
         #expect(registered.contains { $0.identifier == "image" })
         #expect(registered.contains { $0.identifier == "richpush.b.4" })
         // A payload naming the app's own category never replaces it.
-        let clash = RichPushCategoryRegistry.merged(registered, adding: NotificationCategoryDescription(identifier: "image", buttons: [Self.reply]), limit: 3)
+        let clash = RichPushCategoryRegistry.merged(registered, adding: RichPushCategoryDescription(identifier: "image", buttons: [Self.reply]), limit: 3)
         #expect(clash.first { $0.identifier == "image" }?.actions.isEmpty == true)
     }
 
     @Test func thumbnailOptionsBecomeAttachmentOptions() throws {
-        let options = ThumbnailOptions.attachmentOptions(
-            ThumbnailOptions(clippingRect: .init(x: 0.25, y: 0, width: 0.5, height: 0.5), time: 2, hidden: true), typeHint: "public.mpeg-4")
+        let options = RichPushThumbnailOptions.attachmentOptions(
+            RichPushThumbnailOptions(clippingRect: .init(x: 0.25, y: 0, width: 0.5, height: 0.5), time: 2, hidden: true), typeHint: "public.mpeg-4")
         #expect(options[UNNotificationAttachmentOptionsTypeHintKey] as? String == "public.mpeg-4")
         let rect = try #require(options[UNNotificationAttachmentOptionsThumbnailClippingRectKey] as? [String: Double])
         #expect(rect == ["X": 0.25, "Y": 0, "Width": 0.5, "Height": 0.5])
         #expect(options[UNNotificationAttachmentOptionsThumbnailTimeKey] as? Double == 2)
         #expect(options[UNNotificationAttachmentOptionsThumbnailHiddenKey] as? Bool == true)
-        #expect(ThumbnailOptions.attachmentOptions(nil, typeHint: "public.png").count == 1)
+        #expect(RichPushThumbnailOptions.attachmentOptions(nil, typeHint: "public.png").count == 1)
     }
 
     /// A payload with buttons, and with media or not, each request its own marker.
@@ -69,7 +69,7 @@ import UserNotificationsStandIn
     }
 
     static func service() -> PatientService {
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.logger = .disabled
         return PatientService(configuration: configuration)
     }
@@ -167,7 +167,7 @@ import UserNotificationsStandIn
             try? FileManager.default.removeItem(at: store)
             try? FileManager.default.removeItem(at: folder)
         }
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.logger = .disabled
         configuration.allowedHTTPHosts = ["127.0.0.1"]
         configuration.attachmentsDirectory = folder

@@ -1,8 +1,8 @@
 #if !canImport(UserNotifications)
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -61,7 +61,7 @@ class VendorSDKService: UNNotificationServiceExtension {
 final class VendorWithRichPush: VendorSDKService {
     let richPush: RichPushCompanion
 
-    init(_ behaviour: Behaviour, configuration: PipelineConfiguration, addsMedia: Bool = false) {
+    init(_ behaviour: Behaviour, configuration: RichPushConfiguration, addsMedia: Bool = false) {
         richPush = RichPushCompanion(configuration: configuration, addsMedia: addsMedia)
         super.init(behaviour)
     }
@@ -81,12 +81,12 @@ final class VendorWithRichPush: VendorSDKService {
     struct Setup {
         let server: MediaServer
         let store: URL
-        var configuration: PipelineConfiguration
+        var configuration: RichPushConfiguration
 
         init() async throws {
             server = try await BridgeMediaServer.get()
             store = try Fixtures.temporaryDirectory("richpush-host-store")
-            configuration = PipelineConfiguration()
+            configuration = RichPushConfiguration()
             configuration.allowedHTTPHosts = ["127.0.0.1"]
             configuration.attachmentsDirectory = try Fixtures.temporaryDirectory("richpush-companion")
             configuration.receiptsURL = server.receiptsURL
@@ -191,8 +191,8 @@ final class VendorWithRichPush: VendorSDKService {
 
 /// `DisplayReceipt.send` on a payload's text, as the companion calls it.
 struct DisplayReceiptProbe {
-    func send(_ payload: String, configuration: PipelineConfiguration) async -> ReceiptReport {
-        let json = (try? JSONValue.parse(Data(payload.utf8))) ?? .null
+    func send(_ payload: String, configuration: RichPushConfiguration) async -> RichPushReceiptReport {
+        let json = (try? RichPushJSONValue.parse(Data(payload.utf8))) ?? .null
         return await DisplayReceipt.send(
             payload: json, outcome: .textOnly, reason: nil, elapsedMs: 1, configuration: configuration, transport: NotificationPipeline.defaultTransport)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import RichPushExtension
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushExtension
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 
@@ -9,7 +9,7 @@ import Testing
     @Test func noDictionaryGivesThePipelineDefaults() {
         let settings = RichPushSettings.read(infoDictionary: ["CFBundleIdentifier": "com.example.app.service"])
         #expect(settings.problems.isEmpty)
-        #expect(settings.pipeline.mediaKeyPaths == PayloadKeyPath.defaultMediaKeyPaths)
+        #expect(settings.pipeline.mediaKeyPaths == RichPushPayloadKeyPath.defaultMediaKeyPaths)
         #expect(settings.pipeline.deadline == 25)
         #expect(settings.pipeline.receiptsURL == nil)
         #expect(settings.appGroupIdentifier == nil)
@@ -40,8 +40,8 @@ import Testing
         // Key paths add to the defaults, tried first; a default they repeat keeps their place.
         #expect(
             settings.pipeline.mediaKeyPaths.map(\.description)
-                == ["data.image", "image-url"] + PayloadKeyPath.defaultMediaKeyPaths.map(\.description).filter { $0 != "image-url" })
-        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id"] + PayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
+                == ["data.image", "image-url"] + RichPushPayloadKeyPath.defaultMediaKeyPaths.map(\.description).filter { $0 != "image-url" })
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.id"] + RichPushPayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
         #expect(settings.pipeline.defaultBody == "Tap to see it")
         #expect(settings.pipeline.mediaCategoryIdentifiers == [.image: "photo", .video: "video"])
         #expect(settings.pipeline.buttonCategorySlots == 2)
@@ -61,9 +61,9 @@ import Testing
         #expect(settings.problems.isEmpty)
         #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image"])
         #expect(settings.pipeline.pushIDKeyPaths.first?.description == "data.id")
-        #expect(settings.pipeline.pushIDKeyPaths.count == 1 + PayloadKeyPath.defaultPushIDKeyPaths.count)
+        #expect(settings.pipeline.pushIDKeyPaths.count == 1 + RichPushPayloadKeyPath.defaultPushIDKeyPaths.count)
         let noPaths = RichPushSettings.read(infoDictionary: ["RichPush": ["PushIDKeyPathsReplace": true, "MediaKeyPathsReplace": "yes"]])
-        #expect(noPaths.pipeline.pushIDKeyPaths == PayloadKeyPath.defaultPushIDKeyPaths)
+        #expect(noPaths.pipeline.pushIDKeyPaths == RichPushPayloadKeyPath.defaultPushIDKeyPaths)
         #expect(noPaths.problems.count == 2)
     }
 
@@ -93,13 +93,13 @@ import Testing
             ] as [String: Any]
         ])
         #expect(settings.pipeline.receiptsURL == nil)
-        #expect(settings.pipeline.mediaKeyPaths == PayloadKeyPath.defaultMediaKeyPaths)
-        #expect(settings.pipeline.pushIDKeyPaths == PayloadKeyPath.defaultPushIDKeyPaths)
+        #expect(settings.pipeline.mediaKeyPaths == RichPushPayloadKeyPath.defaultMediaKeyPaths)
+        #expect(settings.pipeline.pushIDKeyPaths == RichPushPayloadKeyPath.defaultPushIDKeyPaths)
         #expect(settings.pipeline.defaultBody == nil)
         #expect(settings.pipeline.deadline == 25)
         #expect(settings.pipeline.allowedHTTPHosts.isEmpty)
         #expect(settings.appGroupIdentifier == nil)
-        #expect(settings.pipeline.mediaCategoryIdentifiers == PipelineConfiguration.defaultMediaCategoryIdentifiers)
+        #expect(settings.pipeline.mediaCategoryIdentifiers == RichPushConfiguration.defaultMediaCategoryIdentifiers)
         #expect(settings.pipeline.buttonCategorySlots == 4)
         #expect(settings.pipeline.additionalAttachmentFormats.isEmpty)
         let keys = [
@@ -147,8 +147,8 @@ import Testing
         #expect(settings.appGroupIdentifier == "group.com.example.app")
         // Its own key paths come first and the defaults stay: pushes from `richpush send
         // --push-id` / POST /v1/pushes (top-level push_id) and Firebase's fcm_options.image work.
-        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.push_id"] + PayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
-        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image"] + PayloadKeyPath.defaultMediaKeyPaths.map(\.description))
+        #expect(settings.pipeline.pushIDKeyPaths.map(\.description) == ["data.push_id"] + RichPushPayloadKeyPath.defaultPushIDKeyPaths.map(\.description))
+        #expect(settings.pipeline.mediaKeyPaths.map(\.description) == ["data.image"] + RichPushPayloadKeyPath.defaultMediaKeyPaths.map(\.description))
         #expect(settings.pipeline.defaultBody == nil)
         let ns = try #require(plist["NSExtension"] as? [String: Any])
         #expect(ns["NSExtensionPointIdentifier"] as? String == "com.apple.usernotifications.service")

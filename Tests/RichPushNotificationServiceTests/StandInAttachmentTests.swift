@@ -52,7 +52,7 @@ import UserNotificationsStandIn
 
     /// iOS checks the file's type from its name (or the hint), not its bytes: an HTML page named
     /// `.jpg` gets through here, which is why RichPush checks the bytes itself first
-    /// (`MediaIntegrity`, `StandInValidationTests`).
+    /// (`RichPushMediaIntegrity`, `StandInValidationTests`).
     @Test func likeIOSItDoesNotReadTheBytes() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,7 +1,8 @@
 #if !canImport(UserNotifications)
 import Foundation
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushExtensionHost
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import RichPushTestSupport
 import Testing
 import UserNotificationsStandIn
@@ -9,11 +10,11 @@ import UserNotificationsStandIn
 /// The bridge as `richpush simulate` runs it, recording what it delivered.
 private final class UnreadableRecordingService: RichPushServiceExtension {
     private let lock = NSLock()
-    private var delivered: [PipelineResult] = []
+    private var delivered: [RichPushResult] = []
 
-    var results: [PipelineResult] { lock.withLock { delivered } }
+    var results: [RichPushResult] { lock.withLock { delivered } }
 
-    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: PipelineResult) {
+    override func willDeliver(_ content: UNMutableNotificationContent, for request: UNNotificationRequest, result: RichPushResult) {
         lock.withLock { delivered.append(result) }
     }
 }
@@ -28,7 +29,7 @@ private final class UnreadableRecordingService: RichPushServiceExtension {
     func notAJSONObject(_ text: String) async throws {
         let store = try Fixtures.temporaryDirectory("richpush-host-store")
         defer { try? FileManager.default.removeItem(at: store) }
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         configuration.attachmentsDirectory = store.appendingPathComponent("extension")
         configuration.logger = .disabled
         let service = UnreadableRecordingService(configuration: configuration)

@@ -129,7 +129,7 @@ import Testing
         defer { mock.stop() }
         let client = try mock.client(manager: try mock.tokenManager())
         defer { client.shutdown() }
-        let big = PushPayload(title: "t", body: String(repeating: "x", count: 5 * 1024))
+        let big = RichPushPayloadBuilder(title: "t", body: String(repeating: "x", count: 5 * 1024))
         do {
             _ = try await client.send(MockAPNs.notification(big), to: MockAPNs.token("ee"))
             Issue.record("a 5 KB payload was sent")

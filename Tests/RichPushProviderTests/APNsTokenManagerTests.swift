@@ -12,10 +12,10 @@ import Testing
         return (APNsTokenManager(signer: try ES256Signer(contentsOf: key), keyID: "ABC123DEFG", teamID: "TEAM123456", clock: clock), dir)
     }
 
-    func decode(_ part: Substring) throws -> JSONValue {
+    func decode(_ part: Substring) throws -> RichPushJSONValue {
         var s = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while s.count % 4 != 0 { s += "=" }
-        return try JSONValue.parse(try #require(Data(base64Encoded: s)))
+        return try RichPushJSONValue.parse(try #require(Data(base64Encoded: s)))
     }
 
     @Test func theTokenIsAnES256JWTWithKidIssAndIat() async throws {

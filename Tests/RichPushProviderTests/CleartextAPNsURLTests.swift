@@ -23,7 +23,7 @@ struct CleartextAPNsURLTests {
             ]
         ).run(timeout: 120)
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == tokens.count)
         #expect(lines.allSatisfy { $0["outcome"] == .string("accepted") })
         #expect(run.stderr.contains("1 connection(s) to "), "\(run.stderr)")

@@ -40,7 +40,7 @@ import Testing
         #expect(sent["apns"]?["fcm_options"]?["image"] == .string(image))
         #expect(sent["notification"]?["image"] == .string(image))
         #expect(sent["data"]?["image-url"] == .string(image))
-        #expect(PayloadLinter().lint(apnsPayload).isEmpty)
+        #expect(RichPushPayloadLinter().lint(apnsPayload).isEmpty)
     }
 
     @Test func theAccessTokenIsCachedUntilNearExpiryAndFetchedOnceForAConcurrentBatch() async throws {
@@ -49,7 +49,7 @@ import Testing
         let clock = ManualClock()
         let (client, transport) = try client(mock, clock: clock)
         defer { transport.shutdown() }
-        let message = FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue())
+        let message = FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue())
         let batch = try await client.send(message, to: (0..<40).map { "fcm-\($0)" })
         #expect(batch.accepted == 40)
         #expect(await client.accessTokens.fetches == 1)
@@ -64,7 +64,7 @@ import Testing
         defer { mock.stop() }
         let (client, transport) = try client(mock)
         defer { transport.shutdown() }
-        let message = FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue())
+        let message = FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue())
         #expect(try await client.send(message, to: ["a"]).accepted == 1)
         try await mock.revokeAccessTokens()
         let again = try await client.send(message, to: ["b", "c", "d"])
@@ -85,7 +85,7 @@ import Testing
         let registry = InMemoryDeviceTokenRegistry()
         let (client, transport) = try client(mock, handler: registry)
         defer { transport.shutdown() }
-        var payload = PushPayload(title: "お知らせ", body: "テスト")
+        var payload = RichPushPayloadBuilder(title: "お知らせ", body: "テスト")
         payload.mediaURL = "https://example.com/001.jpg"
         var apns = APNsNotification(payload: payload.jsonData(), topic: "unused-by-fcm")
         apns.priority = .immediately
@@ -138,7 +138,7 @@ import Testing
 
     @Test("an APNs notification without a collapse id gets no android block; with one, android.collapse_key only")
     func androidCollapseKeyFollowsTheCollapseID() throws {
-        var apns = APNsNotification(payload: PushPayload(title: "t", body: "b").jsonData(), topic: "unused-by-fcm")
+        var apns = APNsNotification(payload: RichPushPayloadBuilder(title: "t", body: "b").jsonData(), topic: "unused-by-fcm")
         let plain = try FCMMessage(apns)
         #expect(plain.androidCollapseKey == nil)
         #expect(plain.requestBody(for: "tok")["message"]?["apns"] != nil)
@@ -164,7 +164,7 @@ import Testing
         // One token per transport batch, so the stop comes before the later tokens are sent.
         let account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
         let client = try FCMClient(account: account, endpoint: mock.endpoint, transport: transport, batchWindow: 1)
-        let message = FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue())
+        let message = FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue())
         let batch = try await client.send(message, to: ["first"] + (1...20).map { "later-\($0)" })
         #expect(batch.results[0].outcome == .configurationError)
         #expect(batch.stoppedBy?.code == .providerConfiguration)
@@ -176,12 +176,12 @@ import Testing
     @Test func anUnknownProjectStopsTheBatchNamingProjectID() async throws {
         let mock = try await MockFCMProcess()
         defer { mock.stop() }
-        var json = try JSONValue.parse(try Data(contentsOf: mock.serviceAccountFile))
+        var json = try RichPushJSONValue.parse(try Data(contentsOf: mock.serviceAccountFile))
         json = json.setting(.string("no-such-project"), at: "project_id")
         let transport = try HTTP2Client()
         defer { transport.shutdown() }
         let client = try FCMClient(account: try FCMServiceAccount(json: json.jsonData()), endpoint: mock.endpoint, transport: transport, batchWindow: 1)
-        let batch = try await client.send(FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue()), to: (1...10).map { "t\($0)" })
+        let batch = try await client.send(FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue()), to: (1...10).map { "t\($0)" })
         #expect(batch.results[0].outcome == .configurationError)
         #expect(batch.results[0].status == 404)
         #expect(batch.stoppedBy?.message.contains("project_id") == true)
@@ -193,7 +193,7 @@ import Testing
         defer { mock.stop() }
         let (client, transport) = try client(mock)
         defer { transport.shutdown() }
-        let batch = try await client.send(FCMMessage(apnsPayload: PushPayload(title: "t", body: "b").jsonValue()), to: ["p1", "p2"])
+        let batch = try await client.send(FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue()), to: ["p1", "p2"])
         #expect(batch.results.allSatisfy { $0.outcome == .retriesExhausted })
         #expect(batch.results.allSatisfy { $0.message?.contains("shown once") == true })
         let excerpt = try #require(batch.unexpectedBody)
@@ -209,7 +209,7 @@ import Testing
         let (client, transport) = try client(mock)
         defer { transport.shutdown() }
         let payloadText = #"{"aps":{"alert":{"body":"\#u{FEFF}b\ud800","title":"t"}},"big":18446744073709551615,"d":0.1000,"e":1e400}"#
-        let message = FCMMessage(apnsPayload: try JSONValue.parseStrictly(Data(payloadText.utf8)))
+        let message = FCMMessage(apnsPayload: try RichPushJSONValue.parseStrictly(Data(payloadText.utf8)))
         #expect(try await client.send(message, to: ["byte-exact"]).accepted == 1)
         let body = String(decoding: try await mock.lastBody(), as: UTF8.self)
         #expect(body == #"{"message":{"apns":{"payload":"# + payloadText + #"},"token":"byte-exact"}}"#)

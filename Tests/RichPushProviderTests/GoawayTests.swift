@@ -23,7 +23,7 @@ struct GoawayTests {
 
     /// The mock processed each token once, sent GOAWAYs that left streams unprocessed, saw one
     /// provider token and no stream beyond its limit.
-    static func expectProcessedOnce(_ stats: JSONValue, _ tokens: [String], goaways: Int, context: String) {
+    static func expectProcessedOnce(_ stats: RichPushJSONValue, _ tokens: [String], goaways: Int, context: String) {
         #expect(stats["accepted"] == .int(tokens.count), "\(context)")
         let perToken = stats["per_token"]
         let twice = tokens.filter { perToken?[$0] != .int(1) }
@@ -51,7 +51,7 @@ struct GoawayTests {
             ]
         ).run(timeout: 120)
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == tokens.count)
         var results: [String: Int] = [:]
         for line in lines { results[line["token"]?.stringValue ?? "", default: 0] += 1 }
@@ -78,7 +78,7 @@ struct GoawayTests {
         let body = try JSONSerialization.data(withJSONObject: ["push_id": "goaway-1", "tokens": tokens, "title": "t", "body": "b"])
         let answer = try await server.post("/v1/pushes", body)
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-        let json = try JSONValue.parse(answer.body)
+        let json = try RichPushJSONValue.parse(answer.body)
         #expect(json["sent"] == .int(tokens.count))
         #expect(json["accepted"] == .int(tokens.count))
         let results = json["results"]?.arrayValue ?? []

@@ -67,9 +67,9 @@ final class MockAPNs: @unchecked Sendable {
     }
 
     /// The mock's counters.
-    func stats() async throws -> JSONValue {
+    func stats() async throws -> RichPushJSONValue {
         let response = try await statsTransport.send(TransportRequest(method: "GET", url: baseURL + "/stats"))
-        return try JSONValue.parse(response.body)
+        return try RichPushJSONValue.parse(response.body)
     }
 
     /// Adds scripted responses while running.
@@ -116,8 +116,8 @@ final class MockAPNs: @unchecked Sendable {
     }
 
     static func notification(
-        _ payload: PushPayload = {
-            var p = PushPayload(title: "お知らせ", body: "テスト")
+        _ payload: RichPushPayloadBuilder = {
+            var p = RichPushPayloadBuilder(title: "お知らせ", body: "テスト")
             p.mediaURL = "https://example.com/001.jpg"
             return p
         }()

@@ -33,7 +33,7 @@ import Testing
         let run = try await send(
             mock, ["--tokens", file.path, "--title", "お知らせ", "--body", "テスト", "--image", "https://example.com/001.jpg", "--push-id", "2018001"])
         #expect(run.status == 2)
-        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 51)
         #expect(lines.filter { $0["status"] == .int(200) && $0["apns-id"]?.stringValue != nil }.count == 50)
         #expect(lines.last?["reason"] == .string("Unregistered"))
@@ -61,7 +61,7 @@ import Testing
         try [huge, wide, negative].joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let run = try await send(mock, ["--tokens", file.path, "--title", "t", "--body", "b"])
         #expect(run.status == 2, "\(run.stderr)")  // not 132 (SIGILL)
-        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 3)
         for line in lines {
             #expect(line["status"] == .int(410))
@@ -180,7 +180,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("not trusted"))
         #expect(result.stderr.contains("--ca-file"))
-        let lines = try result.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try result.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 8)
         #expect(lines.allSatisfy { ($0["attempts"]?.intValue ?? 99) <= 1 })
         #expect(lines.contains { $0["outcome"] == .string("configuration_error") })
@@ -202,7 +202,7 @@ import Testing
             ] + tokens(40))
         #expect(result.status == 1)
         #expect(result.stderr.contains("gave up the batch"))
-        let lines = try result.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try result.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 40)
         #expect(lines.filter { $0["outcome"] == .string("not_sent") }.count >= 20)
     }

@@ -11,7 +11,7 @@ import Testing
 struct SendConnectionsTests {
     struct Run {
         var seconds: Double
-        var stats: JSONValue
+        var stats: RichPushJSONValue
         var stderr: String
     }
 

@@ -61,7 +61,7 @@ import Testing
         let stats = try await mock.stats()
         #expect(stats["requests"] == .int(1))
         let sent = try #require(stats["last_body_b64"]?.stringValue.flatMap { Data(base64Encoded: $0) })
-        #expect(try JSONValue.parse(sent)["image-url"] == .string(url))
+        #expect(try RichPushJSONValue.parse(sent)["image-url"] == .string(url))
     }
 
     @Test("an https WebP: unsupported_format, exit 1 naming the fix, nothing sent")
@@ -122,12 +122,12 @@ import Testing
         let stats = try await mock.stats()
         #expect(stats["requests"] == .int(1))
         let sent = try #require(stats["last_body_b64"]?.stringValue.flatMap { Data(base64Encoded: $0) })
-        let body = try JSONValue.parse(sent)
+        let body = try RichPushJSONValue.parse(sent)
         #expect(body["image-url"] == nil, "the media key is gone: \(String(decoding: sent, as: UTF8.self))")
         #expect(body["push_id"] == .string("p-1"))
         #expect(body["aps"]?["alert"]?["title"] == .string("Sale"))
         #expect(body["aps"]?["mutable-content"] == .int(1))
-        let result = try JSONValue.parse(Data(run.stdout.utf8))
+        let result = try RichPushJSONValue.parse(Data(run.stdout.utf8))
         #expect(result["outcome"] == .string("accepted"))
     }
 

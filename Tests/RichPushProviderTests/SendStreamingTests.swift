@@ -30,7 +30,7 @@ import Testing
             ],
             environment: ["RICHPUSH_FCM_SERVICE_ACCOUNT": mock.serviceAccountFile.path])
         #expect(run.status == 2, "\(run.stderr)")
-        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 34)
         let byToken = Dictionary(uniqueKeysWithValues: lines.compactMap { line in line["token"]?.stringValue.map { ($0, line) } })
         #expect(byToken.count == 34)
@@ -90,7 +90,7 @@ import Testing
         #expect(run.status == 2, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 3001)
-        #expect(Set(try lines.map { try JSONValue.parse(Data($0.utf8))["token"]?.stringValue ?? "" }) == Set(tokens))
+        #expect(Set(try lines.map { try RichPushJSONValue.parse(Data($0.utf8))["token"]?.stringValue ?? "" }) == Set(tokens))
         #expect(run.stderr.contains("3001 done"))
         #expect(run.stderr.contains("3001 tokens, sent 3001, accepted 3000 (accepted 3000, token_inactive 1); 1 connection(s)"))
     }
@@ -107,7 +107,7 @@ import Testing
             ])
         #expect(run.status == 1)
         #expect(run.stderr.contains("InvalidProviderToken"))
-        let lines = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 2500)
         #expect(lines.filter { $0["outcome"] == .string("not_sent") }.count >= 2000)
         #expect(try await mock.stats()["requests"]?.intValue ?? 9999 <= 300)

@@ -34,12 +34,12 @@ import Testing
             + ["status=$?", "curl -sk --http2 \"https://127.0.0.1:$PORT/stats\" > stats.json", "exit $status"]
         let run = try await ChildProcess("/bin/bash", ["-c", script.joined(separator: "\n")]).run(timeout: 120)
         #expect(run.status == 2, "\(run.stderr)")
-        let results = try run.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let results = try run.stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
         let byToken = Dictionary(uniqueKeysWithValues: results.compactMap { r in r["token"]?.stringValue.map { ($0, r["outcome"]) } })
         #expect(byToken == [String(format: "%064x", 1): .string("accepted"), String(format: "%064x", 2): .string("token_inactive")])
         #expect(run.stderr.contains("accepted 1, token_inactive 1"), "\(run.stderr)")
         // The mock saw both requests with one verified provider token.
-        let stats = try JSONValue.parse(Data(contentsOf: dir.appendingPathComponent("stats.json")))
+        let stats = try RichPushJSONValue.parse(Data(contentsOf: dir.appendingPathComponent("stats.json")))
         #expect(stats["requests"]?.intValue == 2 && stats["accepted"]?.intValue == 1 && stats["jwts"]?.intValue == 1, "\(stats)")
     }
 }

@@ -15,7 +15,7 @@ struct StreamLimitTests {
         var statuses: [Int: Int]
         var failures: [String]
         var connections: Int
-        var stats: JSONValue
+        var stats: RichPushJSONValue
         /// The mock's counters without the per-token map, for messages.
         var summary: String {
             ["connections", "device_connections", "requests", "max_concurrent_streams", "stream_limit_violations"].map { "\($0)=\(stats[$0]?.intValue ?? -1)" }

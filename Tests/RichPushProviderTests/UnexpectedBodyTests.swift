@@ -29,7 +29,8 @@ import Testing
             environment: .custom("https://proxy.example.com"), authentication: .certificate(.init(certificateFile: "/unused.p12")),
             httpTransport: transport, retry: APNsRetryPolicy(maxAttempts: 2, baseDelay: 0, maxDelay: 0))
         let tokens = (1...20).map { String(format: "%064x", $0) }
-        let batch = try await client.send(APNsNotification(payload: PushPayload(title: "t", body: "b").jsonData(), topic: "com.example.app"), to: tokens)
+        let batch = try await client.send(
+            APNsNotification(payload: RichPushPayloadBuilder(title: "t", body: "b").jsonData(), topic: "com.example.app"), to: tokens)
         #expect(batch.results.allSatisfy { $0.outcome == .retriesExhausted && $0.status == 502 })
         #expect(batch.results.allSatisfy { $0.message?.contains("shown once after the batch") == true })
         #expect(batch.results.allSatisfy { !($0.message ?? "").contains("Bad Gateway") })

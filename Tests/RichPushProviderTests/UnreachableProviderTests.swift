@@ -62,8 +62,8 @@ final class BlackholeListener: @unchecked Sendable {
         ).run(timeout: 120)
     }
 
-    func lines(_ stdout: String) throws -> [JSONValue] {
-        try stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+    func lines(_ stdout: String) throws -> [RichPushJSONValue] {
+        try stdout.split(separator: "\n").map { try RichPushJSONValue.parse(Data($0.utf8)) }
     }
 
     @Test func oneTokenOrTwentyTheRefusedHostExitsOne() async throws {

@@ -12,7 +12,7 @@ struct DeviceTokenRuleTests {
 
     /// What each endpoint's request makes of a token: the kept token, or `nil` when refused naming the token field.
     static func outcomes(_ token: String) throws -> [String: String?] {
-        let quoted = String(decoding: JSONValue.string(token).jsonData(), as: UTF8.self)
+        let quoted = String(decoding: RichPushJSONValue.string(token).jsonData(), as: UTF8.self)
         func refusedOnToken(_ body: () throws -> String) throws -> String? {
             do {
                 return try body()

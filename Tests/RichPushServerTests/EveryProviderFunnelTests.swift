@@ -17,7 +17,7 @@ struct EveryProviderFunnelTests {
     }
 
     /// Runs `richpush simulate` on a payload, its receipt to the server.
-    func simulate(_ payload: JSONValue, server: ServerProcess, in dir: URL, name: String) async throws {
+    func simulate(_ payload: RichPushJSONValue, server: ServerProcess, in dir: URL, name: String) async throws {
         let file = dir.appendingPathComponent("\(name).json")
         try payload.jsonData().write(to: file)
         let run = try await ChildProcess(

@@ -12,8 +12,8 @@ struct PushSendRequestTests {
         try PushSendRequest(body: try JSONSerialization.data(withJSONObject: body), defaultTopic: "com.example.app", makePushID: makePushID)
     }
 
-    func payload(_ r: PushSendRequest) throws -> JSONValue {
-        try JSONValue.parse(r.notification.payload)
+    func payload(_ r: PushSendRequest) throws -> RichPushJSONValue {
+        try RichPushJSONValue.parse(r.notification.payload)
     }
 
     @Test("without a push_id the server makes one and writes it into the payload under push_id")

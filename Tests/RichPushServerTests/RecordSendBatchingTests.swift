@@ -20,7 +20,7 @@ struct RecordSendBatchingTests {
     /// The bodies record-send would post, with the longest source and title the server takes.
     static func bodies(_ batches: RecordedSendBatches) -> [Data] {
         batches.batches.map { batch in
-            JSONValue.object([
+            RichPushJSONValue.object([
                 "batch_id": .string(batch.batchID), "results": .array(batch.results),
                 "source": .string(String(repeating: "s", count: 32)), "title": .string(String(repeating: "\u{1}", count: 256)),
             ]).jsonData()
@@ -51,7 +51,7 @@ struct RecordSendBatchingTests {
 
     @Test("short results are still cut at 10,000 (as before: a file recorded by an older richpush gets the same batches); one batch keeps the id as given")
     func splitByCount() throws {
-        let results = (0..<25_000).map { JSONValue.object(["token": .string(String(format: "%064x", $0 + 1)), "outcome": .string("accepted")]) }
+        let results = (0..<25_000).map { RichPushJSONValue.object(["token": .string(String(format: "%064x", $0 + 1)), "outcome": .string("accepted")]) }
         let batches = try RecordedSendBatches(results: results, batchID: "job")
         #expect(batches.batches.map(\.results.count) == [10_000, 10_000, 5_000])
         #expect(batches.batches.map(\.batchID) == ["job-1", "job-2", "job-3"])
@@ -106,7 +106,7 @@ struct RecordSendBatchingTests {
         try (" [" + lines.joined(separator: ",\n") + "]\n").write(to: arrayFile, atomically: true, encoding: .utf8)
         for path in [file.path, arrayFile.path] {
             let reader = try SendResultsFile(path: path)
-            var streamed: [[JSONValue]] = []
+            var streamed: [[RichPushJSONValue]] = []
             while let batch = try await reader.nextBatch() { streamed.append(batch) }
             #expect(streamed == whole.batches.map(\.results), "\(path)")
             #expect(reader.resultsKept == 16_000)

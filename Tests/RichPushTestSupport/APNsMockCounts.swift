@@ -7,7 +7,7 @@ public protocol APNsMockCounts: Sendable {
     /// The mock's counters.
     /// - Returns: `GET /stats` parsed.
     /// - Throws: when the mock does not answer.
-    func stats() async throws -> JSONValue
+    func stats() async throws -> RichPushJSONValue
 }
 
 extension CMockAPNs: APNsMockCounts {}

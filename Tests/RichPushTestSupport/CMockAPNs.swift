@@ -59,14 +59,14 @@ public final class CMockAPNs: @unchecked Sendable {
 
     /// The mock's counters (`requests`, `per_token`, `goaways_sent`, `reset_tokens`, …), fetched
     /// with curl over HTTP/2 with the mock's CA.
-    public func stats() async throws -> JSONValue {
+    public func stats() async throws -> RichPushJSONValue {
         let run = try await ChildProcess("curl", ["-s", "--http2", "--cacert", caFile.path, "\(baseURL)/stats"]).run(timeout: 60)
         guard run.status == 0 else { throw TestSupportError("curl /stats: \(run.stderr)") }
-        return try JSONValue.parse(Data(run.stdout.utf8))
+        return try RichPushJSONValue.parse(Data(run.stdout.utf8))
     }
 
     /// Tokens the mock processed other than once, among `tokens` (token → count).
-    public static func notOnce(_ tokens: [String], _ stats: JSONValue) -> [String: Int] {
+    public static func notOnce(_ tokens: [String], _ stats: RichPushJSONValue) -> [String: Int] {
         var wrong: [String: Int] = [:]
         for token in tokens {
             let count = stats["per_token"]?[token]?.intValue ?? 0
@@ -76,7 +76,7 @@ public final class CMockAPNs: @unchecked Sendable {
     }
 
     /// The strings of a list in the stats (`reset_tokens`, `stalled_tokens`, …).
-    public static func list(_ stats: JSONValue, _ key: String) -> [String] {
+    public static func list(_ stats: RichPushJSONValue, _ key: String) -> [String] {
         stats[key]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 

@@ -33,7 +33,7 @@ public final class MockFCMProcess: @unchecked Sendable {
             ])
         port = try await child.start(waitingForPort: 30)
         serviceAccountFile = directory.appendingPathComponent("service-account.json")
-        let json: JSONValue = .object([
+        let json: RichPushJSONValue = .object([
             "type": .string("service_account"), "project_id": .string(Self.project),
             "client_email": .string(Self.clientEmail),
             "private_key": .string(try String(contentsOf: key, encoding: .utf8)),
@@ -58,8 +58,8 @@ public final class MockFCMProcess: @unchecked Sendable {
 
     /// The mock's counters: `token_fetches`, `sends`, `accepted`, `per_token`, `last_message`,
     /// `last_body_b64`, `max_concurrent`.
-    public func stats() async throws -> JSONValue {
-        try JSONValue.parse(try await request("GET", "/stats"))
+    public func stats() async throws -> RichPushJSONValue {
+        try RichPushJSONValue.parse(try await request("GET", "/stats"))
     }
 
     /// Adds scripted answers while running.

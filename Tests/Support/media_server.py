@@ -14,6 +14,7 @@ Routes (GET unless said):
   /sized?bytes=N              N bytes: photo.jpg then zeros (a valid-prefix JPEG), with Content-Length
   /drip                       JPEG-prefixed, 1 KB every 1.5 s (Content-Length 100 KB)
   /hang                       accepts, reads the request, never answers
+  /slow-image?seconds=N       photo.jpg after N seconds (default 20): an avatar server that takes 20 s
   /redirect-to-image          302 to /media/photo.jpg
   /loop                       302 to itself
   /chain/N                    302 to /chain/N-1; /chain/0 serves photo.jpg
@@ -189,6 +190,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/hang":
             time.sleep(120)
             return
+        if path == "/slow-image":
+            time.sleep(float(query.get("seconds", ["20"])[0]))
+            return self.send_body(200, media("photo.jpg"), "image/jpeg")
         if path == "/redirect-to-image":
             return self.redirect("/media/photo.jpg")
         if path == "/loop":

@@ -42,9 +42,9 @@ enum SendProbe {
             throw UsageError(command: "send", message: "'--on-media-error \(other)' must be stop or send-text")
         }
         let settings = try MediaProbeOptions.settings(args, command: "send")
-        guard let root = try? JSONValue.parseStrictly(payload) else { return payload }
-        let keys = args.values("media-key").map { PayloadKeyPath($0) }
-        let media = PayloadLookup.media(in: root, keyPaths: keys + PayloadKeyPath.defaultMediaKeyPaths.filter { !keys.contains($0) })
+        guard let root = try? RichPushJSONValue.parseStrictly(payload) else { return payload }
+        let keys = args.values("media-key").map { RichPushPayloadKeyPath($0) }
+        let media = RichPushPayloadLookup.media(in: root, keyPaths: keys + RichPushPayloadKeyPath.defaultMediaKeyPaths.filter { !keys.contains($0) })
         guard let path = media.path else {
             LintCommand.printError("richpush send: --probe: the payload names no media URL the extension would use; nothing to probe")
             return payload

@@ -14,6 +14,7 @@ import Darwin
 /// cannot read the APNs key nokey.p8: no such file or directory; check the path given to --key
 /// cannot write the fixed payload to /nope/fixed.json: the folder /nope does not exist; create it (mkdir -p /nope) or give another path to --output
 /// ```
+@_spi(RichPushInternal)
 public enum FileProblem {
     /// What was being done with the file.
     public enum Access: Sendable {

@@ -1,6 +1,7 @@
-/// Why media was not attached; shared by the extension, the receipts and the statistics.
+/// Why media was not attached (or, for a communication notification, why the message was shown
+/// as a normal notification); shared by the extension, the receipts and the statistics.
 ///
-/// `nil` (no reason) when media was attached. A struct over a string so unknown codes from a newer
+/// `nil` (no reason) when media was attached and nothing else failed. A struct over a string so unknown codes from a newer
 /// client are kept, not dropped.
 ///
 /// `RichPush`-prefixed (it was `ReasonCode` before 0.11.0) so that it cannot clash with an app's own
@@ -41,10 +42,17 @@ public struct RichPushReasonCode: Sendable, Hashable, Codable, CustomStringConve
     public static let decryptFailed = RichPushReasonCode(rawValue: "decrypt_failed")
     /// The payload is not a JSON object or its `aps` is malformed.
     public static let invalidPayload = RichPushReasonCode(rawValue: "invalid_payload")
+    /// A communication notification's avatar (the sender's or the group's) could not be fetched
+    /// or converted within the deadline: the normal notification was shown instead.
+    public static let avatarFailed = RichPushReasonCode(rawValue: "avatar_failed")
+    /// A communication notification's intent (`INSendMessageIntent`) could not be made, donated or
+    /// applied to the content (or the payload's `sender` is malformed): the normal notification
+    /// was shown instead.
+    public static let intentFailed = RichPushReasonCode(rawValue: "intent_failed")
 
     /// Every reason this version knows, in documentation order.
     public static let known: [RichPushReasonCode] = [
         .noMedia, .badURL, .insecureScheme, .httpStatus, .notMedia, .unsupportedFormat, .tooLarge,
-        .timeout, .redirectLimit, .network, .decryptFailed, .invalidPayload,
+        .timeout, .redirectLimit, .network, .decryptFailed, .invalidPayload, .avatarFailed, .intentFailed,
     ]
 }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A key given twice in one JSON object, refused by `JSONValue.parseRefusingDuplicateKeys(_:)`.
+/// A key given twice in one JSON object, refused by `RichPushJSONValue.parseRefusingDuplicateKeys(_:)`.
 ///
 /// RFC 8259 §4 leaves a duplicate key's meaning open (most parsers keep the last value); an
 /// endpoint that takes a form and JSON alike refuses it in both, naming the field.
+@_spi(RichPushInternal)
 public struct JSONDuplicateKeyError: Error, Sendable, CustomStringConvertible {
     /// The stable code: `duplicate_key`.
     public static let code = RichPushError.Code(rawValue: "duplicate_key")

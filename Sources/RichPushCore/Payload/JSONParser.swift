@@ -1,7 +1,7 @@
 import Foundation
 
-/// The RFC 8259 parser behind `JSONValue.parse` and `parseStrictly`: one pass over the bytes,
-/// iterative (an explicit stack, no recursion, at most `JSONValue.maximumNestingDepth` levels),
+/// The RFC 8259 parser behind `RichPushJSONValue.parse` and `parseStrictly`: one pass over the bytes,
+/// iterative (an explicit stack, no recursion, at most `RichPushJSONValue.maximumNestingDepth` levels),
 /// numbers kept as their text, strings as their exact scalars and unpaired surrogates.
 struct JSONParser {
     /// What a key seen twice in one object does.
@@ -29,8 +29,8 @@ struct JSONParser {
     ///     key) rather than as `RichPushError`.
     /// - Returns: the value.
     /// - Throws: `RichPushError` `invalid_json` with line and column (or `JSONDuplicateKeyError`).
-    static func parse(_ data: Data, duplicates: Duplicates, skipByteOrderMark: Bool, namingDuplicates: Bool = false) throws -> JSONValue {
-        let result: Result<JSONValue, Failure> = data.withUnsafeBytes { raw in
+    static func parse(_ data: Data, duplicates: Duplicates, skipByteOrderMark: Bool, namingDuplicates: Bool = false) throws -> RichPushJSONValue {
+        let result: Result<RichPushJSONValue, Failure> = data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), duplicates: duplicates)
             if skipByteOrderMark, parser.bytes.count >= 3, parser.bytes[0] == 0xEF, parser.bytes[1] == 0xBB, parser.bytes[2] == 0xBF {
                 parser.i = 3
@@ -65,9 +65,9 @@ struct JSONParser {
     /// Open containers, innermost last: whether each is an object.
     private var kinds: [Bool] = []
     /// The elements of the open arrays, innermost last.
-    private var arrays: [[JSONValue]] = []
+    private var arrays: [[RichPushJSONValue]] = []
     /// The members of the open objects and the key awaiting its value, innermost last.
-    private var objects: [[String: JSONValue]] = []
+    private var objects: [[String: RichPushJSONValue]] = []
     private var pendingKeys: [String] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, duplicates: Duplicates) {
@@ -77,19 +77,19 @@ struct JSONParser {
 
     // MARK: Structure
 
-    mutating func parseDocument() throws -> JSONValue {
+    mutating func parseDocument() throws -> RichPushJSONValue {
         skipWhitespace()
         while true {
             // A value starts here.
             guard i < bytes.count else {
                 throw Failure(offset: i, message: kinds.isEmpty ? "the input is empty; expected a JSON value" : "unexpected end of input; expected a value")
             }
-            var value: JSONValue
+            var value: RichPushJSONValue
             let c = bytes[i]
             switch c {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard kinds.count < JSONValue.maximumNestingDepth else {
-                    throw Failure(offset: i, message: "nesting deeper than \(JSONValue.maximumNestingDepth) levels")
+                guard kinds.count < RichPushJSONValue.maximumNestingDepth else {
+                    throw Failure(offset: i, message: "nesting deeper than \(RichPushJSONValue.maximumNestingDepth) levels")
                 }
                 let isObject = c == UInt8(ascii: "{")
                 i += 1
@@ -165,7 +165,7 @@ struct JSONParser {
     }
 
     /// Scans `"key"` `:`; a key already in `members` is refused (or kept last, by `duplicates`).
-    private mutating func scanKeyAndColon(in members: [String: JSONValue]) throws -> String {
+    private mutating func scanKeyAndColon(in members: [String: RichPushJSONValue]) throws -> String {
         skipWhitespace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
             if i >= bytes.count { throw Failure(offset: i, message: "unexpected end of input; expected a key in double quotes") }
@@ -202,7 +202,7 @@ struct JSONParser {
     // MARK: Scalars
 
     /// Scans a string from its opening quote.
-    private mutating func scanString() throws -> JSONString {
+    private mutating func scanString() throws -> RichPushJSONString {
         let start = i
         i += 1
         let contentStart = i
@@ -212,7 +212,7 @@ struct JSONParser {
             if c == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<i]), as: UTF8.self)
                 i += 1
-                return JSONString(text)
+                return RichPushJSONString(text)
             }
             if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\\") { break }
             i += 1
@@ -227,9 +227,9 @@ struct JSONParser {
                 i += 1
                 if unpaired {
                     let spelling = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<(i - 1)]), as: UTF8.self)
-                    return JSONString(utf16CodeUnits: Self.utf16(fromWTF8: utf8), spelling: spelling)
+                    return RichPushJSONString(utf16CodeUnits: Self.utf16(fromWTF8: utf8), spelling: spelling)
                 }
-                return JSONString(String(decoding: utf8, as: UTF8.self))
+                return RichPushJSONString(String(decoding: utf8, as: UTF8.self))
             }
             if c < 0x20 {
                 throw Failure(offset: i, message: "a control character (0x\(String(c, radix: 16))) inside a string; escape it (\\n, \\t, \\u00XX)")
@@ -367,7 +367,7 @@ struct JSONParser {
         return units
     }
 
-    private mutating func scanNumber() throws -> JSONNumber {
+    private mutating func scanNumber() throws -> RichPushJSONNumber {
         let start = i
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         guard i < bytes.count, isDigit(bytes[i]) else {
@@ -390,11 +390,11 @@ struct JSONParser {
             guard i < bytes.count, isDigit(bytes[i]) else { throw Failure(offset: i, message: "a digit must follow the exponent") }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
-        return JSONNumber(uncheckedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+        return RichPushJSONNumber(uncheckedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
     }
 
-    private mutating func scanLiteral() throws -> JSONValue {
-        for (literal, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] {
+    private mutating func scanLiteral() throws -> RichPushJSONValue {
+        for (literal, value) in [("true", RichPushJSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] {
             let word = Array(literal.utf8)
             if i + word.count <= bytes.count, bytes[i..<(i + word.count)].elementsEqual(word) {
                 i += word.count

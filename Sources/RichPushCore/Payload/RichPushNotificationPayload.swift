@@ -68,9 +68,9 @@ public struct RichPushNotificationPayload: Sendable, Equatable {
     }
 
     /// The whole payload, custom keys included.
-    public let root: JSONValue
+    public let root: RichPushJSONValue
     /// `aps` as a dictionary.
-    public let aps: [String: JSONValue]
+    public let aps: [String: RichPushJSONValue]
     /// `aps.alert`, when present.
     public let alert: Alert?
     /// `aps.mutable-content` is exactly the integer 1 (the only form iOS honours).
@@ -93,14 +93,14 @@ public struct RichPushNotificationPayload: Sendable, Equatable {
     /// - Throws: `RichPushError` with code `invalid_json` (not JSON) or `invalid_payload` (not an
     ///   object, or `aps` and its members of the wrong type).
     public static func parse(_ data: Data) throws -> RichPushNotificationPayload {
-        try RichPushNotificationPayload(json: JSONValue.parse(data))
+        try RichPushNotificationPayload(json: RichPushJSONValue.parse(data))
     }
 
     /// Reads a payload from a parsed JSON value.
     ///
     /// - Parameter json: the payload root.
     /// - Throws: `RichPushError` with code `invalid_payload`, naming the member that is wrong.
-    public init(json: JSONValue) throws {
+    public init(json: RichPushJSONValue) throws {
         guard case .object(let object) = json else {
             throw Self.invalid("the payload is not a JSON object; it must look like {\"aps\": {…}}")
         }
@@ -140,7 +140,7 @@ public struct RichPushNotificationPayload: Sendable, Equatable {
         }
     }
 
-    private static func parseAlert(_ a: [String: JSONValue]) throws -> Alert {
+    private static func parseAlert(_ a: [String: RichPushJSONValue]) throws -> Alert {
         func str(_ key: String) throws -> String? { try optionalString(a[key], "aps.alert.\(key)") }
         func args(_ key: String) throws -> [String]? {
             switch a[key] {
@@ -163,7 +163,7 @@ public struct RichPushNotificationPayload: Sendable, Equatable {
         )
     }
 
-    private static func optionalString(_ value: JSONValue?, _ name: String) throws -> String? {
+    private static func optionalString(_ value: RichPushJSONValue?, _ name: String) throws -> String? {
         switch value {
         case nil, .null: return nil
         case .string(let s): return s.value
@@ -179,7 +179,7 @@ public struct RichPushNotificationPayload: Sendable, Equatable {
     ///
     /// - Parameter paths: key paths tried in order; the first that holds a string wins.
     /// - Returns: the path and its string, or `nil` when none holds a string.
-    public func firstString(at paths: [PayloadKeyPath]) -> (path: PayloadKeyPath, value: String)? {
+    public func firstString(at paths: [RichPushPayloadKeyPath]) -> (path: RichPushPayloadKeyPath, value: String)? {
         for path in paths {
             if let s = path.string(in: root) { return (path, s) }
         }

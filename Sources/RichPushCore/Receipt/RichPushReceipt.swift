@@ -64,7 +64,7 @@ public struct RichPushReceipt: Sendable, Equatable, Codable {
     /// `media_type`: the attached media's UTType identifier, e.g. `public.jpeg` (at most
     /// ``Limits/mediaTypeBytes`` bytes).
     public var mediaType: String?
-    /// Whose payload it was (`PushVendor.identifier`: `onesignal`, `braze`, …), `nil` for a
+    /// Whose payload it was (`RichPushVendor.identifier`: `onesignal`, `braze`, …), `nil` for a
     /// payload of no known vendor. Servers that do not know the field ignore it.
     public var vendor: String?
 
@@ -89,7 +89,7 @@ public struct RichPushReceipt: Sendable, Equatable, Codable {
     ///   - elapsedMs: `elapsed_ms`, in ms.
     ///   - mediaBytes: `media_bytes`, in bytes.
     ///   - mediaType: `media_type` (a UTType identifier).
-    ///   - vendor: `vendor` (``PushVendor/identifier``).
+    ///   - vendor: `vendor` (``RichPushVendor/identifier``).
     public init(
         pushID: String, event: Event = .delivered, receiptID: String? = nil, outcome: RichPushOutcome? = nil,
         reason: RichPushReasonCode? = nil, elapsedMs: Int? = nil, mediaBytes: Int? = nil, mediaType: String? = nil, vendor: String? = nil

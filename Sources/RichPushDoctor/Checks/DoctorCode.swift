@@ -60,6 +60,24 @@ public struct DoctorCode: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// The app has no notification content extension (media shows as a thumbnail only).
     public static let contentExtensionAbsent = DoctorCode("content_extension_absent", .info)
 
+    // MARK: Capabilities (what the pushes use)
+    /// Pushes sent `time-sensitive`, and the app lacks `com.apple.developer.usernotifications.time-sensitive`.
+    public static let timeSensitiveEntitlementMissing = DoctorCode("time_sensitive_entitlement_missing", .error)
+    /// Pushes sent `critical`, and the app lacks `com.apple.developer.usernotifications.critical-alerts`.
+    public static let criticalAlertsEntitlementMissing = DoctorCode("critical_alerts_entitlement_missing", .error)
+    /// A communication-notifications setup without the capability (`com.apple.developer.usernotifications.communication`).
+    public static let communicationCapabilityMissing = DoctorCode("communication_capability_missing", .error)
+    /// A communication-notifications setup whose app lacks `INSendMessageIntent` in `NSUserActivityTypes`.
+    public static let communicationActivityTypeMissing = DoctorCode("communication_activity_type_missing", .error)
+    /// A communication-notifications setup whose service extension lacks `IntentsSupported` ∋ `INSendMessageIntent`.
+    public static let communicationIntentsSupportedMissing = DoctorCode("communication_intents_supported_missing", .warning)
+
+    /// The capability codes, in the order of docs/doctor.md.
+    public static let capabilityCodes: [DoctorCode] = [
+        .timeSensitiveEntitlementMissing, .criticalAlertsEntitlementMissing, .communicationCapabilityMissing, .communicationActivityTypeMissing,
+        .communicationIntentsSupportedMissing,
+    ]
+
     // MARK: The media (`--probe`)
     /// The extension would not attach the payload's media: the probe's reason (`unsupported_format`, …).
     public static let mediaRefused = DoctorCode("media_refused", .error)

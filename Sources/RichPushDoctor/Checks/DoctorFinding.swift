@@ -31,6 +31,9 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// What to do.
     public let fix: String
+    /// The build configurations it holds in (`Debug`, `Release`, …), in the project's order;
+    /// empty for what no configuration changes (the payload, a project that cannot be read).
+    public var configurations: [String] = []
 
     /// Makes a finding.
     /// - Parameters:
@@ -47,8 +50,33 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
         self.fix = fix
     }
 
-    /// One line: `error nse_not_embedded NotificationService: … Fix: …`.
+    /// One line: `error nse_not_embedded NotificationService: … [Debug, Release] Fix: …` (the
+    /// configurations in brackets, when the finding depends on them).
     public var description: String {
-        "\(severity.rawValue) \(code) \(target): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
+        "\(severity.rawValue) \(code) \(target): \(message)" + (configurations.isEmpty ? "" : " [\(configurations.joined(separator: ", "))]")
+            + (fix.isEmpty ? "" : " Fix: \(fix)")
+    }
+
+    /// The findings of several configurations as one list: a finding found in several of them
+    /// once, naming them all (in the order given); the first appearance decides the order.
+    /// - Parameter perConfiguration: each configuration's name and findings.
+    /// - Returns: the findings, each with its `configurations`.
+    public static func merging(_ perConfiguration: [(configuration: String, findings: [DoctorFinding])]) -> [DoctorFinding] {
+        var order: [DoctorFinding] = []
+        var configurations: [DoctorFinding: [String]] = [:]
+        for (name, findings) in perConfiguration {
+            for finding in findings {
+                var key = finding
+                key.configurations = []
+                if configurations[key] == nil { order.append(key) }
+                if !(configurations[key] ?? []).contains(name) { configurations[key, default: []].append(name) }
+            }
+        }
+        return order.map { finding in
+            var merged = finding
+            // What is about the payload holds whatever the configuration.
+            merged.configurations = finding.target == "payload" ? [] : configurations[finding] ?? []
+            return merged
+        }
     }
 }

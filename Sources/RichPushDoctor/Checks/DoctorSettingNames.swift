@@ -2,7 +2,7 @@
 /// (the command line gives its commands and options; `SettingNames.doctor` in `RichPushCLI`), or
 /// the library's by default.
 public struct DoctorSettingNames: Sendable, Equatable {
-    /// Rewriting a payload's fixable lint findings (`PayloadLinter.fix`; `richpush lint --fix`).
+    /// Rewriting a payload's fixable lint findings (`RichPushPayloadLinter.fix`; `richpush lint --fix`).
     public var lintFix: String
     /// Making a push-ready copy of a media file (`MediaOptimizer`; `richpush media optimize …`).
     public var optimize: String
@@ -29,6 +29,6 @@ public struct DoctorSettingNames: Sendable, Equatable {
 
     /// The library's own names: its types and `MediaProbe.Settings`' properties.
     public static let library = DoctorSettingNames(
-        lintFix: "PayloadLinter.fix", optimize: "MediaOptimizer", allowHTTPHost: "add the host to MediaProbe.Settings.allowedHTTPHosts",
+        lintFix: "RichPushPayloadLinter.fix", optimize: "MediaOptimizer", allowHTTPHost: "add the host to MediaProbe.Settings.allowedHTTPHosts",
         allowMediaHost: "allow it in MediaProbe.Settings.addressPolicy")
 }

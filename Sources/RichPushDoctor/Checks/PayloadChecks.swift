@@ -16,16 +16,16 @@ public enum PayloadChecks {
     public static func check(_ data: Data, analysis: ProjectAnalysis?, names: DoctorSettingNames = .library) -> [DoctorFinding] {
         let services = analysis?.targets.filter { $0.kind == .notificationService } ?? []
         let keyPaths = mediaKeyPaths(services.first)
-        let linter = PayloadLinter(mediaKeyPaths: keyPaths)
+        let linter = RichPushPayloadLinter(mediaKeyPaths: keyPaths)
         var findings = linter.lint(data).map { finding in
             DoctorFinding(
                 DoctorCode(rawValue: finding.code.rawValue), severity: finding.severity == .error ? .error : .warning, target: "payload",
                 (finding.keyPath.map { "\($0): " } ?? "") + finding.message,
                 fix: finding.fixable ? "\(names.lintFix) rewrites it" : "correct the payload as said")
         }
-        guard let payload = try? JSONValue.parseStrictly(data) else { return findings }
+        guard let payload = try? RichPushJSONValue.parseStrictly(data) else { return findings }
         var hosts: [(path: String, host: String)] = []
-        for path in keyPaths + keyPaths.map({ PayloadKeyPath("data." + $0.description) }) {
+        for path in keyPaths + keyPaths.map({ RichPushPayloadKeyPath("data." + $0.description) }) {
             guard let text = path.string(in: payload), let url = URL(string: text), url.scheme?.lowercased() == "http", let host = url.host else { continue }
             if !hosts.contains(where: { $0.host == host }) { hosts.append((path.description, host.lowercased())) }
         }
@@ -43,12 +43,20 @@ public enum PayloadChecks {
         return findings
     }
 
-    /// The key paths the extension reads media from.
-    static func mediaKeyPaths(_ service: TargetFacts?) -> [PayloadKeyPath] {
+    /// The key paths the extension reads a message's sender from.
+    static func senderKeyPaths(_ service: TargetFacts?) -> [RichPushPayloadKeyPath] {
         let settings = service?.infoPlist["RichPush"]
-        let custom = settings?["MediaKeyPaths"]?.strings.map { PayloadKeyPath($0) } ?? []
+        let custom = settings?["SenderKeyPaths"]?.strings.map { RichPushPayloadKeyPath($0) } ?? []
+        if settings?["SenderKeyPathsReplace"]?.truthValue == true, !custom.isEmpty { return custom }
+        return custom + RichPushPayloadKeyPath.defaultSenderKeyPaths.filter { !custom.contains($0) }
+    }
+
+    /// The key paths the extension reads media from.
+    static func mediaKeyPaths(_ service: TargetFacts?) -> [RichPushPayloadKeyPath] {
+        let settings = service?.infoPlist["RichPush"]
+        let custom = settings?["MediaKeyPaths"]?.strings.map { RichPushPayloadKeyPath($0) } ?? []
         if settings?["MediaKeyPathsReplace"]?.truthValue == true, !custom.isEmpty { return custom }
-        return custom + PayloadKeyPath.defaultMediaKeyPaths.filter { !custom.contains($0) }
+        return custom + RichPushPayloadKeyPath.defaultMediaKeyPaths.filter { !custom.contains($0) }
     }
 
     /// Whether ATS lets the extension load `http://host`: `NSAllowsArbitraryLoads`, or an

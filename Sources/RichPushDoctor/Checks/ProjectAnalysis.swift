@@ -65,6 +65,20 @@ public struct ProjectAnalysis: Sendable {
         }
     }
 
+    /// Every build configuration of the project, in its order (`Debug`, `Release`, and any
+    /// other): each can be built and installed, so each is checked.
+    /// - Parameter project: the project.
+    /// - Returns: the names; `["Release"]` when the project lists none.
+    public static func configurationNames(of project: XcodeProject) -> [String] {
+        let list = project.object(project.root["buildConfigurationList"]?.string)
+        var names: [String] = []
+        for id in list?["buildConfigurations"]?.strings ?? [] {
+            guard let name = project.object(id)?["name"]?.string, !names.contains(name) else { continue }
+            names.append(name)
+        }
+        return names.isEmpty ? ["Release"] : names
+    }
+
     /// The target a `PBXTargetDependency` points at.
     func dependencyTarget(_ id: String) -> String? {
         guard let dependency = project.object(id) else { return nil }

@@ -5,9 +5,11 @@ import Foundation
 public enum ProjectDoctor {
     /// Runs every project check.
     ///
-    /// - Parameter analysis: the analysed project.
+    /// - Parameters:
+    ///   - analysis: the analysed project (one configuration).
+    ///   - expectations: what the pushes use (interruption levels, messages), for the capability checks.
     /// - Returns: the findings (unsorted; `DoctorReport` sorts them).
-    public static func check(_ analysis: ProjectAnalysis) -> [DoctorFinding] {
+    public static func check(_ analysis: ProjectAnalysis, expectations: DoctorExpectations = DoctorExpectations()) -> [DoctorFinding] {
         var findings: [DoctorFinding] = analysis.targets.flatMap(\.findings)
         let apps = analysis.targets.filter { $0.kind == .app }
         let notificationExtensions = analysis.targets.filter { $0.kind == .notificationService || $0.kind == .notificationContent }
@@ -79,6 +81,8 @@ public enum ProjectDoctor {
             }
             findings += ExtensionChecks.checkApp(app)
             for ext in exts { findings += ExtensionChecks.checkPair(app: app, ext: ext) }
+            findings += CapabilityChecks.checkInterruptionLevels(app: app, expectations: expectations)
+            for service in services { findings += CapabilityChecks.checkCommunication(app: app, service: service, expectations: expectations) }
         }
         return findings
     }

@@ -24,7 +24,7 @@ public enum MediaChecks {
     public static let slowTotalMs = 10_000
 
     /// Probes each distinct media URL the extension would use (the first media key path that
-    /// holds media, as `PayloadLookup.media`, with the service extension's `RichPush.MediaKeyPaths`).
+    /// holds media, as `RichPushPayloadLookup.media`, with the service extension's `RichPush.MediaKeyPaths`).
     ///
     /// - Parameters:
     ///   - data: the payload bytes (a payload that is not JSON gives no finding here: the lint says so).
@@ -37,8 +37,8 @@ public enum MediaChecks {
     ) async -> [DoctorFinding] {
         let service = analysis?.targets.first { $0.kind == .notificationService }
         let keyPaths = PayloadChecks.mediaKeyPaths(service)
-        guard let payload = try? JSONValue.parseStrictly(data) else { return [] }
-        let media = PayloadLookup.media(in: payload, keyPaths: keyPaths)
+        guard let payload = try? RichPushJSONValue.parseStrictly(data) else { return [] }
+        let media = RichPushPayloadLookup.media(in: payload, keyPaths: keyPaths)
         guard let path = media.path else { return [] }
         var seen: Set<String> = []
         var findings: [DoctorFinding] = []

@@ -23,15 +23,19 @@ public struct DoctorReport: Sendable {
     public let targets: [Target]
     /// The findings, errors first, then warnings, then info.
     public let findings: [DoctorFinding]
+    /// The build configurations checked, in the project's order (empty when no project was read).
+    public let configurations: [String]
 
     /// Makes a report, sorting the findings (errors first; stable within a severity).
     /// - Parameters:
     ///   - project: the project path.
     ///   - targets: the targets.
     ///   - findings: the findings in any order.
-    public init(project: String?, targets: [Target], findings: [DoctorFinding]) {
+    ///   - configurations: the build configurations checked.
+    public init(project: String?, targets: [Target], findings: [DoctorFinding], configurations: [String] = []) {
         self.project = project
         self.targets = targets
+        self.configurations = configurations
         var seen = Set<DoctorFinding>()
         let unique = findings.filter { seen.insert($0).inserted }
         self.findings = unique.enumerated().sorted { a, b in
@@ -55,6 +59,9 @@ public struct DoctorReport: Sendable {
                     + (target.embeddedIn.isEmpty ? "" : ", in " + target.embeddedIn.joined(separator: ", ")) + ")"
             }
             line += " in \(project)" + (names.isEmpty ? "" : ": " + names.joined(separator: "; "))
+            if !configurations.isEmpty {
+                line += "; configuration\(configurations.count == 1 ? "" : "s") \(configurations.joined(separator: ", ")) checked"
+            }
         }
         return line + (errors == 0 ? "; no error found" : "")
     }
@@ -64,23 +71,26 @@ public struct DoctorReport: Sendable {
         findings.map(\.description) + [summary]
     }
 
-    /// `{"project", "targets": [{name, kind, bundle_id, deployment_target, embedded_in}], "findings": [{code, severity, target, message, fix}]}`.
-    public var json: JSONValue {
+    /// `{"project", "configurations", "targets": [{name, kind, bundle_id, deployment_target, embedded_in}],
+    /// "findings": [{code, severity, target, configurations, message, fix}]}`.
+    public var json: RichPushJSONValue {
         .object([
-            "project": project.map(JSONValue.string) ?? .null,
+            "project": project.map(RichPushJSONValue.string) ?? .null,
+            "configurations": .array(configurations.map(RichPushJSONValue.string)),
             "targets": .array(
                 targets.map { target in
                     .object([
-                        "name": .string(target.name), "kind": .string(target.kind), "bundle_id": target.bundleID.map(JSONValue.string) ?? .null,
-                        "deployment_target": target.deploymentTarget.map(JSONValue.string) ?? .null,
-                        "embedded_in": .array(target.embeddedIn.map(JSONValue.string)),
+                        "name": .string(target.name), "kind": .string(target.kind), "bundle_id": target.bundleID.map(RichPushJSONValue.string) ?? .null,
+                        "deployment_target": target.deploymentTarget.map(RichPushJSONValue.string) ?? .null,
+                        "embedded_in": .array(target.embeddedIn.map(RichPushJSONValue.string)),
                     ])
                 }),
             "findings": .array(
                 findings.map { finding in
                     .object([
                         "code": .string(finding.code.rawValue), "severity": .string(finding.severity.rawValue), "target": .string(finding.target),
-                        "message": .string(finding.message), "fix": .string(finding.fix),
+                        "configurations": .array(finding.configurations.map(RichPushJSONValue.string)), "message": .string(finding.message),
+                        "fix": .string(finding.fix),
                     ])
                 }),
         ])

@@ -1,5 +1,6 @@
 /// A payload-described button, thumbnail option or media list that is malformed; the pipeline
 /// ignores that part (the notification is still delivered) and logs the code.
+@_spi(RichPushInternal)
 public struct PayloadOptionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable code.
     public struct Code: Sendable, Hashable, CustomStringConvertible, RawRepresentable {

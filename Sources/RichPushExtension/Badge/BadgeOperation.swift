@@ -5,6 +5,7 @@ import Foundation
 /// Accepted spellings: `"inc"` (+1), `"dec"` (−1), `"+N"`, `"-N"`, `"set:N"` with N a decimal
 /// integer 0…`maximumValue`. An integer JSON value N is read as `set:N`. Anything else is not an
 /// operation (`init?` returns `nil`), and the server's `aps.badge` is kept.
+@_spi(RichPushInternal)
 public struct BadgeOperation: Sendable, Hashable, CustomStringConvertible {
     /// The payload key that carries the operation.
     public static let payloadKey = "badge_op"
@@ -30,7 +31,7 @@ public struct BadgeOperation: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter json: a string such as `"inc"`, `"+2"`, `"-1"`, `"set:5"`, or an integer.
     /// - Returns: the operation, or `nil` when the value is not one.
-    public init?(json: JSONValue) {
+    public init?(json: RichPushJSONValue) {
         if let n = json.integerLiteralValue {
             guard (0...Self.maximumValue).contains(n) else { return nil }
             self.init(.set(n))

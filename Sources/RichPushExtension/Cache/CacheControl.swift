@@ -10,6 +10,7 @@ import Foundation
 /// - none of these → fresh for `defaultFreshness` (our heuristic; RFC 9111 §4.2.2 allows one).
 /// `private` and `public` are fine for a per-device cache; `s-maxage` is for shared caches and is
 /// ignored; `Expires` is not read.
+@_spi(RichPushInternal)
 public struct CacheControl: Sendable, Equatable {
     /// How long a response without freshness information is kept: 24 hours, in seconds.
     public static let defaultFreshness: Double = 24 * 60 * 60

@@ -10,6 +10,7 @@ import Foundation
 /// place under the lock, so another process never sees a partial file. A hit is *copied* into the
 /// notification's own folder, because the system moves attachment files away: the cached path is
 /// never handed over. Files the index does not list (left by a crash) are removed on the next store.
+@_spi(RichPushInternal)
 public struct MediaCache: Sendable {
     /// The default bound: 50 MB (10^6-byte MB), the size of one maximal video attachment.
     public static let defaultMaximumBytes = 50_000_000

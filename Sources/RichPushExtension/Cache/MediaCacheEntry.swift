@@ -1,6 +1,7 @@
 import Foundation
 
 /// One cached media file, as recorded in the cache's index.
+@_spi(RichPushInternal)
 public struct MediaCacheEntry: Sendable, Equatable, Codable {
     /// The SHA-256 hex of the URL: the file is `<key>.media` (the URL itself is not stored).
     public var key: String

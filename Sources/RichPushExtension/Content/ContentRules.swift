@@ -1,7 +1,7 @@
 /// The content rules: text first (before any network work), then what media adds.
 struct ContentRules: Sendable {
     let defaultBody: String?
-    let mediaCategoryIdentifiers: [MediaKind: String]
+    let mediaCategoryIdentifiers: [RichPushMediaKind: String]
 
     /// The best attempt: the payload's text with the default body when the body is empty.
     func bestAttempt(from payload: RichPushNotificationPayload) -> RichPushNotificationContent {
@@ -13,7 +13,7 @@ struct ContentRules: Sendable {
     }
 
     /// Adds the attachment, and its kind's media category when the payload names none.
-    func attaching(_ media: DownloadedMedia, to content: RichPushNotificationContent) -> RichPushNotificationContent {
+    func attaching(_ media: RichPushDownloadedMedia, to content: RichPushNotificationContent) -> RichPushNotificationContent {
         var content = content
         content.attachments = [
             RichPushNotificationContent.Attachment(
@@ -30,7 +30,7 @@ struct ContentRules: Sendable {
     }
 
     /// What can be shown of a payload that did not parse: any strings in the usual places, no rules.
-    static func original(from json: JSONValue?) -> RichPushNotificationContent {
+    static func original(from json: RichPushJSONValue?) -> RichPushNotificationContent {
         var content = RichPushNotificationContent()
         guard let aps = json?["aps"]?.objectValue else { return content }
         switch aps["alert"] {

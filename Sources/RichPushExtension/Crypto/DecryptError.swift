@@ -2,6 +2,7 @@
 ///
 /// The pipeline reports every one of these as reason `decrypt_failed` and logs the `code` as the
 /// sub-reason; the message never contains key material, ciphertext or plaintext.
+@_spi(RichPushInternal)
 public struct DecryptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable, machine-readable sub-reason.
     public struct Code: Sendable, Hashable, CustomStringConvertible, RawRepresentable {

@@ -18,9 +18,10 @@ import Foundation
 /// On failure the `enc` key is removed and the rest of the payload (the server's generic alert,
 /// and any media it names in the clear) is kept unchanged: no ciphertext, and no error string,
 /// ever reaches the content.
+@_spi(RichPushInternal)
 public struct DecryptedPayload: Sendable, Equatable {
     /// The payload to process (plaintext merged in, or the original without `enc`).
-    public var payload: JSONValue
+    public var payload: RichPushJSONValue
     /// Whether the payload carried an `enc` key.
     public var wasEncrypted: Bool
     /// Why decryption failed; `nil` when it succeeded or there was nothing to decrypt.
@@ -38,13 +39,13 @@ public struct DecryptedPayload: Sendable, Equatable {
     ///     `pushIDKeyPaths`); the first found is the one a version-2 envelope is bound to.
     /// - Returns: the payload to process; never throws, a failure is in `error`.
     public static func open(
-        _ payload: JSONValue, keys: (any KeyProvider)?, pushIDKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultPushIDKeyPaths
+        _ payload: RichPushJSONValue, keys: (any RichPushKeyProvider)?, pushIDKeyPaths: [RichPushPayloadKeyPath] = RichPushPayloadKeyPath.defaultPushIDKeyPaths
     ) -> DecryptedPayload {
         guard var root = payload.objectValue, let enc = root[EncryptedEnvelope.payloadKey] else {
             return DecryptedPayload(payload: payload, wasEncrypted: false, error: nil)
         }
         root[EncryptedEnvelope.payloadKey] = nil
-        let plaintext: [String: JSONValue]
+        let plaintext: [String: RichPushJSONValue]
         do {
             let envelope = try EncryptedEnvelope(json: enc)
             plaintext = try PayloadCipher.decrypt(envelope, keys: keys, pushID: clearPushID(in: .object(root), paths: pushIDKeyPaths))
@@ -53,7 +54,7 @@ public struct DecryptedPayload: Sendable, Equatable {
         }
         // Only what the key authenticated is content: the clear alert keeps its generic text.
         var aps = root["aps"]?.objectValue ?? [:]
-        var alert: [String: JSONValue] = [:]
+        var alert: [String: RichPushJSONValue] = [:]
         switch aps["alert"] {
         case .object(let existing): alert = existing.filter { Self.alertKeys.contains($0.key) }
         case .string(let body): alert["body"] = .string(body)
@@ -63,7 +64,7 @@ public struct DecryptedPayload: Sendable, Equatable {
             if case .string = value { alert[key] = value }
         }
         aps["alert"] = .object(alert)
-        var opened: JSONValue = .object(["aps": .object(aps)])
+        var opened: RichPushJSONValue = .object(["aps": .object(aps)])
         // The clear push id stays where it was (receipts are counted under it).
         for path in pushIDKeyPaths { copy(path.components[...], from: .object(root), into: &opened) }
         guard var result = opened.objectValue else { return DecryptedPayload(payload: opened, wasEncrypted: true, error: nil) }
@@ -80,7 +81,7 @@ public struct DecryptedPayload: Sendable, Equatable {
     ///   - payload: the payload (its clear part).
     ///   - paths: the push id key paths, in order.
     /// - Returns: the push id, or `nil` when the payload has none.
-    public static func clearPushID(in payload: JSONValue, paths: [PayloadKeyPath] = PayloadKeyPath.defaultPushIDKeyPaths) -> String? {
+    public static func clearPushID(in payload: RichPushJSONValue, paths: [RichPushPayloadKeyPath] = RichPushPayloadKeyPath.defaultPushIDKeyPaths) -> String? {
         for path in paths {
             switch path.lookup(in: payload) {
             case .string(let s)? where !s.isEmpty: return s.value
@@ -91,14 +92,14 @@ public struct DecryptedPayload: Sendable, Equatable {
         return nil
     }
 
-    /// Copies the value at `rest` (found as `PayloadKeyPath.lookup` finds it: longest literal
+    /// Copies the value at `rest` (found as `RichPushPayloadKeyPath.lookup` finds it: longest literal
     /// key first) from `source` into `target`, creating the objects on the way.
-    private static func copy(_ rest: ArraySlice<String>, from source: JSONValue, into target: inout JSONValue) {
+    private static func copy(_ rest: ArraySlice<String>, from source: RichPushJSONValue, into target: inout RichPushJSONValue) {
         guard !rest.isEmpty, case .object(let object) = source, case .object(var into) = target else { return }
         var end = rest.endIndex
         while end > rest.startIndex {
             let key = rest[rest.startIndex..<end].joined(separator: ".")
-            if let child = object[key], PayloadKeyPath(rest[end...].joined(separator: ".")).lookup(in: child) != nil {
+            if let child = object[key], RichPushPayloadKeyPath(rest[end...].joined(separator: ".")).lookup(in: child) != nil {
                 if end == rest.endIndex {
                     into[key] = child
                 } else {

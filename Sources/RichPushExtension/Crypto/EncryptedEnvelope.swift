@@ -24,6 +24,7 @@ import Foundation
 /// Any AES-256-GCM implementation makes one: Python `cryptography`'s
 /// `AESGCM(key).encrypt(iv, pt, push_id.encode())` returns `ct + tag` (split the last 16 bytes
 /// off); `richpush encrypt` does it for you.
+@_spi(RichPushInternal)
 public struct EncryptedEnvelope: Sendable, Equatable {
     /// The version this code writes: 2, the clear push id as AAD.
     public static let currentVersion = 2
@@ -62,7 +63,7 @@ public struct EncryptedEnvelope: Sendable, Equatable {
     ///
     /// - Parameter json: the `enc` value.
     /// - Throws: `DecryptError` `bad_envelope` (wrong shape), `bad_version`, `bad_base64`.
-    public init(json: JSONValue) throws(DecryptError) {
+    public init(json: RichPushJSONValue) throws(DecryptError) {
         guard let object = json.objectValue else {
             throw DecryptError(.badEnvelope, "'enc' must be an object with v, kid, iv, ct and tag")
         }
@@ -98,7 +99,7 @@ public struct EncryptedEnvelope: Sendable, Equatable {
     }
 
     /// The envelope as the JSON value of the payload's `enc` key.
-    public var json: JSONValue {
+    public var json: RichPushJSONValue {
         .object([
             "v": .int(version),
             "kid": .string(kid),

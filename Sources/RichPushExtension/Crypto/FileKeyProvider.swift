@@ -1,8 +1,10 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// Keys read from a JSON file `{"k-2": "<base64 of 32 bytes>", …}` (`simulate --keys FILE`, or a
 /// file in the App Group container on iOS).
-public struct FileKeyProvider: KeyProvider {
+@_spi(RichPushInternal)
+public struct FileKeyProvider: RichPushKeyProvider {
     private let keys: [String: Data]
 
     /// The key ids the file holds, sorted.
@@ -32,9 +34,9 @@ public struct FileKeyProvider: KeyProvider {
     ///   when it is not such an object; the message names the file and the key id, never the key.
     public init(contentsOf file: URL, option: String? = nil) throws {
         let data = try FileProblem.read(file.relativePath, what: "the key file", option: option)
-        let json: JSONValue
+        let json: RichPushJSONValue
         do {
-            json = try JSONValue.parse(data)
+            json = try RichPushJSONValue.parse(data)
         } catch {
             throw RichPushError(code: .configuration, message: "key file \(file.path) is not JSON; expected {\"KID\": \"<base64 of 32 bytes>\"}")
         }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Seals and opens the plaintext of an `enc` envelope (AES-256-GCM; CryptoKit on Apple platforms,
 /// OpenSSL's libcrypto elsewhere).
+@_spi(RichPushInternal)
 public enum PayloadCipher {
     /// Encrypts a plaintext JSON object into a version-2 envelope with a fresh random 12-byte IV,
     /// bound to the push id the payload carries in the clear (AES-GCM associated data).
@@ -15,14 +16,14 @@ public enum PayloadCipher {
     /// - Returns: the envelope; put `envelope.json` under the payload's `enc` key.
     /// - Throws: `RichPushError` `configuration` for a key that is not 32 bytes or a bad `kid`,
     ///   `io` when the system's random generator or the cipher fails.
-    public static func encrypt(_ plaintext: [String: JSONValue], key: Data, kid: String, pushID: String? = nil) throws -> EncryptedEnvelope {
+    public static func encrypt(_ plaintext: [String: RichPushJSONValue], key: Data, kid: String, pushID: String? = nil) throws -> EncryptedEnvelope {
         guard key.count == AESGCM.keyBytes else {
             throw RichPushError(code: .configuration, message: "the key is \(key.count) bytes; AES-256 keys are 32 bytes")
         }
         guard !kid.isEmpty, kid.count <= 64 else {
             throw RichPushError(code: .configuration, message: "the key id must be 1…64 characters")
         }
-        let data = JSONValue.object(plaintext).jsonData(sortedKeys: true)
+        let data = RichPushJSONValue.object(plaintext).jsonData(sortedKeys: true)
         do {
             let iv = try AESGCM.randomBytes(AESGCM.nonceBytes)
             let unsealed = EncryptedEnvelope(kid: kid, iv: iv, ciphertext: Data(), tag: Data())
@@ -44,7 +45,9 @@ public enum PayloadCipher {
     /// - Throws: `DecryptError` with `unknown_kid`, `truncated` (IV not 12 bytes, tag under 16,
     ///   empty ciphertext), `bad_tag` (authentication failed, or a version-2 ciphertext under
     ///   another push id) or `bad_json`.
-    public static func decrypt(_ envelope: EncryptedEnvelope, keys: (any KeyProvider)?, pushID: String? = nil) throws(DecryptError) -> [String: JSONValue] {
+    public static func decrypt(_ envelope: EncryptedEnvelope, keys: (any RichPushKeyProvider)?, pushID: String? = nil) throws(DecryptError) -> [String:
+        RichPushJSONValue]
+    {
         guard let key = keys?.key(for: envelope.kid) else {
             throw DecryptError(.unknownKid, keys == nil ? "no key provider is configured" : "no key with the envelope's kid")
         }
@@ -69,7 +72,7 @@ public enum PayloadCipher {
                     ? "authentication failed (wrong key, altered ciphertext, IV or tag, or a ciphertext made for another push id)"
                     : "authentication failed (wrong key, or altered ciphertext, IV or tag)")
         }
-        guard let json = try? JSONValue.parse(plaintext), let object = json.objectValue else {
+        guard let json = try? RichPushJSONValue.parse(plaintext), let object = json.objectValue else {
             throw DecryptError(.badJSON, "the plaintext is not a JSON object")
         }
         return object

@@ -23,7 +23,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     }
 
     private let folder: URL
-    private let formats: Set<MediaFormat>
+    private let formats: Set<RichPushMediaFormat>
     private let sourceByteLimit: Int?
     private(set) var verdict: Verdict = .open
     private(set) var statusCode: Int?
@@ -31,9 +31,9 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     private var contentType: String?
     private var cacheControl: String?
     private var prefix: [UInt8] = []
-    private var format: MediaFormat?
-    private var sniffed: MediaFormat?
-    private var limit = MediaKind.largestMaximumBytes
+    private var format: RichPushMediaFormat?
+    private var sniffed: RichPushMediaFormat?
+    private var limit = RichPushMediaKind.largestMaximumBytes
     private var descriptor: Int32 = -1
     private var file: URL?
     private(set) var bytes = 0
@@ -42,7 +42,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     ///   - folder: the per-notification folder (created on the first write).
     ///   - formats: the formats to accept (Apple's table, and any opted into).
     ///   - sourceByteLimit: see `MediaFetcher.sourceByteLimit` (`nil`: Apple's rules).
-    init(folder: URL, formats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats), sourceByteLimit: Int? = nil) {
+    init(folder: URL, formats: Set<RichPushMediaFormat> = Set(RichPushMediaFormat.appleAttachmentFormats), sourceByteLimit: Int? = nil) {
         self.folder = folder
         self.formats = formats
         self.sourceByteLimit = sourceByteLimit
@@ -85,7 +85,8 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         contentType = head.headers["content-type"]
         cacheControl = head.headers["cache-control"]
         if let contentLength, contentLength > limit {
-            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over the largest attachment limit (\(limit) bytes, Apple: video 50 MB)")
+            let which = sourceByteLimit == nil ? "the largest attachment limit (\(limit) bytes, Apple: video 50 MB)" : "the source limit (\(limit) bytes)"
+            return fail(.tooLarge, "Content-Length \(contentLength) bytes is over \(which)")
         }
         return true
     }
@@ -94,10 +95,10 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         guard verdict == .open else { return false }
         var rest = chunk[...]
         if format == nil {
-            let take = min(MediaFormat.sniffLength - prefix.count, rest.count)
+            let take = min(RichPushMediaFormat.sniffLength - prefix.count, rest.count)
             prefix.append(contentsOf: rest.prefix(take))
             rest = rest.dropFirst(take)
-            if prefix.count < MediaFormat.sniffLength { return true }
+            if prefix.count < RichPushMediaFormat.sniffLength { return true }
             guard decideFormat() else { return false }
         }
         return write(UnsafeRawBufferPointer(rebasing: rest))
@@ -105,7 +106,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
 
     /// Called after the transport returned normally: sniffs a short body, closes the file.
     /// - Returns: the media, or the failure (files removed).
-    func complete(url: URL, redirects: Int) -> Result<DownloadedMedia, FetchFailure> {
+    func complete(url: URL, redirects: Int) -> Result<RichPushDownloadedMedia, FetchFailure> {
         if case .failed(let failure) = verdict { return .failure(failure) }
         if format == nil, !decideFormat() {
             if case .failed(let failure) = verdict { return .failure(failure) }
@@ -114,7 +115,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
         guard let file, let format else {
             return .failure(FetchFailure(.notMedia, "the response has no body", httpStatus: statusCode))
         }
-        var media = DownloadedMedia(
+        var media = RichPushDownloadedMedia(
             file: file, folder: folder, format: format, bytes: bytes, url: url,
             httpStatus: statusCode ?? 200, redirects: redirects
         )
@@ -131,7 +132,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
 
     /// Sniffs the buffered first bytes, applies the kind's limit and opens the file.
     private func decideFormat() -> Bool {
-        guard let sniffed = MediaFormat.sniff(prefix) else {
+        guard let sniffed = RichPushMediaFormat.sniff(prefix) else {
             let what = prefix.isEmpty ? "an empty body" : "not a media file"
             return fail(.notMedia, "the response is \(what) (content type \(contentTypeHint))")
         }
@@ -140,7 +141,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
             return open(sniffed, limit: sourceByteLimit, kindName: sniffed.name)
         }
         guard let kind = sniffed.kind, formats.contains(sniffed) else {
-            if MediaFormat.optInAttachmentFormats.contains(sniffed) {
+            if RichPushMediaFormat.optInAttachmentFormats.contains(sniffed) {
                 return fail(
                     .unsupportedFormat,
                     "\(sniffed.name) (\(sniffed.uniformTypeIdentifier)) is not in Apple's table of attachment types (additionalAttachmentFormats opts in)")
@@ -151,7 +152,7 @@ final class DownloadReceiver: MediaResponseReceiver, @unchecked Sendable {
     }
 
     /// Applies the format's limit and opens the file.
-    private func open(_ sniffed: MediaFormat, limit: Int, kindName: String) -> Bool {
+    private func open(_ sniffed: RichPushMediaFormat, limit: Int, kindName: String) -> Bool {
         format = sniffed
         self.limit = limit
         if let contentLength, contentLength > limit {

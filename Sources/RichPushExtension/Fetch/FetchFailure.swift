@@ -1,4 +1,5 @@
 /// Why media could not be fetched or attached: a reason code, the last HTTP status, and a message.
+@_spi(RichPushInternal)
 public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The reason code reported in the result and the receipt.
     public var reason: RichPushReasonCode
@@ -8,7 +9,7 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
     public var message: String
     /// The format the first bytes showed, when the body got that far (e.g. WebP for an
     /// `unsupported_format`), for provider-side reports.
-    public var format: MediaFormat?
+    public var format: RichPushMediaFormat?
 
     /// Makes a failure.
     /// - Parameters:
@@ -31,7 +32,7 @@ extension RichPushReasonCode {
     /// network failure. Statistics keep unknown codes as they are.
     public static let storage = RichPushReasonCode(rawValue: "storage")
 
-    /// The file's bytes name an attachable format but it is cut short or broken (`MediaIntegrity`):
+    /// The file's bytes name an attachable format but it is cut short or broken (`RichPushMediaIntegrity`):
     /// iOS would drop it after the extension handed it over.
     ///
     /// Not in the architecture's list (it was `not_media` before); statistics keep unknown codes.

@@ -12,12 +12,13 @@ import Foundation
 ///   limit; streamed bytes over the limit when there is no `Content-Length` → `too_large`, at once;
 /// - a body the server compressed (`Content-Encoding` other than `identity`, which every request
 ///   asks for) → `not_media`, before any byte is decoded or counted;
-/// - the first bytes decide the type (`MediaFormat.sniff`) → `not_media` / `unsupported_format`
+/// - the first bytes decide the type (`RichPushMediaFormat.sniff`) → `not_media` / `unsupported_format`
 ///   (Apple's table, plus `attachableFormats` opted into);
 /// - the body goes to a fresh file with the right extension in a fresh per-notification folder;
 ///   on any failure the file and the folder are removed;
 /// - credentials in a URL (`https://user:pass@host/…`, the first one or a redirect's) are never
 ///   sent (libcurl and URLSession would send them as Basic auth), unless `sendsURLCredentials`.
+@_spi(RichPushInternal)
 public struct MediaFetcher: Sendable {
     /// The most redirects followed for one media URL: 5 (issue 2; browsers allow 20, an extension
     /// has 30 s in all).
@@ -27,13 +28,13 @@ public struct MediaFetcher: Sendable {
     public var transport: any MediaTransport
     /// Hosts allowed over cleartext `http://` (ATS `NSExceptionDomains`), lower-cased.
     public var allowedHTTPHosts: Set<String>
-    /// The formats fetched to a file: Apple's table by default (`PipelineConfiguration.attachableFormats`).
-    public var attachableFormats: Set<MediaFormat>
+    /// The formats fetched to a file: Apple's table by default (`RichPushConfiguration.attachableFormats`).
+    public var attachableFormats: Set<RichPushMediaFormat>
     /// Whether user and password in a media URL are sent as HTTP Basic auth: `false` (default),
     /// they are removed from every request. A media host that needs a credential can opt in.
     public var sendsURLCredentials = false
     /// For provider-side tools that fetch an original to convert it (`richpush media optimize`):
-    /// when set, every format `MediaFormat.sniff` knows is written to the file, up to this many
+    /// when set, every format `RichPushMediaFormat.sniff` knows is written to the file, up to this many
     /// bytes, instead of Apple's table and per-kind limits. `nil` (default, the extension): Apple's rules.
     public var sourceByteLimit: Int?
 
@@ -44,7 +45,8 @@ public struct MediaFetcher: Sendable {
     ///   - attachableFormats: the formats to fetch (default Apple's table).
     ///   - sendsURLCredentials: send a URL's user and password as Basic auth (default no).
     public init(
-        transport: any MediaTransport, allowedHTTPHosts: Set<String>, attachableFormats: Set<MediaFormat> = Set(MediaFormat.appleAttachmentFormats),
+        transport: any MediaTransport, allowedHTTPHosts: Set<String>,
+        attachableFormats: Set<RichPushMediaFormat> = Set(RichPushMediaFormat.appleAttachmentFormats),
         sendsURLCredentials: Bool = false
     ) {
         self.transport = transport
@@ -61,7 +63,7 @@ public struct MediaFetcher: Sendable {
     ///   - deadline: the instant (continuous clock) after which nothing more is read.
     /// - Returns: the media written to disk.
     /// - Throws: `FetchFailure` with the reason code; nothing is left on disk.
-    public func fetch(_ url: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure) -> DownloadedMedia {
+    public func fetch(_ url: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure) -> RichPushDownloadedMedia {
         do {
             return try await fetchFollowingRedirects(url, into: folder, deadline: deadline)
         } catch {
@@ -93,7 +95,9 @@ public struct MediaFetcher: Sendable {
         return parts.url ?? url
     }
 
-    private func fetchFollowingRedirects(_ start: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure) -> DownloadedMedia {
+    private func fetchFollowingRedirects(_ start: URL, into folder: URL, deadline: ContinuousClock.Instant) async throws(FetchFailure)
+        -> RichPushDownloadedMedia
+    {
         var url = start
         var redirects = 0
         while true {

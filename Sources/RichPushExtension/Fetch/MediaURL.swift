@@ -1,6 +1,7 @@
 import Foundation
 
 /// Normalises the media URLs found in payloads, the way a browser would before sending them.
+@_spi(RichPushInternal)
 public enum MediaURL {
     /// ASCII characters left as they are: RFC 3986 unreserved and reserved characters.
     private static let allowed: Set<UInt8> = Set(

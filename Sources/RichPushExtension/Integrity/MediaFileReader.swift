@@ -20,14 +20,14 @@ final class MediaFileReader {
     ///   - url: the file.
     ///   - formatName: e.g. `JPEG`, for messages.
     /// - Throws: `unreadable` when it cannot be opened.
-    init(url: URL, formatName: String) throws(MediaIntegrityError) {
+    init(url: URL, formatName: String) throws(RichPushMediaIntegrityError) {
         self.formatName = formatName
         do {
             handle = try FileHandle(forReadingFrom: url)
             size = Int(try handle.seekToEnd())
             try handle.seek(toOffset: 0)
         } catch {
-            throw MediaIntegrityError(.unreadable, "\(formatName): cannot read \(url.lastPathComponent): \(error.localizedDescription)")
+            throw RichPushMediaIntegrityError(.unreadable, "\(formatName): cannot read \(url.lastPathComponent): \(error.localizedDescription)")
         }
     }
 
@@ -43,17 +43,17 @@ final class MediaFileReader {
     var atEnd: Bool { position >= size }
 
     /// A `truncated` error for `what`.
-    func truncated(_ what: String) -> MediaIntegrityError {
-        MediaIntegrityError(
+    func truncated(_ what: String) -> RichPushMediaIntegrityError {
+        RichPushMediaIntegrityError(
             .truncated, "\(formatName): the file ends at byte \(size) inside \(what) (cut short: an interrupted download or a server that sent less)")
     }
 
     /// A `corrupt` error.
-    func corrupt(_ message: String) -> MediaIntegrityError {
-        MediaIntegrityError(.corrupt, "\(formatName): \(message)")
+    func corrupt(_ message: String) -> RichPushMediaIntegrityError {
+        RichPushMediaIntegrityError(.corrupt, "\(formatName): \(message)")
     }
 
-    private func fill() throws(MediaIntegrityError) -> Bool {
+    private func fill() throws(RichPushMediaIntegrityError) -> Bool {
         bufferStart += buffer.count
         index = 0
         do {
@@ -61,13 +61,13 @@ final class MediaFileReader {
             buffer = [UInt8](data)
         } catch {
             buffer = []
-            throw MediaIntegrityError(.unreadable, "\(formatName): reading failed at byte \(bufferStart): \(error.localizedDescription)")
+            throw RichPushMediaIntegrityError(.unreadable, "\(formatName): reading failed at byte \(bufferStart): \(error.localizedDescription)")
         }
         return !buffer.isEmpty
     }
 
     /// The next byte, or `nil` at the end of the file.
-    func nextByte() throws(MediaIntegrityError) -> UInt8? {
+    func nextByte() throws(RichPushMediaIntegrityError) -> UInt8? {
         if index >= buffer.count {
             guard try fill() else { return nil }
         }
@@ -77,13 +77,13 @@ final class MediaFileReader {
     }
 
     /// The next byte.
-    func byte(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> UInt8 {
+    func byte(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> UInt8 {
         guard let b = try nextByte() else { throw truncated(what()) }
         return b
     }
 
     /// The next `count` bytes.
-    func bytes(_ count: Int, _ what: @autoclosure () -> String) throws(MediaIntegrityError) -> [UInt8] {
+    func bytes(_ count: Int, _ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> [UInt8] {
         guard count <= remaining else { throw truncated(what()) }
         var out: [UInt8] = []
         out.reserveCapacity(count)
@@ -99,13 +99,13 @@ final class MediaFileReader {
     }
 
     /// Skips `count` bytes (seeking when they are not buffered).
-    func skip(_ count: Int, _ what: @autoclosure () -> String) throws(MediaIntegrityError) {
+    func skip(_ count: Int, _ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) {
         guard count >= 0, count <= remaining else { throw truncated(what()) }
         try seek(to: position + count)
     }
 
     /// Moves to `offset` (at most the file's size).
-    func seek(to offset: Int) throws(MediaIntegrityError) {
+    func seek(to offset: Int) throws(RichPushMediaIntegrityError) {
         let target = min(max(0, offset), size)
         if target >= bufferStart && target < bufferStart + buffer.count {
             index = target - bufferStart
@@ -114,7 +114,7 @@ final class MediaFileReader {
         do {
             try handle.seek(toOffset: UInt64(target))
         } catch {
-            throw MediaIntegrityError(.unreadable, "\(formatName): seeking to byte \(target) failed: \(error.localizedDescription)")
+            throw RichPushMediaIntegrityError(.unreadable, "\(formatName): seeking to byte \(target) failed: \(error.localizedDescription)")
         }
         bufferStart = target
         buffer = []
@@ -123,7 +123,7 @@ final class MediaFileReader {
 
     /// Reads `count` bytes, passing each buffered run to `body` (for checksums), without
     /// collecting them.
-    func stream(_ count: Int, _ what: @autoclosure () -> String, _ body: (ArraySlice<UInt8>) -> Void) throws(MediaIntegrityError) {
+    func stream(_ count: Int, _ what: @autoclosure () -> String, _ body: (ArraySlice<UInt8>) -> Void) throws(RichPushMediaIntegrityError) {
         guard count <= remaining else { throw truncated(what()) }
         var left = count
         while left > 0 {
@@ -137,33 +137,33 @@ final class MediaFileReader {
         }
     }
 
-    func u16be(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> Int {
+    func u16be(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> Int {
         let b = try bytes(2, what())
         return Int(b[0]) << 8 | Int(b[1])
     }
 
-    func u16le(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> Int {
+    func u16le(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> Int {
         let b = try bytes(2, what())
         return Int(b[1]) << 8 | Int(b[0])
     }
 
-    func u32be(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> Int {
+    func u32be(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> Int {
         let b = try bytes(4, what())
         return Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
     }
 
-    func u32le(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> Int {
+    func u32le(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> Int {
         let b = try bytes(4, what())
         return Int(b[3]) << 24 | Int(b[2]) << 16 | Int(b[1]) << 8 | Int(b[0])
     }
 
-    func u64be(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> UInt64 {
+    func u64be(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> UInt64 {
         let b = try bytes(8, what())
         return b.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
     /// Four bytes as text (a chunk or box type), e.g. `moov`.
-    func fourCC(_ what: @autoclosure () -> String) throws(MediaIntegrityError) -> String {
+    func fourCC(_ what: @autoclosure () -> String) throws(RichPushMediaIntegrityError) -> String {
         MediaFileReader.text(try bytes(4, what()))
     }
 

@@ -5,6 +5,7 @@ import Foundation
 ///
 /// It holds only identifiers, codes and numbers: never the payload's text (title, body, URLs),
 /// never ciphertext, never a key.
+@_spi(RichPushInternal)
 public struct NotificationLogLine: Sendable, Equatable {
     /// The push id, when the payload has one.
     public var pushID: String?
@@ -28,9 +29,9 @@ public struct NotificationLogLine: Sendable, Equatable {
     public var cacheHits: Int
     /// The receipt's status (`sent`, `failed`, `skipped`, `duplicate`), if any.
     public var receipt: String?
-    /// Why no receipt was sent (`ReceiptSkipReason.Code`: `no_push_id`, `no_receipts_url`, …).
+    /// Why no receipt was sent (`RichPushReceiptSkipReason.Code`: `no_push_id`, `no_receipts_url`, …).
     public var receiptSkip: String?
-    /// Whose payload it was (`PushVendor.identifier`), if a known vendor's.
+    /// Whose payload it was (`RichPushVendor.identifier`), if a known vendor's.
     public var vendor: String?
 
     /// Makes a line.
@@ -71,7 +72,7 @@ public struct NotificationLogLine: Sendable, Equatable {
     /// The line: `{"event":"richpush.notification","push_id":…,"outcome":…,…}` with sorted keys
     /// and `null` for absent values.
     public var rendered: String {
-        var object: [String: JSONValue] = [
+        var object: [String: RichPushJSONValue] = [
             "event": .string("richpush.notification"),
             "push_id": pushID.map { .string(String($0.prefix(RichPushReceipt.Limits.identifierBytes))) } ?? .null,
             "outcome": .string(outcome.rawValue),
@@ -87,6 +88,22 @@ public struct NotificationLogLine: Sendable, Equatable {
         object["receipt"] = receipt.map { .string($0) } ?? .null
         object["receipt_skip"] = receiptSkip.map { .string($0) } ?? .null
         object["vendor"] = vendor.map { .string($0) } ?? .null
-        return String(decoding: JSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self)
+        return String(decoding: RichPushJSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self)
+    }
+}
+
+extension NotificationLogLine {
+    /// The line for a delivered result: its identifiers, codes and numbers (the decryption
+    /// sub-reason and the ignored payload parts as `detail`).
+    /// - Parameter result: what the pipeline delivered.
+    init(_ result: RichPushResult) {
+        let d = result.details
+        let detail = ([d.decryption].compactMap { $0 }.filter { $0 != "decrypted" } + d.notes).joined(separator: ",")
+        self.init(
+            pushID: result.pushID, outcome: result.outcome, reason: result.reason, detail: detail.isEmpty ? nil : detail,
+            attachments: result.content.attachments.count, mediaRequested: d.mediaRequested,
+            bytes: result.content.attachments.reduce(0) { $0 + $1.bytes }, fetchMs: d.fetchMs, totalMs: result.elapsedMs,
+            cacheHits: d.cacheHits, receipt: result.receipt.status.rawValue, receiptSkip: result.receipt.skipReason?.code.rawValue,
+            vendor: result.vendor?.identifier)
     }
 }

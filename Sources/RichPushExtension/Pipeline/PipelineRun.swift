@@ -3,127 +3,82 @@ import Foundation
 
 /// One notification going through the pipeline: its best attempt, its expiry, its result.
 ///
+/// The run takes the pipeline's stages in order (`PipelineStage`): each prepares its part of the
+/// best attempt before any network work; their network work runs at once under one deadline;
+/// when it has all ended — or the deadline passes, or `expire()` comes — each stage in order
+/// applies what it gathered by then, and the receipt is sent.
+///
 /// Delivery is a latch: the first of success, failure, the deadline or `expire()` decides the
 /// outcome; delivery happens once (after a bounded wait for the receipt, which `expire()` cuts
 /// short). Anything that completes later is ignored and its files are removed.
+@_spi(RichPushInternal)
 public final class PipelineRun: Sendable {
-    enum Input: Sendable {
-        case parsed(JSONValue)
-        case unreadable(String)
+    private struct State {
+        var work: PipelineWork?
+        var decided: RichPushResult?
+        var delivered: RichPushResult?
+        var deliver: (@Sendable (RichPushResult) -> Void)?
+        var resultWaiters: [CheckedContinuation<RichPushResult, Never>] = []
+        var workTask: Task<Void, Never>?
+        var timerTask: Task<Void, Never>?
+        var receiptTask: Task<RichPushReceiptReport, Never>?
+        var receiptFinal: RichPushReceiptReport?
     }
 
-    private struct State {
-        var decided: PipelineResult?
-        var delivered: PipelineResult?
-        var deliver: (@Sendable (PipelineResult) -> Void)?
-        var resultWaiters: [CheckedContinuation<PipelineResult, Never>] = []
-        var fetchTask: Task<Void, Never>?
-        var timerTask: Task<Void, Never>?
-        var receiptTask: Task<ReceiptReport, Never>?
-        var receiptFinal: ReceiptReport?
+    private let configuration: RichPushConfiguration
+    private let input: PipelineWork.Input
+    private let stages: [any PipelineStage]
+    private let media: MediaStage
+    private let receipts: ReceiptStage
+    private let started: ContinuousClock.Instant
+    private let deadline: ContinuousClock.Instant
+    private let receiptID = UUID().uuidString.lowercased()
+    private let state: Locked<State>
+
+    /// Makes a run; nothing is read, written or fetched until `begin()`.
+    init(
+        pipeline: NotificationPipeline, payload input: PipelineWork.Input,
+        validate: (@Sendable (RichPushDownloadedMedia) async throws -> Void)?, intent: (@Sendable (PreparedMessage) async throws -> Void)?,
+        deliver: @escaping @Sendable (RichPushResult) -> Void
+    ) {
+        started = ContinuousClock.now
+        configuration = pipeline.configuration
+        deadline = started + .milliseconds(Int(max(0, configuration.deadline) * 1000))
+        self.input = input
+        let stages = NotificationPipeline.stages(configuration: configuration, transport: pipeline.transport, validate: validate, intent: intent)
+        self.stages = stages.all
+        media = stages.media
+        receipts = ReceiptStage(configuration: configuration, transport: pipeline.transport)
+        state = Locked(State(deliver: deliver))
     }
 
     /// The text content built before any network work, as it would be delivered now.
     ///
     /// Outcome `text_only` (or `original` for an unreadable payload), receipt `pending`.
-    public let bestAttempt: PipelineResult
-
-    private let configuration: PipelineConfiguration
-    private let transport: any MediaTransport
-    private let input: Input
-    private let payload: RichPushNotificationPayload?
-    /// The payload as JSON (after decryption), `nil` when unreadable.
-    private let json: JSONValue?
-    private let validate: (@Sendable (DownloadedMedia) async throws -> Void)?
-    private let rules: ContentRules
-    private let started: ContinuousClock.Instant
-    private let deadline: ContinuousClock.Instant
-    private let receiptID = UUID().uuidString.lowercased()
-    private let state: Locked<State>
-    private let depth: DepthStage?
-
-    init(
-        pipeline: NotificationPipeline, payload input: Input,
-        validate: (@Sendable (DownloadedMedia) async throws -> Void)?,
-        deliver: @escaping @Sendable (PipelineResult) -> Void
-    ) {
-        started = ContinuousClock.now
-        configuration = pipeline.configuration
-        transport = pipeline.transport
-        deadline = started + .milliseconds(Int(max(0, configuration.deadline) * 1000))
-        self.input = input
-        self.validate = validate
-        rules = ContentRules(defaultBody: configuration.defaultBody, mediaCategoryIdentifiers: configuration.mediaCategoryIdentifiers)
-        state = Locked(State(deliver: deliver))
-
-        var json: JSONValue?
-        var parsed: RichPushNotificationPayload?
-        var problem: String?
-        var depth: DepthStage?
-        switch input {
-        case .parsed(let received):
-            // Decrypt first: the best attempt below shows the decrypted text (issue 6).
-            depth = DepthStage(payload: received, configuration: pipeline.configuration)
-            let value = depth?.decryption.payload ?? received
-            json = value
-            do { parsed = try RichPushNotificationPayload(json: value) } catch {
-                problem = (error as? RichPushError)?.message ?? String(describing: error)
-            }
-        case .unreadable(let message):
-            problem = message
-        }
-        payload = parsed
-        self.depth = depth
-        let found = json.flatMap { PayloadLookup.pushID(in: $0, keyPaths: pipeline.configuration.pushIDKeyPaths) }
-        let pushID = found?.value
-        let vendor = json.flatMap(PushVendor.recognise)
-        self.json = json
-        if let parsed {
-            var best = PipelineResult(
-                outcome: .textOnly, reason: nil, httpStatus: nil, pushID: pushID, elapsedMs: 0,
-                content: depth?.adjust(rules.bestAttempt(from: parsed)) ?? rules.bestAttempt(from: parsed), receipt: ReceiptReport(status: .pending),
-                message: "best attempt: text only"
-            )
-            best.pushIDKeyPath = found?.path
-            best.vendor = vendor
-            depth?.finalize(&best)  // details (category, thumbnail, decryption) known before any network work
-            bestAttempt = best
-        } else {
-            var original = PipelineResult(
-                outcome: .original, reason: .invalidPayload, httpStatus: nil, pushID: pushID, elapsedMs: 0,
-                content: ContentRules.original(from: json), receipt: ReceiptReport(status: .pending),
-                message: "invalid payload: \(problem ?? "unreadable")"
-            )
-            original.pushIDKeyPath = found?.path
-            original.vendor = vendor
-            bestAttempt = original
-        }
+    public var bestAttempt: RichPushResult {
+        state.withLock { $0.work.map { finished($0.best, work: $0) } } ?? PipelineWork(input).best
     }
 
     /// Delivers the best attempt now (as iOS's `serviceExtensionTimeWillExpire()` asks).
     ///
     /// Idempotent. If the outcome is already decided (e.g. the media is attached and delivery is
-    /// waiting for the receipt), that outcome is delivered at once. Work still running is
-    /// cancelled; its files are removed when it ends.
+    /// waiting for the receipt), that outcome is delivered at once. Otherwise what the stages
+    /// gathered so far is applied (media that arrived is attached, the rest is `timeout`); work
+    /// still running is cancelled and its files are removed when it ends.
     public func expire() {
-        let decided = state.withLock { $0.decided }
+        let (decided, work) = state.withLock { ($0.decided, $0.work) }
         if let decided {
             deliverNow(decided)
-        } else {
-            var result = bestAttempt
-            if result.outcome == .textOnly {
-                result.reason = .timeout
-                result.message = "the host's time ran out before the media arrived"
-            }
-            decide(result, waitForReceipt: false)
+        } else if let work {
+            decide(conclude(work, stop: .expired), work: work, waitForReceipt: false)
         }
     }
 
     /// Waits for the delivered result.
     /// - Returns: the result passed to `deliver`.
-    public func result() async -> PipelineResult {
-        await withCheckedContinuation { (c: CheckedContinuation<PipelineResult, Never>) in
-            let ready: PipelineResult? = state.withLock { s in
+    public func result() async -> RichPushResult {
+        await withCheckedContinuation { (c: CheckedContinuation<RichPushResult, Never>) in
+            let ready: RichPushResult? = state.withLock { s in
                 if let d = s.delivered { return d }
                 s.resultWaiters.append(c)
                 return nil
@@ -132,207 +87,135 @@ public final class PipelineRun: Sendable {
         }
     }
 
-    /// Waits until nothing of this run is left running: the fetch has ended (late files
+    /// Waits until nothing of this run is left running: the stages' work has ended (late files
     /// removed) and the receipt has its final status. Call after delivery (e.g. before a
     /// command-line process exits); bounded by the deadline and `receiptTimeout`.
     /// - Returns: the receipt's final report.
     @discardableResult
-    public func waitUntilSettled() async -> ReceiptReport {
+    public func waitUntilSettled() async -> RichPushReceiptReport {
         _ = await result()
-        let (fetch, receipt) = state.withLock { ($0.fetchTask, $0.receiptTask) }
-        await fetch?.value
+        let (work, receipt) = state.withLock { ($0.workTask, $0.receiptTask) }
+        await work?.value
         if let receipt { return await receipt.value }
         return state.withLock { $0.receiptFinal } ?? .skipped
     }
 
     // MARK: - Running
 
+    /// Prepares every stage in order, then decides at once (nothing to fetch) or starts the
+    /// stages' network work under the deadline.
     func begin() {
-        guard let payload else {
-            decide(bestAttempt, waitForReceipt: true)
+        var work = PipelineWork(input)
+        for stage in stages { stage.prepare(&work) }
+        state.withLock { $0.work = work }
+        guard work.isReadable else {
+            decide(work.best, work: work, waitForReceipt: true)
             return
         }
-        var base = bestAttempt
-        let media = PayloadLookup.media(in: json ?? payload.root, keyPaths: configuration.mediaKeyPaths)
-        let single = media.isSingleString ? media.urls.first : nil
-        if let depth, depth.wantsList(singleURL: single) {
-            beginList(depth, base: base)
+        let working = stages.filter { $0.hasWork(work) }
+        guard !working.isEmpty else {
+            decide(conclude(work, stop: .completed), work: work, waitForReceipt: true)
             return
         }
-        guard let raw = single else {
-            base.reason = .noMedia
-            base.message = "the payload names no media (looked at \(configuration.mediaKeyPaths.map(\.description).joined(separator: ", ")))"
-            if !media.deepLinks.isEmpty {
-                base.message += "; url \(media.deepLinks.joined(separator: ", ")) is a link, not media (not fetched)"
-            }
-            decide(base, waitForReceipt: true)
-            return
-        }
-        let url: URL
-        do {
-            url = try MediaURL.normalize(raw)
-        } catch {
-            base.reason = .badURL
-            base.message = (error as? FetchFailure)?.message ?? "bad media URL"
-            decide(base, waitForReceipt: true)
-            return
-        }
-        base.mediaURL = url
-        let initial = base
-        let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        let fetcher = MediaFetcher(
-            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats,
-            sendsURLCredentials: configuration.sendsMediaURLCredentials)
         let deadline = self.deadline
-        let validate = self.validate
-        let rules = self.rules
-        let fetchTask = Task { [self] in
-            var result = initial
-            let fetched: Result<DownloadedMedia, FetchFailure>
-            do throws(FetchFailure) {
-                if let depth {
-                    fetched = .success(try await depth.fetch(url, fetcher: fetcher, into: folder, deadline: deadline))
-                } else {
-                    fetched = .success(try await fetcher.fetch(url, into: folder, deadline: deadline))
-                }
-            } catch {
-                fetched = .failure(error)
+        let prepared = work
+        let workTask = Task { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                for stage in working { group.addTask { await stage.run(prepared, until: deadline) } }
             }
-            switch fetched {
-            case .success(let media):
-                do {
-                    try MediaIntegrity.verify(media)
-                    try await validate?(media)
-                    result.outcome = .mediaAttached
-                    result.reason = nil
-                    result.httpStatus = media.httpStatus
-                    result.content = rules.attaching(media, to: initial.content)
-                    result.message = "attached \(media.format.name), \(media.bytes) bytes"
-                } catch {
-                    try? FileManager.default.removeItem(at: folder)
-                    let validation = error as? MediaValidationError
-                    result.reason = validation?.reason ?? .unsupportedFormat
-                    result.httpStatus = media.httpStatus
-                    result.message = "the attachment was refused: \(validation?.message ?? String(describing: error))"
-                }
-            case .failure(let failure):
-                result.reason = failure.reason
-                result.httpStatus = failure.httpStatus
-                result.message = failure.message
-            }
-            if !decide(result, waitForReceipt: true) {
-                // Late: the deadline or expire() won. Nothing of ours may stay on disk.
-                try? FileManager.default.removeItem(at: folder)
+            if !decide(conclude(prepared, stop: .completed), work: prepared, waitForReceipt: true) {
+                // Late: the deadline or expire() won. Nothing it does not show may stay on disk.
+                media.removeUnshown(keeping: state.withLock { $0.decided } ?? prepared.best)
             }
         }
-        armDeadline(for: fetchTask, timeout: initial, message: "the pipeline's deadline (\(configuration.deadline) s) passed before the media arrived")
-    }
-
-    /// Several media URLs (issue 6): fetched concurrently within the deadline, attached in order.
-    private func beginList(_ depth: DepthStage, base: PipelineResult) {
-        let folder = configuration.attachmentsDirectory.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        let fetcher = MediaFetcher(
-            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts, attachableFormats: configuration.attachableFormats,
-            sendsURLCredentials: configuration.sendsMediaURLCredentials)
-        let fetchTask = Task { [self] in
-            let result = await depth.fetchAll(initial: base, fetcher: fetcher, folder: folder, deadline: deadline, rules: rules, validate: validate)
-            if !decide(result, waitForReceipt: true) { try? FileManager.default.removeItem(at: folder) }
-        }
-        armDeadline(for: fetchTask, timeout: base, message: "the pipeline's deadline (\(configuration.deadline) s) passed before any media arrived")
-    }
-
-    /// Races `fetchTask` against the pipeline's deadline: at the deadline `timeout` is decided with
-    /// reason `timeout` (the latch makes the loser a no-op). Both tasks are kept so a decision
-    /// cancels them; if the run was already decided, they are cancelled at once.
-    private func armDeadline(for fetchTask: Task<Void, Never>, timeout: PipelineResult, message: String) {
         let timerTask = Task { [self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard !Task.isCancelled else { return }
-            var result = timeout
-            result.reason = .timeout
-            result.message = message
-            decide(result, waitForReceipt: true)
+            decide(conclude(prepared, stop: .deadline(seconds: configuration.deadline)), work: prepared, waitForReceipt: true)
         }
         let alreadyDecided = state.withLock { s -> Bool in
-            s.fetchTask = fetchTask
+            s.workTask = workTask
             s.timerTask = timerTask
             return s.decided != nil
         }
         if alreadyDecided {
-            fetchTask.cancel()
+            workTask.cancel()
             timerTask.cancel()
         }
+    }
+
+    /// The best attempt with each stage's part applied, in stage order.
+    private func conclude(_ work: PipelineWork, stop: PipelineStop) -> RichPushResult {
+        var result = work.best
+        guard work.isReadable else { return result }
+        for stage in stages { stage.conclude(&result, work: work, stop: stop) }
+        return result
+    }
+
+    /// A result with every stage's details and rules applied.
+    private func finished(_ result: RichPushResult, work: PipelineWork) -> RichPushResult {
+        var result = result
+        for stage in stages { stage.finish(&result, work: work) }
+        return result
     }
 
     /// The latch: the first call fixes the outcome, starts the receipt and schedules delivery.
     /// - Returns: `false` when an outcome was already decided (the caller is late).
     @discardableResult
-    private func decide(_ proposed: PipelineResult, waitForReceipt: Bool) -> Bool {
+    private func decide(_ proposed: RichPushResult, work: PipelineWork, waitForReceipt: Bool) -> Bool {
         var result = proposed
         result.elapsedMs = Self.milliseconds(ContinuousClock.now - started)
-        depth?.finalize(&result)
+        result = finished(result, work: work)
         let tasks: (Task<Void, Never>?, Task<Void, Never>?)? = state.withLock { s in
             guard s.decided == nil else { return nil }
             s.decided = result
-            return (s.fetchTask, s.timerTask)
+            return (s.workTask, s.timerTask)
         }
         guard let tasks else { return false }
         tasks.0?.cancel()
         tasks.1?.cancel()
 
-        guard let receiptsURL = configuration.receiptsURL, let pushID = result.pushID else {
-            let skip = ReceiptSkipReason.check(
-                payload: json, pushID: result.pushID, receiptsURL: configuration.receiptsURL, pushIDKeyPaths: configuration.pushIDKeyPaths)
-            let skipped = ReceiptReport(status: .skipped, skipReason: skip)
+        switch receipts.send(result, payload: work.json, receiptID: receiptID) {
+        case .skipped(let skipped, let flushing):
             result.receipt = skipped
-            let flush = depth?.flushQueued(transport: transport, skipped: skipped)
             state.withLock { s in
                 s.receiptFinal = skipped
-                s.receiptTask = flush
+                s.receiptTask = flushing
                 s.decided = result
             }
             deliverNow(result)
-            return true
-        }
-        let receipt = RichPushReceipt(
-            pushID: pushID, event: .delivered, receiptID: receiptID, outcome: result.outcome, reason: result.reason,
-            elapsedMs: result.elapsedMs, mediaBytes: result.content.attachments.first?.bytes,
-            mediaType: result.content.attachments.first?.type, vendor: result.vendor?.identifier
-        )
-        let sender = ReceiptSender(
-            transport: transport, allowedHTTPHosts: configuration.allowedHTTPHosts,
-            timeout: .milliseconds(Int(max(0.001, configuration.receiptTimeout) * 1000))
-        )
-        let decidedResult = result
-        // Delivery waits for the receipt's answer at most `receiptWait`, never past the deadline,
-        // and not at all when the host expired the run: whichever of the answer and that bound
-        // comes first delivers (delivery is idempotent), and expire() delivers at once.
-        let receiptTask = Task { [self] in
-            let report = if let depth { await depth.send(receipt, to: receiptsURL, sender: sender) } else { await sender.send(receipt, to: receiptsURL) }
-            state.withLock { $0.receiptFinal = report }
-            if waitForReceipt { deliverNow(decidedResult) }
-            return report
-        }
-        state.withLock { $0.receiptTask = receiptTask }
-        let wait = min(.milliseconds(Int(max(0, configuration.receiptWait) * 1000)), deadline - ContinuousClock.now)
-        if !waitForReceipt || wait <= .zero {
-            deliverNow(decidedResult)
-        } else {
-            Task { [self] in
-                try? await Task.sleep(for: wait)
+        case .sending(let sending):
+            let decidedResult = result
+            // Delivery waits for the receipt's answer at most `receiptWait`, never past the
+            // deadline, and not at all when the host expired the run: whichever of the answer and
+            // that bound comes first delivers (delivery is idempotent), and expire() delivers at once.
+            let receiptTask = Task { [self] in
+                let report = await sending.value
+                state.withLock { $0.receiptFinal = report }
+                if waitForReceipt { deliverNow(decidedResult) }
+                return report
+            }
+            state.withLock { $0.receiptTask = receiptTask }
+            let wait = min(.milliseconds(Int(max(0, configuration.receiptWait) * 1000)), deadline - ContinuousClock.now)
+            if !waitForReceipt || wait <= .zero {
                 deliverNow(decidedResult)
+            } else {
+                Task { [self] in
+                    try? await Task.sleep(for: wait)
+                    deliverNow(decidedResult)
+                }
             }
         }
         return true
     }
 
     /// Delivers once; later calls are ignored. The receipt status is the final one if known.
-    private func deliverNow(_ decided: PipelineResult) {
-        let (handler, waiters, result): ((@Sendable (PipelineResult) -> Void)?, [CheckedContinuation<PipelineResult, Never>], PipelineResult?) = state.withLock
+    private func deliverNow(_ decided: RichPushResult) {
+        let (handler, waiters, result): ((@Sendable (RichPushResult) -> Void)?, [CheckedContinuation<RichPushResult, Never>], RichPushResult?) = state.withLock
         { s in
             guard s.delivered == nil else { return (nil, [], nil) }
             var result = decided
-            result.receipt = s.receiptFinal ?? ReceiptReport(status: .pending, receiptID: receiptID)
+            result.receipt = s.receiptFinal ?? RichPushReceiptReport(status: .pending, receiptID: receiptID)
             s.delivered = result
             let handler = s.deliver
             s.deliver = nil
@@ -341,12 +224,13 @@ public final class PipelineRun: Sendable {
             return (handler, waiters, result)
         }
         guard let result else { return }
-        DepthStage.log(result, configuration: configuration)
+        configuration.logger.log(NotificationLogLine(result))
         handler?(result)
         for waiter in waiters { waiter.resume(returning: result) }
     }
 
-    private static func milliseconds(_ d: Duration) -> Int {
+    /// Whole milliseconds of a duration.
+    static func milliseconds(_ d: Duration) -> Int {
         let (s, atto) = d.components
         return Int(s * 1000 + atto / 1_000_000_000_000_000)
     }

@@ -8,10 +8,10 @@ struct ReceiptSender: Sendable {
 
     /// Sends the receipt; never throws.
     /// - Returns: `sent` with the status for a 2xx, else `failed`.
-    func send(_ receipt: RichPushReceipt, to url: URL) async -> ReceiptReport {
+    func send(_ receipt: RichPushReceipt, to url: URL) async -> RichPushReceiptReport {
         let ats = MediaFetcher(transport: transport, allowedHTTPHosts: allowedHTTPHosts)
         guard ats.isAllowedByATS(url) else {
-            return ReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.atsRefusal(url), setting: Self.atsSetting(url))
+            return RichPushReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.atsRefusal(url), setting: Self.atsSetting(url))
         }
         do {
             let status = try await transport.post(
@@ -19,11 +19,11 @@ struct ReceiptSender: Sendable {
                 contentType: "application/x-www-form-urlencoded", timeout: timeout
             )
             let sent = (200..<300).contains(status)
-            return ReceiptReport(
+            return RichPushReceiptReport(
                 status: sent ? .sent : .failed, httpStatus: status == 0 ? nil : status, receiptID: receipt.receiptID,
                 error: sent ? nil : (status == 0 ? "no HTTP status" : "HTTP \(status)"))
         } catch {
-            return ReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.describe(error))
+            return RichPushReceiptReport(status: .failed, receiptID: receipt.receiptID, error: Self.describe(error))
         }
     }
 

@@ -8,6 +8,7 @@ import FoundationNetworking
 
 /// A standalone `ReceiptPoster`: libcurl where the `CCurl` shim is built (Linux: one wall-clock
 /// timeout covering connect and answer), URLSession otherwise (iOS).
+@_spi(RichPushInternal)
 public struct HTTPFormPoster: ReceiptPoster {
     /// Makes a poster.
     public init() {}

@@ -6,6 +6,7 @@ import Foundation
 /// Stored in `install-id` (a UUID) and created once under `flock` on `install-id.lock`, so the
 /// app and concurrent extension processes all read the same id. Deleting the app (and its App
 /// Group) makes a new one, as a new installation should.
+@_spi(RichPushInternal)
 public struct InstallIdentity: Sendable {
     /// The shared directory.
     public let directory: URL

@@ -1,6 +1,7 @@
 import Foundation
 
 /// A receipt waiting in the on-disk queue, with its destination and retry state.
+@_spi(RichPushInternal)
 public struct PendingReceipt: Sendable, Equatable, Codable {
     /// The receipt (its `receiptID` names the queue file).
     public var receipt: RichPushReceipt

@@ -5,6 +5,7 @@ import Foundation
 /// `HTTPFormPoster` is a standalone one (libcurl on Linux, URLSession on Apple platforms) for the
 /// app's `flushPendingReceipts`; inside the pipeline the receipts go through the pipeline's own
 /// `MediaTransport` and its ATS exceptions.
+@_spi(RichPushInternal)
 public protocol ReceiptPoster: Sendable {
     /// POSTs the receipt as `application/x-www-form-urlencoded` (`RichPushReceipt.formEncoded()`).
     ///

@@ -9,6 +9,7 @@ import Foundation
 /// oldest are dropped first. A sender *claims* due entries (moves their `notBefore` past its own
 /// timeout) before sending outside the lock, so two processes flushing at once never send the
 /// same receipt twice.
+@_spi(RichPushInternal)
 public struct ReceiptQueue: Sendable {
     /// At most 500 queued receipts (our bound: a few hundred KB in the App Group).
     public static let defaultMaximumEntries = 500
@@ -116,7 +117,7 @@ public struct ReceiptQueue: Sendable {
         return folder.appendingPathComponent("\(safe ? id : SHA256Hash.hex(id)).json")
     }
 
-    /// The name of a receipt's queue entry (and its key in `ReceiptFlushReport`): its `receipt_id`
+    /// The name of a receipt's queue entry (and its key in `RichPushReceiptFlushReport`): its `receipt_id`
     /// (the push id without one) for `delivered`, with `-<event>` appended for other events, so a
     /// push's `delivered` and `opened` are two entries.
     ///

@@ -3,6 +3,7 @@ import Foundation
 /// When a receipt is sent again: exponential backoff with full jitter (delay drawn uniformly
 /// from 0…min(cap, base·2^attempt), the AWS Architecture Blog's "Exponential Backoff and Jitter"),
 /// and which answers are worth a retry.
+@_spi(RichPushInternal)
 public struct RetryPolicy: Sendable, Equatable {
     /// What to do with a queued receipt after one attempt.
     public enum Decision: Sendable, Equatable {

@@ -6,6 +6,7 @@ import Foundation
 /// Kept in `seen-pushes.json` (push id → first-seen time) under `flock` on `seen-pushes.lock`;
 /// entries older than `timeToLive` are dropped, and at most `maximumEntries` are kept (oldest
 /// dropped first).
+@_spi(RichPushInternal)
 public struct SeenPushStore: Sendable {
     /// How long a push id is remembered: 7 days in seconds (APNs stores an undelivered
     /// notification for a limited time; a week is well past any redelivery).

@@ -14,6 +14,9 @@ import Foundation
 ///     <key>MediaKeyPathsReplace</key>       <false/>                                       <!-- true: only yours -->
 ///     <key>PushIDKeyPaths</key>             <array><string>data.id</string></array>        <!-- tried before the defaults -->
 ///     <key>PushIDKeyPathsReplace</key>      <false/>
+///     <key>SenderKeyPaths</key>             <array><string>data.from</string></array>      <!-- tried before "sender" -->
+///     <key>ConversationKeyPaths</key>       <array><string>data.chat</string></array>      <!-- tried before "conversation" -->
+///     <key>CommunicationNotifications</key> <true/>                                        <!-- false: never an INSendMessageIntent -->
 ///     <key>DefaultBody</key>                <string>すぐに確認</string>                   <!-- none unless set -->
 ///     <key>MediaCategoryIdentifiers</key>   <dict><key>image</key><string>image</string>
 ///                                                 <key>video</key><string>video</string>
@@ -33,7 +36,8 @@ public struct RichPushSettings: Sendable {
     public static let knownKeys: [String] = [
         "ReceiptsURL", "MediaKeyPaths", "MediaKeyPathsReplace", "PushIDKeyPaths", "PushIDKeyPathsReplace", "DefaultBody",
         "MediaCategoryIdentifiers", "MediaCategoryIdentifier", "ButtonCategorySlots", "AdditionalAttachmentTypes", "Deadline",
-        "AllowedHTTPHosts", "AppGroupIdentifier",
+        "AllowedHTTPHosts", "AppGroupIdentifier", "SenderKeyPaths", "SenderKeyPathsReplace", "ConversationKeyPaths",
+        "ConversationKeyPathsReplace", "CommunicationNotifications",
     ]
 
     /// The longest `Deadline` accepted, in seconds: below Apple's ~30 s budget, leaving time to deliver.
@@ -43,7 +47,7 @@ public struct RichPushSettings: Sendable {
     public static let maximumButtonCategorySlots = 16
 
     /// The pipeline configuration the settings describe.
-    public var pipeline: PipelineConfiguration
+    public var pipeline: RichPushConfiguration
     /// The App Group shared with the app (`AppGroupIdentifier`), `nil` when not set.
     public var appGroupIdentifier: String?
     /// What was wrong in the dictionary, one sentence each (empty when all was well).
@@ -55,7 +59,7 @@ public struct RichPushSettings: Sendable {
     ///   `nil` or no `RichPush` key gives the defaults.
     /// - Returns: the settings, with `problems` listing every value that was ignored.
     public static func read(infoDictionary: [String: Any]?) -> RichPushSettings {
-        var settings = RichPushSettings(pipeline: PipelineConfiguration(), appGroupIdentifier: nil, problems: [])
+        var settings = RichPushSettings(pipeline: RichPushConfiguration(), appGroupIdentifier: nil, problems: [])
         guard let raw = infoDictionary?[infoDictionaryKey] else { return settings }
         guard let dictionary = raw as? [String: Any] else {
             settings.problems.append("Info.plist \(infoDictionaryKey) must be a dictionary (it is \(type(of: raw))); using the defaults")
@@ -124,6 +128,16 @@ public struct RichPushSettings: Sendable {
         }
         pipeline.mediaKeyPaths = keyPaths(d, "MediaKeyPaths", defaults: pipeline.mediaKeyPaths)
         pipeline.pushIDKeyPaths = keyPaths(d, "PushIDKeyPaths", defaults: pipeline.pushIDKeyPaths)
+        pipeline.senderKeyPaths = keyPaths(d, "SenderKeyPaths", defaults: pipeline.senderKeyPaths)
+        pipeline.conversationKeyPaths = keyPaths(d, "ConversationKeyPaths", defaults: pipeline.conversationKeyPaths)
+        if let value = d["CommunicationNotifications"] {
+            if let flag = Self.boolean(value) {
+                pipeline.communicationNotifications = flag
+            } else {
+                problems.append(
+                    "RichPush.CommunicationNotifications must be a Boolean (<false/> to show a message's sender as a normal notification); using true")
+            }
+        }
         if let value = d["DefaultBody"] {
             if let s = value as? String {
                 pipeline.defaultBody = s.isEmpty ? nil : s
@@ -133,15 +147,15 @@ public struct RichPushSettings: Sendable {
         }
         if let value = d["MediaCategoryIdentifier"] {
             if let s = value as? String {
-                pipeline.mediaCategoryIdentifiers = s.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: MediaKind.allCases.map { ($0, s) })
+                pipeline.mediaCategoryIdentifiers = s.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: RichPushMediaKind.allCases.map { ($0, s) })
             } else {
                 problems.append("RichPush.MediaCategoryIdentifier must be a string (one category for every kind; empty for none); using image, video, audio")
             }
         }
         if let value = d["MediaCategoryIdentifiers"] {
-            if let map = value as? [String: Any], map.keys.allSatisfy({ MediaKind(rawValue: $0) != nil }), map.values.allSatisfy({ $0 is String }) {
+            if let map = value as? [String: Any], map.keys.allSatisfy({ RichPushMediaKind(rawValue: $0) != nil }), map.values.allSatisfy({ $0 is String }) {
                 for (key, category) in map {
-                    guard let kind = MediaKind(rawValue: key), let category = category as? String else { continue }
+                    guard let kind = RichPushMediaKind(rawValue: key), let category = category as? String else { continue }
                     pipeline.mediaCategoryIdentifiers[kind] = category.isEmpty ? nil : category
                 }
             } else {
@@ -159,9 +173,9 @@ public struct RichPushSettings: Sendable {
             }
         }
         if let value = d["AdditionalAttachmentTypes"] {
-            let optIn = MediaFormat.optInAttachmentFormats
+            let optIn = RichPushMediaFormat.optInAttachmentFormats
             let identifiers = value as? [String] ?? []
-            let formats = identifiers.compactMap(MediaFormat.forUniformTypeIdentifier).filter(optIn.contains)
+            let formats = identifiers.compactMap(RichPushMediaFormat.forUniformTypeIdentifier).filter(optIn.contains)
             if value is [String], formats.count == identifiers.count {
                 pipeline.additionalAttachmentFormats = Set(formats)
             } else {
@@ -199,7 +213,7 @@ public struct RichPushSettings: Sendable {
 
     /// A key path list: the dictionary's paths first, then the defaults it does not repeat, or
     /// only its paths when `<key>Replace` is true.
-    private mutating func keyPaths(_ d: [String: Any], _ key: String, defaults: [PayloadKeyPath]) -> [PayloadKeyPath] {
+    private mutating func keyPaths(_ d: [String: Any], _ key: String, defaults: [RichPushPayloadKeyPath]) -> [RichPushPayloadKeyPath] {
         var replace = false
         if let flag = d[key + "Replace"] {
             if let b = Self.boolean(flag) {
@@ -213,12 +227,12 @@ public struct RichPushSettings: Sendable {
             return defaults
         }
         guard let array = value as? [Any], let strings = array as? [String], !strings.isEmpty,
-            strings.allSatisfy({ !PayloadKeyPath($0).components.isEmpty })
+            strings.allSatisfy({ !RichPushPayloadKeyPath($0).components.isEmpty })
         else {
             problems.append("RichPush.\(key) must be a non-empty array of dotted key paths such as \"aps.alert.image\"; using the defaults")
             return defaults
         }
-        let paths = strings.map { PayloadKeyPath($0) }
+        let paths = strings.map { RichPushPayloadKeyPath($0) }
         if replace { return paths }
         return paths + defaults.filter { !paths.contains($0) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// Whole-file writes that readers never see half done: write a temporary file in the same
 /// directory, then `rename(2)` it over the destination (atomic within one file system).

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 #if canImport(Glibc)
 import Glibc

@@ -17,6 +17,7 @@ private let curlGlobalInit: Bool = {
 ///
 /// Redirects are never followed here (`CURLOPT_FOLLOWLOCATION` 0); `MediaFetcher` follows them,
 /// so that its https/ATS check and its 5-hop limit apply to every hop.
+@_spi(RichPushInternal)
 public struct CurlMediaTransport: MediaTransport {
     /// Rules for the connections a transfer opens (provider-side tools; the extension sets none).
     public struct ConnectionRules: Sendable {

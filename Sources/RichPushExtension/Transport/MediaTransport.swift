@@ -14,6 +14,7 @@ import Foundation
 /// - stop the transfer as soon as the receiver returns `false`, and then return normally;
 /// - give up after `MediaRequest.timeout` (throwing `MediaTransportError.timeout`), and return
 ///   promptly (throwing `.cancelled`) when the calling task is cancelled.
+@_spi(RichPushInternal)
 public protocol MediaTransport: Sendable {
     /// Performs one GET and streams the response to `receiver`.
     ///
@@ -36,6 +37,7 @@ public protocol MediaTransport: Sendable {
 }
 
 /// One media request.
+@_spi(RichPushInternal)
 public struct MediaRequest: Sendable, Equatable {
     /// The absolute http(s) URL, already normalised.
     public var url: URL
@@ -53,6 +55,7 @@ public struct MediaRequest: Sendable, Equatable {
 }
 
 /// The status line and headers of one response.
+@_spi(RichPushInternal)
 public struct MediaResponseHead: Sendable, Equatable {
     /// The HTTP status code, e.g. 200, 302, 404.
     public var statusCode: Int
@@ -80,6 +83,7 @@ public struct MediaResponseHead: Sendable, Equatable {
 }
 
 /// Receives one response, synchronously, on the transport's thread.
+@_spi(RichPushInternal)
 public protocol MediaResponseReceiver: AnyObject, Sendable {
     /// The status line and headers arrived.
     /// - Parameter head: the response head.
@@ -93,6 +97,7 @@ public protocol MediaResponseReceiver: AnyObject, Sendable {
 }
 
 /// Why a transport could not complete a request.
+@_spi(RichPushInternal)
 public struct MediaTransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable code.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {

@@ -12,6 +12,7 @@ import FoundationNetworking
 /// pipeline's own deadline and `TransferGate` bound what that can cost: `fetch` returns when the
 /// receiver says stop, when the task is cancelled or when the deadline passes, and no byte reaches
 /// the receiver (or a file) after that.
+@_spi(RichPushInternal)
 public struct URLSessionMediaTransport: MediaTransport {
     /// Makes a URLSession transport (one ephemeral session per request; no cache, no cookies).
     public init() {}

@@ -15,7 +15,7 @@ public struct MediaOptimizeError: Error, Sendable, Equatable, CustomStringConver
         /// Over a limit that converting cannot fix: the decoder's pixel bound, a video or sound
         /// over Apple's limit, or no JPEG within the byte budget even at the smallest size.
         public static let tooLarge = Code(rawValue: "too_large")
-        /// The file is cut short or broken (`MediaIntegrity`, or the decoder).
+        /// The file is cut short or broken (`RichPushMediaIntegrity`, or the decoder).
         public static let corruptMedia = Code(rawValue: "corrupt_media")
         /// libvips failed.
         public static let decoder = Code(rawValue: "decoder")

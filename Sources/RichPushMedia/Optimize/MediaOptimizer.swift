@@ -9,7 +9,7 @@ import RichPushExtension
 /// - WebP (animated: the first frame), HEIC/HEIF, AVIF, TIFF, SVG, JPEG XL, BMP (only with
 ///   `allowsImageMagick`) → JPEG;
 /// - JPEG, PNG, GIF over `maximumBytes` or over `maximumSide` on the long side → JPEG; within
-///   both (and structurally sound, `MediaIntegrity`) → kept as they are;
+///   both (and structurally sound, `RichPushMediaIntegrity`) → kept as they are;
 /// - video and audio → never transcoded: kept when the extension would attach them, else the
 ///   extension's reason;
 /// - more than `maximumInputPixels` declared (a decompression bomb) → `too_large` before any
@@ -96,9 +96,9 @@ public struct MediaOptimizer: Sendable {
         }
         // A file that may be kept as it is gets the extension's structure check; one that is
         // converted is decoded by libvips with fail_on=error, which refuses it as surely.
-        var integrity: MediaIntegrityError?
+        var integrity: RichPushMediaIntegrityError?
         if [.jpeg, .png, .gif].contains(format), bytes <= settings.maximumBytes {
-            do { try MediaIntegrity.check(input, format: format) } catch {
+            do { try RichPushMediaIntegrity.check(input, format: format) } catch {
                 if error.code != .tooManyPixels { integrity = error }
             }
         }
@@ -106,7 +106,7 @@ public struct MediaOptimizer: Sendable {
             throw MediaOptimizeError(.corruptMedia, "\(integrity.message); nothing to convert")
         }
         let header = try VipsLibrary.header(input)
-        result.inputSize = MediaIntegrity.PixelSize(width: header.width, height: header.height)
+        result.inputSize = RichPushMediaIntegrity.PixelSize(width: header.width, height: header.height)
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         if format != .svg, overflow || pixels > settings.maximumInputPixels {
             throw MediaOptimizeError(
@@ -133,14 +133,14 @@ public struct MediaOptimizer: Sendable {
         result.action = .converted
         result.outputFormat = .jpeg
         result.outputBytes = jpeg.data.count
-        result.outputSize = MediaIntegrity.PixelSize(width: jpeg.width, height: jpeg.height)
+        result.outputSize = RichPushMediaIntegrity.PixelSize(width: jpeg.width, height: jpeg.height)
         result.quality = jpeg.quality
         return finish()
     }
 
     /// Video and sound: never transcoded; copied when the extension would attach them.
-    private func keepAsIs(_ input: URL, format: MediaFormat, bytes: Int, kind: MediaKind, to output: URL) throws(MediaOptimizeError) {
-        guard MediaFormat.appleAttachmentFormats.contains(format) else {
+    private func keepAsIs(_ input: URL, format: RichPushMediaFormat, bytes: Int, kind: RichPushMediaKind, to output: URL) throws(MediaOptimizeError) {
+        guard RichPushMediaFormat.appleAttachmentFormats.contains(format) else {
             throw MediaOptimizeError(
                 .unsupportedFormat, "\(format.name) is not in Apple's attachment table and RichPush does not transcode \(kind.rawValue); send MPEG-4")
         }
@@ -150,7 +150,7 @@ public struct MediaOptimizer: Sendable {
                 "\(format.name) of \(bytes) bytes is over Apple's \(kind.rawValue) limit (\(kind.maximumBytes) bytes); RichPush does not transcode \(kind.rawValue): send a shorter or smaller file"
             )
         }
-        do { try MediaIntegrity.check(input, format: format) } catch {
+        do { try RichPushMediaIntegrity.check(input, format: format) } catch {
             throw MediaOptimizeError(.corruptMedia, error.message)
         }
         try Self.copy(input, to: output)
@@ -165,12 +165,12 @@ public struct MediaOptimizer: Sendable {
         }
     }
 
-    static func sniff(_ file: URL) throws(MediaOptimizeError) -> MediaFormat? {
+    static func sniff(_ file: URL) throws(MediaOptimizeError) -> RichPushMediaFormat? {
         do {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
-            let prefix = try handle.read(upToCount: MediaFormat.sniffLength) ?? Data()
-            return MediaFormat.sniff(prefix)
+            let prefix = try handle.read(upToCount: RichPushMediaFormat.sniffLength) ?? Data()
+            return RichPushMediaFormat.sniff(prefix)
         } catch {
             throw MediaOptimizeError(.storage, "cannot read \(file.path): \(error.localizedDescription)")
         }

@@ -1,6 +1,6 @@
 import Foundation
 import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 /// Fetches a media URL before the push is sent, exactly as RichPush's notification service
 /// extension will on the device, and says what the extension would do with it.
@@ -8,14 +8,14 @@ import RichPushExtension
 /// No second implementation: the probe runs the extension's own `MediaURL.normalize`,
 /// `MediaFetcher` (https/ATS policy on every hop, 5 redirects, `Accept-Encoding: identity`,
 /// magic-byte sniffing against Apple's attachment table, Apple's per-kind size limits while
-/// streaming, the deadline) and `MediaIntegrity.verify` (structure, pixel bound), over the
+/// streaming, the deadline) and `RichPushMediaIntegrity.verify` (structure, pixel bound), over the
 /// extension's libcurl transport. On top, for the provider only: no server-side request forgery
 /// (`MediaAddressPolicy`, checked on every hop and on the address actually connected to).
 public struct MediaProbe: Sendable {
     /// What the probe may do.
     public struct Settings: Sendable {
         /// The time budget for the whole fetch: default 25 s, the extension pipeline's own
-        /// deadline (`PipelineConfiguration.deadline`; iOS gives the extension ~30 s).
+        /// deadline (`RichPushConfiguration.deadline`; iOS gives the extension ~30 s).
         public var budget: Duration = .seconds(25)
         /// Hosts allowed over cleartext `http://` (App Transport Security exceptions), as in `simulate`.
         public var allowedHTTPHosts: Set<String> = []
@@ -27,7 +27,7 @@ public struct MediaProbe: Sendable {
         /// test's private CA; `--media-ca-file`), or `nil`.
         public var caFile: String?
         /// The formats the extension attaches (default Apple's table).
-        public var attachableFormats = Set(MediaFormat.appleAttachmentFormats)
+        public var attachableFormats = Set(RichPushMediaFormat.appleAttachmentFormats)
         /// Whether URL credentials are sent as Basic auth (default no, as in the extension).
         public var sendsURLCredentials = false
 
@@ -61,12 +61,12 @@ public struct MediaProbe: Sendable {
     ///   - raw: the URL as written in the payload.
     ///   - folder: a fresh folder for the file (the caller removes it).
     /// - Returns: the probe's result, and the file when the whole body was fetched.
-    public func probe(_ raw: String, keepingIn folder: URL) async -> (result: MediaProbeResult, media: DownloadedMedia?) {
+    public func probe(_ raw: String, keepingIn folder: URL) async -> (result: MediaProbeResult, media: RichPushDownloadedMedia?) {
         await run(raw, into: folder, sourceByteLimit: nil)
     }
 
     /// Fetches an original for conversion (`richpush media optimize URL`): the same fetch and
-    /// checks, but any format `MediaFormat.sniff` knows is kept, up to `byteLimit` bytes, so a
+    /// checks, but any format `RichPushMediaFormat.sniff` knows is kept, up to `byteLimit` bytes, so a
     /// WebP or a 12 MB JPEG can be converted.
     ///
     /// - Parameters:
@@ -74,11 +74,11 @@ public struct MediaProbe: Sendable {
     ///   - folder: a fresh folder for the file (the caller removes it).
     ///   - byteLimit: the most bytes fetched.
     /// - Returns: the probe's result (reason set when the fetch failed) and the file, if fetched.
-    public func fetchOriginal(_ raw: String, into folder: URL, byteLimit: Int) async -> (result: MediaProbeResult, media: DownloadedMedia?) {
+    public func fetchOriginal(_ raw: String, into folder: URL, byteLimit: Int) async -> (result: MediaProbeResult, media: RichPushDownloadedMedia?) {
         await run(raw, into: folder, sourceByteLimit: byteLimit)
     }
 
-    private func run(_ raw: String, into folder: URL, sourceByteLimit: Int?) async -> (result: MediaProbeResult, media: DownloadedMedia?) {
+    private func run(_ raw: String, into folder: URL, sourceByteLimit: Int?) async -> (result: MediaProbeResult, media: RichPushDownloadedMedia?) {
         let started = ContinuousClock.now
         var result = MediaProbeResult(url: raw)
         func finish() -> MediaProbeResult {
@@ -97,7 +97,7 @@ public struct MediaProbe: Sendable {
         var fetcher = MediaFetcher(transport: transport, allowedHTTPHosts: settings.allowedHTTPHosts, attachableFormats: settings.attachableFormats)
         fetcher.sendsURLCredentials = settings.sendsURLCredentials
         fetcher.sourceByteLimit = sourceByteLimit
-        let media: DownloadedMedia
+        let media: RichPushDownloadedMedia
         do throws(FetchFailure) {
             media = try await fetcher.fetch(url, into: folder, deadline: started + settings.budget)
         } catch {
@@ -124,8 +124,8 @@ public struct MediaProbe: Sendable {
             result.message = "fetched \(media.format.name), \(media.bytes) bytes"
             return (finish(), media)
         }
-        do throws(MediaValidationError) {
-            result.pixelSize = try MediaIntegrity.verify(media)
+        do throws(RichPushMediaValidationError) {
+            result.pixelSize = try RichPushMediaIntegrity.verify(media)
             result.message = "the extension would attach \(media.format.name), \(media.bytes) bytes"
         } catch {
             result.reason = error.reason

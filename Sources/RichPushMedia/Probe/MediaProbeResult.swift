@@ -16,13 +16,13 @@ public struct MediaProbeResult: Sendable, Equatable {
     /// The last response's HTTP status.
     public var httpStatus: Int?
     /// The format the first bytes showed.
-    public var format: MediaFormat?
+    public var format: RichPushMediaFormat?
     /// Bytes received (when the whole body was read).
     public var bytes: Int?
     /// Redirects followed.
     public var redirects: Int?
     /// The pixel size an image declares (JPEG, PNG, GIF).
-    public var pixelSize: MediaIntegrity.PixelSize?
+    public var pixelSize: RichPushMediaIntegrity.PixelSize?
     /// Time to the last response's head, in ms from the start.
     public var ttfbMs: Int?
     /// Total time, in ms.
@@ -37,8 +37,8 @@ public struct MediaProbeResult: Sendable, Equatable {
     /// The JSON object `richpush media probe --json` prints: `reason` (null when the extension
     /// would attach it), `message`, `type` (UTType), `format`, `bytes`, `width`, `height`,
     /// `final_url`, `http_status`, `redirects`, `ttfb_ms`, `total_ms`.
-    public var json: JSONValue {
-        func number(_ v: Int?) -> JSONValue { v.map { .number(JSONNumber($0)) } ?? .null }
+    public var json: RichPushJSONValue {
+        func number(_ v: Int?) -> RichPushJSONValue { v.map { .number(RichPushJSONNumber($0)) } ?? .null }
         return .object([
             "url": .string(url),
             "reason": reason.map { .string($0.rawValue) } ?? .null,

@@ -1,6 +1,6 @@
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 /// The probe's HTTP layer: the extension's own libcurl transport with the address policy on
 /// every connection, plus what the probe reports (time to first byte, the last URL requested,

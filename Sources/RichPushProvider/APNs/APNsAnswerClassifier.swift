@@ -24,7 +24,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
         }
     }
 
-    func renew(_ stale: APNsTokenManager.Token?, alreadyRenewed: Bool, answer: JSONValue) async throws(CredentialRefusal) -> APNsTokenManager.Token? {
+    func renew(_ stale: APNsTokenManager.Token?, alreadyRenewed: Bool, answer: RichPushJSONValue) async throws(CredentialRefusal) -> APNsTokenManager.Token? {
         guard let manager = authentication.tokenManager, let stale, !alreadyRenewed else {
             throw CredentialRefusal(
                 message:
@@ -51,7 +51,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
             body: notification.payload)
     }
 
-    func read(_ response: TransportResponse, json: JSONValue, into result: inout APNsResult) async -> AnswerVerdict {
+    func read(_ response: TransportResponse, json: RichPushJSONValue, into result: inout APNsResult) async -> AnswerVerdict {
         result.apnsID = response.headers["apns-id"] ?? notification.apnsID?.uuidString.lowercased()
         result.reason = json["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
         result.timestamp = APNsResult.timestamp(json["timestamp"])
@@ -100,7 +100,7 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
 
     /// Whether a first answer stops the batch (a configuration error).
     func isStopAnswer(_ answer: TransportResponse) -> Bool {
-        let reason = (try? JSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
+        let reason = (try? RichPushJSONValue.parse(answer.body))?["reason"]?.stringValue.map { APNsReason(rawValue: $0) }
         if case .stopBatch = APNsResponseHandling.classify(
             status: answer.status, reason: reason, topic: notification.topic, environment: environment, names: settingNames)
         {

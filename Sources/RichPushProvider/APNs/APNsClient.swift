@@ -31,7 +31,7 @@ public final class APNsClient: Sendable {
     private let transport: any HTTPTransport
     private let retry: APNsRetryPolicy
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
-    private let linter: PayloadLinter
+    private let linter: RichPushPayloadLinter
     private let batchWindow: Int
     /// What messages call the settings (the program's own names, or described in words).
     public let settingNames: APNsSettingNames
@@ -50,7 +50,8 @@ public final class APNsClient: Sendable {
     public convenience init(
         environment: APNsEnvironment, authentication: APNsAuthentication,
         transport: TransportConfiguration = TransportConfiguration(), retry: APNsRetryPolicy = APNsRetryPolicy(),
-        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), settingNames: APNsSettingNames = .descriptive
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: RichPushPayloadLinter = RichPushPayloadLinter(),
+        settingNames: APNsSettingNames = .descriptive
     ) throws {
         var configuration = transport
         if environment.baseURL.lowercased().hasPrefix("http://") { configuration.httpVersion = .http2PriorKnowledge }
@@ -83,7 +84,7 @@ public final class APNsClient: Sendable {
     public init(
         environment: APNsEnvironment, authentication: APNsAuthentication, httpTransport: any HTTPTransport,
         retry: APNsRetryPolicy = APNsRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
-        linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500, settingNames: APNsSettingNames = .descriptive
+        linter: RichPushPayloadLinter = RichPushPayloadLinter(), batchWindow: Int = 500, settingNames: APNsSettingNames = .descriptive
     ) {
         self.environment = environment
         self.authentication = authentication

@@ -38,7 +38,7 @@ public struct APNsNotification: Sendable {
 
     /// Describes a notification.
     /// - Parameters:
-    ///   - payload: the payload bytes (use `PushPayload.jsonData()`).
+    ///   - payload: the payload bytes (use `RichPushPayloadBuilder.jsonData()`).
     ///   - topic: the `apns-topic` (bundle id).
     ///   - pushType: the push type.
     public init(payload: Data, topic: String, pushType: APNsPushType = .alert) {
@@ -57,7 +57,7 @@ public struct APNsNotification: Sendable {
     ///   `mutable-content`, …) or `invalid_request` (collapse id over 64 bytes, empty topic,
     ///   `background` with priority 10), whose `setting` is the `Setting` to change (its message
     ///   names no program's option: the program adds its own name for the setting).
-    public func validate(linter: PayloadLinter = PayloadLinter(), checkingTopic: Bool = true) throws -> [LintFinding] {
+    public func validate(linter: RichPushPayloadLinter = RichPushPayloadLinter(), checkingTopic: Bool = true) throws -> [RichPushLintFinding] {
         if checkingTopic, topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
             throw RichPushError(
                 code: .invalidRequest, message: "the topic \"\(topic)\" is not a bundle id; give the app's bundle id as the topic, e.g. com.example.app",

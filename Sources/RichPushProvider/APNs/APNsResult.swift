@@ -66,20 +66,20 @@ public struct APNsResult: PushTokenResult, DeliveredTokenResult {
     ///
     /// - Parameter value: the field's JSON value, if any.
     /// - Returns: the date, or `nil`.
-    public static func timestamp(_ value: JSONValue?) -> Date? {
+    public static func timestamp(_ value: RichPushJSONValue?) -> Date? {
         guard let ms = value?.doubleValue, ms.isFinite, ms >= 0, ms <= Double(maximumTimestampMs) else { return nil }
         return Date(timeIntervalSince1970: ms / 1000)
     }
 
     /// The result as one JSON object: token, apns-id, status, reason, outcome, attempts, message.
-    public var jsonValue: JSONValue {
-        var o: [String: JSONValue] = [
+    public var jsonValue: RichPushJSONValue {
+        var o: [String: RichPushJSONValue] = [
             "token": .string(deviceToken),
             "outcome": .string(outcome.rawValue),
             "attempts": .int(attempts),
         ]
-        o["apns-id"] = apnsID.map(JSONValue.string) ?? .null
-        o["status"] = status.map(JSONValue.int) ?? .null
+        o["apns-id"] = apnsID.map(RichPushJSONValue.string) ?? .null
+        o["status"] = status.map(RichPushJSONValue.int) ?? .null
         o["reason"] = reason.map { .string($0.rawValue) } ?? .null
         if let ms = timestampMs { o["timestamp"] = .int(ms) }
         if let message { o["message"] = .string(message) }
@@ -91,25 +91,25 @@ public struct APNsResult: PushTokenResult, DeliveredTokenResult {
     /// - Parameter out: the buffer.
     public func writeJSON(into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        JSONValue.writeField("apns-id", apnsID, into: &out)
+        RichPushJSONValue.writeField("apns-id", apnsID, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("attempts", attempts, into: &out)
+        RichPushJSONValue.writeField("attempts", attempts, into: &out)
         if let message {
             out.append(UInt8(ascii: ","))
-            JSONValue.writeField("message", message, into: &out)
+            RichPushJSONValue.writeField("message", message, into: &out)
         }
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("outcome", outcome.rawValue, into: &out)
+        RichPushJSONValue.writeField("outcome", outcome.rawValue, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("reason", reason?.rawValue, into: &out)
+        RichPushJSONValue.writeField("reason", reason?.rawValue, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("status", status, into: &out)
+        RichPushJSONValue.writeField("status", status, into: &out)
         if let ms = timestampMs {
             out.append(UInt8(ascii: ","))
-            JSONValue.writeField("timestamp", ms, into: &out)
+            RichPushJSONValue.writeField("timestamp", ms, into: &out)
         }
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("token", deviceToken, into: &out)
+        RichPushJSONValue.writeField("token", deviceToken, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 }

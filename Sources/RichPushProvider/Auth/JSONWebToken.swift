@@ -11,12 +11,12 @@ public enum JSONWebToken {
     ///   - signer: the key.
     /// - Returns: `base64url(header).base64url(claims).base64url(signature)`.
     /// - Throws: `RichPushError` with code `signing` when the key cannot sign.
-    public static func make(header: [String: JSONValue], claims: [String: JSONValue], signer: any JWTSigner) throws -> String {
+    public static func make(header: [String: RichPushJSONValue], claims: [String: RichPushJSONValue], signer: any JWTSigner) throws -> String {
         var h = header
         h["alg"] = .string(signer.algorithm)
         let signingInput =
-            Base64URL.encode(JSONValue.object(h).jsonData(sortedKeys: true)) + "."
-            + Base64URL.encode(JSONValue.object(claims).jsonData(sortedKeys: true))
+            Base64URL.encode(RichPushJSONValue.object(h).jsonData(sortedKeys: true)) + "."
+            + Base64URL.encode(RichPushJSONValue.object(claims).jsonData(sortedKeys: true))
         let signature = try signer.sign(Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }

@@ -23,7 +23,7 @@ public protocol PushTokenResult: Sendable {
     /// proxy), at most 200 characters; printed once per batch, not per token.
     var unexpectedBody: String? { get }
     /// The result as one JSON line for `richpush send`.
-    var jsonValue: JSONValue { get }
+    var jsonValue: RichPushJSONValue { get }
 
     /// Appends `jsonValue` as compact JSON with sorted keys (the same bytes), without building
     /// the value first: `richpush send` writes one line per device token.

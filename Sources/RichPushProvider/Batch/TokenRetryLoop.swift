@@ -61,7 +61,7 @@ protocol TokenAnswerClassifier: Sendable {
     ///   - answer: the refusal, parsed.
     /// - Returns: the credential for the next request (`nil`: fetch one then).
     /// - Throws: `CredentialRefusal` when a renewal cannot help.
-    func renew(_ stale: Credential?, alreadyRenewed: Bool, answer: JSONValue) async throws(CredentialRefusal) -> Credential?
+    func renew(_ stale: Credential?, alreadyRenewed: Bool, answer: RichPushJSONValue) async throws(CredentialRefusal) -> Credential?
 
     /// The request for one token.
     func request(to token: String, credential: Credential?) -> TransportRequest
@@ -72,7 +72,7 @@ protocol TokenAnswerClassifier: Sendable {
     ///   - response: the answer (its status is already in `result`).
     ///   - json: its body parsed (`.null` when empty or not JSON).
     ///   - result: the token's result so far.
-    func read(_ response: TransportResponse, json: JSONValue, into result: inout Result) async -> AnswerVerdict
+    func read(_ response: TransportResponse, json: RichPushJSONValue, into result: inout Result) async -> AnswerVerdict
 
     /// Whether a first answer is one that stops the batch (a configuration error).
     func isStopAnswer(_ answer: TransportResponse) -> Bool
@@ -155,7 +155,7 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                 return result
             }
             result.status = response.status
-            let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
+            let parsed = response.body.isEmpty ? nil : try? RichPushJSONValue.parse(response.body)
             result.unexpectedBody = response.status != 200 && !response.body.isEmpty && parsed?.objectValue == nil ? ResponseExcerpt.make(response) : nil
             let json = parsed ?? .null
             switch await classifier.read(response, json: json, into: &result) {

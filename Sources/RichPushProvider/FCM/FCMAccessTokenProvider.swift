@@ -83,7 +83,7 @@ public actor FCMAccessTokenProvider {
         } catch let error as RichPushError {
             throw RichPushError(code: error.code, message: "cannot get an OAuth2 access token from \(account.tokenURI): \(error.message)", underlying: error)
         }
-        let json = (try? JSONValue.parse(response.body)) ?? .null
+        let json = (try? RichPushJSONValue.parse(response.body)) ?? .null
         guard response.status == 200, let token = json["access_token"]?.stringValue, !token.isEmpty else {
             let detail = json["error_description"]?.stringValue ?? json["error"]?.stringValue ?? "status \(response.status)"
             throw RichPushError(

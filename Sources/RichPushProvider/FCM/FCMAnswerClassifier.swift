@@ -25,7 +25,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
         }
     }
 
-    func renew(_ stale: String?, alreadyRenewed: Bool, answer: JSONValue) async throws(CredentialRefusal) -> String? {
+    func renew(_ stale: String?, alreadyRenewed: Bool, answer: RichPushJSONValue) async throws(CredentialRefusal) -> String? {
         guard !alreadyRenewed else {
             let error = FCMResponseHandling.ErrorBody(answer)
             throw CredentialRefusal(
@@ -56,7 +56,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
         (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
     }
 
-    func read(_ response: TransportResponse, json: JSONValue, into result: inout FCMSendResult) async -> AnswerVerdict {
+    func read(_ response: TransportResponse, json: RichPushJSONValue, into result: inout FCMSendResult) async -> AnswerVerdict {
         let error = FCMResponseHandling.ErrorBody(json)
         result.errorCode = response.status == 200 ? nil : error.code
         let note = TokenRetryLoop<Self>.unexpectedBodyNote(result, .fcm)
@@ -93,7 +93,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
     }
 
     func isStopAnswer(_ answer: TransportResponse) -> Bool {
-        let error = FCMResponseHandling.ErrorBody((try? JSONValue.parse(answer.body)) ?? .null)
+        let error = FCMResponseHandling.ErrorBody((try? RichPushJSONValue.parse(answer.body)) ?? .null)
         if case .stopBatch = FCMResponseHandling.classify(status: answer.status, error: error, project: projectID, names: settingNames) { return true }
         return false
     }

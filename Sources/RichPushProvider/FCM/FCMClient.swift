@@ -27,7 +27,7 @@ public final class FCMClient: Sendable {
     private let tokenTransport: any HTTPTransport
     private let retry: FCMRetryPolicy
     private let tokenStateHandler: (any DeviceTokenStateHandler)?
-    private let linter: PayloadLinter
+    private let linter: RichPushPayloadLinter
     private let batchWindow: Int
     private let settingNames: FCMSettingNames
 
@@ -48,7 +48,7 @@ public final class FCMClient: Sendable {
     public init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: any HTTPTransport,
         tokenTransport: (any HTTPTransport)? = nil, clock: any ProviderClock = SystemClock(), retry: FCMRetryPolicy = FCMRetryPolicy(),
-        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: PayloadLinter = PayloadLinter(), batchWindow: Int = 500,
+        tokenStateHandler: (any DeviceTokenStateHandler)? = nil, linter: RichPushPayloadLinter = RichPushPayloadLinter(), batchWindow: Int = 500,
         settingNames: FCMSettingNames = .descriptive
     ) throws {
         self.account = account
@@ -143,7 +143,7 @@ public final class FCMClient: Sendable {
                 await tokens.invalidate(bearer)
                 continue
             }
-            let json = (try? JSONValue.parse(response.body)) ?? .null
+            let json = (try? RichPushJSONValue.parse(response.body)) ?? .null
             var result = FCMResult(status: response.status, name: json["name"]?.stringValue)
             let error = FCMResponseHandling.ErrorBody(json)
             result.message = error.message
@@ -248,7 +248,7 @@ public final class FCMClient: Sendable {
             let token = sentTokens[sent], response = responses[sent]
             sent += 1
             if case .success(let answer) = response, answer.status == 200,
-                let name = (try? JSONValue.parse(answer.body))?["name"]?.stringValue
+                let name = (try? RichPushJSONValue.parse(answer.body))?["name"]?.stringValue
             {
                 var result = FCMSendResult(deviceToken: token, outcome: .accepted, status: 200, attempts: 1)
                 result.messageName = name

@@ -15,7 +15,7 @@ public struct FCMMessage: Sendable {
     /// The FCM registration token for `send(_:)` of one message (batch sends give their own).
     public var token: String
     /// `apns.payload`: the APNs payload, sent exactly as held (numbers and strings unchanged).
-    public var apnsPayload: JSONValue
+    public var apnsPayload: RichPushJSONValue
     /// `apns.headers`, e.g. `apns-priority`, `apns-collapse-id`, `apns-push-type`.
     public var apnsHeaders: [String: String] = [:]
     /// `apns.fcm_options.image`: the image URL (https) Firebase's extension helper reads.
@@ -41,9 +41,9 @@ public struct FCMMessage: Sendable {
     ///   - imageURL: the image (https).
     ///   - mediaKeyPath: where the image URL goes in the APNs payload and `data` (default
     ///     `image-url`, which the RichPush extension reads).
-    public init(token: String, title: String? = nil, body: String? = nil, imageURL: String? = nil, mediaKeyPath: PayloadKeyPath = "image-url") {
+    public init(token: String, title: String? = nil, body: String? = nil, imageURL: String? = nil, mediaKeyPath: RichPushPayloadKeyPath = "image-url") {
         self.token = token
-        var payload = PushPayload(title: title, body: body)
+        var payload = RichPushPayloadBuilder(title: title, body: body)
         payload.mediaKeyPath = mediaKeyPath
         payload.mediaURL = imageURL
         apnsPayload = payload.jsonValue()
@@ -61,7 +61,7 @@ public struct FCMMessage: Sendable {
     ///   - apnsPayload: the APNs payload.
     ///   - apnsHeaders: APNs headers for FCM to pass on.
     ///   - imageURL: `apns.fcm_options.image`.
-    public init(token: String = "", apnsPayload: JSONValue, apnsHeaders: [String: String] = [:], imageURL: String? = nil) {
+    public init(token: String = "", apnsPayload: RichPushJSONValue, apnsHeaders: [String: String] = [:], imageURL: String? = nil) {
         self.token = token
         self.apnsPayload = apnsPayload
         self.apnsHeaders = apnsHeaders
@@ -77,8 +77,8 @@ public struct FCMMessage: Sendable {
     ///   - notification: the APNs notification.
     ///   - mediaKeyPaths: where media URLs are looked for.
     /// - Throws: `RichPushError` `invalid_json` when the payload bytes are not JSON.
-    public init(_ notification: APNsNotification, mediaKeyPaths: [PayloadKeyPath] = PayloadKeyPath.defaultMediaKeyPaths) throws {
-        let payload = try JSONValue.parseStrictly(notification.payload)
+    public init(_ notification: APNsNotification, mediaKeyPaths: [RichPushPayloadKeyPath] = RichPushPayloadKeyPath.defaultMediaKeyPaths) throws {
+        let payload = try RichPushJSONValue.parseStrictly(notification.payload)
         var headers = ["apns-push-type": notification.pushType.rawValue]
         if let priority = notification.priority { headers["apns-priority"] = String(priority.rawValue) }
         if let expiration = notification.expiration { headers["apns-expiration"] = String(Int(expiration.timeIntervalSince1970)) }
@@ -89,26 +89,26 @@ public struct FCMMessage: Sendable {
     }
 
     /// The request body for `token`: `{"message": {token, android?: {collapse_key}, notification?, data?, apns: {headers?, payload, fcm_options?}}}`.
-    public var requestBody: JSONValue { requestBody(for: token) }
+    public var requestBody: RichPushJSONValue { requestBody(for: token) }
 
     /// The request body for one registration token.
     /// - Parameter token: the registration token.
     /// - Returns: the body.
-    public func requestBody(for token: String) -> JSONValue {
+    public func requestBody(for token: String) -> RichPushJSONValue {
         var message = messageWithoutToken
         message["token"] = .string(token)
         return .object(["message": .object(message)])
     }
 
     /// The members of `message` except `token`.
-    var messageWithoutToken: [String: JSONValue] {
-        var apns: [String: JSONValue] = ["payload": apnsPayload]
+    var messageWithoutToken: [String: RichPushJSONValue] {
+        var apns: [String: RichPushJSONValue] = ["payload": apnsPayload]
         if let imageURL { apns["fcm_options"] = .object(["image": .string(imageURL)]) }
-        if !apnsHeaders.isEmpty { apns["headers"] = .object(apnsHeaders.mapValues(JSONValue.string)) }
-        var message: [String: JSONValue] = ["apns": .object(apns)]
+        if !apnsHeaders.isEmpty { apns["headers"] = .object(apnsHeaders.mapValues(RichPushJSONValue.string)) }
+        var message: [String: RichPushJSONValue] = ["apns": .object(apns)]
         if let androidCollapseKey { message["android"] = .object(["collapse_key": .string(androidCollapseKey)]) }
-        if !notification.isEmpty { message["notification"] = .object(notification.mapValues(JSONValue.string)) }
-        if !data.isEmpty { message["data"] = .object(data.mapValues(JSONValue.string)) }
+        if !notification.isEmpty { message["notification"] = .object(notification.mapValues(RichPushJSONValue.string)) }
+        if !data.isEmpty { message["data"] = .object(data.mapValues(RichPushJSONValue.string)) }
         return message
     }
 
@@ -116,7 +116,7 @@ public struct FCMMessage: Sendable {
     /// `token` sorts after every other member of `message` (`android`, `apns`, `data`, `notification`).
     func bodyTemplate() -> (prefix: [UInt8], suffix: [UInt8]) {
         var prefix: [UInt8] = []
-        JSONValue.object(messageWithoutToken).write(into: &prefix)
+        RichPushJSONValue.object(messageWithoutToken).write(into: &prefix)
         // `{…}` → `{"message":{…,"token":` … `}}`
         prefix.removeLast()
         prefix.insert(contentsOf: Array(#"{"message":"#.utf8), at: 0)
@@ -128,7 +128,7 @@ public struct FCMMessage: Sendable {
     static func body(_ template: (prefix: [UInt8], suffix: [UInt8]), token: String) -> Data {
         var out = template.prefix
         out.reserveCapacity(template.prefix.count + token.utf8.count + 8)
-        JSONValue.write(token, into: &out)
+        RichPushJSONValue.write(token, into: &out)
         out.append(contentsOf: template.suffix)
         return Data(out)
     }

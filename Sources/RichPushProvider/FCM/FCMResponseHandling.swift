@@ -29,7 +29,7 @@ enum FCMResponseHandling: Equatable {
         /// The fields named by a `google.rpc.BadRequest` detail (`message.token`, …).
         var fieldViolations: [String] = []
 
-        init(_ json: JSONValue) {
+        init(_ json: RichPushJSONValue) {
             let error = json["error"]
             apiStatus = error?["status"]?.stringValue
             message = error?["message"]?.stringValue

@@ -50,15 +50,15 @@ public struct FCMSendResult: PushTokenResult, DeliveredTokenResult {
     public var providerMessageID: String? { messageName }
 
     /// The result as one JSON object: token, message_id, status, reason, outcome, attempts, message.
-    public var jsonValue: JSONValue {
-        var o: [String: JSONValue] = [
+    public var jsonValue: RichPushJSONValue {
+        var o: [String: RichPushJSONValue] = [
             "token": .string(deviceToken),
             "outcome": .string(outcome.rawValue),
             "attempts": .int(attempts),
         ]
-        o["message_id"] = messageName.map(JSONValue.string) ?? .null
-        o["status"] = status.map(JSONValue.int) ?? .null
-        o["reason"] = errorCode.map(JSONValue.string) ?? .null
+        o["message_id"] = messageName.map(RichPushJSONValue.string) ?? .null
+        o["status"] = status.map(RichPushJSONValue.int) ?? .null
+        o["reason"] = errorCode.map(RichPushJSONValue.string) ?? .null
         if let message { o["message"] = .string(message) }
         return .object(o)
     }
@@ -68,21 +68,21 @@ public struct FCMSendResult: PushTokenResult, DeliveredTokenResult {
     /// - Parameter out: the buffer.
     public func writeJSON(into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        JSONValue.writeField("attempts", attempts, into: &out)
+        RichPushJSONValue.writeField("attempts", attempts, into: &out)
         if let message {
             out.append(UInt8(ascii: ","))
-            JSONValue.writeField("message", message, into: &out)
+            RichPushJSONValue.writeField("message", message, into: &out)
         }
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("message_id", messageName, into: &out)
+        RichPushJSONValue.writeField("message_id", messageName, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("outcome", outcome.rawValue, into: &out)
+        RichPushJSONValue.writeField("outcome", outcome.rawValue, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("reason", errorCode, into: &out)
+        RichPushJSONValue.writeField("reason", errorCode, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("status", status, into: &out)
+        RichPushJSONValue.writeField("status", status, into: &out)
         out.append(UInt8(ascii: ","))
-        JSONValue.writeField("token", deviceToken, into: &out)
+        RichPushJSONValue.writeField("token", deviceToken, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// A Google service-account key file (the JSON downloaded from the Firebase console).
 ///
@@ -22,7 +22,7 @@ public struct FCMServiceAccount: Sendable {
     ///   - label: the file name, for messages.
     /// - Throws: `RichPushError` with code `configuration` naming the missing member.
     public init(json data: Data, label: String = "the service account file") throws {
-        let json = try JSONValue.parse(data)
+        let json = try RichPushJSONValue.parse(data)
         func member(_ name: String) throws -> String {
             guard let value = json[name]?.stringValue, !value.isEmpty else {
                 throw RichPushError(

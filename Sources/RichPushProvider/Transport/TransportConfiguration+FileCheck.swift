@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 #if canImport(COpenSSL)
 import COpenSSL

@@ -74,10 +74,10 @@ struct CampaignRequest: Sendable {
 
         // The content goes through POST /v1/pushes' own checks; the one token it is given there is
         // a placeholder that nothing sends (the targets come from the audience).
-        var content: [String: JSONValue] = [:]
+        var content: [String: RichPushJSONValue] = [:]
         for (key, value) in root where Self.contentKeys.contains(key) { content[key] = value }
         content["tokens"] = .array([.string(String(repeating: "0", count: 64))])
-        self.content = try PushSendRequest(body: JSONValue.object(content).jsonData(), defaultTopic: defaultTopic)
+        self.content = try PushSendRequest(body: RichPushJSONValue.object(content).jsonData(), defaultTopic: defaultTopic)
 
         if let value = root["send_at"] {
             guard let text = value.stringValue, let date = Self.rfc3339(text) else {
@@ -116,7 +116,7 @@ struct CampaignRequest: Sendable {
         return fractional.date(from: text)
     }
 
-    private static func audience(_ value: JSONValue, provider: PushProvider?) throws -> CampaignAudience {
+    private static func audience(_ value: RichPushJSONValue, provider: PushProvider?) throws -> CampaignAudience {
         guard let object = value.objectValue else {
             throw HTTPResponseError(
                 field: "audience",

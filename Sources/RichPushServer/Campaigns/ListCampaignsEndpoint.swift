@@ -38,7 +38,7 @@ struct ListCampaignsEndpoint: CampaignEndpoint {
         let page = try await run { try campaigns.campaigns(limit: wanted, before: before) }
         let nowMs = ServerContext.nowMs
         let shown = page.prefix(limit)
-        let next: JSONValue = page.count > limit ? (shown.last.map { .string($0.id) } ?? .null) : .null
+        let next: RichPushJSONValue = page.count > limit ? (shown.last.map { .string($0.id) } ?? .null) : .null
         return CampaignJSON.response(200, .object(["campaigns": .array(shown.map { CampaignJSON.object($0, nowMs: nowMs) }), "next_before": next]))
     }
 }

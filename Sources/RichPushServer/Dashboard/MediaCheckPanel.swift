@@ -79,7 +79,7 @@ enum MediaCheckPanel {
 
     /// `image/jpeg` → `JPEG`, `org.webmproject.webp` → `WebP`: a short name for a media type or UTType.
     static func typeName(_ type: String) -> String {
-        if let format = MediaFormat.known.first(where: { $0.uniformTypeIdentifier == type }) { return format.name }
+        if let format = RichPushMediaFormat.known.first(where: { $0.uniformTypeIdentifier == type }) { return format.name }
         return ["image/jpeg": "JPEG", "image/png": "PNG", "image/gif": "GIF"][type] ?? type
     }
 }

@@ -33,7 +33,7 @@ enum DeviceTagRule {
     ///   - allowEmpty: whether `[]` is accepted (a device's tags may be cleared; an audience needs one).
     /// - Returns: the tags.
     /// - Throws: `HTTPResponseError` 400 naming `field`.
-    static func tags(_ value: JSONValue, field: String, allowEmpty: Bool = true) throws -> [String] {
+    static func tags(_ value: RichPushJSONValue, field: String, allowEmpty: Bool = true) throws -> [String] {
         guard let list = value.arrayValue, allowEmpty || !list.isEmpty, list.count <= maximumCount else {
             throw HTTPResponseError(
                 field: field, message: "\(field) must be an array of \(allowEmpty ? 0 : 1)…\(maximumCount) tags, each \(summary)")

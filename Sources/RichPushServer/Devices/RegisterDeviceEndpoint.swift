@@ -65,13 +65,14 @@ struct RegisterDeviceEndpoint: Endpoint {
                     userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs, tags: registration.tags))
         }
         if created && !bearer { context.creationBudget.charge(client) }
-        var body: [String: JSONValue] = [
+        var body: [String: RichPushJSONValue] = [
             "token": .string(registration.token), "provider": .string(registration.provider), "platform": .string(registration.platform),
-            "user_id": registration.userID.map(JSONValue.string) ?? .null, "app_version": registration.appVersion.map(JSONValue.string) ?? .null,
+            "user_id": registration.userID.map(RichPushJSONValue.string) ?? .null,
+            "app_version": registration.appVersion.map(RichPushJSONValue.string) ?? .null,
             "registered_at": .string(SQLiteStore.iso8601(nowMs)), "created": .bool(created),
         ]
-        if let tags = registration.tags { body["tags"] = .array(tags.map(JSONValue.string)) }
-        return ServerResponse(status: created ? 201 : 200, contentType: "application/json", body: JSONValue.object(body).jsonData() + Data("\n".utf8))
+        if let tags = registration.tags { body["tags"] = .array(tags.map(RichPushJSONValue.string)) }
+        return ServerResponse(status: created ? 201 : 200, contentType: "application/json", body: RichPushJSONValue.object(body).jsonData() + Data("\n".utf8))
     }
 
     /// Hex → bytes, `nil` for anything else.

@@ -14,7 +14,7 @@ struct UnregisterDeviceEndpoint: Endpoint {
             throw HTTPResponseError(code: "invalid_token", message: "DELETE /v1/devices/{token}: the token is \(DeviceTokenRule.summary)")
         }
         let existed = try await context.write { try $0.unregisterDevice(normalized, atMs: ServerContext.nowMs) }
-        let body: JSONValue = .object(["token": .string(normalized), "deleted": .bool(existed)])
+        let body: RichPushJSONValue = .object(["token": .string(normalized), "deleted": .bool(existed)])
         return ServerResponse(status: 200, contentType: "application/json", body: body.jsonData() + Data("\n".utf8))
     }
 }

@@ -18,7 +18,7 @@ public struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvert
     /// Extra headers (`Retry-After`, `Allow`, `WWW-Authenticate`, `Connection: close`…).
     public var headers: [Header]
     /// The lint findings when a push payload failed the checks.
-    public var findings: [LintFinding]
+    public var findings: [RichPushLintFinding]
     /// An HTML page answered instead of the JSON body (the login form, a push page's 404).
     public var page: String?
 
@@ -42,7 +42,7 @@ public struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvert
     ///   - page: an HTML page to answer instead of JSON.
     public init(
         status: Int = 400, code: String = "invalid_request", field: String? = nil, message: String, headers: [(name: String, value: String)] = [],
-        findings: [LintFinding] = [], page: String? = nil
+        findings: [RichPushLintFinding] = [], page: String? = nil
     ) {
         self.status = status
         self.code = code
@@ -64,19 +64,19 @@ public struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvert
 
     /// `{"error":{"code","field"?,"message","findings"?}}` and a newline.
     public var jsonBody: Data {
-        var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        var error: [String: RichPushJSONValue] = ["code": .string(code), "message": .string(message)]
         if let field { error["field"] = .string(field) }
         if !findings.isEmpty {
             error["findings"] = .array(
                 findings.map { f in
                     .object([
                         "severity": .string(f.severity.rawValue), "code": .string(f.code.rawValue),
-                        "key_path": f.keyPath.map(JSONValue.string) ?? .null, "message": .string(f.message),
+                        "key_path": f.keyPath.map(RichPushJSONValue.string) ?? .null, "message": .string(f.message),
                         "fixable": .bool(f.fixable),
                     ])
                 })
         }
-        return JSONValue.object(["error": .object(error)]).jsonData(sortedKeys: true) + Data("\n".utf8)
+        return RichPushJSONValue.object(["error": .object(error)]).jsonData(sortedKeys: true) + Data("\n".utf8)
     }
 
     /// `405 Method Not Allowed` with the `Allow` header.

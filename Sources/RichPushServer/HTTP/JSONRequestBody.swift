@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// The envelope of the JSON bodies the server's JSON endpoints take (`POST /v1/pushes`,
 /// `POST /v1/pushes/{push_id}/sends`, `POST /v1/devices`): one strict JSON object (RFC 8259, no
@@ -14,17 +14,17 @@ enum JSONRequestBody {
     /// - Returns: the object's fields.
     /// - Throws: `HTTPResponseError` 400 with field `body` (not JSON, not an object, too deep) or
     ///   the unknown field's name.
-    static func object(_ body: Data, known: Set<String>, example: String) throws -> [String: JSONValue] {
-        let json: JSONValue
+    static func object(_ body: Data, known: Set<String>, example: String) throws -> [String: RichPushJSONValue] {
+        let json: RichPushJSONValue
         do {
-            json = try JSONValue.parseStrictly(body)
+            json = try RichPushJSONValue.parseStrictly(body)
         } catch let duplicate as JSONDuplicateKeyError {
             throw duplicateField(duplicate)
         } catch let error as RichPushError {
             // A key given twice is refused as receipts refuse it (`duplicate_field`): JSON parsers
             // disagree on which value wins, so none is taken.
             do {
-                _ = try JSONValue.parseRefusingDuplicateKeys(body)
+                _ = try RichPushJSONValue.parseRefusingDuplicateKeys(body)
             } catch let duplicate as JSONDuplicateKeyError {
                 throw duplicateField(duplicate)
             } catch {}
@@ -62,7 +62,9 @@ enum JSONRequestBody {
     ///   - split: what to do about too many, e.g. `split the list into several requests`.
     /// - Returns: the items.
     /// - Throws: `HTTPResponseError` 400 naming the field, 413 `too_many_tokens` past `maximum`.
-    static func list(_ value: JSONValue, field: String, allowEmpty: Bool = false, maximum: Int, expected: String, split: String) throws -> [JSONValue] {
+    static func list(_ value: RichPushJSONValue, field: String, allowEmpty: Bool = false, maximum: Int, expected: String, split: String) throws
+        -> [RichPushJSONValue]
+    {
         guard let list = value.arrayValue, allowEmpty || !list.isEmpty else {
             throw HTTPResponseError(field: field, message: "\(field) must be \(expected)")
         }

@@ -51,7 +51,7 @@ extension MigrationRowCheck {
         if let problem = nulProblem(name, text) { return problem }
         guard let value = text.value else { return "\(name) is missing" }
         if value.utf8.count > maxBytes { return "\(name) is \(value.utf8.count) bytes; at most \(maxBytes) bytes" }
-        guard case .object? = try? JSONValue.parseStrictly(Data(value.utf8)) else { return "\(name) is not a JSON object" }
+        guard case .object? = try? RichPushJSONValue.parseStrictly(Data(value.utf8)) else { return "\(name) is not a JSON object" }
         return nil
     }
 
@@ -89,8 +89,8 @@ extension MigrationRowCheck {
             { campaignIDProblem(text(row, 1, 27)) },
             { identifierProblem("push_id", text(row, 2, 28)) },
             { oneOfProblem("state", row.text(3), campaignStates) },
-            { textProblem("title", text(row, 4, 29), maxBytes: PayloadLinter.maximumPayloadBytes) },
-            { jsonObjectProblem("payload", text(row, 5, 30), maxBytes: PayloadLinter.maximumVoIPPayloadBytes) },
+            { textProblem("title", text(row, 4, 29), maxBytes: RichPushPayloadLinter.maximumPayloadBytes) },
+            { jsonObjectProblem("payload", text(row, 5, 30), maxBytes: RichPushPayloadLinter.maximumVoIPPayloadBytes) },
             { textProblem("topic", text(row, 6, 31), maxBytes: 255) },
             { textProblem("push_type", text(row, 7, 32), maxBytes: 64) },
             { numberProblem("priority", row.int(8), in: 0...10) },

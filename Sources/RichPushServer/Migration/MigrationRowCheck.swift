@@ -122,7 +122,7 @@ enum MigrationRowCheck {
     static func pushProblem(_ row: SQLiteStatement) -> String? {
         let count = 0...maximumCount, time = 0...maximumTimeMs
         return identifierProblem("push_id", text(row, 1, 8))
-            ?? textProblem("title", text(row, 2, 9), maxBytes: PayloadLinter.maximumPayloadBytes)
+            ?? textProblem("title", text(row, 2, 9), maxBytes: RichPushPayloadLinter.maximumPayloadBytes)
             ?? numberProblem("sent", row.int(3), in: count) ?? numberProblem("accepted", row.int(4), in: count)
             ?? numberProblem("first_sent_at_ms", row.int(5), in: time)
             ?? numberProblem("last_sent_at_ms", row.int(6), in: time) ?? numberProblem("skipped", row.int(7), in: count)

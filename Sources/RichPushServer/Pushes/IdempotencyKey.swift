@@ -55,7 +55,7 @@ struct IdempotencyKey: Sendable, Equatable {
     /// - Throws: `HTTPResponseError` 500 `digest_failed` when libcrypto fails (never a
     ///   fingerprint that could match another body).
     static func fingerprint(_ body: Data) throws -> String {
-        let canonical = (try? JSONValue.parse(body))?.jsonData(sortedKeys: true) ?? body
+        let canonical = (try? RichPushJSONValue.parse(body))?.jsonData(sortedKeys: true) ?? body
         guard let digest = sha256(canonical) else {
             throw HTTPResponseError(status: 500, code: "digest_failed", message: "SHA-256 of the request body failed in libcrypto; retry")
         }

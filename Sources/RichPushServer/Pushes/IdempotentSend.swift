@@ -131,7 +131,7 @@ struct IdempotentSend: Sendable {
 
     /// Whether an answer is the media check's `422 media_refused` (nothing was sent).
     static func isMediaRefusal(_ body: Data) -> Bool {
-        (try? JSONValue.parse(body))?["error"]?["code"]?.stringValue == "media_refused"
+        (try? RichPushJSONValue.parse(body))?["error"]?["code"]?.stringValue == "media_refused"
     }
 
     private static func nowMs() -> Int { Int(Date().timeIntervalSince1970 * 1000) }

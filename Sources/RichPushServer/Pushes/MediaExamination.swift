@@ -61,7 +61,7 @@ struct MediaExamination: Sendable {
             input = media.file
         } else if let reason = result.reason, curable.contains(reason) {
             // The probe stopped at what the extension refuses; fetch the original whole (up to 50 MB).
-            let fetched = await probe.fetchOriginal(url, into: folder.appendingPathComponent("original"), byteLimit: MediaKind.largestMaximumBytes)
+            let fetched = await probe.fetchOriginal(url, into: folder.appendingPathComponent("original"), byteLimit: RichPushMediaKind.largestMaximumBytes)
             guard let original = fetched.media else {
                 examination.failure = ((fetched.result.reason ?? reason).rawValue, fetched.result.message)
                 return examination
@@ -107,7 +107,7 @@ struct MediaExamination: Sendable {
     }
 
     /// Whether the optimiser reads `format`: images, and the image formats iOS refuses (no kind).
-    static func isImage(_ format: MediaFormat) -> Bool {
+    static func isImage(_ format: RichPushMediaFormat) -> Bool {
         format.kind == .image || (format.kind == nil && format != .hlsPlaylist)
     }
 

@@ -42,9 +42,9 @@ struct PushMediaCheck: Sendable {
     /// - Throws: `HTTPResponseError` 422 `media_refused` (nothing was sent: a URL failed, or the
     ///   payload with the edge's URLs no longer fits), 503 `store_error`.
     func run(_ push: PushSendRequest, mode: PushMediaOptions.Mode) async throws(HTTPResponseError) -> PushSendRequest {
-        guard mode != .off, let root = try? JSONValue.parseStrictly(push.notification.payload) else { return push }
+        guard mode != .off, let root = try? RichPushJSONValue.parseStrictly(push.notification.payload) else { return push }
         let keys = push.mediaKeyPath.map { [$0] } ?? []
-        let found = PayloadLookup.media(in: root, keyPaths: keys + PayloadKeyPath.defaultMediaKeyPaths.filter { !keys.contains($0) })
+        let found = RichPushPayloadLookup.media(in: root, keyPaths: keys + RichPushPayloadKeyPath.defaultMediaKeyPaths.filter { !keys.contains($0) })
         guard let path = found.path else { return push }
         var seen = Set<String>()
         let urls = found.urls.filter { seen.insert($0).inserted }
@@ -110,7 +110,7 @@ struct PushMediaCheck: Sendable {
             checked.notification.payload = payload.jsonData(sortedKeys: true)
             // The original passed the lint; the edge's URLs (built from --public-url) can only
             // make it longer.
-            var linter = PayloadLinter()
+            var linter = RichPushPayloadLinter()
             linter.voip = checked.notification.pushType == .voip
             if checked.notification.payload.count > linter.sizeLimit {
                 let records = examinations.map { Self.record($0, pushID: push.pushID, action: "refused", edge: nil, nowMs: nowMs) }
@@ -152,14 +152,14 @@ struct PushMediaCheck: Sendable {
     /// `reason` (the probe's; null when the extension would attach the original), `message`,
     /// `type`, `bytes`, and for a copy `sent_url`, `optimized_type`, `optimized_bytes`,
     /// `width`/`height`; `elapsed_ms` (probe and optimisation).
-    static func report(_ e: MediaExamination, edge: MediaEdgeSettings?) -> JSONValue {
-        func number(_ v: Int?) -> JSONValue { v.map(JSONValue.int) ?? .null }
-        var o: [String: JSONValue] = [
+    static func report(_ e: MediaExamination, edge: MediaEdgeSettings?) -> RichPushJSONValue {
+        func number(_ v: Int?) -> RichPushJSONValue { v.map(RichPushJSONValue.int) ?? .null }
+        var o: [String: RichPushJSONValue] = [
             "url": .string(e.url),
             "action": .string(e.failure != nil ? "sent_text" : e.optimized != nil ? "optimized" : "checked"),
-            "reason": (e.failure?.reason ?? e.probe.reason?.rawValue).map { JSONValue.string($0) } ?? .null,
+            "reason": (e.failure?.reason ?? e.probe.reason?.rawValue).map { RichPushJSONValue.string($0) } ?? .null,
             "message": .string(e.failure?.message ?? e.probe.message),
-            "type": e.probe.format.map { JSONValue.string($0.uniformTypeIdentifier) } ?? .null,
+            "type": e.probe.format.map { RichPushJSONValue.string($0.uniformTypeIdentifier) } ?? .null,
             "bytes": number(e.probe.bytes),
             "elapsed_ms": .int(e.elapsedMs),
         ]

@@ -32,7 +32,7 @@ public struct PushMediaOptions: Sendable, Equatable {
     ///
     /// - Parameter root: the request's members.
     /// - Throws: `HTTPResponseError` 400 naming the field.
-    init(_ root: [String: JSONValue]) throws {
+    init(_ root: [String: RichPushJSONValue]) throws {
         if let value = root["media"] {
             guard let mode = value.stringValue.flatMap(Mode.init(rawValue:)) else {
                 throw HTTPResponseError(

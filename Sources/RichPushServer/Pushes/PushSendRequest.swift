@@ -9,8 +9,14 @@ import RichPushProvider
 /// {"push_id": "2018001", "tokens": ["<64 hex>", …] and/or "user_ids": ["u-42", …],
 ///  "provider": "apns" | "fcm",
 ///  "payload": {"aps": {…}} | "title": "…", "subtitle": "…", "body": "…", "image": "https://…",
+///  "sender": {"id": "u-42", "name": "Ada Lovelace", "avatar": "https://…"},
+///  "conversation": {"id": "c-7", "name": "Engine room", "avatar": "https://…", "group": true},
 ///  "push_type": "alert", "priority": 10, "collapse_id": "…", "expiration": 1767225600, "topic": "com.example.app"}
 /// ```
+///
+/// `sender` and `conversation` (a message from a person, shown by the RichPush extension as a
+/// communication notification) are written at the payload's top level, with `RichPushMessage`'s
+/// rules; a built payload gets `mutable-content: 1`, a given one must have it (the lint says so).
 ///
 /// `tokens` go through `provider` (default: APNs when the server has APNs settings, else FCM);
 /// `user_ids` are looked up in the devices the app registered (`POST /v1/devices`) and each of
@@ -18,7 +24,7 @@ import RichPushProvider
 ///
 /// The payload gets the push id so receipts match: the request's `push_id` is written at the
 /// top-level `push_id` unless the payload already names the same id along
-/// `PayloadKeyPath.defaultPushIDKeyPaths`; without any, the server makes one (a UUID).
+/// `RichPushPayloadKeyPath.defaultPushIDKeyPaths`; without any, the server makes one (a UUID).
 public struct PushSendRequest: Sendable {
     /// At most this many device tokens per request (a bound on memory and on one request's time);
     /// the tokens found for `user_ids` count too.
@@ -46,18 +52,18 @@ public struct PushSendRequest: Sendable {
     /// The alert title (or body) to show on the dashboard.
     public var title: String?
     /// Lint warnings (errors refuse the request).
-    public var warnings: [LintFinding]
+    public var warnings: [RichPushLintFinding]
     /// The `topic` the request itself gave (`nil`: the server's `--apns-topic`), so that a topic
     /// APNs refuses is blamed on the request's field, not on the server's settings.
     public var requestTopic: String?
     /// What the send-time media check is asked to do (`media`, `on_media_error`).
     public var mediaOptions: PushMediaOptions
     /// The request's `media_key`, tried before the default media keys, if given.
-    public var mediaKeyPath: PayloadKeyPath?
+    public var mediaKeyPath: RichPushPayloadKeyPath?
     /// The request field that holds the media: `payload`, or `image` when the payload was built.
     public var mediaField = "payload"
     /// What the media check found and did per media URL, for the answer's `media` (empty before the check).
-    public var mediaReport: [JSONValue] = []
+    public var mediaReport: [RichPushJSONValue] = []
 
     /// Reads and checks a request body.
     ///
@@ -76,7 +82,7 @@ public struct PushSendRequest: Sendable {
             known: Set(
                 [
                     "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
-                    "priority", "collapse_id", "expiration", "topic",
+                    "priority", "collapse_id", "expiration", "topic", "sender", "conversation",
                 ] + PushMediaOptions.fields),
             example: "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
 
@@ -137,7 +143,7 @@ public struct PushSendRequest: Sendable {
 
         // Payload: given, or built from title/body/image.
         let builderKeys = ["title", "subtitle", "body", "image", "media_key"].filter { root[$0] != nil }
-        var payload: JSONValue
+        var payload: RichPushJSONValue
         if let given = root["payload"] {
             guard builderKeys.isEmpty else {
                 throw HTTPResponseError(field: builderKeys[0], message: "give either payload or title/subtitle/body/image, not both")
@@ -156,13 +162,32 @@ public struct PushSendRequest: Sendable {
                 return s
             }
             mediaField = "image"
-            var built = PushPayload(title: try text("title"), subtitle: try text("subtitle"), body: try text("body"))
+            var built = RichPushPayloadBuilder(title: try text("title"), subtitle: try text("subtitle"), body: try text("body"))
             if let key = try text("media_key") {
-                built.mediaKeyPath = PayloadKeyPath(key)
-                mediaKeyPath = PayloadKeyPath(key)
+                built.mediaKeyPath = RichPushPayloadKeyPath(key)
+                mediaKeyPath = RichPushPayloadKeyPath(key)
             }
             built.mediaURL = try text("image")
             payload = built.jsonValue()
+        }
+
+        // A message from a person: the request's sender and conversation, into the payload.
+        if root["sender"] != nil || root["conversation"] != nil {
+            for key in ["sender", "conversation"] where root[key] != nil && payload[key] != nil {
+                throw HTTPResponseError(field: key, message: "give \(key) either in the payload or as the request's field, not both")
+            }
+            var given: [String: RichPushJSONValue] = [:]
+            given["sender"] = root["sender"]
+            given["conversation"] = root["conversation"]
+            let reading = RichPushMessage.read(from: .object(given))
+            guard let message = reading.message else {
+                let problem = reading.problems.first { $0.isError } ?? RichPushMessage.Problem(keyPath: "sender", message: "", isError: true)
+                throw HTTPResponseError(
+                    field: problem.keyPath.hasPrefix("conversation") ? "conversation" : "sender", message: problem.message)
+            }
+            payload = payload.setting(message.senderJSON, at: "sender")
+            if let conversation = message.conversationJSON { payload = payload.setting(conversation, at: "conversation") }
+            if root["payload"] == nil { payload = payload.setting(.int(1), at: "aps.mutable-content") }
         }
 
         // Push id.
@@ -174,8 +199,8 @@ public struct PushSendRequest: Sendable {
             default: throw HTTPResponseError(field: "push_id", message: "push_id must be a non-empty string, or an integer (taken as its exact digits)")
             }
         }
-        var inPayload: (path: PayloadKeyPath, id: String)?
-        for path in PayloadKeyPath.defaultPushIDKeyPaths {
+        var inPayload: (path: RichPushPayloadKeyPath, id: String)?
+        for path in RichPushPayloadKeyPath.defaultPushIDKeyPaths {
             switch path.lookup(in: payload) {
             case .string(let s)? where !s.isEmpty: inPayload = (path, s.value)
             case .number(let n)? where n.isIntegerLiteral: inPayload = (path, n.text)
@@ -261,7 +286,7 @@ public struct PushSendRequest: Sendable {
         }
 
         // The same checks as `richpush lint` and `richpush send`, before anything is sent.
-        var linter = PayloadLinter()
+        var linter = RichPushPayloadLinter()
         linter.voip = notification.pushType == .voip
         let findings = linter.lint(notification.payload)
         let errors = findings.filter { $0.severity == .error }

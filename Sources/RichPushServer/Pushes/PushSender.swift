@@ -324,17 +324,17 @@ public final class PushSender: Sendable {
         skipped: [String: TokenSkip], stops: [(PushProvider, RichPushError)], usersWithoutDevices: [String], storeError: String?,
         names: PushSettingNames
     ) -> ServerResponse {
-        var lines: [JSONValue] = []
+        var lines: [RichPushJSONValue] = []
         lines.reserveCapacity(targets.count)
         var sent = 0, accepted = 0
         for (provider, r) in results {
             if r.status != nil { sent += 1 }
             if r.outcome == .accepted { accepted += 1 }
-            var o: [String: JSONValue] = [
-                "token": .string(r.deviceToken), "provider": .string(provider.rawValue), "status": r.status.map(JSONValue.int) ?? .null,
-                "reason": r.reasonCode.map(JSONValue.string) ?? .null, "outcome": .string(r.outcome.rawValue),
+            var o: [String: RichPushJSONValue] = [
+                "token": .string(r.deviceToken), "provider": .string(provider.rawValue), "status": r.status.map(RichPushJSONValue.int) ?? .null,
+                "reason": r.reasonCode.map(RichPushJSONValue.string) ?? .null, "outcome": .string(r.outcome.rawValue),
             ]
-            o[provider == .apns ? "apns_id" : "message_id"] = r.providerMessageID.map(JSONValue.string) ?? .null
+            o[provider == .apns ? "apns_id" : "message_id"] = r.providerMessageID.map(RichPushJSONValue.string) ?? .null
             if let message = r.message { o["message"] = .string(message) }
             lines.append(.object(o))
         }
@@ -347,17 +347,17 @@ public final class PushSender: Sendable {
             lines.append(
                 .object([
                     "token": .string(target.token), "provider": .string(target.provider.rawValue), "status": .null,
-                    "reason": skip.reason.map(JSONValue.string) ?? .null, "outcome": .string(PushOutcome.skipped.rawValue),
+                    "reason": skip.reason.map(RichPushJSONValue.string) ?? .null, "outcome": .string(PushOutcome.skipped.rawValue),
                     "message": .string("not sent: \(what) at \(since), and the app has not registered it again since (POST /v1/devices)"),
                 ]))
         }
-        var root: [String: JSONValue] = [
+        var root: [String: RichPushJSONValue] = [
             "push_id": .string(request.pushID), "push_id_generated": .bool(request.pushIDGenerated),
             "sent": .int(sent), "accepted": .int(accepted), "skipped": .int(skipped.count), "results": .array(lines),
             "recorded": .bool(storeError == nil),
         ]
         if !request.mediaReport.isEmpty { root["media"] = .array(request.mediaReport) }
-        if !usersWithoutDevices.isEmpty { root["users_without_devices"] = .array(usersWithoutDevices.map(JSONValue.string)) }
+        if !usersWithoutDevices.isEmpty { root["users_without_devices"] = .array(usersWithoutDevices.map(RichPushJSONValue.string)) }
         if let storeError { root["store_error"] = .string("sent, but not recorded: \(storeError)") }
         var status = 200
         let apnsAnswers = results.filter { $0.provider == .apns && $0.result.status != nil }
@@ -384,7 +384,7 @@ public final class PushSender: Sendable {
                         : "FCM refused the server's FCM settings, so the batch stopped: \(stop.message) (richpush serve \(names.fcmServiceAccount))"),
             ])
         }
-        let body = JSONValue.object(root).jsonData(sortedKeys: true)
+        let body = RichPushJSONValue.object(root).jsonData(sortedKeys: true)
         return ServerResponse(status: status, contentType: "application/json", body: body + Data("\n".utf8))
     }
 }

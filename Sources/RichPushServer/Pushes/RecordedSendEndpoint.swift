@@ -43,7 +43,7 @@ struct RecordedSendEndpoint: Endpoint {
             context.configuration.webhooks?.attaching(to: [recorded.record], pushSent: false, atMs: ServerContext.nowMs).first ?? recorded.record
         let outcome = try await context.write { try $0.recordSend(record) }
         let counts = record.counts
-        var body: [String: JSONValue] = [
+        var body: [String: RichPushJSONValue] = [
             "push_id": .string(pushID), "batch_id": .string(record.batchID ?? ""), "source": .string(record.source),
             "sent": .int(counts.sent), "accepted": .int(counts.accepted), "skipped": .int(counts.skipped),
         ]
@@ -61,6 +61,6 @@ struct RecordedSendEndpoint: Endpoint {
                     "batch_id '\(record.batchID ?? "")' of push '\(pushID)' was recorded before from \(source) with sent \(sent), accepted \(accepted), skipped \(skipped); nothing was changed: give a new batch_id for another batch"
             )
         }
-        return ServerResponse(status: 200, contentType: "application/json", body: JSONValue.object(body).jsonData() + Data("\n".utf8))
+        return ServerResponse(status: 200, contentType: "application/json", body: RichPushJSONValue.object(body).jsonData() + Data("\n".utf8))
     }
 }

@@ -102,7 +102,7 @@ public struct RecordedSendRequest: Sendable {
     }
 
     /// One entry of `results`.
-    private static func result(_ item: JSONValue, index: Int, nowMs: Int) throws -> PushSendRecord.TokenResult {
+    private static func result(_ item: RichPushJSONValue, index: Int, nowMs: Int) throws -> PushSendRecord.TokenResult {
         let field = "results[\(index)]"
         guard let object = item.objectValue else { throw HTTPResponseError(field: "results", message: "\(field) must be an object {\"token\", \"outcome\"}") }
         let known: Set<String> = ["token", "outcome", "status", "reason", "inactive_since", "message_id"]

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// Turns a `POST /v1/receipts` body into a `RichPushReceipt`, checking every field against
 /// `RichPushReceipt.Limits`.
@@ -77,7 +77,7 @@ public enum ReceiptDecoder {
     /// A field's raw value: a string from a form, or a JSON value.
     enum RawField {
         case text(String)
-        case json(JSONValue)
+        case json(RichPushJSONValue)
     }
 
     static func formFields(_ body: Data) throws -> [String: RawField] {
@@ -148,9 +148,9 @@ public enum ReceiptDecoder {
     }
 
     static func jsonFields(_ body: Data) throws -> [String: RawField] {
-        let value: JSONValue
+        let value: RichPushJSONValue
         do {
-            value = try JSONValue.parseRefusingDuplicateKeys(body)
+            value = try RichPushJSONValue.parseRefusingDuplicateKeys(body)
         } catch let duplicate as JSONDuplicateKeyError {
             // As the form path: `{"push_id":"x","push_id":"y"}` must not count under "y".
             let name = String(duplicate.key.prefix(64))

@@ -27,7 +27,7 @@ extension WebhookEvent {
             type: type, subject: result.deviceToken, createdAtMs: atMs,
             data: [
                 "token": .string(result.deviceToken), "provider": .string(provider), "push_id": .string(pushID),
-                "status": result.status.map(JSONValue.int) ?? .null, "reason": result.reason.map(JSONValue.string) ?? .null,
+                "status": result.status.map(RichPushJSONValue.int) ?? .null, "reason": result.reason.map(RichPushJSONValue.string) ?? .null,
                 "inactive_since": type == .tokenInactive ? result.inactiveSinceMs.map { .string(rfc3339($0)) } ?? .null : .null,
             ])
     }
@@ -44,7 +44,7 @@ extension WebhookEvent {
     public static func pushSent(_ records: [PushSendRecord], atMs: Int) -> WebhookEvent? {
         guard let first = records.first else { return nil }
         var total = PushSendRecord.Counts(sent: 0, accepted: 0, skipped: 0)
-        var providers: [String: JSONValue] = [:]
+        var providers: [String: RichPushJSONValue] = [:]
         for record in records {
             let c = record.counts
             total.sent += c.sent
@@ -55,7 +55,7 @@ extension WebhookEvent {
         return WebhookEvent(
             type: .pushSent, subject: first.pushID, createdAtMs: atMs,
             data: [
-                "push_id": .string(first.pushID), "title": first.title.map(JSONValue.string) ?? .null, "sent": .int(total.sent),
+                "push_id": .string(first.pushID), "title": first.title.map(RichPushJSONValue.string) ?? .null, "sent": .int(total.sent),
                 "accepted": .int(total.accepted), "skipped": .int(total.skipped), "providers": .object(providers),
             ])
     }
@@ -76,7 +76,7 @@ extension WebhookEvent {
         WebhookEvent(
             type: .mediaRefused, subject: pushID, createdAtMs: atMs,
             data: [
-                "push_id": .string(pushID), "url": .string(url), "reason": .string(reason), "message": message.map(JSONValue.string) ?? .null,
+                "push_id": .string(pushID), "url": .string(url), "reason": .string(reason), "message": message.map(RichPushJSONValue.string) ?? .null,
             ])
     }
 
@@ -89,7 +89,7 @@ extension WebhookEvent {
     ///   - fields: more fields for `data` (`campaign_id` is set from `campaignID`).
     ///   - atMs: when, ms since 1970.
     /// - Returns: the event.
-    public static func campaignFinished(campaignID: String, fields: [String: JSONValue], atMs: Int) -> WebhookEvent {
+    public static func campaignFinished(campaignID: String, fields: [String: RichPushJSONValue], atMs: Int) -> WebhookEvent {
         var data = fields
         data["campaign_id"] = .string(campaignID)
         return WebhookEvent(type: .campaignFinished, subject: campaignID, createdAtMs: atMs, data: data)

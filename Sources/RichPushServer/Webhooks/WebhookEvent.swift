@@ -15,7 +15,7 @@ public struct WebhookEvent: Sendable, Equatable {
     /// When it happened, ms since 1970 (`created_at` in RFC 3339, UTC, milliseconds).
     public var createdAtMs: Int
     /// The event's fields (see docs/webhooks.md per type).
-    public var data: [String: JSONValue]
+    public var data: [String: RichPushJSONValue]
 
     /// Makes an event with a new id.
     ///
@@ -24,7 +24,7 @@ public struct WebhookEvent: Sendable, Equatable {
     ///   - subject: the device token, push id or campaign id it is about.
     ///   - createdAtMs: when, ms since 1970.
     ///   - data: the event's fields.
-    public init(type: WebhookEventType, subject: String, createdAtMs: Int, data: [String: JSONValue]) {
+    public init(type: WebhookEventType, subject: String, createdAtMs: Int, data: [String: RichPushJSONValue]) {
         self.id = Self.newID()
         self.type = type
         self.subject = subject
@@ -46,7 +46,7 @@ public struct WebhookEvent: Sendable, Equatable {
 
     /// The JSON body sent to receivers (keys sorted, no trailing newline): what the signature covers.
     public var body: Data {
-        JSONValue.object([
+        RichPushJSONValue.object([
             "id": .string(id), "type": .string(type.rawValue), "created_at": .string(Self.rfc3339(createdAtMs)), "data": .object(data),
         ]).jsonData(sortedKeys: true)
     }

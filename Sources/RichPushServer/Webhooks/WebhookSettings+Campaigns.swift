@@ -33,12 +33,12 @@ extension WebhookEvent {
         campaignFinished(
             campaignID: campaign.id,
             fields: [
-                "push_id": .string(campaign.pushID), "title": campaign.title.map(JSONValue.string) ?? .null, "state": .string(campaign.state),
+                "push_id": .string(campaign.pushID), "title": campaign.title.map(RichPushJSONValue.string) ?? .null, "state": .string(campaign.state),
                 "targets": .int(campaign.targets), "sent": .int(campaign.sent), "accepted": .int(campaign.accepted),
                 "failed": .int(campaign.failed), "skipped": .int(campaign.skipped), "resent_after_crash": .int(campaign.resentAfterCrash),
                 "started_at": campaign.startedAtMs.map { .string(rfc3339($0)) } ?? .null,
                 "finished_at": campaign.finishedAtMs.map { .string(rfc3339($0)) } ?? .null,
-                "last_error": campaign.lastError.map(JSONValue.string) ?? .null,
+                "last_error": campaign.lastError.map(RichPushJSONValue.string) ?? .null,
             ], atMs: atMs)
     }
 }

@@ -17,6 +17,9 @@ import re
 import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+COMMUNICATION = "com.apple.developer.usernotifications.communication"
+TIME_SENSITIVE = "com.apple.developer.usernotifications.time-sensitive"
+MESSAGE_INTENT = "INSendMessageIntent"
 UNQUOTED = re.compile(r"^[A-Za-z0-9_$/:.-]+$")
 
 
@@ -80,12 +83,14 @@ class Project:
         return "".join(out)
 
 
-def info_plist(point, principal, categories=None, ats_host=None, app_group=None):
+def info_plist(point, principal, categories=None, ats_host=None, app_group=None, intents=None):
     ext = {"NSExtensionPointIdentifier": point}
     if principal is not None:
         ext["NSExtensionPrincipalClass"] = principal
     if categories is not None:
         ext["NSExtensionAttributes"] = {"UNNotificationExtensionCategory": categories}
+    if intents is not None:
+        ext.setdefault("NSExtensionAttributes", {})["IntentsSupported"] = intents
     d = {"CFBundleDisplayName": "$(PRODUCT_NAME)", "CFBundleExecutable": "$(EXECUTABLE_NAME)", "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)",
          "CFBundlePackageType": "$(PRODUCT_BUNDLE_PACKAGE_TYPE)", "CFBundleShortVersionString": "$(MARKETING_VERSION)", "NSExtension": ext}
     if app_group:
@@ -100,7 +105,8 @@ def build_project(case, name="Fixture", extra_targets=0, files_per_target=0):
     p = Project(name)
     c = dict(nse=True, embed=True, only_installing=False, point="com.apple.usernotifications.service",
              principal="$(PRODUCT_MODULE_NAME).NotificationService", nse_deployment=None, nse_bundle="$(APP_BUNDLE_ID).NotificationService",
-             nse_group="group.com.example.fixture", app_aps=True, link=True)
+             nse_group="group.com.example.fixture", app_aps=True, link=True, nse_deployment_debug=None,
+             app_entitlements={}, app_activity_types=None, nse_intents=None, nse_uses_intent=False)
     c.update(CASES[case] if case in CASES else {})
     files = {}
     products = p.add(oid(case, "group", "Products"), "PBXGroup", "Products", [])
@@ -136,7 +142,7 @@ def build_project(case, name="Fixture", extra_targets=0, files_per_target=0):
     files["Config/App.xcconfig"] = b"#include \"Shared.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = $(APP_BUNDLE_ID)\nSWIFT_ACTIVE_COMPILATION_CONDITIONS = $(inherited) APP\n"
     main_children.append((p.add(oid(case, "group", "Config"), "PBXGroup", "Config", [("children", cfg_children), ("path", "Config"), ("sourceTree", "<group>")]), "Config"))
 
-    def target(tname, product, ptype, group_files, settings, xcconfig=None, phases_extra=(), package_products=(), deps=()):
+    def target(tname, product, ptype, group_files, settings, xcconfig=None, phases_extra=(), package_products=(), deps=(), settings_debug=None):
         gid = oid(case, "group", tname)
         children, sources = [], []
         for fname, ftype, content in group_files:
@@ -161,7 +167,7 @@ def build_project(case, name="Fixture", extra_targets=0, files_per_target=0):
         fw_phase = p.add(oid(case, tname, "frameworks"), "PBXFrameworksBuildPhase", "Frameworks",
                          [("buildActionMask", "2147483647"), ("files", fw_files), ("runOnlyForDeploymentPostprocessing", "0")])
         phases = [(src_phase, "Sources"), (fw_phase, "Frameworks")] + list(phases_extra)
-        fields = [("buildConfigurationList", (configs(f'PBXNativeTarget "{tname}"', settings, xcconfig=xcconfig), f'Build configuration list for PBXNativeTarget "{tname}"')),
+        fields = [("buildConfigurationList", (configs(f'PBXNativeTarget "{tname}"', settings, settings_debug, xcconfig=xcconfig), f'Build configuration list for PBXNativeTarget "{tname}"')),
                   ("buildPhases", phases), ("buildRules", []), ("dependencies", list(deps)), ("name", tname)]
         if pkg_deps:
             fields.append(("packageProductDependencies", pkg_deps))
@@ -178,14 +184,26 @@ def build_project(case, name="Fixture", extra_targets=0, files_per_target=0):
 
     ext_targets = []
     if c["nse"]:
-        nse_plist = info_plist(c["point"], c["principal"], ats_host="media.example.com", app_group="group.com.example.fixture")
-        nse_files = [("NotificationService.swift", "sourcecode.swift", b"import RichPushNotificationService\nimport UserNotifications\n\nfinal class NotificationService: RichPushServiceExtension {}\n"),
+        nse_plist = info_plist(c["point"], c["principal"], ats_host="media.example.com", app_group="group.com.example.fixture", intents=c["nse_intents"])
+        nse_source = b"import RichPushNotificationService\nimport UserNotifications\n\nfinal class NotificationService: RichPushServiceExtension {}\n"
+        if c["nse_uses_intent"]:
+            # An extension that makes its own message intents (as apps with their own code do).
+            nse_source = (b"import Intents\nimport UserNotifications\n\nfinal class NotificationService: UNNotificationServiceExtension {\n"
+                          b"    func intent(_ sender: INPerson) -> INSendMessageIntent {\n"
+                          b"        INSendMessageIntent(\n"
+                          b"            recipients: nil, outgoingMessageType: .outgoingMessageText, content: nil, speakableGroupName: nil,\n"
+                          b"            conversationIdentifier: nil, serviceName: nil, sender: sender, attachments: nil)\n    }\n}\n")
+        nse_files = [("NotificationService.swift", "sourcecode.swift", nse_source),
                      ("Info.plist", "text.plist.xml", plistlib.dumps(nse_plist, fmt=plistlib.FMT_XML)),
                      ("NotificationService.entitlements", "text.plist.entitlements",
                       plistlib.dumps({"com.apple.security.application-groups": [c["nse_group"]]} if c["nse_group"] else {}, fmt=plistlib.FMT_XML))]
+        nse_debug = None
+        if c["nse_deployment_debug"]:
+            nse_debug = dict(ext_settings(c["nse_bundle"], "NotificationService/Info.plist", "NotificationService/NotificationService.entitlements", c["nse_deployment"]),
+                             IPHONEOS_DEPLOYMENT_TARGET=c["nse_deployment_debug"])
         ext_targets.append(target("NotificationService", "NotificationService.appex", "com.apple.product-type.app-extension", nse_files,
                                   ext_settings(c["nse_bundle"], "NotificationService/Info.plist", "NotificationService/NotificationService.entitlements", c["nse_deployment"]),
-                                  package_products=["RichPushNotificationService"] if c["link"] else []))
+                                  package_products=["RichPushNotificationService"] if c["link"] else [], settings_debug=nse_debug))
     content_plist = info_plist("com.apple.usernotifications.content-extension", "$(PRODUCT_MODULE_NAME).NotificationViewController", categories=["image", "video"])
     content_files = [("NotificationViewController.swift", "sourcecode.swift", b"import UIKit\nimport UserNotificationsUI\n\nfinal class NotificationViewController: UIViewController, UNNotificationContentExtension {\n    func didReceive(_ notification: UNNotification) {}\n}\n"),
                      # A binary plist, as some projects keep them.
@@ -208,11 +226,16 @@ def build_project(case, name="Fixture", extra_targets=0, files_per_target=0):
     app_ents = {"com.apple.security.application-groups": ["group.com.example.fixture"]}
     if c["app_aps"]:
         app_ents["aps-environment"] = "development"
+    app_ents.update(c["app_entitlements"])
     app_files = [("AppDelegate.swift", "sourcecode.swift", b"import UIKit\n\n@main\nfinal class AppDelegate: UIResponder, UIApplicationDelegate {}\n"),
                  ("App.entitlements", "text.plist.entitlements", plistlib.dumps(app_ents, fmt=plistlib.FMT_XML))]
+    if c["app_activity_types"] is not None:
+        app_files.append(("Info.plist", "text.plist.xml", plistlib.dumps({"NSUserActivityTypes": c["app_activity_types"]}, fmt=plistlib.FMT_XML)))
     app_settings = {"ASSETCATALOG_COMPILER_APPICON_NAME": "AppIcon", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements", "CODE_SIGN_STYLE": "Automatic",
                     "GENERATE_INFOPLIST_FILE": "YES", "INFOPLIST_KEY_UILaunchScreen_Generation": "YES", "MARKETING_VERSION": "1.0", "PRODUCT_NAME": "$(TARGET_NAME)",
                     "SWIFT_VERSION": "5.0", "TARGETED_DEVICE_FAMILY": "1,2"}
+    if c["app_activity_types"] is not None:
+        app_settings["INFOPLIST_FILE"] = "App/Info.plist"
     target("App", "App.app", "com.apple.product-type.application", app_files, app_settings, xcconfig=(appcfg, "App.xcconfig"),
            phases_extra=[(embed, "Embed Foundation Extensions")], package_products=["RichPushExtension"], deps=dependencies)
 
@@ -254,6 +277,17 @@ CASES = {
     "app_group_mismatch": {"nse_group": "group.com.example.other"},
     "aps_environment_missing": {"app_aps": False},
     "richpush_not_linked": {"link": False},
+    # Issue 29: a fault in the Debug configuration only (what Xcode installs when it runs the app).
+    "nse_deployment_target_debug_only": {"nse_deployment_debug": "17.0"},
+    # Issue 30: capabilities. A complete communication setup (no finding), then each part missing;
+    # the interruption-level cases are checked with --interruption-level time-sensitive / critical.
+    "communication_correct": {"app_entitlements": {COMMUNICATION: True}, "app_activity_types": [MESSAGE_INTENT], "nse_intents": [MESSAGE_INTENT]},
+    "communication_capability_missing": {"app_activity_types": [MESSAGE_INTENT], "nse_intents": [MESSAGE_INTENT]},
+    "communication_activity_type_missing": {"app_entitlements": {COMMUNICATION: True}, "app_activity_types": ["INStartCallIntent"], "nse_intents": [MESSAGE_INTENT]},
+    "communication_intents_supported_missing": {"app_entitlements": {COMMUNICATION: True}, "app_activity_types": [MESSAGE_INTENT]},
+    # An extension with its own intent code and nothing else of the setup: every part is missing.
+    "communication_own_code": {"nse_uses_intent": True, "link": False},
+    "interruption_entitlements": {"app_entitlements": {TIME_SENSITIVE: True}},
 }
 
 

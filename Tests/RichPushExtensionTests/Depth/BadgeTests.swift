@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -12,7 +12,7 @@ struct BadgeTests {
         #expect(BadgeOperation(json: .string("-1"))?.kind == .add(-1))
         #expect(BadgeOperation(json: .string("set:5"))?.kind == .set(5))
         #expect(BadgeOperation(json: .int(3))?.kind == .set(3))
-        for bad: JSONValue in [.string("twice"), .string("+"), .string("set:-1"), .string("+1000000"), .bool(true), .int(-4), .string("+1.5")] {
+        for bad: RichPushJSONValue in [.string("twice"), .string("+"), .string("set:-1"), .string("+1000000"), .bool(true), .int(-4), .string("+1.5")] {
             #expect(BadgeOperation(json: bad) == nil, "\(bad)")
         }
     }
@@ -20,7 +20,7 @@ struct BadgeTests {
     @Test func theCounterNeverGoesBelowZero() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let counter = BadgeCounter(directory: dir)
+        let counter = RichPushBadgeCounter(directory: dir)
         #expect(try counter.current() == 0)
         #expect(try counter.apply(BadgeOperation(.add(-3))) == 0)
         #expect(try counter.apply(BadgeOperation(.add(2))) == 2)
@@ -32,10 +32,10 @@ struct BadgeTests {
     @Test func fiveConcurrentIncrementsFromFiveProcessesAddFive() async throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try BadgeCounter(directory: dir).apply(BadgeOperation(.set(3)))
+        try RichPushBadgeCounter(directory: dir).apply(BadgeOperation(.set(3)))
         let results = try await DepthSupport.runConcurrently(Array(repeating: ["badge", dir.path, "inc"], count: 5))
         #expect(results.allSatisfy { $0.0 == 0 })
-        #expect(try BadgeCounter(directory: dir).current() == 8)
+        #expect(try RichPushBadgeCounter(directory: dir).current() == 8)
         let printed = Set(results.compactMap { Int($0.1.trimmingCharacters(in: .whitespacesAndNewlines)) })
         #expect(printed == Set(4...8))
     }
@@ -45,6 +45,6 @@ struct BadgeTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let results = try await DepthSupport.runConcurrently(Array(repeating: ["badge", dir.path, "+1", "100"], count: 5))
         #expect(results.allSatisfy { $0.0 == 0 })
-        #expect(try BadgeCounter(directory: dir).current() == 500)
+        #expect(try RichPushBadgeCounter(directory: dir).current() == 500)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import RichPushTestSupport
 import Testing
 
-@testable import RichPushExtension
+@_spi(RichPushInternal) @testable import RichPushExtension
 
 @Suite("Encrypted payloads (AES-256-GCM envelope)")
 struct EncryptedPayloadTests {
@@ -10,7 +10,7 @@ struct EncryptedPayloadTests {
     static let keys: FileKeyProvider = {
         do { return try FileKeyProvider(keys: ["k-2": key]) } catch { fatalError("\(error)") }
     }()
-    static let plaintext: [String: JSONValue] = [
+    static let plaintext: [String: RichPushJSONValue] = [
         "title": .string("秘密のタイトル"), "body": .string("Your order shipped"),
         "media-url": .string("https://media.example/p.jpg"), "push_id": .string("p-77"),
     ]
@@ -43,7 +43,7 @@ struct EncryptedPayloadTests {
         let env = String(decoding: envelope.json.jsonData(), as: UTF8.self)
         let result = try await DepthSupport.python(script, [env, Self.key.base64EncodedString()])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try JSONValue.parse(Data(result.stdout.utf8)) == .object(Self.plaintext))
+        #expect(try RichPushJSONValue.parse(Data(result.stdout.utf8)) == .object(Self.plaintext))
     }
 
     @Test func whatPythonCryptographyEncryptsSwiftDecrypts() async throws {
@@ -57,7 +57,7 @@ struct EncryptedPayloadTests {
             """
         let result = try await DepthSupport.python(script, [Self.key.base64EncodedString()])
         #expect(result.status == 0, "\(result.stderr)")
-        let envelope = try EncryptedEnvelope(json: try JSONValue.parse(Data(result.stdout.utf8)))
+        let envelope = try EncryptedEnvelope(json: try RichPushJSONValue.parse(Data(result.stdout.utf8)))
         let plaintext = try PayloadCipher.decrypt(envelope, keys: Self.keys)
         #expect(plaintext["title"] == .string("From Python"))
         #expect(plaintext["push_id"] == .string("py-1"))
@@ -76,7 +76,9 @@ struct EncryptedPayloadTests {
 
     // MARK: - Each failure has its sub-reason
 
-    func failure(_ mutate: (inout [String: JSONValue]) throws -> Void, keys: (any KeyProvider)? = EncryptedPayloadTests.keys) throws -> DecryptError.Code? {
+    func failure(_ mutate: (inout [String: RichPushJSONValue]) throws -> Void, keys: (any RichPushKeyProvider)? = EncryptedPayloadTests.keys) throws
+        -> DecryptError.Code?
+    {
         var enc = try #require(try PayloadCipher.encrypt(Self.plaintext, key: Self.key, kid: "k-2").json.objectValue)
         try mutate(&enc)
         let opened = DecryptedPayload.open(.object(["aps": .object(["alert": .string("New message")]), "enc": .object(enc)]), keys: keys)
@@ -147,7 +149,7 @@ struct EncryptedPayloadTests {
 
     @Test func decryptedTextReplacesTheGenericAlertAndOtherKeysBecomeTopLevel() throws {
         let envelope = try PayloadCipher.encrypt(Self.plaintext, key: Self.key, kid: "k-2")
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .string("New message"), "mutable-content": .int(1)]),
             "enc": envelope.json,
         ])
@@ -166,7 +168,7 @@ struct EncryptedPayloadTests {
     @Test func aFailureKeepsTheGenericAlertAndNeverTheCiphertextOrThePlaintextMedia() throws {
         var enc = try #require(try PayloadCipher.encrypt(Self.plaintext, key: Self.key, kid: "k-2").json.objectValue)
         enc["kid"] = .string("k-unknown")
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .object(["title": .string("Shop"), "body": .string("New message")])]),
             "enc": .object(enc),
         ])
@@ -182,7 +184,7 @@ struct EncryptedPayloadTests {
     }
 
     @Test func aPayloadWithoutEncIsLeftAsItIs() {
-        let payload: JSONValue = .object(["aps": .object(["alert": .string("hi")])])
+        let payload: RichPushJSONValue = .object(["aps": .object(["alert": .string("hi")])])
         let opened = DecryptedPayload.open(payload, keys: nil)
         #expect(opened.payload == payload)
         #expect(!opened.wasEncrypted)

@@ -2,7 +2,7 @@ import Foundation
 import RichPushTestSupport
 import Testing
 
-@testable import RichPushExtension
+@_spi(RichPushInternal) @testable import RichPushExtension
 
 /// Issue 22, item 5: someone who can change a payload on its way but has no key must not be able
 /// to add media under the decrypted text, nor replay a ciphertext under another push.
@@ -10,13 +10,13 @@ import Testing
 struct EnvelopeBindingTests {
     static let key = EncryptedPayloadTests.key
     static let keys = EncryptedPayloadTests.keys
-    static let secret: [String: JSONValue] = [
+    static let secret: [String: RichPushJSONValue] = [
         "title": .string("Your order shipped"), "body": .string("Parcel 4711"), "media-url": .string("https://media.example/parcel.jpg"),
     ]
 
     /// A payload as `richpush encrypt --payload` makes it: generic alert, clear push id, `enc`.
-    static func payload(pushID: String, envelope: EncryptedEnvelope, extra: [String: JSONValue] = [:]) -> JSONValue {
-        var root: [String: JSONValue] = [
+    static func payload(pushID: String, envelope: EncryptedEnvelope, extra: [String: RichPushJSONValue] = [:]) -> RichPushJSONValue {
+        var root: [String: RichPushJSONValue] = [
             "aps": .object(["alert": .object(["title": .string("Shop"), "body": .string("New message")]), "mutable-content": .int(1)]),
             "push_id": .string(pushID), "enc": envelope.json,
         ]
@@ -43,7 +43,7 @@ struct EnvelopeBindingTests {
 
         let opened = DecryptedPayload.open(payload, keys: Self.keys)
         #expect(opened.error == nil)
-        #expect(MediaURLList.urls(in: opened.payload, keyPaths: PayloadKeyPath.defaultMediaKeyPaths) == ["https://media.example/parcel.jpg"])
+        #expect(MediaURLList.urls(in: opened.payload, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths) == ["https://media.example/parcel.jpg"])
         #expect(!String(decoding: opened.payload.jsonData(), as: UTF8.self).contains("evil.example"))
         #expect(opened.payload["buttons"] == nil)
         let parsed = try RichPushNotificationPayload(json: opened.payload)
@@ -57,7 +57,7 @@ struct EnvelopeBindingTests {
 
     @Test func aPushIDInsideTheAlertStaysWhereTheExtensionLooksForIt() throws {
         let envelope = try PayloadCipher.encrypt(Self.secret, key: Self.key, kid: "k-2", pushID: "a-1")
-        let payload: JSONValue = .object([
+        let payload: RichPushJSONValue = .object([
             "aps": .object(["alert": .object(["body": .string("New message"), "push_id": .string("a-1"), "image": .string("https://evil.example/x.jpg")])]),
             "enc": envelope.json,
         ])
@@ -85,14 +85,14 @@ struct EnvelopeBindingTests {
         #expect(DecryptedPayload.open(Self.payload(pushID: "o-4711", envelope: downgraded), keys: Self.keys).error?.code == .badTag)
         // An integer push id is bound by its decimal digits.
         let numeric = try PayloadCipher.encrypt(Self.secret, key: Self.key, kid: "k-2", pushID: "2018001")
-        let withNumber: JSONValue = .object(["aps": .object(["alert": .string("New message")]), "push_id": .int(2018001), "enc": numeric.json])
+        let withNumber: RichPushJSONValue = .object(["aps": .object(["alert": .string("New message")]), "push_id": .int(2018001), "enc": numeric.json])
         #expect(DecryptedPayload.open(withNumber, keys: Self.keys).error == nil)
     }
 
     @Test func aVersion1EnvelopeWithoutAssociatedDataIsStillRead() throws {
         // Made as before version 2 (no AAD), by hand: the device must still open it.
         let iv = Data(repeating: 5, count: 12)
-        let sealed = try AESGCM.seal(JSONValue.object(Self.secret).jsonData(sortedKeys: true), key: Self.key, nonce: iv)
+        let sealed = try AESGCM.seal(RichPushJSONValue.object(Self.secret).jsonData(sortedKeys: true), key: Self.key, nonce: iv)
         let v1 = EncryptedEnvelope(version: 1, kid: "k-2", iv: iv, ciphertext: sealed.ciphertext, tag: sealed.tag)
         let opened = DecryptedPayload.open(Self.payload(pushID: "old-1", envelope: v1), keys: Self.keys)
         #expect(opened.error == nil)
@@ -110,7 +110,7 @@ struct EnvelopeBindingTests {
             """
         let result = try await DepthSupport.python(script, [Self.key.base64EncodedString(), "py-7"])
         #expect(result.status == 0, "\(result.stderr)")
-        let envelope = try EncryptedEnvelope(json: try JSONValue.parse(Data(result.stdout.utf8)))
+        let envelope = try EncryptedEnvelope(json: try RichPushJSONValue.parse(Data(result.stdout.utf8)))
         let opened = DecryptedPayload.open(Self.payload(pushID: "py-7", envelope: envelope), keys: Self.keys)
         #expect(opened.error == nil)
         #expect(try RichPushNotificationPayload(json: opened.payload).alert?.title == "From Python")

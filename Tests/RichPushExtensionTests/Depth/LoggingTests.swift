@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import Testing
 
 @Suite("One structured log line per notification")
@@ -13,7 +13,7 @@ struct LoggingTests {
 
     @Test func theLineIsOneJSONObjectWithTheMetrics() throws {
         let lines = Lines()
-        let logger = NotificationLogger { lines.append($0) }
+        let logger = RichPushLogger { lines.append($0) }
         logger.log(
             NotificationLogLine(
                 pushID: "2018001", outcome: .textOnly, reason: .decryptFailed, detail: "bad_tag", attachments: 0,

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushTestSupport
 import Testing
 
@@ -101,7 +101,7 @@ struct ReceiptQueueTests {
         let (server, port) = try await DepthSupport.receiptServer(statuses: "503,400")
         // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
-        let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
+        let delivery = RichPushReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
         let first = try await delivery.submit(RichPushReceipt(pushID: "p-503"), to: url, timeout: 3)
         #expect(first.status == .failed)
@@ -141,7 +141,7 @@ struct ReceiptQueueTests {
         let (server, port) = try await DepthSupport.receiptServer(statuses: "200,503,200")
         // Killed when released at the end (DepthServer.deinit): nothing blocks the pool.
         defer { withExtendedLifetime(server) {} }
-        let delivery = ReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
+        let delivery = RichPushReceiptDelivery(directory: state, policy: RetryPolicy(baseDelay: 0, maximumDelay: 0))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1/receipts"))
         let delivered = try await delivery.submit(RichPushReceipt(pushID: "p-open", outcome: .mediaAttached), to: url, timeout: 3)
         #expect(delivered.status == .sent)

@@ -54,7 +54,7 @@ struct FaultConformanceTests {
 
     /// The checks of a fault that loses no answer: every token accepted, processed once, and the
     /// run within `factor` × the clean run (+ 2 s).
-    func expectEveryTokenOnce(_ options: [String], salt: Int, factor: Double = 5, context: String) async throws -> (ConformanceRun, JSONValue) {
+    func expectEveryTokenOnce(_ options: [String], salt: Int, factor: Double = 5, context: String) async throws -> (ConformanceRun, RichPushJSONValue) {
         let reference = try await Self.reference.value()
         let mock = try await CMockAPNs(options: options)
         defer { mock.stop() }

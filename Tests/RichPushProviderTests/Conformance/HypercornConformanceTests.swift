@@ -34,10 +34,10 @@ struct HypercornConformanceTests {
 
         var baseURL: String { "https://127.0.0.1:\(port)" }
 
-        func stats() async throws -> JSONValue {
+        func stats() async throws -> RichPushJSONValue {
             let run = try await ChildProcess("curl", ["-s", "--http2", "--cacert", caFile.path, "\(baseURL)/stats"]).run(timeout: 60)
             guard run.status == 0 else { throw TestSupportError("curl /stats: \(run.stderr)") }
-            return try JSONValue.parse(Data(run.stdout.utf8))
+            return try RichPushJSONValue.parse(Data(run.stdout.utf8))
         }
 
         func stop() async {

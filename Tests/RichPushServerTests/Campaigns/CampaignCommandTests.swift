@@ -33,7 +33,7 @@ struct CampaignCommandTests {
         // The same key again: the same campaign, nothing sent.
         let again = try await Self.campaign(server, ["create", file.path, "--idempotency-key", "cli-key-1", "--json"])
         #expect(again.status == 0)
-        #expect(try JSONValue.parse(Data(again.stdout.utf8))["campaign_id"]?.stringValue == id)
+        #expect(try RichPushJSONValue.parse(Data(again.stdout.utf8))["campaign_id"]?.stringValue == id)
         #expect(try await CampaignHarness.perToken(mock).values.reduce(0, +) == 20)
 
         let status = try await Self.campaign(server, ["status", id])

@@ -261,7 +261,7 @@ struct MultiInstanceTests {
             for try await body in group { out.append(body) }
             return out
         }
-        let answers = try bodies.map { try JSONValue.parse($0) }
+        let answers = try bodies.map { try RichPushJSONValue.parse($0) }
         #expect(answers.filter { $0["recorded"] == .bool(true) }.count == 1)
         #expect(answers.filter { $0["duplicate"] == .bool(true) }.count == 2)
         for server in servers {

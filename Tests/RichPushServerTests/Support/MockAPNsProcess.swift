@@ -50,10 +50,10 @@ final class MockAPNsProcess: APNsMockCounts, @unchecked Sendable {
 
     /// The mock's counters (`requests`, `per_token`, `last_body_b64`, …), fetched with curl over
     /// HTTP/2 with the mock's CA.
-    func stats() async throws -> JSONValue {
+    func stats() async throws -> RichPushJSONValue {
         let run = try await ChildProcess("curl", ["-s", "--http2", "--cacert", caFile.path, "https://127.0.0.1:\(port)/stats"]).run(timeout: 30)
         guard run.status == 0 else { throw TestSupportError("curl /stats: \(run.stderr)") }
-        return try JSONValue.parse(Data(run.stdout.utf8))
+        return try RichPushJSONValue.parse(Data(run.stdout.utf8))
     }
 
     /// A well-formed device token: 64 hex digits starting with `prefix`.

@@ -49,7 +49,7 @@ enum CampaignCommand {
         if sub != "create", args.value("idempotency-key") != nil {
             throw UsageError(command: command, message: "--idempotency-key belongs to 'campaign create'")
         }
-        let campaign: JSONValue
+        let campaign: RichPushJSONValue
         switch sub {
         case "create":
             let body: Data
@@ -84,13 +84,13 @@ enum CampaignCommand {
     /// One request to `/v1/campaigns` + `path`; the JSON answer, or the server's error.
     private static func call(
         _ connection: StatisticsServerConnection, _ method: String, _ path: String, json: Data? = nil, headers: [String: String] = [:], expect: Int
-    ) async throws -> JSONValue {
+    ) async throws -> RichPushJSONValue {
         let root = connection.server.hasSuffix("/") ? connection.server : connection.server + "/"
         guard let url = URL(string: root + "v1/campaigns" + path) else {
             throw UsageError(command: "campaign", message: "cannot build a URL from '\(connection.server)'")
         }
         let (status, data) = try await connection.request(url, method: method, json: json, timeout: 60, headers: headers)
-        guard status == expect, let value = try? JSONValue.parse(data) else {
+        guard status == expect, let value = try? RichPushJSONValue.parse(data) else {
             if let error = StatisticsServerConnection.errorObject(data) {
                 throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)): \(error.message)")
             }
@@ -100,7 +100,7 @@ enum CampaignCommand {
     }
 
     /// `campaign <id> <state>: <done>/<targets> (sent s, accepted a, skipped k, failed f, in flight i, resent r)`.
-    static func line(_ c: JSONValue) -> String {
+    static func line(_ c: RichPushJSONValue) -> String {
         func n(_ key: String) -> Int { c[key]?.integerLiteralValue ?? 0 }
         // Every target with a result is accepted, skipped or failed.
         let finished = n("accepted") + n("skipped") + n("failed")
@@ -112,7 +112,7 @@ enum CampaignCommand {
         return text
     }
 
-    private static func show(_ c: JSONValue, json: Bool) throws {
+    private static func show(_ c: RichPushJSONValue, json: Bool) throws {
         try StandardOutput.print(json ? String(decoding: c.jsonData(sortedKeys: true), as: UTF8.self) : line(c))
     }
 

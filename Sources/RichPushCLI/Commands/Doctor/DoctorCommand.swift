@@ -8,16 +8,32 @@ enum DoctorCommand {
     static let spec = CommandSpec(
         name: "doctor",
         summary: "Check an Xcode project (and a payload) for why rich notifications will not show",
-        usage: "richpush doctor PATH [--json] [--payload FILE [--probe [--media-allow-host HOST] [--allow-http-host HOST]]]",
+        usage:
+            "richpush doctor PATH [--json] [--payload FILE [--probe [--media-allow-host HOST] [--allow-http-host HOST]]] [--configuration NAME]... [--interruption-level LEVEL]... [--messages]",
         discussion: """
             PATH is an .xcodeproj, an .xcworkspace, or a folder holding one (the first found;
             the others are named). Reads project.pbxproj, the targets' Info.plist and
-            .entitlements files and their Release build settings (with .xcconfig files,
-            $(…) expanded; what cannot be resolved is said so), and checks that each app has a
+            .entitlements files and their build settings in every build configuration the
+            project has (Debug, Release, …: each can be installed; --configuration NAME checks
+            only those named), with .xcconfig files, $(…) expanded (what cannot be resolved is
+            said so); a finding names the configurations it holds in ([Debug, Release]). It
+            checks that each app has a
             notification service extension that is embedded, not "Copy only when installing",
             at the right extension point with an existing principal class, not above the app's
             deployment target, with the app's bundle id prefix and App Group, and that the app
             has aps-environment. A content extension and its categories are listed.
+
+            Capabilities: --interruption-level time-sensitive or critical (what your pushes are
+            sent with; a --payload's aps.interruption-level counts too) needs the app's Time
+            Sensitive or Critical Alerts entitlement (time_sensitive_entitlement_missing,
+            critical_alerts_entitlement_missing). Communication notifications (messages with the
+            sender's avatar): when the project is set up for them (the capability,
+            NSUserActivityTypes or IntentsSupported with INSendMessageIntent, or the extension's
+            sources using it), when --messages says the pushes carry them, or when the
+            --payload names a sender, the app needs the Communication Notifications capability
+            (communication_capability_missing), INSendMessageIntent in its NSUserActivityTypes
+            (communication_activity_type_missing), and the extension IntentsSupported with it
+            (communication_intents_supported_missing, a warning).
 
             --payload FILE adds the payload lint (mutable-content, alert, media URLs) and App
             Transport Security against the payload's http:// media. --probe also fetches each
@@ -31,7 +47,14 @@ enum DoctorCommand {
             Exit status: 0 when no error was found, 1 when one was, 64 on a usage error.
             """,
         options: [
-            .flag("json", help: "Print {project, targets, findings} as one JSON object."),
+            .flag("json", help: "Print {project, configurations, targets, findings} as one JSON object."),
+            .value(
+                "configuration", "NAME", repeatable: true,
+                help: "Check only this build configuration (repeatable; default every one the project has)."),
+            .value(
+                "interruption-level", "LEVEL", repeatable: true,
+                help: "An interruption level your pushes are sent with (passive, active,\ntime-sensitive, critical): the entitlement it needs is checked."),
+            .flag("messages", help: "Your pushes carry messages from people: the communication\nnotifications setup is checked."),
             .value("payload", "FILE", help: "Also lint this payload (JSON; - for stdin) against the project."),
             .flag("probe", help: "With --payload: fetch each media URL as the extension would (media_refused, media_slow, media_ok)."),
         ] + MediaProbeOptions.options,
@@ -50,11 +73,26 @@ enum DoctorCommand {
         if let file = args.value("payload") {
             payload = try await InputFile.read(file, what: "the payload", option: "--payload")
         }
+        var expectations = DoctorExpectations()
+        for level in args.values("interruption-level") {
+            guard let known = RichPushInterruptionLevel.documented.first(where: { $0.rawValue == level }) else {
+                throw UsageError(
+                    command: "doctor",
+                    message:
+                        "'--interruption-level \(level)' is not one Apple documents: \(RichPushInterruptionLevel.documented.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            expectations.interruptionLevels.insert(known)
+        }
+        expectations.messages = args.flag("messages")
+        let configurations = args.values("configuration")
+        let only = configurations.isEmpty ? nil : configurations
         let report: DoctorReport
         if args.flag("probe"), let payload {
-            report = await Doctor.run(path: path, payload: payload, probe: settings, names: SettingNames.doctor)
+            report = await Doctor.run(
+                path: path, payload: payload, probe: settings, configurations: only, expectations: expectations, names: SettingNames.doctor)
         } else {
-            report = Doctor.run(path: path, payload: payload, names: SettingNames.doctor)
+            report = Doctor.run(path: path, payload: payload, configurations: only, expectations: expectations, names: SettingNames.doctor)
         }
         if args.flag("json") {
             var out = report.json.jsonData(sortedKeys: true)

@@ -1,5 +1,6 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushCore
+@_spi(RichPushInternal) import RichPushExtension
 
 /// `richpush encrypt`: makes the `enc` envelope (AES-256-GCM) a provider puts in an encrypted payload.
 enum EncryptCommand {
@@ -65,7 +66,7 @@ enum EncryptCommand {
         }
         var plaintext = try readObject(plaintextPath, what: "PLAINTEXT.json", file: "the plaintext", option: nil)
         // The push id in the clear: a device that cannot decrypt still reports the push.
-        var clearPushID: JSONValue?
+        var clearPushID: RichPushJSONValue?
         if !arguments.flag("encrypt-push-id"), let pushID = plaintext["push_id"] {
             guard pushID.stringValue.map({ !$0.isEmpty }) == true || pushID.intValue != nil else {
                 throw RichPushError(code: .invalidPayload, message: "PLAINTEXT.json file \(plaintextPath): push_id must be a non-empty string or an integer")
@@ -75,8 +76,8 @@ enum EncryptCommand {
         }
         // AES-GCM ciphertext is as long as the plaintext, and base64 makes it 4/3 longer: a
         // plaintext over APNs' limit can never fit in a payload.
-        let limit = PayloadLinter.maximumPayloadBytes
-        let plaintextBytes = JSONValue.object(plaintext).jsonData(sortedKeys: true).count
+        let limit = RichPushPayloadLinter.maximumPayloadBytes
+        let plaintextBytes = RichPushJSONValue.object(plaintext).jsonData(sortedKeys: true).count
         guard plaintextBytes <= limit else {
             throw RichPushError(
                 code: .invalidPayload,
@@ -84,7 +85,7 @@ enum EncryptCommand {
                     "PLAINTEXT.json file \(plaintextPath) is \(plaintextBytes) bytes as compact JSON; the encrypted payload cannot fit APNs' \(limit)-byte limit (Apple; ciphertext in base64 is 4/3 of the plaintext): send media by URL and keep the text short"
             )
         }
-        var base: [String: JSONValue]?
+        var base: [String: RichPushJSONValue]?
         if let basePath = arguments.value("payload") {
             base = try readObject(basePath, what: "--payload", file: "the base payload", option: "--payload")
         }
@@ -95,7 +96,7 @@ enum EncryptCommand {
         var output = envelope.json
         if let basePath = arguments.value("payload"), var base {
             if let clearPushID {
-                let existing = PayloadKeyPath.defaultPushIDKeyPaths.lazy.compactMap { $0.lookup(in: .object(base)) }.first
+                let existing = RichPushPayloadKeyPath.defaultPushIDKeyPaths.lazy.compactMap { $0.lookup(in: .object(base)) }.first
                 if let existing, existing != clearPushID {
                     throw RichPushError(
                         code: .invalidPayload,
@@ -132,11 +133,11 @@ enum EncryptCommand {
     }
 
     /// A JSON object from a file: `file` names it when it cannot be read, `what` when it does not parse.
-    private static func readObject(_ path: String, what: String, file: String, option: String?) throws -> [String: JSONValue] {
+    private static func readObject(_ path: String, what: String, file: String, option: String?) throws -> [String: RichPushJSONValue] {
         let data = try FileProblem.read(path, what: file, option: option)
-        let json: JSONValue
+        let json: RichPushJSONValue
         do {
-            json = try JSONValue.parseStrictly(data)
+            json = try RichPushJSONValue.parseStrictly(data)
         } catch let error as RichPushError {
             throw RichPushError(code: error.code, message: "\(what) file \(path): \(error.message)", underlying: error)
         }

@@ -16,9 +16,9 @@ extension LintCommand {
 
     /// Probes each distinct media URL at `keyPaths` and prints one line per URL.
     /// - Returns: `true` when the extension would attach every one.
-    static func probeMedia(_ data: Data, keyPaths: [PayloadKeyPath], args: ParsedArguments) async throws -> Bool {
+    static func probeMedia(_ data: Data, keyPaths: [RichPushPayloadKeyPath], args: ParsedArguments) async throws -> Bool {
         let settings = try MediaProbeOptions.settings(args, command: "lint")
-        guard let root = try? JSONValue.parseStrictly(data) else { return false }
+        guard let root = try? RichPushJSONValue.parseStrictly(data) else { return false }
         var seen: Set<String> = []
         var allAttach = true
         for path in keyPaths {
@@ -26,9 +26,9 @@ extension LintCommand {
             let result = await MediaProbe(settings: settings).probe(url)
             if result.reason != nil { allAttach = false }
             if args.flag("json") {
-                var object: [String: JSONValue] = ["key": .string(path.description)]
+                var object: [String: RichPushJSONValue] = ["key": .string(path.description)]
                 if case .object(let fields) = result.json { object.merge(fields) { a, _ in a } }
-                try StandardOutput.print(String(decoding: JSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self))
+                try StandardOutput.print(String(decoding: RichPushJSONValue.object(object).jsonData(sortedKeys: true), as: UTF8.self))
             } else {
                 let head = result.reason?.rawValue ?? "ok"
                 try StandardOutput.print("\(head) \(path.description) \(result.line.dropFirst(head.count + 1))")

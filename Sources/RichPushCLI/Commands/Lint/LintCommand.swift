@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 
 /// `richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]`:
@@ -15,7 +15,12 @@ enum LintCommand {
             visible alert and aps["mutable-content"] = 1 as an integer; the wrong spellings
             ("1", true, mutable_content, the flag outside aps, FCM legacy
             notification.mutable_content) are errors by name; a background push carrying media
-            never reaches the extension; media URLs must be https.
+            never reaches the extension; media URLs must be https. A message from a person
+            (sender {id, name, avatar}, conversation {id, name, avatar, group}) must have its id
+            and name, https avatars and mutable-content (invalid_sender, invalid_conversation,
+            insecure_avatar_url). Interruption levels: critical without a sound dictionary
+            {"critical": 1, …} (critical_without_sound_dictionary) and relevance-score outside
+            0…1 (relevance_score_range) are warnings.
 
             --fix rewrites what has one right answer and writes the fixed payload to standard
             output (or to --output FILE); findings then go to standard error, marked "fixed"
@@ -56,7 +61,7 @@ enum LintCommand {
             throw UsageError(command: "lint", message: "'--output' needs '--fix'")
         }
         let data = try await readInput(path)
-        var linter = PayloadLinter(voip: args.flag("voip"))
+        var linter = RichPushPayloadLinter(voip: args.flag("voip"))
         linter.checksExtensionLookup = true
         if let plist = args.value("settings") {
             let settings: RichPushSettings
@@ -69,14 +74,16 @@ enum LintCommand {
             for problem in settings.problems { printError("warning: \(plist): \(problem)") }
             linter.mediaKeyPaths = settings.pipeline.mediaKeyPaths
             linter.pushIDKeyPaths = settings.pipeline.pushIDKeyPaths
+            linter.senderKeyPaths = settings.pipeline.senderKeyPaths
+            linter.conversationKeyPaths = settings.pipeline.conversationKeyPaths
         }
-        let keys = args.values("media-key").map { PayloadKeyPath($0) }
+        let keys = args.values("media-key").map { RichPushPayloadKeyPath($0) }
         linter.mediaKeyPaths = keys + linter.mediaKeyPaths.filter { !keys.contains($0) }
-        let idKeys = args.values("push-id-key").map { PayloadKeyPath($0) }
+        let idKeys = args.values("push-id-key").map { RichPushPayloadKeyPath($0) }
         linter.pushIDKeyPaths = idKeys + linter.pushIDKeyPaths.filter { !idKeys.contains($0) }
 
         let findings = linter.lint(data)
-        let parsedPayload = try? JSONValue.parseStrictly(data)
+        let parsedPayload = try? RichPushJSONValue.parseStrictly(data)
         let lookup = parsedPayload.map { "the extension would use " + linter.extensionLookup($0).summary }
         if !args.flag("json") {
             if findings.isEmpty {
@@ -93,7 +100,7 @@ enum LintCommand {
             let attaches = args.flag("probe") ? try await probeMedia(data, keyPaths: linter.mediaKeyPaths, args: args) : true
             return findings.contains { $0.severity == .error } || !attaches ? 1 : 0
         }
-        guard let parsed = try? JSONValue.parseStrictly(data) else {
+        guard let parsed = try? RichPushJSONValue.parseStrictly(data) else {
             for finding in findings { printError(line(finding, fixed: false, json: args.flag("json"))) }
             return 1
         }
@@ -118,14 +125,14 @@ enum LintCommand {
         return remaining.contains { $0.severity == .error } ? 1 : 0
     }
 
-    static func line(_ finding: LintFinding, fixed: Bool, json: Bool) -> String {
+    static func line(_ finding: RichPushLintFinding, fixed: Bool, json: Bool) -> String {
         if json {
-            var o: [String: JSONValue] = [
+            var o: [String: RichPushJSONValue] = [
                 "severity": .string(finding.severity.rawValue), "code": .string(finding.code.rawValue),
                 "message": .string(finding.message), "fixed": .bool(fixed),
             ]
-            o["key"] = finding.keyPath.map(JSONValue.string) ?? .null
-            return String(decoding: JSONValue.object(o).jsonData(), as: UTF8.self)
+            o["key"] = finding.keyPath.map(RichPushJSONValue.string) ?? .null
+            return String(decoding: RichPushJSONValue.object(o).jsonData(), as: UTF8.self)
         }
         return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description(fixableWith: SettingNames.lintFix)
     }

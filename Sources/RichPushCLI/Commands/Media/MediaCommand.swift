@@ -93,7 +93,7 @@ enum MediaCommand {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("richpush-optimize-\(UUID().uuidString.lowercased())")
             scratch = folder
             // The original may be over Apple's limits (that is why it is optimised): up to 50 MB.
-            let fetched = await MediaProbe(settings: settings).fetchOriginal(target, into: folder, byteLimit: MediaKind.largestMaximumBytes)
+            let fetched = await MediaProbe(settings: settings).fetchOriginal(target, into: folder, byteLimit: RichPushMediaKind.largestMaximumBytes)
             guard let media = fetched.media else {
                 try report(reason: fetched.result.reason?.rawValue ?? "network", message: fetched.result.message, json: json)
                 return 1
@@ -120,7 +120,7 @@ enum MediaCommand {
 
     private static func report(reason: String, message: String, json: Bool) throws {
         if json {
-            let o: JSONValue = .object(["action": .null, "reason": .string(reason), "message": .string(message)])
+            let o: RichPushJSONValue = .object(["action": .null, "reason": .string(reason), "message": .string(message)])
             try StandardOutput.print(String(decoding: o.jsonData(sortedKeys: true), as: UTF8.self))
         } else {
             FileHandle.standardError.write(Data("richpush media optimize: \(reason): \(message)\n".utf8))

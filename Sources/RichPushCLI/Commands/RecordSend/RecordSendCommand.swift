@@ -60,7 +60,7 @@ enum RecordSendCommand {
             throw UsageError(command: "record-send", message: "'--batch-id ID' is required: it names this batch so that a retry is not counted twice")
         }
         let connection = try StatisticsServerConnection(args)
-        var common: [String: JSONValue] = [:]
+        var common: [String: RichPushJSONValue] = [:]
         if let source = args.value("source") { common["source"] = .string(source) }
         if let title = args.value("title") {
             guard title.utf8.count <= 256 else {
@@ -112,12 +112,12 @@ enum RecordSendCommand {
     /// - Throws: `UsageError` for a file without results; `RichPushError` for a line that is not a
     ///   result (saying which batches were recorded before it) or a refusal by the server.
     private static func recordResults(
-        file: String, batchID: String, common: [String: JSONValue], url: URL, connection: StatisticsServerConnection, totals: inout Totals
+        file: String, batchID: String, common: [String: RichPushJSONValue], url: URL, connection: StatisticsServerConnection, totals: inout Totals
     ) async throws {
         let reader = try SendResultsFile(path: file)
         var recorded: [String] = []
         /// The next batch; a bad line after batches were posted says what was recorded.
-        func read() async throws -> [JSONValue]? {
+        func read() async throws -> [RichPushJSONValue]? {
             do {
                 return try await reader.nextBatch()
             } catch let error as RichPushError where !recorded.isEmpty {
@@ -150,9 +150,10 @@ enum RecordSendCommand {
 
     /// Posts one body and adds the server's answer to `totals`.
     /// - Throws: `RichPushError` `server` when the server refuses it or is not RichPush.
-    private static func post(_ body: JSONValue, batchID id: String, url: URL, connection: StatisticsServerConnection, totals: inout Totals) async throws {
+    private static func post(_ body: RichPushJSONValue, batchID id: String, url: URL, connection: StatisticsServerConnection, totals: inout Totals) async throws
+    {
         let (status, data) = try await connection.request(url, method: "POST", json: body.jsonData(), timeout: 60)
-        guard status == 200, let answer = try? JSONValue.parse(data) else {
+        guard status == 200, let answer = try? RichPushJSONValue.parse(data) else {
             if let error = StatisticsServerConnection.errorObject(data) {
                 throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)) for batch \(id): \(error.message)")
             }
@@ -174,12 +175,12 @@ enum RecordSendCommand {
     ///   - file: its name, for messages.
     /// - Returns: the result objects, in order (tokens that are not device tokens left out).
     /// - Throws: `RichPushError` naming the line or item that is not a result.
-    static func parseResults(_ data: Data, file: String) throws -> [JSONValue] {
+    static func parseResults(_ data: Data, file: String) throws -> [RichPushJSONValue] {
         let text = String(decoding: data, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace }
-        var items: [(line: Int, value: JSONValue)] = []
+        var items: [(line: Int, value: RichPushJSONValue)] = []
         if trimmed.first == "[" {
-            guard let array = try JSONValue.parse(data).arrayValue else {
+            guard let array = try RichPushJSONValue.parse(data).arrayValue else {
                 throw RichPushError(code: .invalidJSON, message: "\(file) is not a JSON array of results")
             }
             items = array.enumerated().map { ($0.offset + 1, $0.element) }
@@ -188,7 +189,7 @@ enum RecordSendCommand {
                 let content = line.trimmingCharacters(in: .whitespaces)
                 guard !content.isEmpty else { continue }
                 do {
-                    items.append((index + 1, try JSONValue.parseStrictly(Data(content.utf8))))
+                    items.append((index + 1, try RichPushJSONValue.parseStrictly(Data(content.utf8))))
                 } catch let error as RichPushError {
                     throw RichPushError(code: error.code, message: "\(file) line \(index + 1): \(error.message)")
                 }

@@ -21,7 +21,7 @@ struct RecordedSendBatches {
     /// One batch: its id and its results.
     struct Batch {
         var batchID: String
-        var results: [JSONValue]
+        var results: [RichPushJSONValue]
     }
 
     /// The batches, in order.
@@ -36,11 +36,11 @@ struct RecordedSendBatches {
     ///   - maximumResults: the most results one body may hold.
     /// - Throws: `RichPushError` `invalid_payload` when one result alone would not fit a body.
     init(
-        results: [JSONValue], batchID: String, maximumBodyBytes: Int = RecordedSendRequest.maximumBodyBytes,
+        results: [RichPushJSONValue], batchID: String, maximumBodyBytes: Int = RecordedSendRequest.maximumBodyBytes,
         maximumResults: Int = PushSendRequest.maximumTokens
     ) throws {
         var splitter = Splitter(maximumBodyBytes: maximumBodyBytes, maximumResults: maximumResults)
-        var groups: [[JSONValue]] = []
+        var groups: [[RichPushJSONValue]] = []
         for result in results {
             if let full = try splitter.add(result) { groups.append(full) }
         }
@@ -69,7 +69,7 @@ struct RecordedSendBatches {
         /// The most results one body may hold.
         let maximumResults: Int
         /// The batch being filled.
-        private var current: [JSONValue] = []
+        private var current: [RichPushJSONValue] = []
         /// Bytes of `current` as JSON items joined by commas.
         private var used = 0
         /// Results added so far.
@@ -90,7 +90,7 @@ struct RecordedSendBatches {
         /// - Parameter result: the next per-token result object, in file order.
         /// - Returns: the batch this result closed (it did not fit, so it starts the next one), or `nil`.
         /// - Throws: `RichPushError` `invalid_payload` when the result alone would not fit a body.
-        mutating func add(_ result: JSONValue) throws -> [JSONValue]? {
+        mutating func add(_ result: RichPushJSONValue) throws -> [RichPushJSONValue]? {
             // `{…"results":[` + items joined by `,` + `]…}`: the room for items and their commas.
             let room = maximumBodyBytes - RecordedSendBatches.envelopeBytes
             added += 1
@@ -100,7 +100,7 @@ struct RecordedSendBatches {
                     code: .invalidPayload,
                     message: "result \(added) is \(size) bytes as JSON; a sends body is at most \(maximumBodyBytes) bytes: shorten its fields")
             }
-            var closed: [JSONValue]?
+            var closed: [RichPushJSONValue]?
             if current.count == maximumResults || used + (current.isEmpty ? size : size + 1) > room {
                 closed = current
                 current = []
@@ -113,7 +113,7 @@ struct RecordedSendBatches {
 
         /// Ends the split.
         /// - Returns: the last batch, or `nil` when no result was added.
-        mutating func finish() -> [JSONValue]? {
+        mutating func finish() -> [RichPushJSONValue]? {
             defer { current = [] }
             return current.isEmpty ? nil : current
         }

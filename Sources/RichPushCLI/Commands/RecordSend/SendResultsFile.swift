@@ -46,7 +46,7 @@ final class SendResultsFile: @unchecked Sendable {
     private var atEnd = false
     private var line = 0
     private var started = false
-    private var array: [JSONValue] = []
+    private var array: [RichPushJSONValue] = []
     private var arrayIndex = 0
     private var splitter = RecordedSendBatches.Splitter()
 
@@ -67,14 +67,14 @@ final class SendResultsFile: @unchecked Sendable {
     ///
     /// - Returns: the batch's result objects, or `nil` once the file is exhausted.
     /// - Throws: `RichPushError` naming the line (or item) that is not a result, or an I/O error.
-    func nextBatch() async throws -> [JSONValue]? {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[JSONValue]?, any Error>) in
+    func nextBatch() async throws -> [RichPushJSONValue]? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[RichPushJSONValue]?, any Error>) in
             Thread { continuation.resume(with: Result { try self.nextBatchBlocking() }) }.start()
         }
     }
 
     /// `nextBatch()` on the calling thread.
-    func nextBatchBlocking() throws -> [JSONValue]? {
+    func nextBatchBlocking() throws -> [RichPushJSONValue]? {
         while let value = try nextItem() {
             guard let result = try Self.result(value, item: itemsRead, unit: isArray ? "item" : "line", file: InputFile.describe(path)) else { continue }
             resultsKept += 1
@@ -98,7 +98,7 @@ final class SendResultsFile: @unchecked Sendable {
     // MARK: Reading
 
     /// The next parsed item (a line's object, or an array item), or `nil` at the end.
-    private func nextItem() throws -> JSONValue? {
+    private func nextItem() throws -> RichPushJSONValue? {
         if !started {
             started = true
             try detectFormat()
@@ -121,7 +121,7 @@ final class SendResultsFile: @unchecked Sendable {
             // `itemsRead` counts lines of the file here, so messages name the line.
             itemsRead = line
             do {
-                return try JSONValue.parseStrictly(Data(slice))
+                return try RichPushJSONValue.parseStrictly(Data(slice))
             } catch let error as RichPushError {
                 throw RichPushError(code: error.code, message: "\(InputFile.describe(path)) line \(line): \(error.message)")
             }
@@ -151,7 +151,7 @@ final class SendResultsFile: @unchecked Sendable {
         let data = Data(buffer[start...])
         buffer = []
         start = 0
-        guard let items = try JSONValue.parse(data).arrayValue else {
+        guard let items = try RichPushJSONValue.parse(data).arrayValue else {
             throw RichPushError(code: .invalidJSON, message: "\(InputFile.describe(path)) is not a JSON array of results")
         }
         array = items
@@ -217,7 +217,7 @@ final class SendResultsFile: @unchecked Sendable {
     ///   - file: the file's name, for messages.
     /// - Returns: the result object, or `nil` when it is left out.
     /// - Throws: `RichPushError` `invalid_payload` when it lacks `token` or `outcome`.
-    static func result(_ value: JSONValue, item: Int, unit: String, file: String) throws -> JSONValue? {
+    static func result(_ value: RichPushJSONValue, item: Int, unit: String, file: String) throws -> RichPushJSONValue? {
         guard let token = value["token"]?.stringValue, let outcome = value["outcome"]?.stringValue else {
             throw RichPushError(
                 code: .invalidPayload, message: "\(file) \(unit) \(item): a result needs \"token\" and \"outcome\" (as richpush send prints them)")
@@ -225,7 +225,7 @@ final class SendResultsFile: @unchecked Sendable {
         // A token that is not one (richpush send reports it token_bad, never sent) is left out:
         // the server's rule (DeviceTokenRule) would refuse the whole batch for it.
         guard DeviceTokenRule.canonical(token, provider: nil) != nil else { return nil }
-        var result: [String: JSONValue] = ["token": .string(token), "outcome": .string(outcome)]
+        var result: [String: RichPushJSONValue] = ["token": .string(token), "outcome": .string(outcome)]
         if let status = value["status"] { result["status"] = status }
         if let reason = value["reason"], reason != .null { result["reason"] = reason }
         if let id = value["message_id"] ?? value["apns-id"] ?? value["apns_id"], id != .null { result["message_id"] = id }

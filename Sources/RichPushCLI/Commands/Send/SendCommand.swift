@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 import RichPushProvider
 
 /// `richpush send`: sends one notification to one or many device tokens through APNs or FCM.
@@ -11,6 +11,8 @@ enum SendCommand {
             richpush send (--key AuthKey_KEYID.p8 [--key-id KEYID] --team-id TEAMID | --cert FILE [--cert-key FILE] [--cert-password PASS])
                    --topic BUNDLE_ID [--sandbox | --apns-url URL] [--ca-file PEM]
                    (--token HEX... | --tokens FILE) (--payload FILE | --title T [--subtitle S] --body B [--image URL] [--media-key PATH])
+                   [--sender-id ID --sender-name NAME [--sender-avatar URL]
+                    [--conversation-id ID [--conversation-name NAME] [--conversation-avatar URL] [--group]]]
                    [--push-id ID] [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID]
                    [--concurrency N] [--apns-connections N] [--max-attempts N] [--dry-run] [--probe [--on-media-error send-text]]
             richpush send --fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL]
@@ -25,6 +27,13 @@ enum SendCommand {
             tokens it holds. All requests share one HTTP/2 connection (up to --concurrency streams)
             and one credential (APNs: an ES256 JWT renewed every 50 minutes; FCM: an OAuth2 access
             token), never one per request.
+
+            A message from a person: --sender-id and --sender-name (and --sender-avatar, an https
+            image) write the payload's sender {id, name, avatar}, and --conversation-id with
+            --conversation-name, --conversation-avatar and --group its conversation, which the
+            RichPush extension shows as a communication notification (the sender's avatar and
+            name; a group's name and avatar); they set mutable-content: 1 when building, and go
+            into a --payload file's top level (replacing its sender and conversation).
 
             APNs auth: token auth with --key/--key-id/--team-id (the .p8 contents are never
             printed), or certificate auth with --cert (a .p12, or PEM with --cert-key).
@@ -88,6 +97,13 @@ enum SendCommand {
             .value("image", "URL", help: "Build the payload: media URL (https); sets mutable-content: 1."),
             .value("media-key", "PATH", help: "Where --image goes (default image-url; e.g. aps.alert.image, url, media-url)."),
             .value("push-id", "ID", help: "push_id put in the payload (reported back by the extension's receipt)."),
+            .value("sender-id", "ID", help: "A message's sender: the app's id of the person (sender.id)."),
+            .value("sender-name", "NAME", help: "The sender's name shown (sender.name)."),
+            .value("sender-avatar", "URL", help: "The sender's avatar, an https image (sender.avatar)."),
+            .value("conversation-id", "ID", help: "The message's conversation (conversation.id; default: one-to-one with the sender)."),
+            .value("conversation-name", "NAME", help: "The conversation's name (a group's, shown as its title)."),
+            .value("conversation-avatar", "URL", help: "The group's avatar, an https image."),
+            .flag("group", help: "The conversation is a group (conversation.group: true)."),
             .value("push-type", "TYPE", help: "apns-push-type: alert (default), background, voip, …"),
             .value("priority", "N", help: "apns-priority: 10, 5 or 1."),
             .value("expiration", "SECONDS", help: "apns-expiration: keep trying for SECONDS from now (0 = now or never)."),
@@ -170,13 +186,13 @@ enum SendCommand {
             }
             notification.apnsID = id
         }
-        let findings: [LintFinding]
+        let findings: [RichPushLintFinding]
         do {
             findings = try notification.validate(checkingTopic: provider == .apns)
         } catch let error as RichPushError where error.code == .payloadRejected {
             // Suggest --fix only when it can help: a fixable error in a payload file.
             let file = args.value("payload").flatMap { $0 == "-" ? nil : $0 }
-            let fixable = PayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
+            let fixable = RichPushPayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
             guard let file, fixable else { throw error }
             throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
         } catch let error as RichPushError where error.setting != nil {
@@ -404,19 +420,60 @@ enum SendCommand {
                 throw UsageError(command: "send", message: "give either --payload FILE or --title/--body/--image, not both")
             }
             var data = try await InputFile.read(file, option: "--payload")
-            if let pushID = args.value("push-id") {
-                let json = try JSONValue.parseStrictly(data)
-                data = json.setting(.string(pushID), at: "push_id").jsonData(sortedKeys: true)
+            let message = try message(args)
+            if args.value("push-id") != nil || message != nil {
+                var json = try RichPushJSONValue.parseStrictly(data)
+                if let pushID = args.value("push-id") { json = json.setting(.string(pushID), at: "push_id") }
+                if let message {
+                    json = json.setting(message.senderJSON, at: "sender")
+                    if case .object(var root) = json {
+                        root["conversation"] = message.conversationJSON
+                        json = .object(root)
+                    }
+                }
+                data = json.jsonData(sortedKeys: true)
             }
             return data
         }
         guard built else {
             throw UsageError(command: "send", message: "give --payload FILE, or --title/--body (and --image URL) to build one")
         }
-        var payload = PushPayload(title: args.value("title"), subtitle: args.value("subtitle"), body: args.value("body"))
-        if let key = args.value("media-key") { payload.mediaKeyPath = PayloadKeyPath(key) }
+        var payload = RichPushPayloadBuilder(title: args.value("title"), subtitle: args.value("subtitle"), body: args.value("body"))
+        if let key = args.value("media-key") { payload.mediaKeyPath = RichPushPayloadKeyPath(key) }
         payload.mediaURL = args.value("image")
         payload.pushID = args.value("push-id")
+        payload.message = try message(args)
         return payload.jsonData()
+    }
+
+    /// The message the sender and conversation options describe, `nil` when none is given.
+    /// - Parameter args: the command line.
+    /// - Returns: the message.
+    /// - Throws: `UsageError` naming what is missing or wrong (`RichPushMessage`'s rules).
+    static func message(_ args: ParsedArguments) throws -> RichPushMessage? {
+        let options = ["sender-id", "sender-name", "sender-avatar", "conversation-id", "conversation-name", "conversation-avatar"]
+        guard options.contains(where: { args.value($0) != nil }) || args.flag("group") else { return nil }
+        var sender: [String: RichPushJSONValue] = [:]
+        sender["id"] = args.value("sender-id").map(RichPushJSONValue.string)
+        sender["name"] = args.value("sender-name").map(RichPushJSONValue.string)
+        sender["avatar"] = args.value("sender-avatar").map(RichPushJSONValue.string)
+        var root: [String: RichPushJSONValue] = ["sender": .object(sender)]
+        if args.value("conversation-id") != nil || args.value("conversation-name") != nil || args.value("conversation-avatar") != nil
+            || args.flag("group")
+        {
+            var conversation: [String: RichPushJSONValue] = [:]
+            conversation["id"] = args.value("conversation-id").map(RichPushJSONValue.string)
+            conversation["name"] = args.value("conversation-name").map(RichPushJSONValue.string)
+            conversation["avatar"] = args.value("conversation-avatar").map(RichPushJSONValue.string)
+            if args.flag("group") { conversation["group"] = .bool(true) }
+            root["conversation"] = .object(conversation)
+        }
+        let reading = RichPushMessage.read(from: .object(root))
+        guard let message = reading.message else {
+            let option = { (path: String) in "--" + path.replacingOccurrences(of: ".", with: "-") }
+            let problem = reading.problems.first { $0.isError } ?? reading.problems[0]
+            throw UsageError(command: "send", message: "\(option(problem.keyPath)): \(problem.message)")
+        }
+        return message
     }
 }

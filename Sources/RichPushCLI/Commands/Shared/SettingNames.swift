@@ -85,7 +85,7 @@ extension SettingNames {
 }
 
 extension SettingNames {
-    /// `richpush lint`'s option for `PayloadLinter.fix` (a fixable `LintFinding`).
+    /// `richpush lint`'s option for `RichPushPayloadLinter.fix` (a fixable `RichPushLintFinding`).
     static let lintFix = "--fix"
 
     /// `richpush media optimize`'s options for `MediaOptimizer.Settings` (`MediaOptimizeError.setting`).
@@ -112,15 +112,15 @@ extension SettingNames {
         return names
     }()
 
-    /// `richpush simulate`'s options for the extension's settings (`PipelineConfiguration`'s
-    /// properties, as `ReceiptReport.setting` names them).
+    /// `richpush simulate`'s options for the extension's settings (`RichPushConfiguration`'s
+    /// properties, as `RichPushReceiptReport.setting` names them).
     static let simulate: [String: String] = ["receiptsURL": "--receipts-url", "allowedHTTPHosts": "--allow-http-host"]
 
     /// `text` with `richpush simulate`'s option for `setting` added, e.g. "… (here: --receipts-url)".
     ///
     /// - Parameters:
     ///   - text: a receipt's skip reason or error.
-    ///   - setting: `ReceiptReport.setting`.
+    ///   - setting: `RichPushReceiptReport.setting`.
     ///   - host: the receipts URL's host, for `--allow-http-host HOST`.
     /// - Returns: the text naming the option, or `text` when the setting has none.
     static func namingSimulateOption(_ text: String, setting: String?, host: String?) -> String {

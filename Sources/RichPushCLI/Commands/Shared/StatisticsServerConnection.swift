@@ -104,7 +104,7 @@ struct StatisticsServerConnection {
 
     /// `{"error": {"code": …, "message": …}}` as the statistics server answers errors, else `nil`.
     static func errorObject(_ data: Data) -> (code: String, message: String)? {
-        guard let value = try? JSONValue.parse(data), let error = value["error"], let code = error["code"]?.stringValue else { return nil }
+        guard let value = try? RichPushJSONValue.parse(data), let error = value["error"], let code = error["code"]?.stringValue else { return nil }
         return (code, String((error["message"]?.stringValue ?? "").prefix(300)))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 
 /// `richpush simulate`: runs the extension pipeline on a payload file, as iOS would, against real servers.
 enum SimulateCommand {
@@ -20,9 +20,9 @@ enum SimulateCommand {
             delivers it, unchanged: outcome "original", reason "invalid_payload", with a warning
             on standard error naming the problem.
 
-            Media URL keys tried, in order: \(PayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
-            Push id keys: \(PayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
-            These cover the articles' payloads and those of \(PushVendor.all.map(\.name).joined(separator: ", ")).
+            Media URL keys tried, in order: \(RichPushPayloadKeyPath.defaultMediaKeyPaths.map(\.description).joined(separator: ", ")).
+            Push id keys: \(RichPushPayloadKeyPath.defaultPushIDKeyPaths.map(\.description).joined(separator: ", ")).
+            These cover the articles' payloads and those of \(RichPushVendor.all.map(\.name).joined(separator: ", ")).
             A top-level url is media only with a media file extension (.jpg, .mp4, …); a deep
             link (myapp://…, https://example.com/articles/42) is not fetched.
 
@@ -31,6 +31,16 @@ enum SimulateCommand {
             the Info.plist's MediaKeyPaths and PushIDKeyPaths, --media-key and --push-id-key are
             tried before the default (or --settings) keys; --replace-media-keys and
             --replace-push-id-keys use only the keys given.
+
+            A message from a person (the payload's sender {id, name, avatar} and conversation
+            {id, name, avatar, group}, at --sender-key / --conversation-key before the defaults
+            sender and conversation) becomes a communication notification: the avatars are
+            fetched under the media rules within the deadline (WebP, HEIC and other formats iOS
+            does not draw are converted, here with libvips where iOS uses ImageIO), the host
+            plays INSendMessageIntent's donation and the content's update, and the output shows
+            the sender, the conversation, the avatars' bytes and, when it fell back to the normal
+            notification, why (avatar_failed, intent_failed). --without-communication-capability
+            plays an app without the capability (iOS refuses the update: intent_failed).
 
             A receipt not sent says why ("receipt skipped: no_push_id …", "skipReason" in --json):
             no_receipts_url, no_push_id, per_delivery_id (the vendor's id names one delivery,
@@ -76,9 +86,19 @@ enum SimulateCommand {
             .value("push-id-key", "PATH", repeatable: true, help: "A key path for the push id, tried before the default keys\n(as PushIDKeyPaths)."),
             .flag("replace-push-id-keys", help: "Use only the --push-id-key paths (as PushIDKeyPathsReplace)."),
             .value(
+                "sender-key", "PATH", repeatable: true,
+                help: "A key path for a message's sender {id, name, avatar}, tried before\nthe default key sender (as SenderKeyPaths)."),
+            .value(
+                "conversation-key", "PATH", repeatable: true,
+                help: "A key path for its conversation {id, name, avatar, group}, tried\nbefore the default key conversation (as ConversationKeyPaths)."),
+            .flag("no-communication", help: "Show a message's sender as a normal notification\n(as CommunicationNotifications false)."),
+            .flag(
+                "without-communication-capability",
+                help: "Play an app without the Communication Notifications capability:\niOS refuses to update the content from the intent (intent_failed)."),
+            .value(
                 "default-body", "TEXT",
                 help:
-                    "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(PipelineConfiguration.articleDefaultBody)\" (\"check it now\")."
+                    "Body shown when the payload's body is empty (default: none,\nthe body stays empty), e.g. \"\(RichPushConfiguration.articleDefaultBody)\" (\"check it now\")."
             ),
             .value(
                 "media-category", "[KIND=]ID", repeatable: true,
@@ -112,7 +132,7 @@ enum SimulateCommand {
         guard args.positionals.count == 1 else {
             throw UsageError(command: command, message: "expected one payload file, got \(args.positionals.count): \(args.positionals.joined(separator: " "))")
         }
-        var configuration = PipelineConfiguration()
+        var configuration = RichPushConfiguration()
         if let plist = args.value("settings") {
             configuration = try SimulateSettings.read(plist)
         }
@@ -126,18 +146,26 @@ enum SimulateCommand {
             configuration.receiptsURL = url
         }
         configuration.allowedHTTPHosts.formUnion(args.values("allow-http-host").map { $0.lowercased() })
-        for option in ["media-key", "push-id-key"] {
+        for option in ["media-key", "push-id-key", "sender-key", "conversation-key"] {
             for key in args.values(option) where key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
                 throw UsageError(
                     command: command, message: "--\(option) \"\(key)\" is not a key path (empty or with an empty part): give dotted keys, e.g. data.image")
             }
         }
         configuration.mediaKeyPaths = try SimulateSettings.keyPaths(
-            args.values("media-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-media-keys"), option: "media-key",
+            args.values("media-key").map { RichPushPayloadKeyPath($0) }, replace: args.flag("replace-media-keys"), option: "media-key",
             before: configuration.mediaKeyPaths)
         configuration.pushIDKeyPaths = try SimulateSettings.keyPaths(
-            args.values("push-id-key").map { PayloadKeyPath($0) }, replace: args.flag("replace-push-id-keys"), option: "push-id-key",
+            args.values("push-id-key").map { RichPushPayloadKeyPath($0) }, replace: args.flag("replace-push-id-keys"), option: "push-id-key",
             before: configuration.pushIDKeyPaths)
+        configuration.senderKeyPaths = try SimulateSettings.keyPaths(
+            args.values("sender-key").map { RichPushPayloadKeyPath($0) }, replace: false, option: "sender-key", before: configuration.senderKeyPaths)
+        configuration.conversationKeyPaths = try SimulateSettings.keyPaths(
+            args.values("conversation-key").map { RichPushPayloadKeyPath($0) }, replace: false, option: "conversation-key",
+            before: configuration.conversationKeyPaths)
+        if args.flag("no-communication") { configuration.communicationNotifications = false }
+        // Where iOS converts an avatar with ImageIO, the host converts it with libvips.
+        if configuration.avatarConverter == nil { configuration.avatarConverter = OptimizerAvatarConverter() }
         if let body = args.value("default-body") { configuration.defaultBody = body.isEmpty ? nil : body }
         if args.flag("no-media-category"), !args.values("media-category").isEmpty {
             throw UsageError(command: command, message: "give either --media-category or --no-media-category, not both")
@@ -146,7 +174,7 @@ enum SimulateCommand {
         for value in args.values("media-category") {
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 {
-                guard let kind = MediaKind(rawValue: parts[0]), !parts[1].isEmpty else {
+                guard let kind = RichPushMediaKind(rawValue: parts[0]), !parts[1].isEmpty else {
                     throw UsageError(
                         command: command,
                         message: "'--media-category \(value)': KIND must be image, video or audio and ID not empty, e.g. --media-category video=movie")
@@ -156,7 +184,7 @@ enum SimulateCommand {
                 guard !value.isEmpty else {
                     throw UsageError(command: command, message: "'--media-category' needs an identifier; --no-media-category sets none")
                 }
-                for kind in MediaKind.allCases { configuration.mediaCategoryIdentifiers[kind] = value }
+                for kind in RichPushMediaKind.allCases { configuration.mediaCategoryIdentifiers[kind] = value }
             }
         }
         let transport: any MediaTransport
@@ -182,11 +210,11 @@ enum SimulateCommand {
         if let cache = args.value("cache") { configuration.mediaCache = MediaCache(directory: try SimulateFiles.writableDirectory(cache, option: "cache")) }
         if let state = args.value("state") { configuration.stateDirectory = try SimulateFiles.writableDirectory(state, option: "state") }
         // The structured log line (one per notification), recognisable among the other messages.
-        configuration.logger = NotificationLogger { line in RichPushCommandLine.printError("richpush.log " + line) }
+        configuration.logger = RichPushLogger { line in RichPushCommandLine.printError("richpush.log " + line) }
 
         let data = try await SimulateFiles.readPayload(path)
         let name = path == "-" ? "standard input" : path
-        if let json = try? JSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
+        if let json = try? RichPushJSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
             RichPushCommandLine.printError(
                 "note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
@@ -197,10 +225,12 @@ enum SimulateCommand {
         let extensionFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "richpush-extension-\(UUID().uuidString.lowercased())", isDirectory: true)
         configuration.attachmentsDirectory = extensionFolder
-        let hosted = await HostedSimulation.run(payload: data, configuration: configuration, transport: transport, budget: budget, store: out)
+        let hosted = await HostedSimulation.run(
+            payload: data, configuration: configuration, transport: transport, budget: budget, store: out,
+            communication: args.flag("without-communication-capability") ? .notAllowed : .allowed)
         try? FileManager.default.removeItem(at: extensionFolder)
         let result = hosted.result
-        let host: JSONValue? = HostedSimulation.json(hosted.report)
+        let host: RichPushJSONValue? = HostedSimulation.json(hosted.report)
         let hostSummary: String? = HostedSimulation.summary(hosted.report)
         #else
         let pipeline = NotificationPipeline(configuration: configuration, transport: transport)
@@ -212,7 +242,7 @@ enum SimulateCommand {
         var result = await run.result()
         budgetTask.cancel()
         result.receipt = await run.waitUntilSettled()
-        let host: JSONValue? = nil
+        let host: RichPushJSONValue? = nil
         let hostSummary: String? = nil
         #endif
         if result.reason == .invalidPayload {
@@ -237,9 +267,9 @@ enum SimulateCommand {
     }
 
     /// The `--json` object (plus `"host"` when run in the Linux extension host).
-    static func json(_ r: PipelineResult, host: JSONValue? = nil) -> JSONValue {
-        func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-        func opt(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
+    static func json(_ r: RichPushResult, host: RichPushJSONValue? = nil) -> RichPushJSONValue {
+        func opt(_ s: String?) -> RichPushJSONValue { s.map(RichPushJSONValue.string) ?? .null }
+        func opt(_ i: Int?) -> RichPushJSONValue { i.map(RichPushJSONValue.int) ?? .null }
         let c = r.content
         return .object(
             [
@@ -272,10 +302,10 @@ enum SimulateCommand {
     }
 
     /// The readable summary: what the user would see, then why.
-    static func summary(_ r: PipelineResult, out: URL, receiptsHost: String? = nil) -> String {
+    static func summary(_ r: RichPushResult, out: URL, receiptsHost: String? = nil) -> String {
         let c = r.content
         var lines: [String] = []
-        func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+        func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: max(12, label.count + 1), withPad: " ", startingAt: 0) + value) }
         var outcome = r.outcome.rawValue
         if let reason = r.reason { outcome += " (reason: \(reason.rawValue)" + (r.httpStatus.map { ", HTTP \($0)" } ?? "") + ")" }
         add("outcome", outcome + " in \(r.elapsedMs) ms")

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 import RichPushExtension
 
 #if canImport(Glibc)

@@ -9,7 +9,7 @@ enum SimulateSettings {
     /// - Parameter path: the Info.plist file.
     /// - Returns: the pipeline configuration the settings describe.
     /// - Throws: `UsageError` when the file cannot be read or is not a property list dictionary.
-    static func read(_ path: String) throws -> PipelineConfiguration {
+    static func read(_ path: String) throws -> RichPushConfiguration {
         let settings: RichPushSettings
         do {
             settings = try RichPushSettings.read(contentsOf: URL(fileURLWithPath: path))
@@ -35,7 +35,9 @@ enum SimulateSettings {
     ///   - others: the list in force (defaults or `--settings`).
     /// - Returns: the list.
     /// - Throws: `UsageError` when `replace` is given without paths.
-    static func keyPaths(_ given: [PayloadKeyPath], replace: Bool, option: String, before others: [PayloadKeyPath]) throws -> [PayloadKeyPath] {
+    static func keyPaths(_ given: [RichPushPayloadKeyPath], replace: Bool, option: String, before others: [RichPushPayloadKeyPath]) throws
+        -> [RichPushPayloadKeyPath]
+    {
         if replace, given.isEmpty {
             throw UsageError(command: "simulate", message: "--replace-\(option)s needs at least one --\(option) PATH (the keys to use instead of the defaults)")
         }

@@ -110,7 +110,7 @@ extension SQLiteStore: CampaignStore {
     }
 
     private static func jsonArray(_ values: [String]) -> SQLiteValue {
-        .text(String(decoding: JSONValue.array(values.map(JSONValue.string)).jsonData(), as: UTF8.self))
+        .text(String(decoding: RichPushJSONValue.array(values.map(RichPushJSONValue.string)).jsonData(), as: UTF8.self))
     }
 
     /// See `CampaignStore.createCampaign(_:webhooks:)`.

@@ -7,9 +7,9 @@ import Foundation
 /// clients post.
 ///
 /// - Store-wide: at most `storeWideLimit` (64) unknown codes per kind (outcome, reason). The
-///   design has 12 reasons and 3 outcomes (`RichPushReasonCode.known`, `RichPushOutcome.known`); a release of
+///   design has 14 reasons and 3 outcomes (`RichPushReasonCode.known`, `RichPushOutcome.known`); a release of
 ///   the extension adds one or two, so 64 leaves room for years of newer clients while the
-///   summaries (`reason_totals`) and the dashboard's reason table stay at most 12 + 64 + 1 rows.
+///   summaries (`reason_totals`) and the dashboard's reason table stay at most 14 + 64 + 1 rows.
 /// - Per push: at most `perPushLimit` (8) unknown codes per kind. One push is answered by the
 ///   app versions installed at the time (a handful), so 8 is several releases' worth; it bounds a
 ///   push's `push_counts` rows to 2 events × (3 + 8 + 2) outcomes × (12 + 8 + 2) reasons = 572

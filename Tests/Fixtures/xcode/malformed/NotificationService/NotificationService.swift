@@ -1,4 +1,4 @@
-import RichPushNotificationService
+@_spi(RichPushInternal) import RichPushNotificationService
 import UserNotifications
 
 final class NotificationService: RichPushServiceExtension {}

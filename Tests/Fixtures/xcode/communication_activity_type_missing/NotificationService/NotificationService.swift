@@ -1,0 +1,4 @@
+@_spi(RichPushInternal) import RichPushNotificationService
+import UserNotifications
+
+final class NotificationService: RichPushServiceExtension {}

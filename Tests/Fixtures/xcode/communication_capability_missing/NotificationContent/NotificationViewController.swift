@@ -1,0 +1,6 @@
+import UIKit
+import UserNotificationsUI
+
+final class NotificationViewController: UIViewController, UNNotificationContentExtension {
+    func didReceive(_ notification: UNNotification) {}
+}
