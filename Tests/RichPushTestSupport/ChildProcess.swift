@@ -96,13 +96,17 @@ public final class ChildProcess: @unchecked Sendable {
         try launch()
         let clock = ContinuousClock()
         let end = clock.now + .milliseconds(Int(timeout * 1000))
-        while clock.now < end {
+        // Checked once more after the deadline: on a loaded machine the sleep below can outlast
+        // it while the line is already there.
+        var lastLook = false
+        while !lastLook {
+            lastLook = clock.now >= end
             if let line = standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }),
                 let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
             {
                 return port
             }
-            if exit.isOpen { break }
+            if exit.isOpen || lastLook { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         kill()

@@ -932,7 +932,10 @@ static void goaway_decide(conn_t *c) {
   c->goaway_last = last;
   c->scripted_close = 1;
   deadline_clear(c);
-  nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE, last, NGHTTP2_NO_ERROR, NULL, 0);
+  /* Apple: APNs closes a connection with a GOAWAY frame whose debug data is a JSON object with
+     a "reason" (Handling notification responses from APNs); "Shutdown" is the server's own. */
+  static const char reason[] = "{\"reason\":\"Shutdown\"}";
+  nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE, last, NGHTTP2_NO_ERROR, (const uint8_t *)reason, sizeof reason - 1);
   fprintf(stderr, "mock-apns: scripted GOAWAY on connection %llu after %llu answers: last-stream-id %d, %llu open stream(s) above it refused\n",
           (unsigned long long)c->ordinal, (unsigned long long)c->answered, last, (unsigned long long)refused);
   mark_dirty(c);

@@ -46,7 +46,12 @@ final class HTTP2Callbacks: @unchecked Sendable {
             case NGHTTP2_GOAWAY.rawValue:
                 let goaway = frame.pointee.goaway
                 let debug =
-                    goaway.opaque_data.map { String(decoding: UnsafeBufferPointer(start: $0, count: min(goaway.opaque_data_len, 512)), as: UTF8.self) } ?? ""
+                    goaway.opaque_data.map {
+                        // Control characters (a forged line in a log) become spaces.
+                        String(
+                            decoding: UnsafeBufferPointer(start: $0, count: min(goaway.opaque_data_len, 512)).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 },
+                            as: UTF8.self)
+                    } ?? ""
                 connection.goawayReceived(lastStreamID: goaway.last_stream_id, errorCode: goaway.error_code, debug: debug)
             case NGHTTP2_PING.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
                 connection.pingAcknowledged()

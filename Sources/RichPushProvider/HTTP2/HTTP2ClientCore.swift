@@ -133,12 +133,13 @@ final class HTTP2ClientCore: @unchecked Sendable {
 
     func noteConnectionOpened() { count(\.connectionsOpened) }
 
-    func noteGoaway(errorCode: String, lastStreamID: Int32, debug: String) {
+    func noteGoaway(from endpoint: HTTP2Endpoint, errorCode: String, lastStreamID: Int32, debug: String) {
         let text = "\(errorCode) last-stream-id \(lastStreamID)" + (debug.isEmpty ? "" : " \(debug)")
         rare.withLock {
             $0.goawaysReceived += 1
             $0.lastGoaway = text
         }
+        settings.eventLog?("GOAWAY from \(endpoint.description): \(text)")
     }
 
     func nextConnectionID() -> Int {

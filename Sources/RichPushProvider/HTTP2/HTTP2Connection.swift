@@ -319,7 +319,7 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
     /// A GOAWAY arrived: no new stream from now on.
     func goawayReceived(lastStreamID: Int32, errorCode: UInt32, debug: String) {
         goawayLastStreamID = min(goawayLastStreamID ?? Int32.max, lastStreamID)
-        pool.client.noteGoaway(errorCode: Self.errorName(errorCode), lastStreamID: lastStreamID, debug: debug)
+        pool.client.noteGoaway(from: endpoint, errorCode: Self.errorName(errorCode), lastStreamID: lastStreamID, debug: debug)
         if phase == .open {
             phase = .draining
             pool.connectionDraining(self, hadStreams: !streams.isEmpty)
@@ -420,6 +420,7 @@ final class HTTP2Connection: HTTP2EventSource, @unchecked Sendable {
             if let sent = pingSentAt {
                 if now - sent >= UInt64(settings.pingTimeout * 1e9) {
                     pool.client.count(\.pingTimeouts)
+                    settings.eventLog?("\(endpoint.description): no answer to a PING for \(Self.format(settings.pingTimeout)) s, the connection is dead")
                     fail(
                         RichPushError(
                             code: .connectionFailed,

@@ -20,6 +20,8 @@ struct HTTP2ConnectionSettings: Sendable {
     var hasClientCertificate: Bool
     /// What messages call the settings.
     var names: TransportSettingNames
+    /// Where rare connection events are told (`TransportConfiguration.eventLog`).
+    var eventLog: (@Sendable (String) -> Void)?
 
     /// The stream window the client advertises (`SETTINGS_INITIAL_WINDOW_SIZE`, bytes): answers
     /// of APNs and FCM are small; 1 MiB never holds one back.
@@ -43,5 +45,6 @@ struct HTTP2ConnectionSettings: Sendable {
         maximumResponseBodyBytes = max(0, configuration.maximumResponseBodyBytes)
         hasClientCertificate = configuration.clientCertificate != nil
         names = configuration.settingNames
+        eventLog = configuration.eventLog
     }
 }

@@ -69,6 +69,12 @@ public struct TransportConfiguration: Sendable {
     public var maximumResponseBodyBytes: Int = 16_384
     /// What messages call the settings above (the program's own names, or described in words).
     public var settingNames = TransportSettingNames.descriptive
+    /// Called with one line, on the client's event-loop thread, for each rare connection event
+    /// of `HTTP2Client`: a GOAWAY received (its error code, last-stream-id and debug data, where
+    /// APNs puts its JSON `reason`), a connection dead after an unanswered PING. `nil` (the
+    /// default) logs nothing; `richpush serve` writes them to standard error. Keep it cheap: it
+    /// runs on the thread every connection shares.
+    public var eventLog: (@Sendable (String) -> Void)?
 
     /// Makes the default configuration: system trust store, HTTP/2 over TLS, one connection,
     /// at most 500 concurrent streams.

@@ -2,9 +2,12 @@ import Foundation
 
 /// `GET /metrics` (open): the counters in Prometheus' text format, plus `richpush_store_up` for a
 /// store that can lose its database (PostgreSQL), the store's growth (`StoreGrowthGauge`, cached
-/// 30 s), the codes folded to `other` and the requests refused past the per-address budget.
+/// 30 s), the codes folded to `other`, the requests refused past the per-address budget and the
+/// provider connections' events (`PushSender.renderConnectionMetrics()`).
 struct MetricsEndpoint: Endpoint {
     let context: ServerContext
+    /// The APNs/FCM sender, when one is configured.
+    let sender: PushSender?
     /// The growth figures, read at most every 30 s.
     let gauge = StoreGrowthGauge()
 
@@ -31,6 +34,7 @@ struct MetricsEndpoint: Endpoint {
 
             """
         if let webhooks = context.webhooks { text += await webhooks.renderMetrics() }
+        if let sender { text += sender.renderConnectionMetrics() }
         return ServerResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8))
     }
 }

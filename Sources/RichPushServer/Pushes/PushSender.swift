@@ -57,6 +57,7 @@ public final class PushSender: Sendable {
             var transport = TransportConfiguration()
             transport.settingNames = settings.transportSettingNames
             transport.connections = max(1, settings.connections)
+            transport.eventLog = { PushSender.log("APNs", $0) }
             if let caFile = settings.caFile {
                 guard FileManager.default.isReadableFile(atPath: caFile) else {
                     throw RichPushError(code: .io, message: "cannot read the CA file \(caFile) given to \(transport.settingNames.caFile)")
@@ -83,6 +84,7 @@ public final class PushSender: Sendable {
             if let tokenURL = fcm.tokenURL { account.tokenURI = tokenURL }
             var transport = TransportConfiguration()
             transport.settingNames = fcm.transportSettingNames
+            transport.eventLog = { PushSender.log("FCM", $0) }
             if let caFile = fcm.caFile {
                 guard FileManager.default.isReadableFile(atPath: caFile) else {
                     apns?.shutdown()
@@ -104,6 +106,39 @@ public final class PushSender: Sendable {
 
     /// Sends requests not yet answered.
     public var inFlight: Int { pending.value }
+
+    /// Writes a provider connection's rare event (a GOAWAY with APNs' `reason`, a dead
+    /// connection) to standard error, as one line.
+    private static func log(_ provider: String, _ line: String) {
+        FileHandle.standardError.write(Data("richpush serve: \(provider): \(line)\n".utf8))
+    }
+
+    /// The provider connections' figures in Prometheus' text format
+    /// (`richpush_provider_connection_events_total{provider,event}`): connections opened, GOAWAYs
+    /// received, requests the server had not processed sent again, answers lost (`unknown`),
+    /// connections dead after an unanswered PING; empty when no provider is configured.
+    ///
+    /// - Returns: the lines, each ending in a newline.
+    func renderConnectionMetrics() -> String {
+        let figures = [("apns", apns?.connectionStatistics), ("fcm", fcm?.connectionStatistics)].compactMap { name, statistics in
+            statistics.map { (name, $0) }
+        }
+        guard !figures.isEmpty else { return "" }
+        var text = """
+            # HELP richpush_provider_connection_events_total What the HTTP/2 connections to APNs and FCM met (this instance): connections opened, GOAWAYs received, requests not processed sent again, answers lost (unknown), connections dead after an unanswered PING.
+            # TYPE richpush_provider_connection_events_total counter
+
+            """
+        for (name, statistics) in figures {
+            for (event, value) in [
+                ("connection_opened", statistics.connectionsOpened), ("goaway", statistics.goawaysReceived), ("resent", statistics.resent),
+                ("not_processed", statistics.notProcessed), ("unknown", statistics.unknown), ("ping_timeout", statistics.pingTimeouts),
+            ] {
+                text += "richpush_provider_connection_events_total{provider=\"\(name)\",event=\"\(event)\"} \(value)\n"
+            }
+        }
+        return text
+    }
 
     /// The provider for `tokens` when a request names none: APNs when configured, else FCM.
     public var defaultProvider: PushProvider { apns != nil ? .apns : .fcm }

@@ -140,7 +140,7 @@ public final class StatisticsServer: @unchecked Sendable {
         RouteTable(routes: [
             .init(pattern: .exact(["/v1/receipts"]), endpoints: [("POST", ReceiptEndpoint(context: context, writer: writer, log: StoreErrorLog()))]),
             .init(pattern: .exact(["/healthz"]), endpoints: [("GET", HealthEndpoint(context: context))]),
-            .init(pattern: .exact(["/metrics"]), endpoints: [("GET", MetricsEndpoint(context: context))]),
+            .init(pattern: .exact(["/metrics"]), endpoints: [("GET", MetricsEndpoint(context: context, sender: sender))]),
             .init(pattern: .exact(["/openapi.yaml"]), endpoints: [("GET", OpenAPIEndpoint())]),
             .init(pattern: .exact(["/", "/dashboard"]), endpoints: [("GET", DashboardEndpoint(context: context))]),
             .init(pattern: .exact(["/login"]), endpoints: [("GET", LoginFormEndpoint()), ("POST", LoginEndpoint(context: context))]),

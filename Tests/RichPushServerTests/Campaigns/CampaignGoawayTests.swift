@@ -25,5 +25,22 @@ struct CampaignGoawayTests {
         #expect((stats["goaways_sent"]?.intValue ?? 0) >= 10, "\(stats["goaways_sent"] ?? .null)")
         #expect((stats["goaway_refused"]?.intValue ?? 0) > 0, "no stream above a last-stream-id: the test shows nothing")
         #expect(stats["collapse_ids"]?["campaign-\(id)"] == .int(3_000), "\(stats["collapse_ids"] ?? .null)")
+        // What an operator sees: /metrics counts the GOAWAYs and the resent requests, and serve's
+        // log names each GOAWAY with the JSON reason APNs puts in its debug data.
+        let metrics = try await server.client().request("GET", "/metrics").text
+        let goaways = Self.counter(metrics, #"richpush_provider_connection_events_total{provider="apns",event="goaway"}"#)
+        #expect(goaways == stats["goaways_sent"]?.intValue, "\(metrics)")
+        let resent = try #require(Self.counter(metrics, #"richpush_provider_connection_events_total{provider="apns",event="resent"}"#))
+        #expect(resent >= (stats["goaway_refused"]?.intValue ?? 1), "\(metrics)")
+        #expect(Self.counter(metrics, #"richpush_provider_connection_events_total{provider="apns",event="unknown"}"#) == 0)
+        let log = server.child.standardError
+        let line = log.split(separator: "\n").first { $0.hasPrefix("richpush serve: APNs: GOAWAY from ") }
+        #expect(line?.contains(":\(mock.port): NO_ERROR last-stream-id ") == true, "\(log.suffix(2_000))")
+        #expect(line?.hasSuffix(#" {"reason":"Shutdown"}"#) == true, "\(log.suffix(2_000))")
+    }
+
+    /// The value of the Prometheus series `name` (the whole line up to the value), `nil` without one.
+    static func counter(_ metrics: String, _ name: String) -> Int? {
+        metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.dropFirst(name.count + 1)) }
     }
 }
