@@ -20,25 +20,31 @@ enum ServeMediaOptions {
             .value(
                 "media-public-url", "URL",
                 help: "Where devices fetch the edge's files, if not --public-url (a CDN or\nanother host name in front of this server; https)."),
-        ] + MediaProbeOptions.options.filter { $0.name != "budget" }
+        ] + MediaProbeOptions.options.filter { $0.name != "budget" } + MediaWorkerOptions.options(serve: true)
 
-    /// The send-time media check's probe settings (`POST /v1/pushes`).
+    /// The send-time media check's settings (`POST /v1/pushes`): the probe's, and the media
+    /// workers' conversions run in.
     ///
     /// - Parameter args: the parsed arguments.
     /// - Returns: the settings.
-    /// - Throws: `UsageError` for an unreadable `--media-ca-file`.
+    /// - Throws: `UsageError` for an unreadable `--media-ca-file` or a worker bound out of range.
     static func check(_ args: ParsedArguments) throws -> MediaCheckSettings {
         var check = MediaCheckSettings()
         check.probe = try MediaProbeOptions.settings(args, command: "serve")
+        try MediaWorkerOptions.apply(args, to: &check.workers, optimizer: &check.optimizer)
         return check
     }
 
     /// The banner's line for the edge.
     ///
-    /// - Parameter edge: the settings.
-    /// - Returns: the line, newline included.
-    static func bannerLine(_ edge: MediaEdgeSettings) -> String {
+    /// - Parameters:
+    ///   - edge: the settings.
+    ///   - workers: the media workers' bounds.
+    ///   - svg: whether SVG is rasterised.
+    /// - Returns: the lines, newlines included.
+    static func bannerLine(_ edge: MediaEdgeSettings, workers: MediaWorkerPool.Settings, svg: Bool) -> String {
         "  media:     GET \(edge.publicURL)/m/<sha256>.<ext> (the media edge; at most \(edge.storeBytes) bytes of files in the store)\n"
+            + "  media workers: \(workers.workers) at once, \(workers.memoryBytes) bytes of address space each, \(workers.timeout.components.seconds) s per conversion, SVG \(svg ? "on" : "off")\n"
     }
 
     /// The edge settings from the options, or `nil` when `--media-store-bytes` is absent.

@@ -1,4 +1,5 @@
 import Foundation
+import RichPushMedia
 
 /// `GET /metrics` (open): the counters in Prometheus' text format, plus `richpush_store_up` for a
 /// store that can lose its database (PostgreSQL), the store's growth (`StoreGrowthGauge`, cached
@@ -30,6 +31,24 @@ struct MetricsEndpoint: Endpoint {
             richpush_over_budget_total \(context.creationBudget.refusals)
 
             """
+        if let workers = context.mediaWorkers {
+            let s = workers.statistics
+            text += """
+                # HELP richpush_media_conversions_total Conversions in the media workers, by result (answered: a copy or the optimiser's refusal; timed_out: stopped past --media-timeout; died: the worker crashed or ran out of memory; queue_timeout: no worker came free in time).
+                # TYPE richpush_media_conversions_total counter
+                richpush_media_conversions_total{result="answered"} \(s.answered)
+                richpush_media_conversions_total{result="timed_out"} \(s.timedOut)
+                richpush_media_conversions_total{result="died"} \(s.died)
+                richpush_media_conversions_total{result="queue_timeout"} \(s.queueTimeouts)
+                # HELP richpush_media_workers_started_total Media worker processes started (at start, and to replace one that died or was stopped).
+                # TYPE richpush_media_workers_started_total counter
+                richpush_media_workers_started_total \(s.started)
+                # HELP richpush_media_worker_peak_bytes The highest resident memory a media worker reported after a conversion, bytes.
+                # TYPE richpush_media_worker_peak_bytes gauge
+                richpush_media_worker_peak_bytes \(s.peakBytes)
+
+                """
+        }
         if let webhooks = context.webhooks { text += await webhooks.renderMetrics() }
         return ServerResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RichPushMedia
 import RichPushTestSupport
 
 @testable import RichPushServer
@@ -23,6 +24,8 @@ final class InProcessServer: Sendable {
     ) throws {
         directory = try Fixtures.temporaryDirectory("richpush-inprocess")
         var configuration = ServerConfiguration(adminToken: Self.token)
+        // The media workers are the built `richpush` (this process is the test runner).
+        configuration.mediaCheck.workers.command = [Fixtures.richpushBinary.path, MediaWorker.argument]
         configure(&configuration)
         let store = try store ?? SQLiteStore(path: directory.appendingPathComponent("receipts.sqlite").path)
         server = try StatisticsServer(configuration: configuration, store: store, listening: false)
