@@ -18,7 +18,8 @@ import Darwin
 /// bounds itself: address space (`RLIMIT_AS`, `--memory-bytes`), no core files, at most 64 open
 /// files, no file written over `--file-bytes`, no new privileges; and before each conversion it
 /// allows itself the request's CPU seconds (`RLIMIT_CPU`: past them the kernel ends it with
-/// SIGXCPU). libvips runs one thread (the pool is the parallelism). Standard output carries
+/// SIGXCPU). libvips runs `--threads` threads (the pool divides the cores among its workers).
+/// Standard output carries
 /// only replies: anything a library prints goes to standard error.
 public enum MediaWorker {
     /// The hidden first argument that makes `richpush` a media worker.
@@ -38,10 +39,13 @@ public enum MediaWorker {
         var allowsImageMagick = false
         /// librsvg's loader (SVG) open.
         var allowsSVG = false
+        /// libvips' threads.
+        var threads = 1
 
         /// The arguments that make these options (after `MediaWorker.argument`).
         var arguments: [String] {
-            ["--memory-bytes", String(memoryBytes), "--file-bytes", String(fileBytes)] + (allowsImageMagick ? ["--allow-imagemagick"] : [])
+            ["--memory-bytes", String(memoryBytes), "--file-bytes", String(fileBytes), "--threads", String(threads)]
+                + (allowsImageMagick ? ["--allow-imagemagick"] : [])
                 + (allowsSVG ? ["--allow-svg"] : [])
         }
 
@@ -52,9 +56,13 @@ public enum MediaWorker {
                 switch name {
                 case "--allow-imagemagick": allowsImageMagick = true
                 case "--allow-svg": allowsSVG = true
-                case "--memory-bytes", "--file-bytes":
+                case "--memory-bytes", "--file-bytes", "--threads":
                     guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else { return nil }
-                    if name == "--memory-bytes" { memoryBytes = value } else { fileBytes = value }
+                    switch name {
+                    case "--memory-bytes": memoryBytes = value
+                    case "--file-bytes": fileBytes = value
+                    default: threads = min(value, 64)
+                    }
                 default: return nil
                 }
             }
@@ -66,7 +74,7 @@ public enum MediaWorker {
     /// Runs the worker until its standard input ends.
     ///
     /// - Parameter arguments: the arguments after `MediaWorker.argument`: `--memory-bytes N`,
-    ///   `--file-bytes N`, `--allow-imagemagick`, `--allow-svg`.
+    ///   `--file-bytes N`, `--threads N`, `--allow-imagemagick`, `--allow-svg`.
     /// - Returns: the exit status: 0 at the end of input, 64 for unknown arguments, 70 when it
     ///   cannot bound itself or talk to its pool.
     public static func main(_ arguments: [String]) -> Int32 {
@@ -86,7 +94,7 @@ public enum MediaWorker {
         }
         var started: Swift.Result<VipsLibrary.Policy, MediaOptimizeError>
         do throws(MediaOptimizeError) {
-            started = .success(try VipsLibrary.start(allowsImageMagick: options.allowsImageMagick, allowsSVG: options.allowsSVG, concurrency: 1))
+            started = .success(try VipsLibrary.start(allowsImageMagick: options.allowsImageMagick, allowsSVG: options.allowsSVG, concurrency: options.threads))
         } catch {
             started = .failure(error)
         }

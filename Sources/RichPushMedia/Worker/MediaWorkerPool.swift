@@ -47,6 +47,15 @@ public final class MediaWorkerPool: Sendable {
         public var queueTimeout: Duration = .seconds(30)
         /// Conversions a worker makes before it is replaced: 500.
         public var conversionsPerWorker = 500
+        /// libvips' threads in each worker; `nil`: the cores divided among the workers (at
+        /// least 1), so that the pool uses the machine and no more. A conversion's CPU bound is
+        /// `timeout` times this.
+        public var threadsPerWorker: Int?
+
+        /// The threads each worker runs.
+        var threads: Int {
+            threadsPerWorker.map { max(1, $0) } ?? max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers))
+        }
 
         /// Default bounds.
         public init() {}
@@ -109,7 +118,8 @@ public final class MediaWorkerPool: Sendable {
         // allocator and loader settings, and where temporary files go.
         let temporary = FileManager.default.temporaryDirectory.path
         environment = [
-            "MALLOC_ARENA_MAX=2", "SWIFT_BACKTRACE=enable=no", "VIPS_CONCURRENCY=1", "VIPS_BLOCK_UNTRUSTED=1", "PATH=/nonexistent", "LANG=C.UTF-8",
+            "MALLOC_ARENA_MAX=2", "SWIFT_BACKTRACE=enable=no", "VIPS_CONCURRENCY=\(settings.threads)", "VIPS_BLOCK_UNTRUSTED=1", "PATH=/nonexistent",
+            "LANG=C.UTF-8",
             "TMPDIR=\(temporary)",
         ]
     }
@@ -205,7 +215,7 @@ public final class MediaWorkerPool: Sendable {
         let request = MediaWorkerMessage.Request(
             input: input.path, output: output.path, maximumBytes: optimizer.maximumBytes, maximumSide: optimizer.maximumSide,
             maximumInputPixels: optimizer.maximumInputPixels, maximumDecodeBytes: optimizer.maximumDecodeBytes,
-            cpuSeconds: max(1, Int(timeoutSeconds.rounded(.up))))
+            cpuSeconds: max(1, Int(timeoutSeconds.rounded(.up)) * settings.threads))
         let ending = worker.run(request, deadline: started + settings.timeout)
         if worker.ended { state.withLock { _ = $0.live.remove(worker.pid) } }
         switch ending {
@@ -267,7 +277,9 @@ public final class MediaWorkerPool: Sendable {
         if signal == SIGXCPU {
             return (
                 MediaOptimizeError(
-                    .mediaTimeout, "the conversion used more than \(Self.format(seconds)) s of CPU and was stopped; send a simpler file", setting: "timeout"),
+                    .mediaTimeout,
+                    "the conversion used more than \(Self.format(seconds * Double(settings.threads))) s of CPU and was stopped; send a simpler file",
+                    setting: "timeout"),
                 true
             )
         }
@@ -297,6 +309,7 @@ public final class MediaWorkerPool: Sendable {
         options.memoryBytes = settings.memoryBytes
         options.allowsImageMagick = optimizer.allowsImageMagick
         options.allowsSVG = optimizer.allowsSVG
+        options.threads = settings.threads
         let worker = try MediaWorkerProcess.spawn(
             executable: executable, arguments: Array(settings.command.dropFirst()) + options.arguments, environment: environment)
         state.withLock {
