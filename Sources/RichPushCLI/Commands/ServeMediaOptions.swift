@@ -20,6 +20,9 @@ enum ServeMediaOptions {
             .value(
                 "media-public-url", "URL",
                 help: "Where devices fetch the edge's files, if not --public-url (a CDN or\nanother host name in front of this server; https)."),
+            .value(
+                "media-cache-bytes", "BYTES",
+                help: "The edge's files each instance keeps in memory, least recently\nused out (default 67108864, 64 MB; 0 keeps none)."),
         ] + MediaProbeOptions.options.filter { $0.name != "budget" } + MediaWorkerOptions.options(serve: true)
 
     /// The send-time media check's settings (`POST /v1/pushes`): the probe's, and the media
@@ -56,7 +59,7 @@ enum ServeMediaOptions {
     /// - Throws: `UsageError` (exit 64) naming the fix.
     static func settings(_ args: ParsedArguments, publicURL: String?) throws -> MediaEdgeSettings? {
         guard let bytes = try args.integer("media-store-bytes", in: 0...Int(Int64.max / 2)) else {
-            for option in ["media-edge-allow-http", "media-public-url"] where args.flag(option) || args.value(option) != nil {
+            for option in ["media-edge-allow-http", "media-public-url", "media-cache-bytes"] where args.flag(option) || args.value(option) != nil {
                 throw UsageError(command: "serve", message: "--\(option) goes with --media-store-bytes BYTES (the media edge)")
             }
             return nil
@@ -66,7 +69,10 @@ enum ServeMediaOptions {
             throw UsageError(command: "serve", message: "'--media-public-url \(given)' is not an http(s) URL with a host, e.g. https://media.example.com")
         }
         do {
-            return try MediaEdgeSettings(publicURL: edgeURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"), names: SettingNames.mediaEdge)
+            var edge = try MediaEdgeSettings(
+                publicURL: edgeURL, storeBytes: bytes, allowHTTP: args.flag("media-edge-allow-http"), names: SettingNames.mediaEdge)
+            if let cache = try args.integer("media-cache-bytes", in: 0...Int(Int64.max / 2)) { edge.cacheBytes = cache }
+            return edge
         } catch let error as RichPushError {
             throw UsageError(command: "serve", message: error.message)
         }

@@ -31,6 +31,19 @@ struct MetricsEndpoint: Endpoint {
             richpush_over_budget_total \(context.creationBudget.refusals)
 
             """
+        if context.configuration.mediaEdge != nil {
+            let cache = context.mediaCache.usage
+            text += """
+                # HELP richpush_media_cache_bytes Bytes of the media edge's files this instance holds in memory (--media-cache-bytes).
+                # TYPE richpush_media_cache_bytes gauge
+                richpush_media_cache_bytes \(cache.bytes)
+                # HELP richpush_media_cache_requests_total GET /m/ answered from this instance's memory (hit) or read from the store (miss).
+                # TYPE richpush_media_cache_requests_total counter
+                richpush_media_cache_requests_total{result="hit"} \(cache.hits)
+                richpush_media_cache_requests_total{result="miss"} \(cache.misses)
+
+                """
+        }
         if let workers = context.mediaWorkers {
             let s = workers.statistics
             text += """

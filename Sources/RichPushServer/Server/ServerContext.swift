@@ -11,6 +11,8 @@ final class ServerContext: Sendable {
     let webhooks: WebhookDispatcher?
     /// The media workers conversions run in, with the media edge.
     let mediaWorkers: MediaWorkerPool?
+    /// The media edge's files this instance holds in memory (`--media-cache-bytes`).
+    let mediaCache: MediaObjectCache
     let auth: AdminAuthenticator
     let throttle = LoginThrottle()
     /// Rows anonymous requests may create per client address.
@@ -33,6 +35,7 @@ final class ServerContext: Sendable {
         self.metrics = metrics
         self.webhooks = webhooks
         self.mediaWorkers = mediaWorkers
+        mediaCache = MediaObjectCache(maximumBytes: configuration.mediaEdge?.cacheBytes ?? 0)
         creationBudget = CreationBudget(burst: configuration.newRowsBurst, perSecond: configuration.newRowsPerSecond)
         auth = AdminAuthenticator(token: configuration.adminToken)
         origins = OriginPolicy(publicURL: configuration.publicURL)
