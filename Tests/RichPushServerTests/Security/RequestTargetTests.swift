@@ -80,6 +80,25 @@ struct RequestTargetTests {
         #expect(try store.device(token) != nil, "the device was deleted by a path cut at %00")
     }
 
+    @Test("a campaign's send_at: a leap second is taken, a leading space or a missing zone is a 400 naming send_at")
+    func sendAt() throws {
+        let nowMs = 1_800_000_000_000  // 2027-01-15T08:00:00Z
+        func parse(_ sendAt: String) throws -> CampaignRequest {
+            try CampaignRequest(
+                body: try JSONSerialization.data(withJSONObject: ["audience": ["all": true], "title": "t", "send_at": sendAt]), defaultTopic: "com.example.app",
+                nowMs: nowMs)
+        }
+        #expect(try parse("2027-01-15T23:59:60Z").sendAtMs == 1_800_057_600_000)
+        for text in [" 2027-01-15T09:00:00Z", "2027-01-15T09:00:00", "2027-01-15T09:00:00+99:00"] {
+            #expect(throws: HTTPResponseError.self, "\(text)") { try parse(text) }
+            do {
+                _ = try parse(text)
+            } catch let error as HTTPResponseError {
+                #expect(error.field == "send_at", "\(text)")
+            }
+        }
+    }
+
     @Test(
         "RFC 3339 date-times, exactly",
         arguments: [
