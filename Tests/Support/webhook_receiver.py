@@ -8,8 +8,7 @@ standard library only. Every request is appended as one JSON line to --log:
 Answers: 401 when the signature does not verify; --status N (default 200) otherwise, with
 `Location: /elsewhere` for a 3xx; a request to /elsewhere is logged as {"elsewhere": true}.
 --hold-file PATH: while PATH exists, a request is logged as {"held": true} and waits (up to 60 s)
-before it is checked and answered; with --hold-path P only requests to the path P do.
-Each logged request has its "path".
+before it is checked and answered.
 """
 import argparse
 import json
@@ -42,7 +41,6 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--status", type=int, default=200)
     parser.add_argument("--hold-file")
-    parser.add_argument("--hold-path")
     args = parser.parse_args()
     verify = documented_verify(DOC)
     lock = threading.Lock()
@@ -73,14 +71,14 @@ def main():
             if self.path == "/elsewhere":
                 log({"elsewhere": True})
                 return self.answer(200)
-            if args.hold_file and os.path.exists(args.hold_file) and args.hold_path in (None, self.path):
-                log({"held": True, "path": self.path, "header_id": self.headers.get("RichPush-Event-Id")})
+            if args.hold_file and os.path.exists(args.hold_file):
+                log({"held": True, "header_id": self.headers.get("RichPush-Event-Id")})
                 end = time.time() + 60
                 while os.path.exists(args.hold_file) and time.time() < end:
                     time.sleep(0.05)
             header = self.headers.get("RichPush-Signature", "")
             ok = verify(header, body, args.secret)
-            entry = {"verified": ok, "path": self.path, "header": header, "attempt": self.headers.get("RichPush-Delivery-Attempt")}
+            entry = {"verified": ok, "header": header, "attempt": self.headers.get("RichPush-Delivery-Attempt")}
             try:
                 event = json.loads(body)
                 entry.update({k: event.get(k) for k in ("id", "type", "created_at", "data")})

@@ -9,9 +9,7 @@ import RichPushProvider
 /// once the event is older than the give-up time.
 ///
 /// Store work runs on a queue of its own (never on Swift's pool), the HTTP requests on the
-/// transport's thread: a slow or dead receiver holds neither receipts nor sends. Each endpoint has
-/// connections of its own (a receiver that hangs holds only its own, never those of another
-/// endpoint on the same host: two Slack hooks share `hooks.slack.com`). While every
+/// transport's thread: a slow or dead receiver holds neither receipts nor sends. While every
 /// attempt to an endpoint fails, its loop sends one request at a time, at most one a second, so
 /// a backlog does not hammer a receiver that is down. The receiver's URL is the operator's: it
 /// may be a private or loopback address (no SSRF guard applies, unlike media URLs).
@@ -23,10 +21,7 @@ public final class WebhookDispatcher: Sendable {
     /// This instance's lease owner id (`inst-` + 16 hex digits).
     public let owner: String
     private let store: any WebhookOutboxStore
-    /// The HTTP clients by endpoint key: one per endpoint (a transport given to `init` serves all).
-    private let transports: [String: any HTTPTransport]
-    /// Each transport once, for the shutdown.
-    private let distinctTransports: [any HTTPTransport]
+    private let transport: any HTTPTransport
     private let queue = BlockingQueue(label: "richpush.webhooks.store", concurrent: true)
     private let loops = Locked<[Task<Void, Never>]>([])
     private let running = Locked(0)
@@ -47,8 +42,7 @@ public final class WebhookDispatcher: Sendable {
         self.store = store
         owner = "inst-" + String(WebhookEvent.newID().dropFirst(4).prefix(16))
         if let transport {
-            transports = Dictionary(settings.endpoints.map { ($0.key, transport) }, uniquingKeysWith: { first, _ in first })
-            distinctTransports = [transport]
+            self.transport = transport
         } else {
             var configuration = TransportConfiguration()
             configuration.connectTimeout = min(settings.timeoutSeconds, 10)
@@ -58,12 +52,7 @@ public final class WebhookDispatcher: Sendable {
             #if canImport(CCurl) && os(Linux)
             // Several connections of one transfer each (libcurl waits to multiplex on one
             // connection, which over HTTP/1.1 means one request at a time).
-            var byKey: [String: any HTTPTransport] = [:]
-            for endpoint in settings.endpoints where byKey[endpoint.key] == nil {
-                byKey[endpoint.key] = try ConnectionPoolTransport(configuration: configuration, connections: Self.connections)
-            }
-            transports = byKey
-            distinctTransports = Array(byKey.values)
+            self.transport = try ConnectionPoolTransport(configuration: configuration, connections: Self.connections)
             #else
             throw RichPushError(code: .unsupported, message: "webhook delivery needs libcurl (Linux)")
             #endif
@@ -89,7 +78,7 @@ public final class WebhookDispatcher: Sendable {
             return loops
         }
         for task in tasks { task.cancel() }
-        for transport in distinctTransports { transport.shutdown() }
+        transport.shutdown()
         let end = Date().addingTimeInterval(grace)
         while running.withLock({ $0 }) > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
     }
@@ -188,9 +177,6 @@ public final class WebhookDispatcher: Sendable {
                     ],
                     body: claim.body))
         }
-        guard let transport = transports[endpoint.key] else {
-            return claims.map { judge($0, status: nil, error: "no connection for this endpoint", nowMs: Self.nowMs) }
-        }
         let results = await transport.send(batch: requests)
         let now = Self.nowMs
         return zip(claims, zip(results, signed)).map { claim, pair in
@@ -202,10 +188,7 @@ public final class WebhookDispatcher: Sendable {
             case .success(let response):
                 return judge(claim, status: response.status, error: Self.describe(response), nowMs: now)
             case .failure(let error):
-                // libcurl's message names the URL; the dashboard and the outbox get it redacted
-                // (no user, password or query: where a receiver's credentials may sit).
-                let message = ((error as? RichPushError)?.message ?? String(describing: error))
-                    .replacingOccurrences(of: endpoint.url, with: endpoint.displayURL)
+                let message = (error as? RichPushError)?.message ?? String(describing: error)
                 return judge(claim, status: nil, error: "no answer: " + String(message.prefix(300)), nowMs: now)
             }
         }
