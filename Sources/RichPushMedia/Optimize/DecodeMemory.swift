@@ -51,7 +51,7 @@ enum DecodeMemory {
         case .jpegXL:
             perPixel = (80, "JPEG XL is decoded whole")
         case .webP:
-            perPixel = (60, "a WebP is decoded whole when lossless")
+            perPixel = (70, "a WebP is decoded whole when lossless")
         case .tiff:
             perPixel = (max(sample, 3) * 10, "a TIFF strip may hold the whole image")
         case .bmp:
