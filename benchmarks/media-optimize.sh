@@ -13,7 +13,9 @@
 # Then (issue 28) conversions per second through the media worker pool (`MediaWorkerPool`: each
 # conversion in a `richpush __media-worker` process, 1 and 2 workers) against `MediaOptimizer`
 # in one process, one at a time (what `richpush serve` did before the workers), on the same
-# files, for BENCH_SECONDS (default 10) each: benchmarks/MediaWorkerBench (richpush-media-bench).
+# files, for BENCH_SECONDS (default 10) each, in ROUNDS (default 3) rounds alternating the modes
+# (the machine's load falls on each alike; the median per mode is printed):
+# benchmarks/MediaWorkerBench (richpush-media-bench).
 #
 # Usage: bash benchmarks/media-optimize.sh            (builds the release binaries)
 #        RICHPUSH=.build/debug/richpush bash benchmarks/media-optimize.sh   (a binary already built;
@@ -81,7 +83,7 @@ for f in 1mp.jpg 12mp.jpg 50mp.jpg 12mp.webp 1mp.heic 1mp.avif 12mp.tiff 12mp.pn
 done
 
 echo
-echo "Conversions per second: worker pool against in process (BENCH_SECONDS=${BENCH_SECONDS:-10} each; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "Conversions per second: worker pool against in process (BENCH_SECONDS=${BENCH_SECONDS:-10} each, ROUNDS=${ROUNDS:-3}; load average $(cut -d' ' -f1-3 /proc/loadavg))"
 if [ -x "$BENCH" ]; then
   "$BENCH" "$RICHPUSH" "${BENCH_SECONDS:-10}" "$IN/1mp.jpg" "$IN/12mp.jpg" "$IN/12mp.webp" "$IN/1mp.heic"
 else

@@ -48,16 +48,14 @@ func rate(_ file: URL, streams: Int, convert: @escaping @Sendable (URL, URL) asy
     return (Double(results.count) / total, results.count, sorted.isEmpty ? 0 : sorted[sorted.count / 2])
 }
 
+// ROUNDS rounds (default 3), the modes alternating within each, so that the machine's load
+// falls on every mode alike; each mode's median over the rounds is printed.
+let rounds = max(1, Int(ProcessInfo.processInfo.environment["ROUNDS"] ?? "") ?? 3)
 for file in files {
     let optimizer = MediaOptimizer()
     // Warm libvips in this process (its start and the first decode's plugins are not the work).
     _ = try? optimizer.optimize(file, to: scratch.appendingPathComponent("warm.jpg"))
-    // In process, one at a time: what `richpush serve` did before the workers.
-    let inProcess = await rate(file, streams: 1) { input, output in
-        _ = try optimizer.optimize(input, to: output)
-        return 0
-    }
-    print(String(format: "%-12@ in-process, 1 at a time        %6.2f conversions/s (%d)", file.lastPathComponent, inProcess.perSecond, inProcess.count))
+    var pools: [Int: MediaWorkerPool] = [:]
     for workers in [1, 2] {
         var settings = MediaWorkerPool.Settings()
         settings.command = [binary, MediaWorker.argument]
@@ -66,13 +64,32 @@ for file in files {
         let pool = MediaWorkerPool(settings: settings)
         try pool.prepare()
         _ = try? await pool.optimize(file, to: scratch.appendingPathComponent("warm-\(workers).jpg"))
-        let pooled = await rate(file, streams: workers) { input, output in
-            try await pool.optimize(input, to: output).queueMs
+        pools[workers] = pool
+    }
+    var inProcess: [Double] = []
+    var pooled: [Int: [Double]] = [1: [], 2: []]
+    for _ in 0..<rounds {
+        // In process, one at a time: what `richpush serve` did before the workers.
+        inProcess.append(
+            await rate(file, streams: 1) { input, output in
+                _ = try optimizer.optimize(input, to: output)
+                return 0
+            }.perSecond)
+        for workers in [1, 2] {
+            guard let pool = pools[workers] else { continue }
+            pooled[workers, default: []].append(
+                await rate(file, streams: workers) { input, output in try await pool.optimize(input, to: output).queueMs }.perSecond)
         }
-        pool.shutdown()
+    }
+    for pool in pools.values { pool.shutdown() }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let reference = median(inProcess)
+    func show(_ values: [Double]) -> String { values.map { String(format: "%.2f", $0) }.joined(separator: ", ") }
+    print("\(file.lastPathComponent): in process, 1 at a time: \(String(format: "%.2f", reference)) conversions/s (rounds: \(show(inProcess)))")
+    for workers in [1, 2] {
+        let values = pooled[workers] ?? []
         print(
-            String(
-                format: "%-12@ worker pool, %d worker(s)         %6.2f conversions/s (%d), ratio to in-process %.2f, median queue %d ms",
-                file.lastPathComponent, workers, pooled.perSecond, pooled.count, pooled.perSecond / max(inProcess.perSecond, 0.001), pooled.queueMs))
+            "\(file.lastPathComponent): worker pool, \(workers) worker(s): \(String(format: "%.2f", median(values))) conversions/s (rounds: \(show(values))), \(String(format: "%.2f", median(values) / max(reference, 0.001)))× in process"
+        )
     }
 }
