@@ -9,6 +9,16 @@ import Testing
 /// the work and `queue_ms` the wait.
 @Suite("richpush serve: a slow conversion delays no other", .serialized)
 struct MediaWorkerTimingTests {
+    /// Set once, read from any task: whether the SVG's push was answered.
+    final class AnsweredFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        /// Marks it answered.
+        func set() { lock.withLock { value = true } }
+        /// Whether it was answered.
+        var isSet: Bool { lock.withLock { value } }
+    }
+
     static func edge(port: Int) -> [String] {
         ["--port", "\(port)", "--media-public-url", "https://127.0.0.1:\(port)", "--media-store-bytes", "10000000", "--allow-svg"]
     }
@@ -41,11 +51,22 @@ struct MediaWorkerTimingTests {
         var alone = Duration.seconds(3600)
         for i in 0..<3 { alone = min(alone, try await Self.webpPush(server, files: files, id: "alone-\(i)").0) }
 
-        let svgPush = Task { try await MediaWorkerServeTests.push(server, id: "slow-svg", image: slow) }
+        let svgAnswered = AnsweredFlag()
+        let svgPush = Task {
+            defer { svgAnswered.set() }
+            return try await MediaWorkerServeTests.push(server, id: "slow-svg", image: slow)
+        }
         _ = try await ProcessTable.firstBusy { server.mediaWorkers }
-        let (loaded, media) = try await Self.webpPush(server, files: files, id: "beside-svg")
+        // The best of up to three pushes while the SVG still holds its worker, against the best
+        // of three alone: one sample on 2 shared cores can lose a second to another process;
+        // waiting behind the SVG (57 s before the workers, 15 s at the timeout) loses it in all.
+        var loaded = Duration.seconds(3600)
+        for i in 0..<3 where !svgAnswered.isSet {
+            let (took, media) = try await Self.webpPush(server, files: files, id: "beside-svg-\(i)")
+            if !svgAnswered.isSet { loaded = min(loaded, took) }
+            #expect((media["queue_ms"] as? Int ?? 9_999) < 1_000, "\(media)")
+        }
         #expect(loaded - alone < .seconds(1), "alone \(alone), beside the SVG \(loaded)")
-        #expect((media["queue_ms"] as? Int ?? 9_999) < 1_000, "\(media)")
 
         let refused = try await svgPush.value
         #expect(refused.status == 422, "\(refused.text)")
