@@ -77,15 +77,17 @@ struct MediaWorkerPoolTests {
         let folder = try Fixtures.temporaryDirectory("worker-slow")
         defer { try? FileManager.default.removeItem(at: folder) }
         let svg = try Self.write(HostileMedia.slowSVG(), "slow.svg", in: folder)
-        let pool = MediaWorkerPool(optimizer: Self.svgOn, settings: Self.settings(workers: 1, timeout: .seconds(3)))
+        // 10 s: the SVG renders for minutes, and the WebP after it (same pool, same bound) must
+        // fit on 2 loaded cores (3 s did not, at load 20).
+        let pool = MediaWorkerPool(optimizer: Self.svgOn, settings: Self.settings(workers: 1, timeout: .seconds(10)))
         defer { pool.shutdown() }
         do {
             _ = try await pool.optimize(svg, to: folder.appendingPathComponent("slow.jpg"))
-            Issue.record("the slow SVG was converted within 3 s")
+            Issue.record("the slow SVG was converted within 10 s")
         } catch {
             #expect(error.code == .mediaTimeout, "\(error)")
             #expect(error.setting == "timeout")
-            #expect(error.message.contains("ran past its 3 s and was stopped") || error.message.contains("more than 3 s of CPU"), "\(error.message)")
+            #expect(error.message.contains("ran past its 10 s and was stopped") || error.message.contains("more than 10 s of CPU"), "\(error.message)")
         }
         #expect(pool.statistics.timedOut == 1)
         #expect(pool.processIdentifiers.isEmpty, "the stopped worker is gone")
@@ -224,7 +226,10 @@ struct MediaWorkerPoolTests {
         defer { roomy.shutdown() }
         let made = try await roomy.optimize(jpeg, to: folder.appendingPathComponent("roomy.jpg"))
         #expect(made.result.action == .converted)
-        #expect(made.workerPeakBytes < 450_000_000, "peak \(made.workerPeakBytes / 1_000_000) MB")
+        // Pure noise at quality 90 (estimated 288 MB): 450–484 MB measured (484 MB in a run at
+        // load 20), more than the photo-like files of benchmarks/media-worker-memory.sh; the hard
+        // bound is the address space (docs/limits.md).
+        #expect(made.workerPeakBytes < 512_000_000, "peak \(made.workerPeakBytes / 1_000_000) MB")
     }
 
     /// The pid of one of `pool`'s workers that is using CPU (rendering), waiting up to 60 s.
