@@ -168,6 +168,13 @@ let package = Package(
             dependencies: ["RichPushExtension"],
             path: "Tests/RichPushDepthHelper"
         ),
+        // benchmarks/media-optimize.sh: conversions per second through the media worker pool
+        // against in process (issue 28).
+        .executableTarget(
+            name: "richpush-media-bench",
+            dependencies: ["RichPushMedia"],
+            path: "benchmarks/MediaWorkerBench"
+        ),
         .testTarget(
             name: "RichPushExtensionTests",
             dependencies: ["RichPushExtension", "RichPushTestSupport", "richpush-depth-helper"]

@@ -10,15 +10,25 @@
 # Goal (issue 19): RichPush ≤ vipsthumbnail's time, flat memory from 1 MP to 50 MP, every
 # output within the budget. Inputs are made here with libvips (`vips`), once.
 #
-# Usage: bash benchmarks/media-optimize.sh            (builds the release binary)
+# Then (issue 28) conversions per second through the media worker pool (`MediaWorkerPool`: each
+# conversion in a `richpush __media-worker` process, 1 and 2 workers) against `MediaOptimizer`
+# in one process, one at a time (what `richpush serve` did before the workers), on the same
+# files, for BENCH_SECONDS (default 10) each, in ROUNDS (default 3) rounds alternating the modes
+# (the machine's load falls on each alike; the median per mode is printed):
+# benchmarks/MediaWorkerBench (richpush-media-bench).
+#
+# Usage: bash benchmarks/media-optimize.sh            (builds the release binaries)
 #        RICHPUSH=.build/debug/richpush bash benchmarks/media-optimize.sh   (a binary already built;
-#        the work is libvips' C code either way, the Swift around it is a few calls)
+#        the work is libvips' C code either way, the Swift around it is a few calls; the bench
+#        program is then taken from the same folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${RICHPUSH:-}" ]; then
   swift build -c release --product richpush >/dev/null
+  swift build -c release --product richpush-media-bench >/dev/null
   RICHPUSH="$(swift build -c release --show-bin-path)/richpush"
 fi
+BENCH="$(dirname "$RICHPUSH")/richpush-media-bench"
 for tool in vips vipsthumbnail convert /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "media-optimize: $tool is missing (bash scripts/install-deps.sh)" >&2; exit 1; }
 done
@@ -71,3 +81,12 @@ for f in 1mp.jpg 12mp.jpg 50mp.jpg 12mp.webp 1mp.heic 1mp.avif 12mp.tiff 12mp.pn
     "$vs" "$(awk "BEGIN{print $vk/1024}")" "$vb" "$ms" "$(awk "BEGIN{print $mk/1024}")" "$mb" "$ratio"
   if [ "$rb" -gt 307200 ]; then echo "media-optimize: $f: RichPush's output is over the 300 KB budget" >&2; exit 1; fi
 done
+
+echo
+echo "Conversions per second: worker pool against in process (BENCH_SECONDS=${BENCH_SECONDS:-10} each, ROUNDS=${ROUNDS:-3}; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+if [ -x "$BENCH" ]; then
+  "$BENCH" "$RICHPUSH" "${BENCH_SECONDS:-10}" "$IN/1mp.jpg" "$IN/12mp.jpg" "$IN/12mp.webp" "$IN/1mp.heic"
+else
+  echo "media-optimize: $BENCH is missing (swift build --product richpush-media-bench)" >&2
+  exit 1
+fi

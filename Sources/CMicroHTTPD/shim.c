@@ -85,6 +85,11 @@ struct rp_request {
     int has_body;
     char *method;
     char *path;
+    /// The request-target as sent (path and query, still percent-encoded), from
+    /// MHD_OPTION_URI_LOG_CALLBACK: libmicrohttpd decodes the path in place and a `%00` would cut it.
+    char *raw_uri;
+    /// 1 once rp_access has set the request up (mutex, method, path, in_flight counted).
+    int initialized;
     uint8_t *body;
     size_t body_length;
     size_t body_capacity;
@@ -312,10 +317,20 @@ static void rp_log(void *cls, const char *format, va_list arguments) {
     if (format != NULL && strstr(format, "Content-Length") != NULL) rp_answer_bad_content_length(cls);
 }
 
-static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Connection *connection,
-                                         const char *method, const char *url) {
+/// MHD_OPTION_URI_LOG_CALLBACK: called with the request-target before libmicrohttpd decodes it;
+/// what it returns is the request's `*req_cls` (set up by rp_access).
+static void *rp_uri_log(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)cls;
+    (void)connection;
     struct rp_request *r = calloc(1, sizeof(struct rp_request));
     if (r == NULL) return NULL;
+    r->raw_uri = strdup(uri ? uri : "");
+    return r;
+}
+
+/// Sets up `r` (made by rp_uri_log, or here); 0, or -1 when out of memory (the caller frees it).
+static int rp_request_init(struct rp_request *r, struct rp_server *server, struct MHD_Connection *connection,
+                           const char *method, const char *url) {
     r->server = server;
     r->connection = connection;
     // Recursive: the handler runs with the mutex held and may answer synchronously.
@@ -327,14 +342,9 @@ static struct rp_request *rp_request_new(struct rp_server *server, struct MHD_Co
     r->method = strdup(method ? method : "");
     r->path = strdup(url ? url : "/");
     r->start_ns = rp_monotonic_ns();
-    if (r->method == NULL || r->path == NULL) {
-        free(r->method);
-        free(r->path);
-        pthread_mutex_destroy(&r->mutex);
-        free(r);
-        return NULL;
-    }
-    return r;
+    r->initialized = 1;
+    if (r->method == NULL || r->path == NULL) return -1;
+    return 0;
 }
 
 static void rp_request_free(struct rp_request *r) {
@@ -342,8 +352,9 @@ static void rp_request_free(struct rp_request *r) {
     if (r->response != NULL && !r->response_shared) MHD_destroy_response(r->response);
     free(r->method);
     free(r->path);
+    free(r->raw_uri);
     free(r->body);
-    pthread_mutex_destroy(&r->mutex);
+    if (r->initialized) pthread_mutex_destroy(&r->mutex);
     free(r);
 }
 
@@ -393,12 +404,17 @@ static enum MHD_Result rp_access(void *cls, struct MHD_Connection *connection, c
     (void)version;
     struct rp_server *server = cls;
     struct rp_request *r = *req_cls;
-    if (r == NULL) {
+    if (r == NULL || !r->initialized) {
         // The request line and headers are in; no body byte has been read yet.
-        r = rp_request_new(server, connection, method, url);
-        if (r == NULL) return MHD_NO;
+        if (r == NULL) {
+            r = calloc(1, sizeof(struct rp_request));
+            if (r == NULL) return MHD_NO;
+            *req_cls = r;
+        }
+        int made = rp_request_init(r, server, connection, method, url);
+        // Counted once set up (rp_completed takes it off again), even when out of memory.
         atomic_fetch_add(&server->in_flight, 1);
-        *req_cls = r;
+        if (made != 0) return MHD_NO;
         r->conn = rp_conn_of(connection);
         if (r->conn != NULL) memcpy(r->peer, r->conn->peer, sizeof r->peer);
         r->has_body = rp_announces_body(connection);
@@ -490,9 +506,11 @@ static void rp_completed(void *cls, struct MHD_Connection *connection, void **re
     struct rp_server *server = cls;
     struct rp_request *r = *req_cls;
     if (r == NULL) return;
-    // A kept-alive connection now waits for its next request: the header deadline starts again.
-    rp_conn_enter(r->conn, RP_PHASE_HEADERS);
-    atomic_fetch_sub(&server->in_flight, 1);
+    if (r->initialized) {
+        // A kept-alive connection now waits for its next request: the header deadline starts again.
+        rp_conn_enter(r->conn, RP_PHASE_HEADERS);
+        atomic_fetch_sub(&server->in_flight, 1);
+    }
     rp_request_free(r);
     *req_cls = NULL;
 }
@@ -563,6 +581,7 @@ rp_server *rp_server_start(const char *host, uint16_t port, unsigned threads, co
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)threads,
         MHD_OPTION_NOTIFY_COMPLETED, &rp_completed, server,
+        MHD_OPTION_URI_LOG_CALLBACK, &rp_uri_log, server,
         MHD_OPTION_NOTIFY_CONNECTION, &rp_notify_connection, server,
         MHD_OPTION_EXTERNAL_LOGGER, &rp_log, server,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)limits->idle_timeout_seconds,
@@ -641,6 +660,7 @@ long rp_request_open_connections(const rp_request *request) { return atomic_load
 
 const char *rp_request_method(const rp_request *request) { return request->method; }
 const char *rp_request_path(const rp_request *request) { return request->path; }
+const char *rp_request_raw_uri(const rp_request *request) { return request->raw_uri; }
 const char *rp_request_peer(const rp_request *request) { return request->peer; }
 
 const char *rp_request_header(const rp_request *request, const char *name) {

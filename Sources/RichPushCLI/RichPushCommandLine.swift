@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+import RichPushMedia
 import RichPushProvider
 
 /// The `richpush` command line: dispatches to a subcommand and maps errors to exit statuses.
@@ -44,6 +45,10 @@ public enum RichPushCommandLine {
                 return printOutput(command.helpText, command: "help")
             }
             return printOutput(topLevelHelp, command: nil)
+        }
+        if first == MediaWorker.argument {
+            // Not a command: `richpush serve` and `richpush media` start their media workers so.
+            return MediaWorker.main(Array(arguments.dropFirst()))
         }
         if first == "--version" {
             return printOutput(RichPushVersion.current + "\n", command: nil)

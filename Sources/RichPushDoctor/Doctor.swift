@@ -70,7 +70,7 @@ public enum Doctor {
         }
         let project: XcodeProject
         do {
-            project = try XcodeProject(path: located.project)
+            project = try XcodeProject(path: located.project, files: ProjectFiles(root: located.root))
         } catch {
             findings.append(
                 DoctorFinding(.projectUnreadable, target: located.project, "\(error)", fix: "fix the file at that line (or restore it from version control)"))

@@ -31,7 +31,10 @@ struct OptimizedMediaAttachesTests {
         let fetched = await MediaProbe(settings: Self.probeSettings).fetchOriginal(bench.url("f/\(name)"), into: scratch, byteLimit: 50_000_000)
         let media = try #require(fetched.media, "fetch failed: \(fetched.result.line)")
         let output = bench.file("opt/\(name).jpg")
-        let result = try MediaOptimizer().optimize(media.file, to: output)
+        // SVG is rasterised only when allowed (librsvg on hostile input; issue 28).
+        var settings = MediaOptimizer.Settings()
+        settings.allowsSVG = name.hasSuffix(".svg")
+        let result = try MediaOptimizer(settings: settings).optimize(media.file, to: output)
         #expect(result.action == .converted)
         #expect(result.outputFormat == .jpeg)
         #expect(result.outputBytes <= 300 * 1024)
@@ -99,7 +102,7 @@ struct OptimizedMediaAttachesTests {
         let bench = try await MediaWorkbench.shared()
         let expected: [(String, MediaOptimizeError.Code)] = [
             ("flood.png", .tooLarge), ("truncated.jpg", .corruptMedia), ("big-truncated.jpg", .corruptMedia), ("huge.mp4", .tooLarge),
-            ("tiny.bmp", .unsupportedFormat),
+            ("tiny.bmp", .unsupportedFormat), ("icon.svg", .unsupportedFormat),
         ]
         for (name, code) in expected {
             let output = bench.file("opt/refused-\(name)")
@@ -121,7 +124,7 @@ struct OptimizedMediaAttachesTests {
     @Test("a refusal that a setting lifts names the setting (MediaOptimizer.Settings), no command-line option")
     func refusalsNameTheSetting() async throws {
         let bench = try await MediaWorkbench.shared()
-        for (name, setting) in [("tiny.bmp", "allowsImageMagick"), ("flood.png", "maximumInputPixels")] {
+        for (name, setting) in [("tiny.bmp", "allowsImageMagick"), ("flood.png", "maximumInputPixels"), ("icon.svg", "allowsSVG")] {
             do {
                 _ = try MediaOptimizer().optimize(bench.file(name), to: bench.file("opt/setting-\(name)"))
                 Issue.record("\(name) was optimised")

@@ -36,7 +36,7 @@ struct ProbeAddressPolicyTests {
         let bench = try await MediaWorkbench.shared()
         let byName = await Self.probe("http://localhost:\(bench.port)/f/photo.jpg")
         #expect(byName.reason == .blockedAddress)
-        #expect(byName.message.contains("localhost resolves to"))
+        #expect(byName.message.contains("localhost resolves to an address that is not on the public internet"), "\(byName.message)")
         let v6 = await Self.probe("http://[::1]:\(bench.port)/f/photo.jpg")
         #expect(v6.reason == .blockedAddress)
         #expect(v6.message.contains("loopback"))
@@ -55,14 +55,47 @@ struct ProbeAddressPolicyTests {
         #expect(ContinuousClock.now - started < .seconds(4))
     }
 
-    @Test("a name that resolves to 169.254.169.254 or 10.x is refused at the socket, before any packet")
+    @Test("a name that resolves to 169.254.169.254 or 10.x is refused at the socket, before any packet, without saying what it resolves to")
     func namesResolvingToPrivate() async {
         let metadata = await Self.probe("http://metadata.test/latest", resolve: ["metadata.test:80:169.254.169.254"])
         #expect(metadata.reason == .blockedAddress)
-        #expect(metadata.message.contains("metadata.test resolves to 169.254.169.254"))
+        #expect(metadata.message.contains("metadata.test resolves to an address that is not on the public internet"), "\(metadata.message)")
+        #expect(!metadata.message.contains("169.254") && !metadata.message.contains("link-local"), "\(metadata.message)")
         let intranet = await Self.probe("http://intranet.test/a.jpg", resolve: ["intranet.test:80:10.0.0.5"])
         #expect(intranet.reason == .blockedAddress)
-        #expect(intranet.message.contains("10.0.0.5"))
+        #expect(!intranet.message.contains("10.0.0.5") && !intranet.message.contains("private"), "\(intranet.message)")
+        // An internal name mapped to an IPv6 form that embeds 10.0.0.5 says no more.
+        let mapped = await Self.probe("http://intranet.test/b.jpg", resolve: ["intranet.test:80:[::ffff:10.0.0.5]"])
+        #expect(mapped.reason == .blockedAddress, "\(mapped.line)")
+        #expect(!mapped.message.contains("10.0.0.5"), "\(mapped.message)")
+    }
+
+    @Test(
+        "every IPv6 form that embeds IPv4 or is not global is classified",
+        arguments: [
+            ("::127.0.0.1", "IPv4-compatible"), ("::8.8.8.8", "IPv4-compatible"), ("::a9fe:a9fe", "IPv4-compatible"),
+            ("::ffff:0:127.0.0.1", "IPv4-translated"), ("::ffff:0:8.8.8.8", "IPv4-translated"), ("64:ff9b:1::a00:1", "local-use NAT64"),
+            ("64:ff9b::10.0.0.1", "NAT64 address of a private"), ("64:ff9b::169.254.169.254", "NAT64 address of a link-local"),
+            ("::ffff:169.254.169.254", "IPv4-mapped address of a link-local"), ("::ffff:192.0.2.1", "documentation"),
+            ("2002:7f00:1::", "6to4 address of a loopback"), ("2002:a9fe:a9fe::1", "6to4 address of a link-local"),
+            ("fec0::1", "site-local"), ("febf::1", "link-local"), ("fc00::1", "unique-local"), ("100::1", "discard-only"),
+            ("2001::1", "Teredo"), ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo"), ("2001:2::1", "IETF protocol assignment"),
+            ("2001:10::1", "IETF protocol assignment"), ("2001:db8::1", "documentation"), ("3fff::1", "documentation"),
+            ("5f00::1", "outside global unicast"), ("4000::1", "outside global unicast"), ("ff02::1", "multicast"),
+            ("0:0:0:0:0:0:0:1", "loopback"), ("[::]", "unspecified"),
+        ])
+    func ipv6Forms(_ address: String, says: String) {
+        let range = MediaAddressPolicy.nonPublicRange(address)
+        #expect(range?.contains(says) == true, "\(address): \(range ?? "public")")
+    }
+
+    @Test(
+        "public addresses stay public",
+        arguments: [
+            "8.8.8.8", "1.1.1.1", "2606:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8", "2002:0808:0808::1", "2001:200::1",
+        ])
+    func publicAddresses(_ address: String) {
+        #expect(MediaAddressPolicy.nonPublicRange(address) == nil, "\(address): \(MediaAddressPolicy.nonPublicRange(address) ?? "")")
     }
 
     @Test("a redirect from an allowed host to 10.x, 169.254.169.254 or a name mapped to one is refused on that hop")

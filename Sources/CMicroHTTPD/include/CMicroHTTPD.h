@@ -100,8 +100,10 @@ void rp_server_stop(rp_server *server);
 void rp_server_free(rp_server *server);
 
 const char *rp_request_method(const rp_request *request);
-/// The path, without the query string.
+/// The path, without the query string, as libmicrohttpd decoded it (cut at a `%00`).
 const char *rp_request_path(const rp_request *request);
+/// The request-target as sent: path and query, still percent-encoded; NULL when not known.
+const char *rp_request_raw_uri(const rp_request *request);
 /// A request header (case-insensitive name), or NULL. The first one when repeated.
 const char *rp_request_header(const rp_request *request, const char *name);
 /// How many times a header (case-insensitive name) occurs.

@@ -92,7 +92,7 @@ enum ExtensionChecks {
         var swift = false
         var objcName = false
         for file in ext.sourceFiles {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            guard let text = ext.sourceText(file) else { continue }
             if SourceScan.declares(swiftClass: className, in: text) { swift = true }
             if SourceScan.declares(objectiveCClass: className, in: text) { objcName = true }
         }

@@ -106,6 +106,7 @@ public struct ProjectAnalysis: Sendable {
             target: target, kind: .other, configuration: used, settings: settings, bundleID: nil, deploymentTarget: nil, infoPlistPath: nil,
             infoPlist: [:], entitlementsPath: nil, entitlements: nil, sourceFiles: [], sourceFilesNamed: 0, packageProducts: [], embeddedIn: [],
             findings: [])
+        facts.files = project.files
         let interesting = target.isApplication || target.isAppExtension
         guard interesting else {
             facts.findings = []
@@ -119,7 +120,7 @@ public struct ProjectAnalysis: Sendable {
             case .value(let path) where !path.isEmpty:
                 let full = XcodeProject.join(sourceRoot, path)
                 facts.infoPlistPath = full
-                if let (dictionary, finding) = readDictionary(full, what: "Info.plist", target: target.name) {
+                if let (dictionary, finding) = readDictionary(full, what: "Info.plist", target: target.name, files: project.files) {
                     facts.infoPlist = dictionary
                     if let finding { findings.append(finding) }
                 } else {
@@ -152,7 +153,7 @@ public struct ProjectAnalysis: Sendable {
             case .value(let path) where !path.isEmpty:
                 let full = XcodeProject.join(sourceRoot, path)
                 facts.entitlementsPath = full
-                if let (dictionary, finding) = readDictionary(full, what: "entitlements", target: target.name) {
+                if let (dictionary, finding) = readDictionary(full, what: "entitlements", target: target.name, files: project.files) {
                     facts.entitlements = dictionary
                     if let finding { findings.append(finding) }
                 } else {
@@ -194,7 +195,7 @@ public struct ProjectAnalysis: Sendable {
         if point.hasPrefix("com.apple.usernotifications") { return point.contains("content") ? .notificationContent : .notificationService }
         // A wrong or missing extension point: the sources tell what it was meant to be.
         for file in facts.sourceFiles {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            guard let text = facts.sourceText(file) else { continue }
             if text.contains("UNNotificationServiceExtension") || text.contains("RichPushServiceExtension") { return .notificationService }
             if text.contains("UNNotificationContentExtension") { return .notificationContent }
         }
@@ -219,10 +220,7 @@ public struct ProjectAnalysis: Sendable {
                 guard let exception = project.object(exceptionID), exception["target"]?.string == target.id else { continue }
                 for member in exception["membershipExceptions"]?.strings ?? [] { excluded.insert(member) }
             }
-            guard let enumerator = FileManager.default.enumerator(atPath: folder) else { continue }
-            var count = 0
-            while let relative = enumerator.nextObject() as? String, count < maximumFolderFiles {
-                count += 1
+            for relative in project.files.files(under: folder, limit: maximumFolderFiles) {
                 let ext = (relative as NSString).pathExtension
                 guard ["swift", "m", "mm"].contains(ext), !excluded.contains(relative) else { continue }
                 paths.append(XcodeProject.join(folder, relative))
@@ -237,16 +235,29 @@ public struct ProjectAnalysis: Sendable {
                 paths.append(XcodeProject.join(folder, member.hasPrefix("/") ? String(member.dropFirst()) : member))
             }
         }
-        let onDisk = paths.filter { FileManager.default.fileExists(atPath: $0) }
+        let onDisk = paths.filter { project.files.isRegularFile($0) }
         return (paths.count, onDisk)
     }
 
     /// Reads a plist that must be a dictionary: `nil` when the file is missing; otherwise the
     /// dictionary (empty when malformed) and a finding for a malformed one.
-    static func readDictionary(_ path: String, what: String, target: String) -> ([String: PlistValue], DoctorFinding?)? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+    static func readDictionary(_ path: String, what: String, target: String, files: ProjectFiles) -> ([String: PlistValue], DoctorFinding?)? {
+        switch files.place(path) {
+        case .missing:
+            return nil
+        case .outside:
+            return (
+                [:],
+                DoctorFinding(
+                    .projectUnreadable, target: target,
+                    "the \(what) \(path) is outside the project folder \(files.root) (an absolute path, a ../ path or a symbolic link leads out of it), so it was not read",
+                    fix: "keep the project's files inside its folder (or run richpush doctor on the folder that holds them)")
+            )
+        case .inside:
+            break
+        }
         do {
-            guard let dictionary = try PropertyListFile.read(path).dictionary else {
+            guard let dictionary = try PropertyListFile.read(path, files: files).dictionary else {
                 return ([:], DoctorFinding(.projectUnreadable, target: target, "\(path): the \(what) is not a dictionary", fix: "make its root a <dict>"))
             }
             return (dictionary, nil)
@@ -254,7 +265,9 @@ public struct ProjectAnalysis: Sendable {
             return (
                 [:],
                 DoctorFinding(
-                    .projectUnreadable, target: target, "the \(what) is malformed: \(error)", fix: "fix the file at that line (Xcode's plist editor shows it)")
+                    .projectUnreadable, target: target,
+                    "the \(what) \(error.line > 0 || error.message.contains("property list") ? "is malformed" : "cannot be read"): \(error)",
+                    fix: "fix the file at that line (Xcode's plist editor shows it)")
             )
         } catch {
             return ([:], DoctorFinding(.projectUnreadable, target: target, "\(path): \(error)", fix: "fix the file"))

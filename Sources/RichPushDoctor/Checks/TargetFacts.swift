@@ -48,6 +48,14 @@ public struct TargetFacts: Sendable {
     public var embeddedIn: [String]
     /// Problems met while reading its files (missing, malformed).
     public var findings: [DoctorFinding]
+    /// The project's files, through which its sources are read (`ProjectFiles`: only inside the
+    /// project folder); `ProjectFiles.none` for facts made without a project.
+    public var files: ProjectFiles = .none
+
+    /// The text of one of its source files, read inside the project folder only.
+    /// - Parameter file: a path from `sourceFiles`.
+    /// - Returns: the UTF-8 text, or `nil` when it cannot be read.
+    public func sourceText(_ file: String) -> String? { files.text(file) }
 
     /// `NSExtension.NSExtensionPointIdentifier`, unexpanded.
     public var extensionPoint: String? { infoPlist["NSExtension"]?["NSExtensionPointIdentifier"]?.string }

@@ -17,6 +17,18 @@ public enum PropertyListFile {
         return try parse(data, fileName: path)
     }
 
+    /// Reads and parses the file at `path` through a project's files (only inside its folder).
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - files: the project's files.
+    /// - Returns: the root value.
+    /// - Throws: `PropertyListError` naming the file (and the line, when the text says where).
+    public static func read(_ path: String, files: ProjectFiles) throws -> PlistValue {
+        let data = try files.read(path)
+        return try parse(data, fileName: path)
+    }
+
     /// Reads a file's bytes, with errors as `PropertyListError`.
     /// - Parameter path: the file.
     /// - Returns: its bytes.
@@ -46,6 +58,11 @@ public enum PropertyListFile {
     /// - Returns: the root value.
     /// - Throws: `PropertyListError`.
     public static func parse(_ data: Data, fileName: String) throws -> PlistValue {
+        // Binary: RichPush's own reader, which keeps shared references shared and bounds what
+        // they expand to (Foundation's expanded a 150-byte file to 3.7 GB and aborted).
+        if data.starts(with: Array("bplist00".utf8)) {
+            return try BinaryPropertyList.parse(data, fileName: fileName)
+        }
         let isBinary = data.starts(with: Array("bplist".utf8))
         if isBinary || looksLikeXML(data) {
             let kind = isBinary ? "binary" : "XML"

@@ -20,16 +20,30 @@ public struct XcodeProject: Sendable {
     let parents: [String: String]
     /// Each synchronized folder's exception sets → the folder.
     let exceptionOwners: [String: String]
+    /// Every file the doctor reads for this project: only regular files inside the project
+    /// folder, each once (`ProjectFiles`).
+    public let files: ProjectFiles
 
-    /// Reads `path/project.pbxproj`.
+    /// Reads `path/project.pbxproj`, the project folder being the one holding the `.xcodeproj`.
     ///
     /// - Parameter path: the `.xcodeproj` directory.
     /// - Throws: `PropertyListError` (file and line) when the file is missing or malformed, or
     ///   lacks the `objects` / `rootObject` a project has.
     public init(path: String) throws {
+        try self.init(path: path, files: ProjectFiles(root: ProjectFiles.root(for: path)))
+    }
+
+    /// Reads `path/project.pbxproj` through `files`.
+    ///
+    /// - Parameters:
+    ///   - path: the `.xcodeproj` directory.
+    ///   - files: the project folder's files (the folder the doctor was given).
+    /// - Throws: `PropertyListError` (file and line) when the file is missing, outside the
+    ///   project folder or malformed, or lacks the `objects` / `rootObject` a project has.
+    public init(path: String, files: ProjectFiles) throws {
         let pbxproj = (path as NSString).appendingPathComponent("project.pbxproj")
-        let data = try PropertyListFile.readBytes(pbxproj)
-        try self.init(path: path, pbxprojData: data)
+        let data = try files.read(pbxproj)
+        try self.init(path: path, pbxprojData: data, files: files)
     }
 
     /// Parses a project from the bytes of its `project.pbxproj`.
@@ -37,8 +51,9 @@ public struct XcodeProject: Sendable {
     /// - Parameters:
     ///   - path: the `.xcodeproj` directory (its parent is the source root).
     ///   - pbxprojData: the bytes of `project.pbxproj`.
+    ///   - files: the project folder's files; by default the folder holding the `.xcodeproj`.
     /// - Throws: `PropertyListError`.
-    public init(path: String, pbxprojData: Data) throws {
+    public init(path: String, pbxprojData: Data, files: ProjectFiles? = nil) throws {
         let fileName = (path as NSString).appendingPathComponent("project.pbxproj")
         let value = try OpenStepParser(fileName: fileName).parse(pbxprojData)
         guard let top = value.dictionary else {
@@ -62,6 +77,7 @@ public struct XcodeProject: Sendable {
             for exception in object["exceptions"]?.strings ?? [] { exceptionOwners[exception] = id }
         }
         self.path = path
+        self.files = files ?? ProjectFiles(root: ProjectFiles.root(for: path))
         self.name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         self.objects = objects
         self.root = root

@@ -38,7 +38,7 @@ public struct TargetSettingsBuilder: Sendable {
         for configurationObject in [projectConfiguration?.object, targetConfiguration?.object] {
             guard let configurationObject else { continue }
             if let xcconfig = xcconfigPath(of: configurationObject) {
-                let file = XCConfigFile(path: xcconfig)
+                let file = XCConfigFile(path: xcconfig, files: project.files)
                 problems += file.problems
                 levels += file.assignments.map { [$0] }
             }
@@ -49,7 +49,7 @@ public struct TargetSettingsBuilder: Sendable {
         for listID in [project.root["buildConfigurationList"]?.string, target.buildConfigurationList] {
             for id in project.object(listID)?["buildConfigurations"]?.strings ?? [] {
                 guard let other = project.object(id), other["name"]?.string != used else { continue }
-                if let xcconfig = xcconfigPath(of: other) { elsewhere.formUnion(XCConfigFile(path: xcconfig).assignments.map(\.name)) }
+                if let xcconfig = xcconfigPath(of: other) { elsewhere.formUnion(XCConfigFile(path: xcconfig, files: project.files).assignments.map(\.name)) }
             }
         }
         let context = ["sdk": "iphoneos", "config": used, "arch": "arm64", "variant": "normal"]

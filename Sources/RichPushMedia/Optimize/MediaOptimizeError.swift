@@ -17,8 +17,11 @@ public struct MediaOptimizeError: Error, Sendable, Equatable, CustomStringConver
         public static let tooLarge = Code(rawValue: "too_large")
         /// The file is cut short or broken (`RichPushMediaIntegrity`, or the decoder).
         public static let corruptMedia = Code(rawValue: "corrupt_media")
-        /// libvips failed.
+        /// libvips failed, or no media worker could be started.
         public static let decoder = Code(rawValue: "decoder")
+        /// The conversion ran past its time in a media worker (`MediaWorkerPool.Settings.timeout`,
+        /// wall clock or CPU), or waited past it for a free worker; the worker was stopped.
+        public static let mediaTimeout = Code(rawValue: "media_timeout")
         /// The file could not be read or written.
         public static let storage = Code(rawValue: "storage")
     }
@@ -27,15 +30,17 @@ public struct MediaOptimizeError: Error, Sendable, Equatable, CustomStringConver
     public let code: Code
     /// What was wrong and what to do.
     public let message: String
-    /// The `MediaOptimizer.Settings` property to change when that is the fix (`allowsImageMagick`,
-    /// `maximumInputPixels`, `maximumBytes`): a program maps it to its own name for the setting.
+    /// The `MediaOptimizer.Settings` or `MediaWorkerPool.Settings` property to change when that
+    /// is the fix (`allowsImageMagick`, `allowsSVG`, `maximumInputPixels`, `maximumDecodeBytes`,
+    /// `maximumBytes`, `timeout`, `memoryBytes`, `workers`): a program maps it to its own name
+    /// for the setting.
     public let setting: String?
 
     /// Makes an error.
     /// - Parameters:
     ///   - code: the code.
     ///   - message: what was wrong.
-    ///   - setting: the `MediaOptimizer.Settings` property to change, when that is the fix.
+    ///   - setting: the settings property to change, when that is the fix.
     public init(_ code: Code, _ message: String, setting: String? = nil) {
         self.code = code
         self.message = message

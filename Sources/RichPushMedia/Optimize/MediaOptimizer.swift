@@ -6,14 +6,20 @@ import RichPushExtension
 /// metadata stripped) within a byte budget, for what iOS refuses or what is heavy to fetch.
 ///
 /// What it does, by input:
-/// - WebP (animated: the first frame), HEIC/HEIF, AVIF, TIFF, SVG, JPEG XL, BMP (only with
-///   `allowsImageMagick`) → JPEG;
+/// - WebP (animated: the first frame), HEIC/HEIF, AVIF, TIFF, JPEG XL, SVG (only with
+///   `allowsSVG`), BMP (only with `allowsImageMagick`) → JPEG;
 /// - JPEG, PNG, GIF over `maximumBytes` or over `maximumSide` on the long side → JPEG; within
 ///   both (and structurally sound, `RichPushMediaIntegrity`) → kept as they are;
 /// - video and audio → never transcoded: kept when the extension would attach them, else the
 ///   extension's reason;
-/// - more than `maximumInputPixels` declared (a decompression bomb) → `too_large` before any
-///   pixel is decoded.
+/// - more than `maximumInputPixels` declared (a decompression bomb), or a format its decoder
+///   holds whole (progressive JPEG, interlaced PNG, GIF, HEIC, AVIF, JPEG XL, WebP, TIFF, BMP)
+///   whose estimate is over `maximumDecodeBytes` (`DecodeMemory`) → `too_large` before any
+///   pixel is decoded; an SVG counts the pixels it renders and those it embeds.
+///
+/// This runs libvips in the calling process: a decoder that aborts (librsvg 2.54 on some SVG
+/// filters) takes the process with it, and nothing bounds the time. On hostile input use
+/// `MediaWorkerPool`, which runs it in worker processes under memory, CPU and time bounds.
 ///
 /// Shrink-on-load (`vips_thumbnail`): JPEG decodes at 1/2…1/8 scale in libjpeg, WebP and SVG
 /// render at the target size, PNG and TIFF stream through a box filter, so a 50-megapixel photo
@@ -31,9 +37,19 @@ public struct MediaOptimizer: Sendable {
         /// The most pixels an input may declare before anything is decoded: 100 MP (a 100-MP
         /// medium-format photo; a 48-MP phone photo passes, a 60000×60000 bomb does not).
         public var maximumInputPixels = 100_000_000
+        /// The most bytes a decoder that holds the whole image may need, estimated from the
+        /// header (`DecodeMemory`: e.g. 8 bytes a pixel for a progressive JPEG, 10 for HEIC):
+        /// 400 MB, so that a conversion peaks under 450 MB (BENCHMARKS.md, "Media worker
+        /// memory"); a 48-MP progressive JPEG passes, a 60-MP one does not.
+        public var maximumDecodeBytes = 400_000_000
         /// Open ImageMagick's loader for BMP (libvips has no BMP loader of its own). Off by
         /// default: ImageMagick is an untrusted loader on hostile input. Process-wide (first use).
         public var allowsImageMagick = false
+        /// Rasterise SVG (librsvg). Off by default: Debian 12's librsvg 2.54 aborts the process
+        /// on some filters (an `feConvolveMatrix` of order 25 or more) and rendering has no time
+        /// bound of its own. When on, the pixels it renders and those it embeds count against
+        /// `maximumInputPixels` and `maximumDecodeBytes`. Per call (a media worker has its pool's).
+        public var allowsSVG = false
 
         /// Default settings.
         public init() {}
@@ -87,12 +103,22 @@ public struct MediaOptimizer: Sendable {
         if format == .hlsPlaylist {
             throw MediaOptimizeError(.unsupportedFormat, "an HLS playlist is not an attachment and is not converted; link a file (MPEG-4 video)")
         }
-        let imageMagick = try VipsLibrary.start(allowsImageMagick: settings.allowsImageMagick)
-        if format == .bmp, !imageMagick {
+        if format == .svg, !settings.allowsSVG {
+            throw MediaOptimizeError(
+                .unsupportedFormat,
+                "SVG is rasterised only when allowed: librsvg can take the process down or run for minutes on hostile input; send PNG or JPEG, or allow SVG",
+                setting: "allowsSVG")
+        }
+        let policy = try VipsLibrary.start(allowsImageMagick: settings.allowsImageMagick)
+        if format == .bmp, !policy.imageMagick {
             throw MediaOptimizeError(
                 .unsupportedFormat,
                 "BMP is read only through ImageMagick, an untrusted loader that is off on hostile input; send PNG or JPEG, or allow the ImageMagick loader",
                 setting: "allowsImageMagick")
+        }
+        if format == .svg, !policy.svg {
+            throw MediaOptimizeError(
+                .unsupportedFormat, "SVG is not rasterised: this media worker was started with SVG off; send PNG or JPEG", setting: "allowsSVG")
         }
         // A file that may be kept as it is gets the extension's structure check; one that is
         // converted is decoded by libvips with fail_on=error, which refuses it as surely.
@@ -105,14 +131,30 @@ public struct MediaOptimizer: Sendable {
         if let integrity {
             throw MediaOptimizeError(.corruptMedia, "\(integrity.message); nothing to convert")
         }
-        let header = try VipsLibrary.header(input)
-        result.inputSize = RichPushMediaIntegrity.PixelSize(width: header.width, height: header.height)
-        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        if format != .svg, overflow || pixels > settings.maximumInputPixels {
+        // An SVG is read and rendered from memory: librsvg then has no base file and loads
+        // nothing the document names.
+        let svg = format == .svg ? try Self.read(input) : nil
+        let header: VipsLibrary.Info
+        if let svg {
+            guard let info = VipsLibrary.header(svg) else {
+                throw MediaOptimizeError(.corruptMedia, "librsvg cannot read the SVG document")
+            }
+            header = info
+        } else {
+            header = try VipsLibrary.header(input)
+        }
+        if let expected = Self.loaders[format], !header.loader.hasPrefix(expected) {
             throw MediaOptimizeError(
-                .tooLarge,
-                "the image declares \(header.width)×\(header.height) pixels, over the decoder's bound of \(settings.maximumInputPixels): refused before decoding (a decompression bomb, or too big to convert); raise the bound if it is neither",
-                setting: "maximumInputPixels")
+                .unsupportedFormat,
+                "the file starts as \(format.name) but libvips reads it with \(header.loader.isEmpty ? "another loader" : header.loader); nothing was converted"
+            )
+        }
+        result.inputSize = RichPushMediaIntegrity.PixelSize(width: header.width, height: header.height)
+        let side = min(settings.maximumSide, max(max(header.width, header.height), 1))
+        if let svg {
+            try checkSVG(svg, header: header, side: side)
+        } else {
+            try checkPixels(format, header: header)
         }
         let longSide = max(header.width, header.height)
         if [.jpeg, .png, .gif].contains(format), bytes <= settings.maximumBytes, longSide <= settings.maximumSide {
@@ -121,10 +163,9 @@ public struct MediaOptimizer: Sendable {
             result.outputSize = result.inputSize
             return finish()
         }
-        let side = min(settings.maximumSide, max(longSide, 1))
         guard
             let jpeg = try VipsLibrary.jpeg(
-                input, side: side, qualities: Self.qualities, maximumBytes: settings.maximumBytes, minimumSide: Self.minimumSide)
+                input, data: svg, side: side, qualities: Self.qualities, maximumBytes: settings.maximumBytes, minimumSide: Self.minimumSide)
         else {
             throw MediaOptimizeError(
                 .tooLarge, "no JPEG of at least \(Self.minimumSide) px fits \(settings.maximumBytes) bytes; raise the byte budget", setting: "maximumBytes")
@@ -136,6 +177,58 @@ public struct MediaOptimizer: Sendable {
         result.outputSize = RichPushMediaIntegrity.PixelSize(width: jpeg.width, height: jpeg.height)
         result.quality = jpeg.quality
         return finish()
+    }
+
+    /// The loader each converted format must be read with (a file whose magic bytes say one
+    /// format must not reach another loader, above all not ImageMagick's or librsvg's).
+    static let loaders: [RichPushMediaFormat: String] = [
+        .jpeg: "jpegload", .png: "pngload", .gif: "gifload", .webP: "webpload", .heic: "heifload", .avif: "heifload", .tiff: "tiffload",
+        .jpegXL: "jxlload", .svg: "svgload", .bmp: "magickload",
+    ]
+
+    /// The pixel bound and, for a decoder that holds the whole image, the memory bound.
+    private func checkPixels(_ format: RichPushMediaFormat, header: VipsLibrary.Info) throws(MediaOptimizeError) {
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        if overflow || pixels > settings.maximumInputPixels {
+            throw MediaOptimizeError(
+                .tooLarge,
+                "the image declares \(header.width)×\(header.height) pixels, over the decoder's bound of \(settings.maximumInputPixels): refused before decoding (a decompression bomb, or too big to convert); raise the bound if it is neither",
+                setting: "maximumInputPixels")
+        }
+        if let estimate = DecodeMemory.estimate(format, info: header), estimate.bytes > settings.maximumDecodeBytes {
+            throw MediaOptimizeError(
+                .tooLarge,
+                "\(estimate.why): \(header.width)×\(header.height) pixels would hold about \(DecodeMemory.megabytes(estimate.bytes)), over the decoder's memory bound of \(DecodeMemory.megabytes(settings.maximumDecodeBytes)); send a smaller image (or a baseline JPEG), or raise the bound",
+                setting: "maximumDecodeBytes")
+        }
+    }
+
+    /// An SVG's rendered pixels (fitted into `side`) and embedded pictures against the bounds.
+    private func checkSVG(_ svg: Data, header: VipsLibrary.Info, side: Int) throws(MediaOptimizeError) {
+        let embedded = try SVGScan.embedded(in: svg)
+        let long = max(header.width, header.height, 1)
+        let scale = min(1, Double(side) / Double(long))
+        let rendered = max(1, Int((Double(header.width) * scale).rounded(.up))) * max(1, Int((Double(header.height) * scale).rounded(.up)))
+        var pixels = rendered
+        for picture in embedded {
+            let (area, overflow) = picture.width.multipliedReportingOverflow(by: picture.height)
+            let (sum, over) = pixels.addingReportingOverflow(area)
+            pixels = overflow || over ? .max : sum
+        }
+        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: DecodeMemory.svgBytesPerPixel)
+        let what =
+            "the SVG renders \(rendered) pixels"
+            + (embedded.isEmpty ? "" : " and embeds \(embedded.count) picture(s) of \(pixels == .max ? "uncountable" : String(pixels - rendered)) pixels")
+        if pixels > settings.maximumInputPixels {
+            throw MediaOptimizeError(
+                .tooLarge, "\(what), over the decoder's bound of \(settings.maximumInputPixels) pixels; embed smaller pictures", setting: "maximumInputPixels")
+        }
+        if overflow || bytes > settings.maximumDecodeBytes {
+            throw MediaOptimizeError(
+                .tooLarge,
+                "\(what) (about \(DecodeMemory.svgBytesPerPixel) bytes a pixel): about \(DecodeMemory.megabytes(overflow ? .max : bytes)), over the decoder's memory bound of \(DecodeMemory.megabytes(settings.maximumDecodeBytes)); embed smaller pictures",
+                setting: "maximumDecodeBytes")
+        }
     }
 
     /// Video and sound: never transcoded; copied when the extension would attach them.
@@ -160,6 +253,14 @@ public struct MediaOptimizer: Sendable {
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
             return (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw MediaOptimizeError(.storage, "cannot read \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    static func read(_ file: URL) throws(MediaOptimizeError) -> Data {
+        do {
+            return try Data(contentsOf: file)
         } catch {
             throw MediaOptimizeError(.storage, "cannot read \(file.path): \(error.localizedDescription)")
         }

@@ -6,24 +6,39 @@ import Foundation
 /// (see `richpush_vips_start` in `Sources/CVips/shim.h`).
 ///
 /// The policy is process-wide (libvips' block list is global): the first `start` decides
-/// whether ImageMagick's loader (BMP) is open.
+/// whether ImageMagick's loader (BMP) and librsvg's (SVG) are open, and how many threads
+/// libvips runs. A media worker process (`MediaWorker`) starts it with its pool's policy; in
+/// any other process librsvg's loader stays open and `MediaOptimizer.Settings.allowsSVG`
+/// decides per call.
 enum VipsLibrary {
-    private static let started = Locked<(ok: Bool, imageMagick: Bool, error: String)?>(nil)
+    /// The policy the first `start` set.
+    struct Policy: Sendable, Equatable {
+        /// ImageMagick's loader (BMP) is open.
+        var imageMagick: Bool
+        /// librsvg's loader (SVG) is open.
+        var svg: Bool
+    }
+
+    private static let started = Locked<(ok: Bool, policy: Policy, error: String)?>(nil)
 
     /// Starts libvips (once).
-    /// - Parameter allowsImageMagick: open ImageMagick's loader (untrusted on hostile input).
-    /// - Returns: whether ImageMagick's loader is open (the first call's choice).
+    /// - Parameters:
+    ///   - allowsImageMagick: open ImageMagick's loader (untrusted on hostile input).
+    ///   - allowsSVG: leave librsvg's loader open (it aborts the process on some files and has no
+    ///     time bound: a media worker whose pool does not allow SVG closes it).
+    ///   - concurrency: libvips' worker threads (0: libvips' default, one per core).
+    /// - Returns: the policy in force (the first call's choice).
     /// - Throws: `MediaOptimizeError` when libvips cannot start.
-    static func start(allowsImageMagick: Bool) throws(MediaOptimizeError) -> Bool {
-        let state = started.withLock { state -> (ok: Bool, imageMagick: Bool, error: String) in
+    static func start(allowsImageMagick: Bool, allowsSVG: Bool = true, concurrency: Int = 0) throws(MediaOptimizeError) -> Policy {
+        let state = started.withLock { state -> (ok: Bool, policy: Policy, error: String) in
             if let state { return state }
-            let ok = richpush_vips_start("richpush", allowsImageMagick ? 1 : 0) == 0
-            let made = (ok: ok, imageMagick: allowsImageMagick, error: ok ? "" : takeError())
+            let ok = richpush_vips_start("richpush", allowsImageMagick ? 1 : 0, allowsSVG ? 1 : 0, Int32(clamping: concurrency)) == 0
+            let made = (ok: ok, policy: Policy(imageMagick: allowsImageMagick, svg: allowsSVG), error: ok ? "" : takeError())
             state = made
             return made
         }
         guard state.ok else { throw MediaOptimizeError(.decoder, "libvips did not start: \(state.error)") }
-        return state.imageMagick
+        return state.policy
     }
 
     /// libvips' error text, cleared.
@@ -36,29 +51,76 @@ enum VipsLibrary {
     /// `VIPS_FAIL_ON_ERROR`: a truncated or damaged input is an error, not a grey half picture.
     static var failOnError: Int32 { Int32(VIPS_FAIL_ON_ERROR.rawValue) }
 
-    /// The header of `file`: pixel size, pages (frames), loader.
-    static func header(_ file: URL) throws(MediaOptimizeError) -> (width: Int, height: Int, pages: Int, loader: String) {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var pages: Int32 = 0
-        var loader = [CChar](repeating: 0, count: 64)
-        guard richpush_vips_header(file.path, failOnError, &width, &height, &pages, &loader, loader.count) == 0 else {
-            throw MediaOptimizeError(.corruptMedia, "libvips cannot read the image's header: \(takeError())")
+    /// What an image's header says, before any pixel is decoded.
+    struct Info: Sendable, Equatable {
+        /// Pixel width (at 72 dpi for SVG).
+        var width: Int
+        /// Pixel height.
+        var height: Int
+        /// Pages (frames).
+        var pages: Int
+        /// Bands (3 for RGB, 4 with alpha).
+        var bands: Int
+        /// Bytes per band sample (1: 8-bit, 2: 16-bit).
+        var sampleBytes: Int
+        /// A PNG with Adam7 interlace.
+        var interlaced: Bool
+        /// A progressive (multi-scan) JPEG.
+        var multiscan: Bool
+        /// The loader libvips chose, e.g. `jpegload`.
+        var loader: String
+
+        init(_ raw: richpush_vips_info) {
+            width = Int(raw.width)
+            height = Int(raw.height)
+            pages = Int(raw.pages)
+            bands = Int(raw.bands)
+            sampleBytes = Int(raw.sample_bytes)
+            interlaced = raw.interlaced != 0
+            multiscan = raw.multiscan != 0
+            var name = raw.loader
+            loader = withUnsafeBytes(of: &name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
         }
-        let name = String(decoding: loader.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (Int(width), Int(height), Int(pages), name)
     }
 
-    /// Encodes the first page of `file` as the best JPEG within `maximumBytes`: shrunk on load to
-    /// fit `side` px, then the quality searched (85 first; else 35, then from where the budget
+    /// The header of `file`.
+    static func header(_ file: URL) throws(MediaOptimizeError) -> Info {
+        var raw = richpush_vips_info()
+        guard richpush_vips_info_file(file.path, failOnError, &raw) == 0 else {
+            throw MediaOptimizeError(.corruptMedia, "libvips cannot read the image's header: \(takeError())")
+        }
+        return Info(raw)
+    }
+
+    /// The header of an image in memory, or `nil` when libvips cannot read it.
+    static func header(_ data: Data) -> Info? {
+        var raw = richpush_vips_info()
+        let ok = data.withUnsafeBytes { bytes in
+            richpush_vips_info_buffer(bytes.baseAddress, bytes.count, &raw) == 0
+        }
+        guard ok else {
+            _ = takeError()
+            return nil
+        }
+        return Info(raw)
+    }
+
+    /// Encodes the first page of `file` (or of `data`, the file's bytes, when given: an SVG is
+    /// rendered from memory so that librsvg loads no file it names) as the best JPEG within
+    /// `maximumBytes`: shrunk on load to fit `side` px, then the quality searched (85 first; else 35, then from where the budget
     /// falls between their sizes, in steps of 5);
     /// when even the lowest quality is over the budget, the decoded image is scaled down in
     /// memory (by the square root of the byte ratio, never decoded again) down to `minimumSide`.
     /// - Returns: the JPEG bytes, the quality and pixel size used; `nil` when nothing fits.
     static func jpeg(
-        _ file: URL, side: Int, qualities: ClosedRange<Int>, maximumBytes: Int, minimumSide: Int
+        _ file: URL, data: Data? = nil, side: Int, qualities: ClosedRange<Int>, maximumBytes: Int, minimumSide: Int
     ) throws(MediaOptimizeError) -> (data: Data, quality: Int, width: Int, height: Int)? {
-        guard var image = richpush_vips_thumbnail(file.path, Int32(side), failOnError) else {
+        let decoded =
+            data.map { bytes in bytes.withUnsafeBytes { richpush_vips_thumbnail_buffer($0.baseAddress, $0.count, Int32(side), failOnError) } }
+            ?? richpush_vips_thumbnail(file.path, Int32(side), failOnError)
+        guard var image = decoded else {
             throw MediaOptimizeError(.corruptMedia, "libvips could not decode the image (cut short or damaged): \(takeError())")
         }
         defer { richpush_vips_unref(image) }

@@ -152,4 +152,7 @@ extension RichPushReasonCode {
     /// loopback, private, link-local or unique-local address (server-side request forgery).
     /// Provider side only; the extension never reports it.
     public static let blockedAddress = RichPushReasonCode(rawValue: "blocked_address")
+    /// The provider's conversion of the media (its media edge) ran past its time and was
+    /// stopped (`MediaOptimizeError.Code.mediaTimeout`). Provider side only.
+    public static let mediaTimeout = RichPushReasonCode(rawValue: "media_timeout")
 }

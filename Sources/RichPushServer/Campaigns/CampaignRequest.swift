@@ -80,11 +80,10 @@ struct CampaignRequest: Sendable {
         self.content = try PushSendRequest(body: RichPushJSONValue.object(content).jsonData(), defaultTopic: defaultTopic)
 
         if let value = root["send_at"] {
-            guard let text = value.stringValue, let date = Self.rfc3339(text) else {
+            guard let text = value.stringValue, let ms = RFC3339Time.milliseconds(text) else {
                 throw HTTPResponseError(
                     field: "send_at", message: "send_at must be an RFC 3339 time with a zone, e.g. \"2026-12-02T09:00:00Z\" or \"2026-12-02T10:00:00+01:00\"")
             }
-            let ms = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
             guard ms >= nowMs - Self.maximumLagSeconds * 1000 else {
                 throw HTTPResponseError(
                     field: "send_at", message: "send_at is more than 24 h in the past; leave it out to start now, or give the time you meant")
@@ -103,17 +102,6 @@ struct CampaignRequest: Sendable {
             }
             perMinute = n
         }
-    }
-
-    /// Parses an RFC 3339 time (with or without fractional seconds).
-    static func rfc3339(_ text: String) -> Date? {
-        guard text.utf8.count <= 64 else { return nil }
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
     }
 
     private static func audience(_ value: RichPushJSONValue, provider: PushProvider?) throws -> CampaignAudience {

@@ -19,12 +19,23 @@ struct MicroHTTPDRequest: @unchecked Sendable {
     /// - Parameter body: whether to copy the body (the handler) or not (the gate: none is read yet).
     /// - Returns: the request.
     func read(body: Bool) -> ServerRequest {
-        var request = ServerRequest(
-            method: String(cString: rp_request_method(raw)), path: String(cString: rp_request_path(raw)),
-            headers: pairs(query: false).map { (name: $0.0, value: $0.1 ?? "") },
-            query: [:], peer: String(cString: rp_request_peer(raw)), openConnections: Int(rp_request_open_connections(raw)))
-        for (name, value) in pairs(query: true) {
-            if let value, request.query[name] == nil { request.query[name] = value }
+        let method = String(cString: rp_request_method(raw))
+        let headers = pairs(query: false).map { (name: $0.0, value: $0.1 ?? "") }
+        let peer = String(cString: rp_request_peer(raw))
+        var request: ServerRequest
+        if let target = rp_request_raw_uri(raw) {
+            // The target as sent, read strictly (`RequestTarget`): libmicrohttpd's decoded path
+            // stops at a `%00`, and its arguments keep the first of two with one name.
+            request = ServerRequest(
+                method: method, target: String(decoding: UnsafeRawBufferPointer(start: target, count: strlen(target)), as: UTF8.self), headers: headers,
+                peer: peer, openConnections: Int(rp_request_open_connections(raw)))
+        } else {
+            request = ServerRequest(
+                method: method, path: String(cString: rp_request_path(raw)), headers: headers, query: [:], peer: peer,
+                openConnections: Int(rp_request_open_connections(raw)))
+            for (name, value) in pairs(query: true) {
+                if let value, request.query[name] == nil { request.query[name] = value }
+            }
         }
         if body {
             var length = 0

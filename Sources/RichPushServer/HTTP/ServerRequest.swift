@@ -19,8 +19,16 @@ public struct ServerRequest: Sendable {
     public var peer: String
     /// Connections open on the server when the request arrived (for the busy check).
     public var openConnections: Int
-    /// The path parameter of the route that matched (`{push_id}`, `{token}`), set by the router.
+    /// The path parameter of the route that matched (`{push_id}`, `{token}`), decoded; set by the router.
     public var pathParameter = ""
+    /// The path routes are matched on: as sent, with only unreserved characters decoded
+    /// (`RequestTarget`), so that `%2F` inside a push id stays inside its segment. The decoded
+    /// `path` when the request was made from one.
+    public var routingPath: String
+    /// What is wrong with the request-target (`%00` or another control character in the path,
+    /// bad percent-encoding, a query argument given twice): the code and the message of the
+    /// `400` admission answers with; `nil` when it is sound.
+    public var targetProblem: (code: String, message: String)?
 
     /// Makes a request.
     ///
@@ -45,6 +53,30 @@ public struct ServerRequest: Sendable {
         self.bodyTooLarge = bodyTooLarge
         self.peer = peer
         self.openConnections = openConnections
+        self.routingPath = path
+    }
+
+    /// Makes a request from its request-target as sent (`/v1/pushes/a%2Fb?limit=10`), read
+    /// strictly as the HTTP layer reads it (`RequestTarget`).
+    ///
+    /// - Parameters:
+    ///   - method: the method.
+    ///   - target: the request-target: the percent-encoded path, then `?` and the query.
+    ///   - headers: the headers in order.
+    ///   - body: the body bytes.
+    ///   - bodyTooLarge: whether the body was over the bound and dropped.
+    ///   - peer: the client's address (default `127.0.0.1`).
+    ///   - openConnections: connections open on the server (default 1).
+    public init(
+        method: String, target: String, headers: [(name: String, value: String)] = [], body: Data = Data(), bodyTooLarge: Bool = false,
+        peer: String = "127.0.0.1", openConnections: Int = 1
+    ) {
+        let parsed = RequestTarget(target)
+        self.init(
+            method: method, path: parsed.path, headers: headers, query: parsed.query, body: body, bodyTooLarge: bodyTooLarge, peer: peer,
+            openConnections: openConnections)
+        routingPath = parsed.routingPath
+        targetProblem = parsed.problem
     }
 
     /// A header by case-insensitive name (the first one when repeated).

@@ -11,6 +11,10 @@ public struct MediaEdgeSettings: Sendable, Equatable {
     /// files are evicted.
     public let storeBytes: Int
 
+    /// The bytes of files each instance keeps in memory (`--media-cache-bytes`, default 64 MB;
+    /// 0 keeps none): `GET /m/…` answers them without a store read.
+    public var cacheBytes = MediaObjectCache.defaultBytes
+
     /// The smallest `--media-store-bytes`: 1 MB (a few optimised images of ≤ 300 KB, article 004).
     public static let minimumStoreBytes = 1_000_000
 

@@ -7,8 +7,14 @@ import Foundation
 /// bytes=a-b`, `a-`, `-n` → `206` with `Content-Range`; past the end → `416`). Several ranges in
 /// one request are not served as `multipart/byteranges`: the whole file is answered (`200`), as
 /// RFC 9110 allows; AVPlayer and the system ask for one range at a time.
+///
+/// Files come from this instance's memory when it holds them (`MediaObjectCache`, least
+/// recently used out); a miss reads the store one at a time (`reads`), so a flood of names —
+/// hits or not — holds at most one store connection and never starves sends and receipts.
 struct MediaEndpoint: Endpoint {
     let context: ServerContext
+    /// The store reads of misses, one at a time.
+    let reads = BlockingQueue(label: "richpush.media.reads", concurrent: false)
 
     var access: EndpointAccess { .open }
 
@@ -21,9 +27,22 @@ struct MediaEndpoint: Endpoint {
             throw Self.notFound
         }
         let sha256 = String(name[..<dot]), ext = String(name[name.index(after: dot)...])
-        guard let object = try await context.read({ try $0.media(sha256) }), object.fileExtension == ext else {
-            throw Self.notFound
+        let object: MediaObject
+        if let cached = context.mediaCache.object(sha256) {
+            object = cached
+        } else {
+            let store = context.store
+            let read: MediaObject?
+            do {
+                read = try await reads.run { try store.media(sha256) }
+            } catch {
+                throw HTTPResponseError.store(error, retry: false)
+            }
+            guard let read else { throw Self.notFound }
+            context.mediaCache.keep(read)
+            object = read
         }
+        guard object.fileExtension == ext else { throw Self.notFound }
         let etag = "\"\(object.sha256)\""
         var headers: [(name: String, value: String)] = [("ETag", etag), ("Cache-Control", Self.cacheControl), ("Accept-Ranges", "bytes")]
         if let match = request.header("If-None-Match"), Self.matches(match, etag: etag) {

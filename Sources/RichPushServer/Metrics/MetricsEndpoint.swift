@@ -1,4 +1,5 @@
 import Foundation
+import RichPushMedia
 
 /// `GET /metrics` (open): the counters in Prometheus' text format, plus `richpush_store_up` for a
 /// store that can lose its database (PostgreSQL), the store's growth (`StoreGrowthGauge`, cached
@@ -33,6 +34,37 @@ struct MetricsEndpoint: Endpoint {
             richpush_over_budget_total \(context.creationBudget.refusals)
 
             """
+        if context.configuration.mediaEdge != nil {
+            let cache = context.mediaCache.usage
+            text += """
+                # HELP richpush_media_cache_bytes Bytes of the media edge's files this instance holds in memory (--media-cache-bytes).
+                # TYPE richpush_media_cache_bytes gauge
+                richpush_media_cache_bytes \(cache.bytes)
+                # HELP richpush_media_cache_requests_total GET /m/ answered from this instance's memory (hit) or read from the store (miss).
+                # TYPE richpush_media_cache_requests_total counter
+                richpush_media_cache_requests_total{result="hit"} \(cache.hits)
+                richpush_media_cache_requests_total{result="miss"} \(cache.misses)
+
+                """
+        }
+        if let workers = context.mediaWorkers {
+            let s = workers.statistics
+            text += """
+                # HELP richpush_media_conversions_total Conversions in the media workers, by result (answered: a copy or the optimiser's refusal; timed_out: stopped past --media-timeout; died: the worker crashed or ran out of memory; queue_timeout: no worker came free in time).
+                # TYPE richpush_media_conversions_total counter
+                richpush_media_conversions_total{result="answered"} \(s.answered)
+                richpush_media_conversions_total{result="timed_out"} \(s.timedOut)
+                richpush_media_conversions_total{result="died"} \(s.died)
+                richpush_media_conversions_total{result="queue_timeout"} \(s.queueTimeouts)
+                # HELP richpush_media_workers_started_total Media worker processes started (at start, and to replace one that died or was stopped).
+                # TYPE richpush_media_workers_started_total counter
+                richpush_media_workers_started_total \(s.started)
+                # HELP richpush_media_worker_peak_bytes The highest resident memory a media worker reported after a conversion, bytes.
+                # TYPE richpush_media_worker_peak_bytes gauge
+                richpush_media_worker_peak_bytes \(s.peakBytes)
+
+                """
+        }
         if let webhooks = context.webhooks { text += await webhooks.renderMetrics() }
         if let sender { text += sender.renderConnectionMetrics() }
         return ServerResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Data(text.utf8))

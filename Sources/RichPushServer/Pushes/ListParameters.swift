@@ -90,12 +90,7 @@ struct ListParameters {
                     code: "invalid_query", field: parameter, message: "\(parameter) has a UTC offset past ±23:59; use Z or an offset like +05:30")
             }
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
-        guard let date = formatter.date(from: text) ?? plain.date(from: text) else { throw invalid }
-        let ms = (date.timeIntervalSince1970 * 1000).rounded()
-        guard ms.isFinite, ms >= 0, ms <= 253_402_300_799_999, let value = Int(exactly: ms) else { throw invalid }
-        return value
+        guard let ms = RFC3339Time.milliseconds(text), ms >= 0, ms <= 253_402_300_799_999 else { throw invalid }
+        return ms
     }
 }

@@ -17,42 +17,40 @@ struct MediaExamination: Sendable {
     /// Why the extension would not attach this URL (and no copy fixed it), with what was wrong;
     /// `nil` when it goes out (as it is, or as the edge's copy).
     var failure: (reason: String, message: String)?
-    /// Time spent on this URL (probe, fetching the original again, optimising), in ms.
+    /// Time spent working on this URL (probe, fetching the original again, optimising), in ms:
+    /// the wait for a free media worker is not in it (`queueMs`).
     var elapsedMs = 0
+    /// Time this URL's conversion waited for a free media worker (and its start), in ms.
+    var queueMs = 0
 
     /// Probe reasons an optimised copy can cure: a format iOS refuses (WebP, HEIC, AVIF, TIFF,
     /// SVG, JPEG XL, BMP), an image over Apple's 10 MB or over the extension's pixel bound, and
     /// a structure check the decoder decides again (`fail_on=error`: a cut-short file stays refused).
     static let curable: Set<RichPushReasonCode> = [.unsupportedFormat, .tooLarge, .corruptMedia]
 
-    /// One optimisation at a time per server: libvips' peak memory for one image is bounded
-    /// (under 160 MB for a 12 MB JPEG or a 9000 × 9000 PNG, BENCHMARKS.md), so it stays bounded
-    /// whatever number of pushes arrive at once; and no thread of Swift's pool waits on it.
-    static let optimizerQueue = BlockingQueue(label: "richpush.media.optimize", concurrent: false)
-
     /// Probes `url` (and, with `optimizing`, makes the edge's copy).
     ///
     /// - Parameters:
     ///   - url: the media URL.
-    ///   - settings: the probe's and the optimiser's settings.
-    ///   - optimizing: whether to make push-optimised copies (`"media": "optimize"`).
+    ///   - settings: the probe's settings.
+    ///   - workers: the media workers copies are made in; `nil`: no copies (`"media": "check"`).
     ///   - nowMs: the time the copy is stored at, ms since 1970.
     /// - Returns: what was found and made.
-    static func examine(_ url: String, settings: MediaCheckSettings, optimizing: Bool, nowMs: Int) async -> MediaExamination {
+    static func examine(_ url: String, settings: MediaCheckSettings, workers: MediaWorkerPool?, nowMs: Int) async -> MediaExamination {
         let started = ContinuousClock.now
-        var examination = await run(url, settings: settings, optimizing: optimizing, nowMs: nowMs)
-        examination.elapsedMs = milliseconds(ContinuousClock.now - started)
+        var examination = await run(url, settings: settings, workers: workers, nowMs: nowMs)
+        examination.elapsedMs = max(0, milliseconds(ContinuousClock.now - started) - examination.queueMs)
         return examination
     }
 
-    private static func run(_ url: String, settings: MediaCheckSettings, optimizing: Bool, nowMs: Int) async -> MediaExamination {
+    private static func run(_ url: String, settings: MediaCheckSettings, workers: MediaWorkerPool?, nowMs: Int) async -> MediaExamination {
         let folder = MediaProbe.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let probe = MediaProbe(settings: settings.probe)
         let (result, media) = await probe.probe(url, keepingIn: folder)
         var examination = MediaExamination(url: url, probe: result)
         examination.failure = result.reason.map { ($0.rawValue, result.message) }
-        guard optimizing, let format = result.format, isImage(format) else { return examination }
+        guard let workers, let format = result.format, isImage(format) else { return examination }
 
         let input: URL
         if result.reason == nil {
@@ -73,18 +71,13 @@ struct MediaExamination: Sendable {
         }
 
         let output = folder.appendingPathComponent("optimized.jpg")
-        let optimizer = MediaOptimizer(settings: settings.optimizer)
         let made: Result<MediaOptimizeResult, MediaOptimizeError>
-        do {
-            made = try await optimizerQueue.run {
-                do throws(MediaOptimizeError) {
-                    return .success(try optimizer.optimize(input, to: output))
-                } catch {
-                    return .failure(error)
-                }
-            }
+        do throws(MediaOptimizeError) {
+            let conversion = try await workers.optimize(input, to: output)
+            examination.queueMs = conversion.queueMs
+            made = .success(conversion.result)
         } catch {
-            made = .failure(MediaOptimizeError(.decoder, "the optimiser did not run: \(error)"))
+            made = .failure(error)
         }
         switch made {
         case .success(let done) where done.action == .converted:

@@ -50,10 +50,11 @@ struct PushMediaCheck: Sendable {
         let urls = found.urls.filter { seen.insert($0).inserted }
 
         let settings = context.configuration.mediaCheck
+        let workers = mode == .optimize ? context.mediaWorkers : nil
         let nowMs = ServerContext.nowMs
         var examinations = await withTaskGroup(of: (Int, MediaExamination).self) { group in
             for (index, url) in urls.enumerated() {
-                group.addTask { (index, await MediaExamination.examine(url, settings: settings, optimizing: mode == .optimize, nowMs: nowMs)) }
+                group.addTask { (index, await MediaExamination.examine(url, settings: settings, workers: workers, nowMs: nowMs)) }
             }
             var done: [(Int, MediaExamination)] = []
             for await item in group { done.append(item) }
@@ -151,7 +152,8 @@ struct PushMediaCheck: Sendable {
     /// One URL in the answer's `media`: `url`, `action` (`checked`, `optimized`, `sent_text`),
     /// `reason` (the probe's; null when the extension would attach the original), `message`,
     /// `type`, `bytes`, and for a copy `sent_url`, `optimized_type`, `optimized_bytes`,
-    /// `width`/`height`; `elapsed_ms` (probe and optimisation).
+    /// `width`/`height`; `elapsed_ms` (the probe's and the optimiser's work) and `queue_ms` (the
+    /// wait for a free media worker).
     static func report(_ e: MediaExamination, edge: MediaEdgeSettings?) -> RichPushJSONValue {
         func number(_ v: Int?) -> RichPushJSONValue { v.map(RichPushJSONValue.int) ?? .null }
         var o: [String: RichPushJSONValue] = [
@@ -162,6 +164,7 @@ struct PushMediaCheck: Sendable {
             "type": e.probe.format.map { RichPushJSONValue.string($0.uniformTypeIdentifier) } ?? .null,
             "bytes": number(e.probe.bytes),
             "elapsed_ms": .int(e.elapsedMs),
+            "queue_ms": .int(e.queueMs),
         ]
         if let copy = e.optimized, let edge {
             o["sent_url"] = .string(edge.url(for: copy))
@@ -189,7 +192,8 @@ struct PushMediaCheck: Sendable {
         case .httpStatus: return "fix the URL or the host: it must answer 200 with the file"
         case .insecureScheme: return "serve the media over https (iOS's App Transport Security refuses http://)"
         case .notMedia: return "link the media file itself, not a page about it"
-        case .corruptMedia: return "encode the file again: it is cut short or damaged"
+        case .corruptMedia: return "encode the file again (JPEG or PNG): it is cut short or damaged, or its decoder crashed on it"
+        case .mediaTimeout: return "send a simpler file (JPEG or PNG): converting it took longer than the media edge allows"
         case .redirectLimit: return "link the final URL (the extension follows at most 5 redirects)"
         case .network: return "check that the host resolves and answers https from the internet"
         case .badURL: return "write a full https URL with a host, percent-encoded"

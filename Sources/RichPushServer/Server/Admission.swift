@@ -22,6 +22,10 @@ struct Admission: Sendable {
     /// - Throws: the refusal to answer without reading the body.
     func admit(_ request: ServerRequest) throws(HTTPResponseError) -> Admitted {
         let declared = try framing(request)
+        if let problem = request.targetProblem {
+            context.metrics.requestRefused("target")
+            throw HTTPResponseError(status: 400, code: problem.code, message: problem.message)
+        }
         try notBusy(request)
         let endpoint = try endpoint(request)
         try credential(request, endpoint: endpoint)
@@ -59,7 +63,7 @@ struct Admission: Sendable {
     }
 
     private func endpoint(_ request: ServerRequest) throws(HTTPResponseError) -> any Endpoint {
-        guard let (route, _) = routes.route(for: request.path) else {
+        guard let (route, _) = routes.route(for: request.routingPath) else {
             throw HTTPResponseError(
                 status: 404, code: "not_found",
                 message: "no route for \(String(request.path.prefix(200))); see docs/server.md or GET /openapi.yaml (POST /v1/receipts, GET /v1/pushes, GET /)")

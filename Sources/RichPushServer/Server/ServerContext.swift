@@ -1,4 +1,5 @@
 import Foundation
+import RichPushMedia
 
 /// What the endpoints and admission share: the settings, the store, the counters, the admin
 /// credential and its throttle, and the queues store work runs on.
@@ -8,6 +9,10 @@ final class ServerContext: Sendable {
     let metrics: ServerMetrics
     /// The webhook outbox's deliverer, when `--webhook-url` is given.
     let webhooks: WebhookDispatcher?
+    /// The media workers conversions run in, with the media edge.
+    let mediaWorkers: MediaWorkerPool?
+    /// The media edge's files this instance holds in memory (`--media-cache-bytes`).
+    let mediaCache: MediaObjectCache
     let auth: AdminAuthenticator
     let throttle = LoginThrottle()
     /// Rows anonymous requests may create per client address.
@@ -21,11 +26,16 @@ final class ServerContext: Sendable {
     private let storeReads = BlockingQueue(label: "richpush.server.store-reads", concurrent: true)
     private let trustedProxies: Set<String>
 
-    init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics, webhooks: WebhookDispatcher? = nil) {
+    init(
+        configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics, webhooks: WebhookDispatcher? = nil,
+        mediaWorkers: MediaWorkerPool? = nil
+    ) {
         self.configuration = configuration
         self.store = store
         self.metrics = metrics
         self.webhooks = webhooks
+        self.mediaWorkers = mediaWorkers
+        mediaCache = MediaObjectCache(maximumBytes: configuration.mediaEdge?.cacheBytes ?? 0)
         creationBudget = CreationBudget(burst: configuration.newRowsBurst, perSecond: configuration.newRowsPerSecond)
         auth = AdminAuthenticator(token: configuration.adminToken)
         origins = OriginPolicy(publicURL: configuration.publicURL)

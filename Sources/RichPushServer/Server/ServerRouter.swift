@@ -23,11 +23,11 @@ struct ServerRouter: Sendable {
     /// - Parameter request: the complete request.
     /// - Returns: the answer (`Cache-Control: no-store` on an admin endpoint's, refusals included).
     func respond(_ request: ServerRequest) async -> ServerResponse {
-        guard let (route, parameter) = admission.routes.route(for: request.path), let endpoint = route.endpoint(request.routingMethod) else {
+        guard let (route, parameter) = admission.routes.route(for: request.routingPath), let endpoint = route.endpoint(request.routingMethod) else {
             return HTTPResponseError(status: 404, code: "not_found", message: "no route for \(String(request.path.prefix(200)))").response
         }
         var request = request
-        request.pathParameter = parameter
+        request.pathParameter = RequestTarget.parameter(parameter)
         let response: ServerResponse
         do {
             response = try await endpoint.respond(to: request)

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
+import RichPushMedia
 
 /// The statistics server: receipts in (`POST /v1/receipts`), figures out (`GET /v1/pushes`,
 /// the dashboard at `/`), plus `/healthz` and `/metrics`.
@@ -47,6 +48,8 @@ public final class StatisticsServer: @unchecked Sendable {
     private let writer: ReceiptWriter
     private let sender: PushSender?
     private let webhooks: WebhookDispatcher?
+    /// The media workers (with the media edge).
+    private let mediaWorkers: MediaWorkerPool?
     /// The campaign workers (with a provider configured and a store that keeps campaigns).
     private let campaignWorkers: CampaignWorkers?
     /// Admission and the endpoints: what every request goes through.
@@ -90,7 +93,22 @@ public final class StatisticsServer: @unchecked Sendable {
             metrics.batchCommitted(size: $0)
         }
         self.writer = writer
-        let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks)
+        // Conversions run in worker processes, started now so that a binary that cannot be one
+        // is an error at start, not at the first push.
+        if configuration.mediaEdge != nil {
+            let pool = MediaWorkerPool(optimizer: configuration.mediaCheck.optimizer, settings: configuration.mediaCheck.workers)
+            do throws(MediaOptimizeError) {
+                try pool.prepare()
+            } catch {
+                sender?.shutdown()
+                webhooks?.stop(grace: 0)
+                throw RichPushError(code: .configuration, message: "the media edge's workers cannot start: \(error.message)")
+            }
+            mediaWorkers = pool
+        } else {
+            mediaWorkers = nil
+        }
+        let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks, mediaWorkers: mediaWorkers)
         // A store that keeps no campaigns (a test's) runs no workers; its campaign routes answer 501.
         if let sender, configuration.campaigns.workers > 0, let campaigns = try? store.campaignStore() {
             campaignWorkers = CampaignWorkers(
@@ -123,6 +141,7 @@ public final class StatisticsServer: @unchecked Sendable {
             writer.stop()
             sender?.shutdown()
             webhooks?.stop(grace: 0)
+            mediaWorkers?.shutdown()
             throw error
         }
         campaignWorkers?.start()
@@ -220,6 +239,7 @@ public final class StatisticsServer: @unchecked Sendable {
         }
         writer.stop()
         webhooks?.stop(grace: configuration.shutdownGrace)
+        mediaWorkers?.shutdown()
         http?.stop()
         try store.close()
     }

@@ -53,10 +53,9 @@ public final class WebhookMetrics: Sendable {
     /// - Returns: `# HELP`/`# TYPE` lines and samples.
     func render(_ endpoints: [WebhookEndpoint], status: [String: WebhookEndpointStatus]?, nowMs: Int) -> String {
         let c = counters.withLock { $0 }
-        func label(_ e: WebhookEndpoint) -> String {
-            let url = e.displayURL.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return "endpoint=\"\(url)\""
-        }
+        // The endpoint's key, never its URL: /metrics is open, and Slack, Discord and Teams put
+        // the webhook's secret in the URL's path.
+        func label(_ e: WebhookEndpoint) -> String { "endpoint=\"\(e.key)\"" }
         var out =
             "# HELP richpush_webhook_attempts_total Webhook delivery attempts by this instance, by result (delivered: 2xx; retry: failed, tried again later; gave_up: failed past the give-up time).\n# TYPE richpush_webhook_attempts_total counter\n"
         for e in endpoints {

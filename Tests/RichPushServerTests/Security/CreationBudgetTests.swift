@@ -69,6 +69,22 @@ struct CreationBudgetTests {
         #expect(metrics.text.contains("richpush_receipts_rejected_total{reason=\"over_budget\"} 22"))
     }
 
+    @Test("several instances on one PostgreSQL: each keeps its own budget, so one address creates at most instances × burst rows (docs/limits.md)")
+    func perInstanceMultiplier() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let instances = try await MultiInstanceTests.startInstances(
+            2, url: database.url, extraArguments: ["--trusted-proxy", "127.0.0.1", "--new-rows-per-address", "20", "--new-rows-per-second", "0.001"])
+        var accepted = 0
+        for i in 0..<80 {
+            // A proxy balancing round robin: the same address reaches both instances in turn.
+            let r = try await instances[i % 2].client().post("/v1/receipts", form: "push_id=spread-\(i)&receipt_id=x", headers: Self.from("203.0.113.9"))
+            #expect(r.status == 202 || r.status == 429)
+            if r.status == 202 { accepted += 1 }
+        }
+        #expect(accepted == 40, "2 instances × a burst of 20: \(accepted) rows created")
+        for instance in instances { #expect(await instance.terminate() == 0) }
+    }
+
     @Test("16 clients at once on one address: past the burst, rows come at the refill rate, not once per request in flight")
     func concurrentFlood() async throws {
         let server = try InProcessServer { configuration in

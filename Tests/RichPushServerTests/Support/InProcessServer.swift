@@ -1,4 +1,5 @@
 import Foundation
+import RichPushMedia
 import RichPushTestSupport
 
 @testable import RichPushServer
@@ -23,6 +24,8 @@ final class InProcessServer: Sendable {
     ) throws {
         directory = try Fixtures.temporaryDirectory("richpush-inprocess")
         var configuration = ServerConfiguration(adminToken: Self.token)
+        // The media workers are the built `richpush` (this process is the test runner).
+        configuration.mediaCheck.workers.command = [Fixtures.richpushBinary.path, MediaWorker.argument]
         configure(&configuration)
         let store = try store ?? SQLiteStore(path: directory.appendingPathComponent("receipts.sqlite").path)
         server = try StatisticsServer(configuration: configuration, store: store, listening: false)
@@ -62,12 +65,10 @@ final class InProcessServer: Sendable {
         var peer = "127.0.0.1"
 
         func request(_ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPTestClient.Response {
-            let parts = URLComponents(string: "http://127.0.0.1\(target)")
-            var query: [String: String] = [:]
-            for item in parts?.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value }
             var lines = [(name: "Host", value: "127.0.0.1")] + headers.map { (name: $0.key, value: $0.value) }
             if !body.isEmpty || method == "POST" { lines.append((name: "Content-Length", value: String(body.count))) }
-            let request = ServerRequest(method: method, path: parts?.path ?? target, headers: lines, query: query, body: body, peer: peer)
+            // The target as a client sends it, read as the HTTP layer reads it.
+            let request = ServerRequest(method: method, target: target, headers: lines, body: body, peer: peer)
             let response = await server.handle(request)
             var answered: [String: String] = [:]
             for header in response.headers { answered[header.name.lowercased()] = header.value }

@@ -50,6 +50,14 @@ final class ServerProcess: @unchecked Sendable {
     /// The dashboard's own origin, as a browser on it sends in `Origin`.
     var origin: String { "http://127.0.0.1:\(port)" }
 
+    /// The server's process id.
+    var pid: Int32 { child.process.processIdentifier }
+
+    /// The server's media worker processes alive now (its children started as `richpush __media-worker`).
+    var mediaWorkers: [Int32] {
+        ProcessTable.children(of: pid).filter { $0.arguments.contains("__media-worker") }.map(\.pid)
+    }
+
     /// The server process's resident memory, in bytes.
     var residentBytes: Int? { ProcessMemory.residentBytes(of: child.process.processIdentifier) }
 

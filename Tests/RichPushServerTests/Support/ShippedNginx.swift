@@ -23,16 +23,23 @@ struct ShippedNginx {
     ///
     /// - Parameters:
     ///   - upstreams: the `server …;` lines that replace the sample servers in every upstream block.
-    ///   - directory: where the configuration, pid, error log and temporary files go.
+    ///   - dashboardUpstreams: the lines for the dashboard's upstream block (the second), when
+    ///     they differ from `upstreams`.
+    ///   - directory: where the configuration, pid, error log, the media cache and temporary files go.
     ///   - workerConnections: nginx's `worker_connections`.
     /// - Throws: when the shipped file cannot be read, a file cannot be written or nginx cannot start.
-    init(upstreams: String, in directory: URL, workerConnections: Int) throws {
+    init(upstreams: String, dashboardUpstreams: String? = nil, in directory: URL, workerConnections: Int) throws {
         let shipped = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("deploy/nginx/richpush.conf"), encoding: .utf8)
-        replacedUpstreams = shipped.components(separatedBy: Self.sampleServers).count - 1
+        let parts = shipped.components(separatedBy: Self.sampleServers)
+        replacedUpstreams = parts.count - 1
         reservation = try PortReservation()
         port = reservation.port
-        let site = shipped.replacingOccurrences(of: Self.sampleServers, with: upstreams)
-            .replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
+        var joined = parts.first ?? ""
+        for (index, part) in parts.dropFirst().enumerated() {
+            joined += (index == 1 ? dashboardUpstreams ?? upstreams : upstreams) + part
+        }
+        let site = joined.replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
+            .replacingOccurrences(of: "/var/cache/nginx/richpush-media", with: directory.appendingPathComponent("media-cache").path)
         try site.write(to: directory.appendingPathComponent("richpush.conf"), atomically: true, encoding: .utf8)
         let main = """
             worker_processes 1;

@@ -9,7 +9,7 @@ enum MediaCommand {
         name: "media",
         summary: "Probe a media URL as the extension would fetch it, or make a push-optimised JPEG copy",
         usage:
-            "richpush media probe URL [--json] [options]\n       richpush media optimize FILE|URL --output FILE [--max-bytes N] [--max-pixels N] [--json] [options]",
+            "richpush media probe URL [--json] [options]\n       richpush media optimize FILE|URL --output FILE [--max-bytes N] [--max-pixels N] [--allow-svg] [--json] [options]",
         discussion: """
             probe fetches URL once with the extension's own rules and code (URL normalisation,
             https/ATS, 5 redirects, magic bytes against Apple's attachment table, Apple's size
@@ -20,12 +20,15 @@ enum MediaCommand {
             attach it, 1 when not (the reason), 64 on a usage error.
 
             optimize makes a push-ready copy with libvips: WebP (first frame), HEIC/HEIF,
-            AVIF, TIFF, SVG, JPEG XL, BMP (with --allow-imagemagick), and any image over
+            AVIF, TIFF, JPEG XL, SVG (with --allow-svg), BMP (with --allow-imagemagick), and any image over
             --max-bytes (default 307200, 300 KB, article 004) or over --max-pixels on the long
             side (default 2048) → JPEG (sRGB, EXIF orientation applied, metadata stripped)
             within the byte budget; JPEG, PNG and GIF within both budgets are copied as they
             are; video and audio are never transcoded (copied when the extension would attach
-            them). Exit 0 with the copy written, 1 with the reason when none can be made.
+            them). The conversion runs in a worker process (this binary) bounded in memory
+            (--media-worker-memory) and time (--media-timeout): a decoder that crashes or runs
+            away is a refusal (corrupt_media, too_large, media_timeout), never a crash of this
+            command. Exit 0 with the copy written, 1 with the reason when none can be made.
 
             No server-side request forgery: loopback, private (10/8, 172.16/12, 192.168/16),
             link-local (169.254/16: cloud metadata), unique-local and other non-public
@@ -44,8 +47,13 @@ enum MediaCommand {
             .value(
                 "max-input-pixels", "N",
                 help: "optimize: refuse inputs declaring more pixels than N before\ndecoding (default 100000000; decompression bombs)."),
+            .value(
+                "max-decode-bytes", "N",
+                help:
+                    "optimize: refuse inputs a decoder holds whole (progressive JPEG,\ninterlaced PNG, GIF, HEIC…) when that takes more than N bytes\n(default 400000000)."
+            ),
             .flag("allow-imagemagick", help: "optimize: open ImageMagick's loader for BMP (untrusted;\noff by default)."),
-        ],
+        ] + MediaWorkerOptions.options(serve: false),
         run: run
     )
 
@@ -61,7 +69,8 @@ enum MediaCommand {
         let settings = try MediaProbeOptions.settings(args, command: command)
         switch sub {
         case "probe":
-            for option in ["output", "max-bytes", "max-pixels", "max-input-pixels"] where args.value(option) != nil {
+            for option in ["output", "max-bytes", "max-pixels", "max-input-pixels", "max-decode-bytes", "media-timeout", "media-worker-memory"]
+            where args.value(option) != nil {
                 throw UsageError(command: command, message: "--\(option) belongs to 'media optimize', not 'media probe'")
             }
             let result = await MediaProbe(settings: settings).probe(target)
@@ -83,7 +92,11 @@ enum MediaCommand {
         budgets.maximumBytes = try args.integer("max-bytes", in: 1024...50_000_000) ?? budgets.maximumBytes
         budgets.maximumSide = try args.integer("max-pixels", in: 64...16384) ?? budgets.maximumSide
         budgets.maximumInputPixels = try args.integer("max-input-pixels", in: 1...1_000_000_000) ?? budgets.maximumInputPixels
+        budgets.maximumDecodeBytes = try args.integer("max-decode-bytes", in: 1_000_000...Int(Int64.max / 2)) ?? budgets.maximumDecodeBytes
         budgets.allowsImageMagick = args.flag("allow-imagemagick")
+        var workers = MediaWorkerPool.Settings()
+        workers.workers = 1
+        try MediaWorkerOptions.apply(args, to: &workers, optimizer: &budgets)
         let json = args.flag("json")
         var input = URL(fileURLWithPath: target)
         var scratch: URL?
@@ -102,9 +115,13 @@ enum MediaCommand {
         } else if !FileManager.default.isReadableFile(atPath: target) {
             throw UsageError(command: command, message: "cannot read '\(target)': give a readable file or an http(s) URL")
         }
+        // In a worker process (this binary, `richpush __media-worker`): a decoder that aborts or
+        // runs away ends the worker, and this command reports the reason.
+        let pool = MediaWorkerPool(optimizer: budgets, settings: workers)
+        defer { pool.shutdown() }
         let made: Result<MediaOptimizeResult, MediaOptimizeError>
         do throws(MediaOptimizeError) {
-            made = .success(try MediaOptimizer(settings: budgets).optimize(input, to: URL(fileURLWithPath: output)))
+            made = .success(try await pool.optimize(input, to: URL(fileURLWithPath: output)).result)
         } catch {
             made = .failure(error)
         }

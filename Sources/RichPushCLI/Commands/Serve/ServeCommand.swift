@@ -282,7 +282,9 @@ enum ServeCommand {
         }
         banner +=
             "  devices:   POST http://\(displayHost):\(server.port)/v1/devices (user_id needs the admin token\(deviceSecret != nil ? " or a user_hash" : ""))\n"
-        if let edge = configuration.mediaEdge { banner += ServeMediaOptions.bannerLine(edge) }
+        if let edge = configuration.mediaEdge {
+            banner += ServeMediaOptions.bannerLine(edge, workers: configuration.mediaCheck.workers, svg: configuration.mediaCheck.optimizer.allowsSVG)
+        }
         if let webhooks = configuration.webhooks { banner += ServeWebhookOptions.bannerLines(webhooks) }
         let perIP = limits.maximumConnectionsPerIP == 0 ? "no per-address cap" : "\(limits.maximumConnectionsPerIP) per address"
         banner +=

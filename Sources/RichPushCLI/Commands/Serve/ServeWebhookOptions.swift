@@ -114,7 +114,8 @@ enum ServeWebhookOptions {
     static func bannerLines(_ settings: WebhookSettings) -> String {
         settings.endpoints.map { e in
             let types = e.types.map { $0.sorted().map(\.rawValue).joined(separator: ",") } ?? "all events"
-            return "  webhooks:  POST \(e.displayURL) (\(types); signed RichPush-Signature; retried for \(settings.giveUpText))\n"
+            return
+                "  webhooks:  POST \(e.displayURL) (\(types); signed RichPush-Signature; retried for \(settings.giveUpText); /metrics endpoint=\"\(e.key)\")\n"
         }.joined()
     }
 }

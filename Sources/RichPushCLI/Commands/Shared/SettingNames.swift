@@ -91,6 +91,8 @@ extension SettingNames {
     /// `richpush media optimize`'s options for `MediaOptimizer.Settings` (`MediaOptimizeError.setting`).
     static let optimizer: [String: String] = [
         "allowsImageMagick": "--allow-imagemagick", "maximumInputPixels": "--max-input-pixels", "maximumBytes": "--max-bytes",
+        "allowsSVG": "--allow-svg", "maximumDecodeBytes": "--max-decode-bytes", "timeout": "--media-timeout", "memoryBytes": "--media-worker-memory",
+        "workers": "--media-workers",
     ]
 
     /// The probe's option for `MediaAddressPolicy.allowedHosts` (`media probe`, `lint`, `send` and

@@ -118,6 +118,69 @@ final class PostgresConnection {
         }
     }
 
+    /// A parameter of `execute(_:binary:resultsInBinary:)`: text, or bytes sent as they are.
+    enum Parameter {
+        /// Text (`nil` = SQL NULL).
+        case text(String?)
+        /// Bytes in binary format (a `bytea`): no hex, no escaping, no copy into text.
+        case bytes(Data)
+    }
+
+    /// Runs one statement whose parameters may be bytes, with its results in binary format when
+    /// asked (`bytea` columns then come back as their bytes, not twice as many hex digits).
+    ///
+    /// - Parameters:
+    ///   - sql: the SQL, with `$1`, `$2`… placeholders.
+    ///   - parameters: the values.
+    ///   - resultsInBinary: whether every result column comes back in binary format.
+    /// - Returns: the result rows.
+    /// - Throws: `PostgresError`.
+    @discardableResult
+    func execute(_ sql: String, binary parameters: [Parameter], resultsInBinary: Bool) throws -> PostgresResult {
+        guard let connection = handle, PQstatus(connection) == CONNECTION_OK else {
+            disconnect()
+            throw PostgresError(sqlState: nil, message: "not connected", connectionLost: true)
+        }
+        var buffers: [Data?] = parameters.map { parameter in
+            switch parameter {
+            case .text(let text): return text.map { Data($0.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}").utf8 + [0]) }
+            case .bytes(let data): return data
+            }
+        }
+        let lengths: [Int32] = parameters.enumerated().map { index, parameter in
+            if case .bytes(let data) = parameter { return Int32(clamping: data.count) }
+            return Int32(max(0, (buffers[index]?.count ?? 1) - 1))
+        }
+        let formats: [Int32] = parameters.map { if case .bytes = $0 { return 1 } else { return 0 } }
+        let result: OpaquePointer? = guarded(socket: PQsocket(connection)) {
+            Self.withPointers(&buffers) { values in
+                PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, resultsInBinary ? 1 : 0)
+            }
+        }
+        do {
+            let checked = try check(result, connection: connection)
+            lastUsed = Date()
+            deadline?.succeeded()
+            return checked
+        } catch let error as PostgresError {
+            if error.sqlState == "57014" || error.sqlState == "55P03" { deadline?.stalled() }
+            throw error
+        }
+    }
+
+    /// Calls `body` with pointers to each buffer's bytes (`nil` stays a null pointer).
+    private static func withPointers<T>(_ buffers: inout [Data?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+        let copies: [UnsafeMutableRawPointer?] = buffers.map { data in
+            guard let data else { return nil }
+            let copy = malloc(max(1, data.count))
+            data.withUnsafeBytes { raw in if let base = raw.baseAddress, let copy { memcpy(copy, base, data.count) } }
+            return copy
+        }
+        defer { for copy in copies { free(copy) } }
+        let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+
     /// Runs one blocking libpq call under the store's deadline (`PostgresDeadline`), when it has one.
     private func guarded<T>(socket: Int32, _ call: () -> T) -> T {
         guard let deadline, !unbounded else { return call() }

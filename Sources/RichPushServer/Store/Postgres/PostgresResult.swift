@@ -29,6 +29,23 @@ final class PostgresResult {
         text(row, column).flatMap { Int($0) }
     }
 
+    /// Column `column` of row `row` as its bytes (a binary-format result's `bytea` as stored,
+    /// a `text` as UTF-8), `nil` when SQL NULL or out of range.
+    func bytes(_ row: Int, _ column: Int) -> Data? {
+        guard row >= 0, row < count, column >= 0, column < Int(PQnfields(handle)) else { return nil }
+        let r = Int32(row), c = Int32(column)
+        if PQgetisnull(handle, r, c) == 1 { return nil }
+        let length = Int(PQgetlength(handle, r, c))
+        guard let value = PQgetvalue(handle, r, c) else { return nil }
+        return Data(bytes: value, count: length)
+    }
+
+    /// Column `column` of row `row` of a binary-format result as a `bigint` (8 bytes, big-endian).
+    func binaryInt64(_ row: Int, _ column: Int) -> Int? {
+        guard let data = bytes(row, column), data.count == 8 else { return nil }
+        return Int(Int64(bitPattern: data.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+    }
+
     /// Every row, read with `read`.
     func rows<T>(_ read: (Int) -> T) -> [T] {
         (0..<count).map(read)

@@ -46,24 +46,28 @@ extension PostgresStore {
             try db.execute("BEGIN")
             do {
                 try db.execute("SELECT pg_advisory_xact_lock($1)", [String(Self.mediaLockKey)])
+                // The bytes as a binary parameter: no hex text twice their size.
                 try db.execute(
                     """
                     INSERT INTO media_objects (sha256, extension, content_type, byte_count, bytes, stored_at_ms)
-                    VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6) ON CONFLICT (sha256) DO NOTHING
+                    VALUES ($1, $2, $3, $4, $5, $6)
+                    ON CONFLICT (sha256) DO UPDATE SET stored_at_ms = GREATEST(media_objects.stored_at_ms, excluded.stored_at_ms)
                     """,
-                    [
-                        object.sha256, object.fileExtension, object.contentType, String(object.bytes.count), Self.hex(object.bytes),
-                        String(object.storedAtMs),
-                    ])
+                    binary: [
+                        .text(object.sha256), .text(object.fileExtension), .text(object.contentType), .text(String(object.bytes.count)),
+                        .bytes(object.bytes), .text(String(object.storedAtMs)),
+                    ], resultsInBinary: false)
                 var total = try db.execute("SELECT COALESCE(SUM(byte_count), 0) FROM media_objects").int(0, 0) ?? 0
                 var evicted: [String] = []
+                // A record older than the retention no longer holds its copy.
+                let cutoff = String(object.storedAtMs - MediaObject.referenceRetentionMs)
                 if total > budgetBytes {
                     let candidates = try db.execute(
                         """
                         SELECT sha256, byte_count FROM media_objects m
-                        WHERE sha256 <> $1 AND NOT EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256)
+                        WHERE sha256 <> $1 AND NOT EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256 AND p.recorded_at_ms >= $2)
                         ORDER BY stored_at_ms, sha256 COLLATE "C"
-                        """, [object.sha256])
+                        """, [object.sha256, cutoff])
                     for (sha, bytes) in candidates.rows({ (candidates.text($0, 0) ?? "", candidates.int($0, 1) ?? 0) }) where total > budgetBytes {
                         try db.execute("DELETE FROM media_objects WHERE sha256 = $1", [sha])
                         total -= bytes
@@ -73,7 +77,8 @@ extension PostgresStore {
                 if total > budgetBytes {
                     let referenced =
                         try db.execute(
-                            "SELECT COALESCE(SUM(byte_count), 0) FROM media_objects m WHERE EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256)"
+                            "SELECT COALESCE(SUM(byte_count), 0) FROM media_objects m WHERE EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256 AND p.recorded_at_ms >= $1)",
+                            [cutoff]
                         ).int(0, 0) ?? 0
                     try db.execute("ROLLBACK")
                     return .full(referencedBytes: referenced)
@@ -90,12 +95,14 @@ extension PostgresStore {
     /// A stored file (see `MediaStore.media(_:)`).
     public func media(_ sha256: String) throws -> MediaObject? {
         try pooled(readOnly: true) { db in
+            // Binary results: the bytes as stored (hex text was twice their size, and decoded here).
             let r = try db.execute(
-                "SELECT sha256, extension, content_type, encode(bytes, 'hex'), stored_at_ms FROM media_objects WHERE sha256 = $1", [sha256])
-            guard r.count == 1, let bytes = Self.bytes(hex: r.text(0, 3) ?? "") else { return nil }
+                "SELECT sha256, extension, content_type, bytes, stored_at_ms FROM media_objects WHERE sha256 = $1", binary: [.text(sha256)],
+                resultsInBinary: true)
+            guard r.count == 1, let bytes = r.bytes(0, 3) else { return nil }
+            func text(_ column: Int) -> String { r.bytes(0, column).map { String(decoding: $0, as: UTF8.self) } ?? "" }
             return MediaObject(
-                sha256: r.text(0, 0) ?? "", fileExtension: r.text(0, 1) ?? "", contentType: r.text(0, 2) ?? "", bytes: bytes,
-                storedAtMs: r.int(0, 4) ?? 0)
+                sha256: text(0), fileExtension: text(1), contentType: text(2), bytes: bytes, storedAtMs: r.binaryInt64(0, 4) ?? 0)
         }
     }
 
@@ -179,27 +186,5 @@ extension PostgresStore {
             out.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The bytes of a hex string (`encode(…, 'hex')`), or `nil` when it is not hex.
-    static func bytes(hex: String) -> Data? {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 97...102: return c - 87
-            case 65...70: return c - 55
-            default: return nil
-            }
-        }
-        var out = Data(capacity: utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let high = value(utf8[i]), let low = value(utf8[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-            i += 2
-        }
-        return out
     }
 }

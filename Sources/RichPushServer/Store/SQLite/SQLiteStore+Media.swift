@@ -67,7 +67,7 @@ extension SQLiteStore {
         let insert = try db.prepared(
             """
             INSERT INTO media_objects (sha256, extension, content_type, byte_count, bytes, stored_at_ms) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (sha256) DO NOTHING
+            ON CONFLICT (sha256) DO UPDATE SET stored_at_ms = max(media_objects.stored_at_ms, excluded.stored_at_ms)
             """)
         try insert.bind([
             .text(object.sha256), .text(object.fileExtension), .text(object.contentType), .integer(object.bytes.count), .blob(object.bytes),
@@ -76,13 +76,15 @@ extension SQLiteStore {
         try insert.run()
         var total = try db.prepared("SELECT COALESCE(SUM(byte_count), 0) FROM media_objects").rows { $0.int(0) ?? 0 }.first ?? 0
         guard total > budgetBytes else { return .stored(evicted: []) }
+        // A record older than the retention no longer holds its copy: no device can still get that push.
+        let cutoff = object.storedAtMs - MediaObject.referenceRetentionMs
         let candidates = try db.prepared(
             """
             SELECT sha256, byte_count FROM media_objects m
-            WHERE sha256 <> ? AND NOT EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256)
+            WHERE sha256 <> ? AND NOT EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256 AND p.recorded_at_ms >= ?)
             ORDER BY stored_at_ms, sha256
             """)
-        try candidates.bind([.text(object.sha256)])
+        try candidates.bind([.text(object.sha256), .integer(cutoff)])
         let rows = try candidates.rows { ($0.text(0) ?? "", $0.int(1) ?? 0) }
         var evicted: [String] = []
         let delete = try db.prepared("DELETE FROM media_objects WHERE sha256 = ?")
@@ -93,10 +95,11 @@ extension SQLiteStore {
             evicted.append(sha)
         }
         guard total <= budgetBytes else {
-            let referenced =
-                try db.prepared(
-                    "SELECT COALESCE(SUM(byte_count), 0) FROM media_objects m WHERE EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256)"
-                ).rows { $0.int(0) ?? 0 }.first ?? 0
+            let query = try db.prepared(
+                "SELECT COALESCE(SUM(byte_count), 0) FROM media_objects m WHERE EXISTS (SELECT 1 FROM push_media p WHERE p.sha256 = m.sha256 AND p.recorded_at_ms >= ?)"
+            )
+            try query.bind([.integer(cutoff)])
+            let referenced = try query.rows { $0.int(0) ?? 0 }.first ?? 0
             return .full(referencedBytes: referenced)
         }
         return .stored(evicted: evicted)

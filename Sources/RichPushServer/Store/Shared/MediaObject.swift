@@ -11,8 +11,14 @@ public struct MediaObject: Sendable, Equatable {
     public var contentType: String
     /// The file's bytes.
     public var bytes: Data
-    /// When it was stored, ms since 1970 (eviction takes the oldest unreferenced first).
+    /// When it was last stored, ms since 1970: a push that makes the same copy again stores it
+    /// again, so eviction takes the least recently used first.
     public var storedAtMs: Int
+
+    /// How long a push's record keeps its copy from eviction: 30 days, the longest APNs keeps a
+    /// notification for a device that is offline (its `apns-expiration`), after which no device
+    /// can still receive the push and fetch the file.
+    public static let referenceRetentionMs = 30 * 86_400_000
 
     /// Makes an object, hashing `bytes`.
     ///

@@ -2,11 +2,14 @@ import Foundation
 import RichPushCore
 
 /// The media edge's files in the store (SQLite or PostgreSQL, so every instance on one database
-/// serves the same bytes), bounded in bytes: storing past the bound evicts the oldest
-/// unreferenced files first; a file named by a recorded send (`recordMedia`) is never evicted.
+/// serves the same bytes), bounded in bytes: storing past the bound evicts the least recently
+/// used unreferenced files first (`storedAtMs` is the last time a push stored the file); a file
+/// named by a push's record (`recordMedia`) from the last `MediaObject.referenceRetentionMs`
+/// (30 days) is not evicted.
 public protocol MediaStore: AnyObject, Sendable {
-    /// Stores `object` (nothing when its digest is stored already), then evicts the oldest
-    /// unreferenced files other than it until the store holds at most `budgetBytes`.
+    /// Stores `object` (when its digest is stored already, only its `storedAtMs` moves up: it was
+    /// used again), then evicts the least recently used files other than it that no record of
+    /// the last 30 days names, until the store holds at most `budgetBytes`.
     ///
     /// - Parameters:
     ///   - object: the file.
