@@ -79,7 +79,7 @@ public struct LiveActivityPriorityBudget: Sendable, Hashable, Codable {
         (sent[activity] ?? []).filter { now.timeIntervalSince1970 - $0 < Self.window }.count
     }
 
-    /// Reads a budget kept in a file (`richpush send --budget-file`), or a fresh one when the
+    /// Reads a budget kept in a file (so that separate runs share it), or a fresh one when the
     /// file does not exist yet.
     ///
     /// - Parameters:
