@@ -55,7 +55,7 @@ It behaves like api.push.apple.com where tests need it to:
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
                     [--never-answer] [--delay-ms N] [--goaway-after N [--goaway-keep K]
-                    [--goaway-connections M]]
+                    [--goaway-connections M]] [--manage-port-out FILE [--max-channels N] [--broadcast-disabled]]
 Prints "PORT n" first (then "CA path" when TLS is on).
 """
 import argparse
