@@ -216,6 +216,41 @@ import Testing
         #expect(try await mock.stats()["broadcasts"] == .object([:]))
     }
 
+    @Test func throttlingIsRetriedAnExpiredTokenRenewedAnd500RetriedOnlyWithoutAlert() async throws {
+        let mock = try await MockAPNs(channels: true)
+        defer { mock.stop() }
+        let channels = try mock.broadcastClient(manager: try mock.tokenManager())
+        defer { channels.shutdown() }
+        let a = try await channels.createChannel(policy: .noMessageStored)
+        let b = try await channels.createChannel(policy: .noMessageStored)
+        let c = try await channels.createChannel(policy: .noMessageStored)
+        try await mock.script([
+            "channel:" + a.id: [["status": 429, "reason": "TooManyRequests"], ["status": 503, "reason": "ServiceUnavailable"], ["status": 200]],
+            "channel:" + b.id: [["status": 403, "reason": "ExpiredProviderToken"], ["status": 200]],
+            "channel:" + c.id: [["status": 500, "reason": "InternalServerError"], ["status": 200]],
+        ])
+        let update = LiveActivityPayload(event: .update, contentState: Self.matchState(2, 1, minute: 70))
+        let throttled = try await channels.broadcast(APNsBroadcastNotification(payload: update.jsonData(), channelID: a.id, priority: .immediately))
+        #expect(throttled.attempts == 3)
+        let renewed = try await channels.broadcast(APNsBroadcastNotification(payload: update.jsonData(), channelID: b.id, priority: .immediately))
+        #expect(renewed.attempts == 2)
+        #expect(try await mock.stats()["jwts"] == .int(2))
+
+        // A 500 may have been processed: an update with an alert is not sent twice (it could alert
+        // twice); the same update without one is.
+        var alerting = update
+        alerting.alert = LiveActivityAlert(title: "Goal", body: "2 – 1")
+        let once = await #expect(throws: APNsChannelError.self) {
+            try await channels.broadcast(APNsBroadcastNotification(payload: alerting.jsonData(), channelID: c.id, priority: .immediately))
+        }
+        #expect(once?.code == .serverError)
+        #expect(once?.attempts == 1)
+        try await mock.script(["channel:" + c.id: [["status": 500, "reason": "InternalServerError"], ["status": 200]]])
+        let twice = try await channels.broadcast(APNsBroadcastNotification(payload: update.jsonData(), channelID: c.id, priority: .immediately))
+        #expect(twice.attempts == 2)
+        #expect(try await mock.stats()["broadcasts"] == .object([a.id: .int(1), b.id: .int(1), c.id: .int(1)]))
+    }
+
     @Test func everyReasonAppleListsForChannelsMapsToACodeAndAnAction() {
         for (status, reason) in APNsReason.documentedForBroadcast {
             for operation in APNsChannelOperation.allCases {

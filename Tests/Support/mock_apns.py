@@ -49,7 +49,8 @@ It behaves like api.push.apple.com where tests need it to:
     - --max-channels N (default 10000, Apple: "up to 10,000 channels per app per environment"),
       --broadcast-disabled (every channel request answers FeatureNotEnabled),
       POST /control/channels {"bundle": B, "count": N, "policy": P} adds N channels at once (a test
-      reaches the limit without 10,000 requests). /stats adds channels, created_channels,
+      reaches the limit without 10,000 requests); the script's "channel:<id>" entries answer that
+      channel's broadcasts as a token's entries answer its pushes. /stats adds channels, created_channels,
       broadcasts (per channel id) and last_broadcast_b64.
 
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
@@ -310,6 +311,9 @@ class State:
             return 400, "PayloadEmpty", {}
         if len(body) > 5120:
             return 413, "PayloadTooLarge", {}  # Apple: a broadcast payload is at most 5 KB (5,120 bytes)
+        step = self.scripted("channel:" + channel)  # a test's scripted answers, as for tokens
+        if step and int(step.get("status", 200)) != 200:
+            return int(step["status"]), step.get("reason"), {"headers": [("apns-request-id", request_id)]}
         self.broadcasts[channel] = self.broadcasts.get(channel, 0) + 1
         self.last_broadcast = base64.b64encode(body).decode()
         self.accepted += 1
