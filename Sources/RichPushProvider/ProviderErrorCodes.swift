@@ -23,7 +23,9 @@ extension RichPushError.Code {
     public static let notProcessed = RichPushError.Code(rawValue: "not_processed")
     /// The request was written and no answer came (the connection was lost, the stream was reset,
     /// or the request timed out): the server may have processed it, so sending it again may
-    /// deliver it twice. A notification is resent only when it carries an `apns-collapse-id`.
+    /// deliver it twice. A notification is resent only when it carries an `apns-collapse-id`, or
+    /// is a Live Activity update or end without an alert (the same content and timestamp: a second
+    /// copy changes nothing on the device).
     public static let answerUnknown = RichPushError.Code(rawValue: "answer_unknown")
     /// APNs or FCM rejected the provider's configuration (key, team, topic, certificate):
     /// every further request would fail the same way, so the batch stops.

@@ -24,9 +24,14 @@ final class MockAPNs: @unchecked Sendable {
     /// The client certificate (PEM, certificate + key) when started with `clientCertificate: true`.
     let clientCertificateFile: URL?
 
-    /// `options` are more `mock_apns.py` arguments (`--initial-streams 1`, `--never-answer`).
+    /// The channel management host's port, when started with `channels: true` (Apple: its own host and port).
+    let managePort: Int?
+
+    /// `options` are more `mock_apns.py` arguments (`--initial-streams 1`, `--never-answer`);
+    /// `channels` starts the channel management host too (`--manage-port-out`).
     init(
-        script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false, options: [String] = []
+        script: [String: [[String: Any]]] = [:], keyIDSeen: String = MockAPNs.keyID, clientCertificate: Bool = false, channels: Bool = false,
+        options: [String] = []
     ) async throws {
         directory = try Fixtures.temporaryDirectory("mock-apns")
         keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
@@ -35,14 +40,18 @@ final class MockAPNs: @unchecked Sendable {
         let scriptFile = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
         clientCertificateFile = clientCertificate ? directory.appendingPathComponent("client.pem") : nil
+        let manageFile = directory.appendingPathComponent("manage-port")
         process = ChildProcess(
             "python3",
             [
                 Fixtures.supportDirectory.appendingPathComponent("mock_apns.py").path,
                 "--key", keyFile.path, "--key-id", keyIDSeen, "--team-id", Self.teamID, "--topic", Self.topic,
                 "--ca-out", caFile.path, "--script", scriptFile.path,
-            ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []) + options)
+            ] + (clientCertificateFile.map { ["--client-cert-out", $0.path] } ?? []) + (channels ? ["--manage-port-out", manageFile.path] : [])
+                + options)
         port = try await process.start(waitingForPort: 30)
+        // The management port's file is written before PORT is printed.
+        managePort = channels ? Int(try String(contentsOf: manageFile, encoding: .utf8)) : nil
         usesTLS = !options.contains("--no-tls")
         // The CA file is written before PORT is printed.
         var configuration = TransportConfiguration()
@@ -100,6 +109,30 @@ final class MockAPNs: @unchecked Sendable {
             environment: .custom(baseURL), authentication: .token(manager), transport: configuration,
             retry: retry, tokenStateHandler: handler, settingNames: Self.sendOptionNames
         )
+    }
+
+    /// The broadcast environment of this mock: channel requests to the management port, broadcasts to the main one.
+    var broadcastEnvironment: APNsBroadcastEnvironment {
+        let scheme = usesTLS ? "https" : "http"
+        return .custom(managementURL: "\(scheme)://127.0.0.1:\(managePort ?? port)", broadcastURL: baseURL)
+    }
+
+    /// A broadcast client for this mock (started with `channels: true`).
+    func broadcastClient(
+        manager: APNsTokenManager, bundleID: String = MockAPNs.topic,
+        retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
+    ) throws -> APNsBroadcastClient {
+        var configuration = TransportConfiguration()
+        configuration.caFile = usesTLS ? caFile.path : nil
+        return try APNsBroadcastClient(
+            bundleID: bundleID, environment: broadcastEnvironment, authentication: .token(manager), transport: configuration, retry: retry)
+    }
+
+    /// Adds `count` channels of `policy` to the mock at once (`POST /control/channels`).
+    func addChannels(_ count: Int, policy: Int = 0) async throws {
+        let body = try JSONSerialization.data(withJSONObject: ["bundle": Self.topic, "count": count, "policy": policy])
+        let response = try await statsTransport.send(TransportRequest(method: "POST", url: baseURL + "/control/channels", body: body))
+        guard response.status == 200 else { throw TestSupportError("/control/channels answered \(response.status)") }
     }
 
     /// Stops the mock without waiting (safe in `defer`): the transport's thread and the killed

@@ -36,10 +36,27 @@ It behaves like api.push.apple.com where tests need it to:
     them, as an APNs that goes away mid-answer (goaway_dropped counts them, dropped_tokens lists
     their tokens).
 
+  * Broadcast channels (iOS 18 Live Activities), following Apple's documents rule by rule (each
+    rule below names its source; the client is never the reference):
+    - --manage-port-out FILE starts a second listener, the channel management host, and writes its
+      port to FILE before PORT is printed. Apple, "Sending channel management requests to APNs":
+      channel requests go to their own host and port (api-manage-broadcast...:2195/2196), so /1/apps
+      paths on the main port, and /4/broadcasts or /3/device on the management port, answer
+      404 BadPath.
+    - POST/GET/DELETE /1/apps/<bundle>/channels and GET /1/apps/<bundle>/all-channels, broadcasts
+      POST /4/broadcasts/apps/<bundle>; reasons from Apple's "Handling error responses from Apple
+      Push Notification service" (broadcast table). See answer_manage and answer_broadcast.
+    - --max-channels N (default 10000, Apple: "up to 10,000 channels per app per environment"),
+      --broadcast-disabled (every channel request answers FeatureNotEnabled),
+      POST /control/channels {"bundle": B, "count": N, "policy": P} adds N channels at once (a test
+      reaches the limit without 10,000 requests); the script's "channel:<id>" entries answer that
+      channel's broadcasts as a token's entries answer its pushes. /stats adds channels, created_channels,
+      broadcasts (per channel id) and last_broadcast_b64.
+
 Usage: mock_apns.py --key AuthKey.p8 --key-id KEYID --team-id TEAMID [--topic T] [--ca-out CA.pem]
                     [--no-tls] [--script FILE] [--port 0] [--initial-streams N] [--max-streams N]
                     [--never-answer] [--delay-ms N] [--goaway-after N [--goaway-keep K]
-                    [--goaway-connections M]]
+                    [--goaway-connections M]] [--manage-port-out FILE [--max-channels N] [--broadcast-disabled]]
 Prints "PORT n" first (then "CA path" when TLS is on).
 """
 import argparse
@@ -96,6 +113,10 @@ class State:
         self.goaway_dropped = 0
         self.dropped_tokens = []
         self.collapse_ids = {}
+        self.channels = {}  # bundle -> {channel id: policy}
+        self.created_channels = 0
+        self.broadcasts = {}  # channel id -> count accepted
+        self.last_broadcast = None
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -107,7 +128,9 @@ class State:
                 "goaways": self.goaways, "goaway_refused": self.goaway_refused, "goaway_dropped": self.goaway_dropped,
                 "dropped_tokens": self.dropped_tokens,
                 "collapse_ids": self.collapse_ids,
-                "last_body_b64": self.last_body}
+                "last_body_b64": self.last_body,
+                "channels": sum(len(c) for c in self.channels.values()), "created_channels": self.created_channels,
+                "broadcasts": self.broadcasts, "last_broadcast_b64": self.last_broadcast}
 
     def check_jwt(self, jwt):
         cached = self.jwt_cache.get(jwt)
@@ -154,13 +177,166 @@ class State:
             return None
         return entries.pop(0) if len(entries) > 1 else entries[0]
 
-    def answer(self, method, path, headers, body):
+    def authenticate(self, headers):
+        """The provider token check shared by every APNs request: None, or (status, reason)."""
+        names = [k for k, _ in headers]
+        if len(names) != len(set(names)):
+            return 400, "DuplicateHeaders"
+        auth = dict(headers).get("authorization")
+        if self.args.client_cert_out and auth is None:
+            return None  # certificate auth: the TLS handshake already checked the client certificate
+        if auth is None:
+            return 403, "MissingProviderToken"
+        if not auth.lower().startswith("bearer "):
+            return 403, "InvalidProviderToken"
+        problem = self.check_jwt(auth[7:].strip())
+        return (403, problem) if problem else None
+
+    def check_bundle(self, bundle):
+        """The <bundle id> of a channel or broadcast path against --topic: None, or (status, reason)."""
+        if bundle.endswith(".push-type.liveactivity"):
+            # Apple (broadcast table): TopicDisallowed is "pushing to this topic is not allowed";
+            # the path takes the app's bundle id, not the liveactivity topic.
+            return 400, "TopicDisallowed"
+        if self.args.topic and bundle != self.args.topic:
+            # Apple (broadcast table): 403 TopicMismatch, "the bundle ID ... doesn't match" the token's or certificate's.
+            return 403, "TopicMismatch"
+        return None
+
+    def channel_id_problem(self, h, bundle):
+        """apns-channel-id of a read, delete or broadcast: None, or (status, reason)."""
+        channel = h.get("apns-channel-id")
+        if channel is None:
+            return 400, "MissingChannelId"  # Apple: "The apns-channel-id header is missing."
+        try:
+            raw = base64.b64decode(channel, validate=True)
+        except Exception:
+            raw = b""
+        if not raw or len(channel) > 64:
+            return 400, "BadChannelId"  # Apple: "not properly encoded or exceeds the maximum length"
+        if channel not in self.channels.get(bundle, {}):
+            return 400, "ChannelNotRegistered"  # Apple: "The channel ID isn't registered."
+        return None
+
+    def answer_manage(self, method, path, headers, body):
+        """The channel management host. Apple, "Sending channel management requests to APNs"."""
+        m = re.match(r"^/1/apps/([^/?]+)/(channels|all-channels)$", path)
+        if not m:
+            return 404, "BadPath", {}
+        bundle, what = m.group(1), m.group(2)
+        allowed = ("POST", "GET", "DELETE") if what == "channels" else ("GET",)
+        if method not in allowed:
+            return 405, "MethodNotAllowed", {}  # Apple: create POST, read GET, delete DELETE, list GET
+        self.requests += 1
+        h = dict(headers)
+        problem = self.authenticate(headers) or self.check_bundle(bundle)
+        if problem:
+            return problem[0], problem[1], {}
+        if self.args.broadcast_disabled:
+            return 400, "FeatureNotEnabled", {}  # Apple: broadcast capability not enabled for the topic
+        request_id = h.get("apns-request-id") or str(uuid.uuid4())
+        if not UUID_RE.match(request_id):
+            return 400, "BadMessageId", {}  # Apple: apns-request-id is a UUID (8-4-4-4-12)
+        echo = [("apns-request-id", request_id)]
+        channels = self.channels.setdefault(bundle, {})
+        if what == "all-channels":
+            # Apple: 200 and {"channels": [ids]}.
+            return 200, None, {"body": {"channels": list(channels)}, "headers": echo}
+        if method == "POST":
+            # Apple: body {"message-storage-policy": 0|1, "push-type": "LiveActivity"}; 201 with apns-channel-id.
+            if not body:
+                return 400, "PayloadEmpty", {}
+            try:
+                doc = json.loads(body)
+            except Exception:
+                return 400, "BadRequestPayload", {}
+            if not isinstance(doc, dict):
+                return 400, "BadRequestPayload", {}
+            if set(doc) - {"message-storage-policy", "push-type"}:
+                return 400, "BadRequestParams", {}  # Apple: "an unrecognizable attribute"
+            if "push-type" not in doc:
+                return 400, "MissingPushType", {}
+            if doc["push-type"] != "LiveActivity":
+                return 400, "InvalidPushType", {}
+            policy = doc.get("message-storage-policy", 0)
+            if policy not in (0, 1) or isinstance(policy, bool):
+                return 400, "BadRequestParams", {}
+            if len(channels) >= self.args.max_channels:
+                return 400, "CannotCreateChannelConfig", {}  # Apple: at most 10,000 channels per app and environment
+            channel = base64.b64encode(uuid.uuid4().bytes).decode()
+            channels[channel] = policy
+            self.created_channels += 1
+            return 201, None, {"headers": echo + [("apns-channel-id", channel)]}
+        problem = self.channel_id_problem(h, bundle)
+        if problem:
+            return problem[0], problem[1], {}
+        channel = h["apns-channel-id"]
+        if method == "GET":
+            # Apple: 200 and {"message-storage-policy": P, "push-type": "LiveActivity"}.
+            return 200, None, {"body": {"message-storage-policy": channels[channel], "push-type": "LiveActivity"}, "headers": echo}
+        del channels[channel]
+        return 204, None, {"headers": echo}  # Apple: delete answers 204
+
+    def answer_broadcast(self, method, bundle, headers, body):
+        """POST /4/broadcasts/apps/<bundle>. Apple, "Sending broadcast push notification requests to APNs"."""
+        if method != "POST":
+            return 405, "MethodNotAllowed", {}
+        self.requests += 1
+        h = dict(headers)
+        problem = self.authenticate(headers) or self.check_bundle(bundle)
+        if problem:
+            return problem[0], problem[1], {}
+        if self.args.broadcast_disabled:
+            return 400, "FeatureNotEnabled", {}
+        request_id = h.get("apns-request-id") or str(uuid.uuid4())
+        if not UUID_RE.match(request_id):
+            return 400, "BadMessageId", {}
+        problem = self.channel_id_problem(h, bundle)
+        if problem:
+            return problem[0], problem[1], {}
+        channel = h["apns-channel-id"]
+        if "apns-push-type" not in h:
+            return 400, "MissingPushType", {}
+        if h["apns-push-type"] != "liveactivity":
+            return 400, "InvalidPushType", {}  # Apple: broadcasts carry Live Activity updates only
+        if h.get("apns-priority") not in ("1", "5", "10"):
+            return 400, "BadPriority", {}  # Apple: apns-priority 10, 5 or 1 (required)
+        expiration = h.get("apns-expiration")
+        if expiration is None or not expiration.isdigit():
+            return 400, "BadExpirationDate", {}  # Apple: apns-expiration, a UNIX time (required)
+        if self.channels[bundle][channel] == 0 and int(expiration) != 0:
+            # Apple: on a channel with message-storage-policy 0 "set apns-expiration to 0", else BadExpirationDate.
+            return 400, "BadExpirationDate", {}
+        if not body:
+            return 400, "PayloadEmpty", {}
+        if len(body) > 5120:
+            return 413, "PayloadTooLarge", {}  # Apple: a broadcast payload is at most 5 KB (5,120 bytes)
+        step = self.scripted("channel:" + channel)  # a test's scripted answers, as for tokens
+        if step and int(step.get("status", 200)) != 200:
+            return int(step["status"]), step.get("reason"), {"headers": [("apns-request-id", request_id)]}
+        self.broadcasts[channel] = self.broadcasts.get(channel, 0) + 1
+        self.last_broadcast = base64.b64encode(body).decode()
+        self.accepted += 1
+        return 200, None, {"headers": [("apns-request-id", request_id), ("apns-unique-id", str(uuid.uuid4()))]}
+
+    def answer(self, method, path, headers, body, role="apns"):
         """Returns (status, reason, extra) for one request."""
         if path == "/stats" and method == "GET":
             return 200, None, {"body": self.stats()}
         if path == "/control/script" and method == "POST":
             self.script.update(json.loads(body or b"{}"))
             return 200, None, {"body": {"ok": True}}
+        if path == "/control/channels" and method == "POST":
+            doc = json.loads(body or b"{}")
+            channels = self.channels.setdefault(doc.get("bundle", self.args.topic or "com.example.app"), {})
+            for _ in range(int(doc.get("count", 0))):
+                channels[base64.b64encode(uuid.uuid4().bytes).decode()] = int(doc.get("policy", 0))
+            return 200, None, {"body": {"channels": len(channels)}}
+        if role == "manage":
+            return self.answer_manage(method, path, headers, body)
+        b = re.match(r"^/4/broadcasts/apps/([^/?]+)$", path)
+        if b:
+            return self.answer_broadcast(method, b.group(1), headers, body)
         m = re.match(r"^/3/device/([^/?]*)$", path)
         if not m:
             return 404, "BadPath", {}
@@ -194,9 +370,12 @@ class State:
         topic = h.get("apns-topic")
         if not topic:
             return 400, "MissingTopic", {}
-        if self.args.topic and topic != self.args.topic:
-            return 400, "TopicDisallowed", {}
         push_type = h.get("apns-push-type", "alert")
+        # Apple ("Sending notification requests to APNs", apns-topic): a Live Activity push goes to
+        # <bundle id>.push-type.liveactivity.
+        expected = self.args.topic + ".push-type.liveactivity" if self.args.topic and push_type == "liveactivity" else self.args.topic
+        if expected and topic != expected:
+            return 400, "TopicDisallowed", {}
         if push_type not in PUSH_TYPES:
             return 400, "InvalidPushType", {}
         if "apns-priority" in h and h["apns-priority"] not in ("1", "5", "10"):
@@ -225,8 +404,9 @@ class State:
 
 
 class H2Protocol(asyncio.Protocol):
-    def __init__(self, state):
+    def __init__(self, state, role="apns"):
         self.state = state
+        self.role = role
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
         self.streams = {}
         self.transport = None
@@ -385,9 +565,12 @@ class H2Protocol(asyncio.Protocol):
         if pseudo.get(":path", "").startswith("/3/device/") and not self.used:
             self.used = True
             self.state.device_connections += 1
-        status, reason, extra = self.state.answer(pseudo.get(":method"), pseudo.get(":path", ""), regular, bytes(body))
-        apns_id = dict(regular).get("apns-id") or str(uuid.uuid4())
-        out_headers = [(":status", str(status)), ("apns-id", apns_id)]
+        status, reason, extra = self.state.answer(pseudo.get(":method"), pseudo.get(":path", ""), regular, bytes(body), self.role)
+        out_headers = [(":status", str(status))]
+        if "headers" in extra:
+            out_headers += extra["headers"]
+        else:
+            out_headers.append(("apns-id", dict(regular).get("apns-id") or str(uuid.uuid4())))
         if "body" in extra:
             payload = json.dumps(extra["body"]).encode()
         elif status != 200:
@@ -396,6 +579,8 @@ class H2Protocol(asyncio.Protocol):
                 doc["timestamp"] = extra["timestamp"]
             payload = json.dumps(doc).encode()
         else:
+            payload = b""
+        if status in (201, 204):
             payload = b""
         if payload:
             out_headers.append(("content-type", "application/json"))
@@ -439,6 +624,10 @@ async def main():
                    help="with --goaway-after: process the kept streams but close the connection without answering them")
     p.add_argument("--goaway-connections", type=int, default=0,
                    help="with --goaway-after: only on the first M connections; 0: on every connection")
+    p.add_argument("--manage-port-out",
+                   help="also serve the channel management host on its own port, written to this file before PORT")
+    p.add_argument("--max-channels", type=int, default=10000, help="channels per app (Apple: 10,000)")
+    p.add_argument("--broadcast-disabled", action="store_true", help="channel and broadcast requests answer FeatureNotEnabled")
     args = p.parse_args()
     state = State(args)
     context = None
@@ -458,6 +647,12 @@ async def main():
     loop = asyncio.get_running_loop()
     server = await loop.create_server(lambda: H2Protocol(state), "127.0.0.1", args.port, ssl=context)
     port = server.sockets[0].getsockname()[1]
+    if args.manage_port_out:
+        manage = await loop.create_server(lambda: H2Protocol(state, "manage"), "127.0.0.1", 0, ssl=context)
+        with open(args.manage_port_out + ".tmp", "w") as f:
+            f.write(str(manage.sockets[0].getsockname()[1]))
+        import os
+        os.replace(args.manage_port_out + ".tmp", args.manage_port_out)
     print(f"PORT {port}", flush=True)
     if context is not None:
         print(f"CA {ca_path}", flush=True)

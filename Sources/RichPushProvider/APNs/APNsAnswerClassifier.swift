@@ -13,7 +13,10 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
 
     var provider: PushProvider { .apns }
 
-    var resendsAfterLostAnswer: Bool { notification.collapseID != nil }
+    var resendsAfterLostAnswer: Bool { resendsSafely }
+
+    /// `notification.resendsSafely`, worked out once per notification.
+    let resendsSafely: Bool
 
     func credential(current: APNsTokenManager.Token?, renewed: Bool) async throws(CredentialRefusal) -> APNsTokenManager.Token? {
         guard let manager = authentication.tokenManager, current == nil || !renewed else { return current }

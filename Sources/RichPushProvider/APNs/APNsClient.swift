@@ -278,7 +278,7 @@ public final class APNsClient: Sendable {
     private func retryLoop(for notification: APNsNotification) -> TokenRetryLoop<APNsAnswerClassifier> {
         let classifier = APNsAnswerClassifier(
             notification: notification, environment: environment, authentication: authentication, tokenStateHandler: tokenStateHandler,
-            settingNames: settingNames)
+            settingNames: settingNames, resendsSafely: notification.resendsSafely)
         return TokenRetryLoop(classifier: classifier, transport: transport, retry: retry)
     }
 

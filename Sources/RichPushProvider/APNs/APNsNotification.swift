@@ -68,6 +68,10 @@ public struct APNsNotification: Sendable {
                 code: .invalidRequest, message: "apns-collapse-id is \(collapseID.utf8.count) bytes; Apple allows at most \(Self.maximumCollapseIDBytes) bytes",
                 setting: Setting.collapseID.rawValue)
         }
+        if pushType == .liveactivity {
+            // ActivityKit pushes have their own rules (topic suffix, event, dates, 4 KB of data).
+            return try validateLiveActivity(checkingTopic: checkingTopic)
+        }
         if pushType == .background, priority == .immediately {
             throw RichPushError(
                 code: .invalidRequest, message: "a background push must have apns-priority 5 (Apple); give priority 5 (or none), or push type alert",

@@ -20,7 +20,7 @@ import Foundation
 ///   an unanswered PING), the server reset the stream with another code, or no answer came within
 ///   `requestTimeout`. It fails with code `answer_unknown`: the server may have processed it, so
 ///   the client never sends it again by itself (see `TokenRetryLoop`: only a notification with an
-///   `apns-collapse-id` is resent).
+///   `apns-collapse-id`, or a Live Activity update or end without an alert, is resent).
 ///
 /// **Connections, as HTTP/2 and Apple define them** (docs/apns-connections.md):
 /// `SETTINGS_MAX_CONCURRENT_STREAMS` is 1 until the server's first SETTINGS, then followed as it

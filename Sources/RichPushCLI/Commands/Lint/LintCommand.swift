@@ -8,7 +8,8 @@ enum LintCommand {
     static let spec = CommandSpec(
         name: "lint",
         summary: "Check a push payload against Apple's rules (size, mutable-content, media URL) and fix it",
-        usage: "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]",
+        usage:
+            "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]\n       richpush lint PAYLOAD.json --live-activity [--shape FILE]... [--attributes-type NAME] [--priority N] [--broadcast [--channel-policy 0|1] [--expiration S]] [--json]",
         discussion: """
             Prints one line per finding: SEVERITY CODE KEY: message. Checks: at most 4096 bytes
             (5120 with --voip; Apple's limits, measured as compact JSON as sent); media needs a
@@ -35,6 +36,13 @@ enum LintCommand {
             findings (N of 4096 bytes); the extension would use …" (not with --json: no line
             means nothing found).
 
+            --live-activity checks an ActivityKit payload instead (docs/live-activities.md): the
+            event, timestamp/stale-date/dismissal-date as seconds since 1970, a start's
+            attributes-type, attributes and alert, 4 KB of static plus dynamic data, 4096 bytes
+            (5120 with --broadcast); with --shape FILE, content-state and attributes against the
+            app's types (a Date as seconds since 2001, never an ISO string or 1970-based
+            seconds); with --broadcast --channel-policy 0, a non-zero --expiration.
+
             Exit status: 0 when no error remains, 1 when an error remains, 64 on a usage error.
             Use "-" as PAYLOAD.json to read standard input.
             """,
@@ -49,7 +57,7 @@ enum LintCommand {
                 help: "A media key path (repeatable), tried before the RichPush defaults\n(the articles' keys and each vendor's), as MediaKeyPaths."),
             .value("push-id-key", "PATH", repeatable: true, help: "A push id key path (repeatable), tried before the defaults."),
             .flag("json", help: "Print findings as JSON lines {severity, code, key, message, fixed}."),
-        ] + probeOptions,
+        ] + probeOptions + liveActivityOptions,
         run: run
     )
 
@@ -60,7 +68,12 @@ enum LintCommand {
         if args.value("output") != nil && !args.flag("fix") {
             throw UsageError(command: "lint", message: "'--output' needs '--fix'")
         }
+        let liveActivityOnly = ["shape", "attributes-type", "channel-policy", "expiration", "priority"].filter { args.value($0) != nil }
+        if !args.flag("live-activity"), let first = liveActivityOnly.first ?? (args.flag("broadcast") ? "broadcast" : nil) {
+            throw UsageError(command: "lint", message: "'--\(first)' needs '--live-activity'")
+        }
         let data = try await readInput(path)
+        if args.flag("live-activity") { return try runLiveActivity(data, path: path, args: args) }
         var linter = RichPushPayloadLinter(voip: args.flag("voip"))
         linter.checksExtensionLookup = true
         if let plist = args.value("settings") {
