@@ -108,6 +108,6 @@ struct DashboardBrowsingTests {
             let r = try await c.request("GET", "/v1/pushes?\(query)", headers: server.admin)
             #expect(r.status == 400, "\(query)")
         }
-        try server.shutdown()
+        try await server.shutdown()
     }
 }

@@ -4,7 +4,6 @@ import Foundation
 /// list and one campaign's page (refreshed every 5 s while it runs); `404` as a page.
 struct CampaignPageEndpoint: CampaignEndpoint {
     let context: ServerContext
-    let queue = BlockingQueue(label: "richpush.campaigns.pages", concurrent: true)
 
     var isPage: Bool { true }
 

@@ -13,8 +13,9 @@ struct CreateCampaignEndpoint: CampaignEndpoint {
     /// Replays and 409s for requests with an `Idempotency-Key`.
     let idempotency: IdempotentSend
     let settings: CampaignSettings
-    /// The snapshot (an `INSERT … SELECT` over the audience) runs here, off the devices' write queue.
-    let queue = BlockingQueue(label: "richpush.campaigns.create", concurrent: true)
+    /// The snapshot (an `INSERT … SELECT` over the audience) is a long write: the background
+    /// lane, off the request writes (device registrations wait for nothing).
+    var lane: StoreLanes.Lane { .background }
 
     var contentTypes: [String]? { ["application/json"] }
     var maximumBody: Int { CampaignRequest.maximumBodyBytes }

@@ -5,7 +5,6 @@ import RichPushCore
 /// unknown_campaign`.
 struct ShowCampaignEndpoint: CampaignEndpoint {
     let context: ServerContext
-    let queue = BlockingQueue(label: "richpush.campaigns.read", concurrent: true)
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let campaign = try await find(request.pathParameter) { store, id in try store.campaign(id) }

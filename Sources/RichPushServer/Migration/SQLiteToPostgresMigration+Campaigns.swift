@@ -139,14 +139,14 @@ extension SQLiteToPostgresMigration {
         let texts = ["campaign_id", "push_id", "title", "payload", "topic", "push_type", "collapse_id", "last_error", "idempotency_key"]
         let integers: Set<Int32> = [8, 9, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]
         return try copyChecked(
-            "campaigns", after: after, columns: "\(CampaignRecord.columns), idempotency_key", lengths: texts,
+            "campaigns", after: after, columns: "\(CampaignRecord.version7Columns), idempotency_key", lengths: texts,
             check: MigrationRowCheck.campaignProblem, values: { row in Self.texts(row, (1...26).map { ($0, integers.contains($0)) }) },
             write: { parameters in
                 // A campaign whose id or idempotency key PostgreSQL has already is left as it is there.
                 try insertCounting(
                     """
                     WITH merged AS (
-                        INSERT INTO campaigns (\(CampaignRecord.columns), idempotency_key)
+                        INSERT INTO campaigns (\(CampaignRecord.version7Columns), idempotency_key)
                         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::integer[],
                             $9::bigint[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[],
                             $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[],

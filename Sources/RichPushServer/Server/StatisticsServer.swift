@@ -47,8 +47,11 @@ public final class StatisticsServer: @unchecked Sendable {
     private let writer: ReceiptWriter
     private let sender: PushSender?
     private let webhooks: WebhookDispatcher?
-    /// The campaign workers (with a provider configured and a store that keeps campaigns).
-    private let campaignWorkers: CampaignWorkers?
+    /// The background services (campaign workers, the webhook dispatcher, purges and clean-ups),
+    /// started and stopped together.
+    public let services: ServiceGroup
+    /// The store's lanes: the one door store work goes through.
+    let lanes: StoreLanes
     /// Admission and the endpoints: what every request goes through.
     let router: ServerRouter
     private var http: HTTPServer?
@@ -72,15 +75,17 @@ public final class StatisticsServer: @unchecked Sendable {
     public init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, listening: Bool = true) throws {
         self.configuration = configuration
         self.store = store
+        let lanes = StoreLanes()
+        self.lanes = lanes
         if configuration.apns != nil || configuration.fcm != nil {
             self.sender = try PushSender(
                 settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, names: configuration.pushSettingNames,
-                store: store, webhooks: configuration.webhooks)
+                store: store, webhooks: configuration.webhooks, lanes: lanes)
         } else {
             self.sender = nil
         }
         do {
-            webhooks = try Self.webhookDispatcher(configuration, store: store)
+            webhooks = try Self.webhookDispatcher(configuration, store: store, lanes: lanes)
         } catch {
             sender?.shutdown()
             throw error
@@ -90,22 +95,15 @@ public final class StatisticsServer: @unchecked Sendable {
             metrics.batchCommitted(size: $0)
         }
         self.writer = writer
-        let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks)
-        // A store that keeps no campaigns (a test's) runs no workers; its campaign routes answer 501.
-        if let sender, configuration.campaigns.workers > 0, let campaigns = try? store.campaignStore() {
-            campaignWorkers = CampaignWorkers(
-                store: store, campaigns: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks)
-        } else {
-            campaignWorkers = nil
-        }
+        let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks, lanes: lanes)
+        services = ServiceGroup(services: Self.backgroundServices(configuration, store: store, sender: sender, webhooks: webhooks, lanes: lanes))
         router = ServerRouter(
             admission: Admission(
                 context: context,
                 routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context)).adding(
                     Self.campaignRoutes(context, sender: sender))))
-        webhooks?.start()
         guard listening else {
-            campaignWorkers?.start()
+            services.start()
             return
         }
         do {
@@ -122,17 +120,40 @@ public final class StatisticsServer: @unchecked Sendable {
         } catch {
             writer.stop()
             sender?.shutdown()
-            webhooks?.stop(grace: 0)
             throw error
         }
-        campaignWorkers?.start()
+        services.start()
+    }
+
+    /// The background services this configuration runs: the campaign workers and the targets'
+    /// purge (with a provider, workers and a store that keeps campaigns; a store without runs
+    /// none, and its campaign routes answer 501), the webhook dispatcher (with endpoints), the
+    /// media edge's clean-up (with the edge) and the recipients' retention.
+    private static func backgroundServices(
+        _ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, sender: PushSender?, webhooks: WebhookDispatcher?,
+        lanes: StoreLanes
+    ) -> [any BackgroundService] {
+        var services: [any BackgroundService] = []
+        if let sender, configuration.campaigns.workers > 0, let campaigns = try? store.campaignStore() {
+            services.append(
+                CampaignWorkers(
+                    store: store, campaigns: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks,
+                    lanes: lanes, clock: configuration.clock))
+            if configuration.campaigns.targetsRetentionDays > 0 {
+                services.append(CampaignTargetsPurge(campaigns: campaigns, settings: configuration.campaigns, lanes: lanes, clock: configuration.clock))
+            }
+        }
+        if let webhooks { services.append(webhooks) }
+        return services
     }
 
     /// The outbox's deliverer when webhooks are configured (the store must keep an outbox:
     /// `store_unsupported` otherwise).
-    private static func webhookDispatcher(_ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore) throws -> WebhookDispatcher? {
+    private static func webhookDispatcher(
+        _ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, lanes: StoreLanes
+    ) throws -> WebhookDispatcher? {
         guard let settings = configuration.webhooks, !settings.endpoints.isEmpty else { return nil }
-        return try WebhookDispatcher(settings: settings, store: try store.webhookOutbox())
+        return WebhookDispatcher(settings: settings, store: try store.webhookOutbox(), feed: store.changeFeed(), lanes: lanes)
     }
 
     /// The route table: each path with its endpoint per method, matched in order.
@@ -195,31 +216,32 @@ public final class StatisticsServer: @unchecked Sendable {
     }
 
     /// Graceful shutdown: stop accepting, wait for requests in flight (up to the grace period),
-    /// commit what is queued, stop the server and close the store. Idempotent.
+    /// stop the background services (the campaign workers finish the chunks in hand, the
+    /// webhook dispatcher cuts its requests in flight; up to the grace period, then they are
+    /// cancelled), commit what is queued, stop the server and close the store. Idempotent.
     ///
     /// - Throws: `RichPushError` `store` when the final checkpoint fails (data is still committed).
-    public func shutdown() throws {
+    public func shutdown() async throws {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
+        let clock = ContinuousClock()
         if let http {
             http.quiesce()
-            let end = Date().addingTimeInterval(configuration.shutdownGrace)
-            while http.inFlight > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+            let end = clock.now + .milliseconds(Int(configuration.shutdownGrace * 1000))
+            while http.inFlight > 0 && clock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
         }
-        // Campaign workers finish the chunks in hand (within the grace period) before the
-        // provider connections close.
-        campaignWorkers?.stop(grace: configuration.shutdownGrace)
+        // The campaign workers finish the chunks in hand before the provider connections close.
+        await services.shutdown(grace: configuration.shutdownGrace)
         if let sender {
             // Sends still waiting on APNs: close the connection so they fail fast and answer.
             sender.shutdown()
-            let last = Date().addingTimeInterval(configuration.shutdownGrace)
-            while sender.inFlight > 0 && Date() < last { Thread.sleep(forTimeInterval: 0.01) }
+            let last = clock.now + .milliseconds(Int(configuration.shutdownGrace * 1000))
+            while sender.inFlight > 0 && clock.now < last { try? await Task.sleep(for: .milliseconds(10)) }
         }
         writer.stop()
-        webhooks?.stop(grace: configuration.shutdownGrace)
         http?.stop()
         try store.close()
     }

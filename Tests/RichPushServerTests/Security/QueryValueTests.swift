@@ -36,6 +36,6 @@ struct QueryValueTests {
         }
         let alpha = try await c.request("GET", "/v1/pushes?prefix=alpha", headers: server.admin)
         #expect((try alpha.json()["pushes"] as? [[String: Any]])?.compactMap { $0["push_id"] as? String } == ["alpha-1"])
-        try server.shutdown()
+        try await server.shutdown()
     }
 }

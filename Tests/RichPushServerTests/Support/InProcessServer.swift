@@ -47,12 +47,17 @@ final class InProcessServer: Sendable {
         return try r.json()
     }
 
-    /// Graceful shutdown: commits what is queued and closes the store.
-    func shutdown() throws { try server.shutdown() }
+    /// Graceful shutdown: stops the background services, commits what is queued and closes the store.
+    func shutdown() async throws { try await server.shutdown() }
 
     deinit {
-        try? server.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+        // A test that did not shut it down: in the background (a deinit cannot await), then the
+        // file goes.
+        let server = self.server, directory = self.directory
+        Task.detached {
+            try? await server.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     /// `HTTPTestClient`'s requests, as `ServerRequest`s handed to the server.

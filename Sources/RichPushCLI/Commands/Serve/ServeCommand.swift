@@ -294,7 +294,7 @@ enum ServeCommand {
 
         let signalName = await termination.wait()
         FileHandle.standardError.write(Data("richpush serve: \(signalName) received, finishing requests in flight…\n".utf8))
-        try server.shutdown()
+        try await server.shutdown()
         FileHandle.standardError.write(Data("richpush serve: stopped cleanly; every acknowledged receipt is committed.\n".utf8))
         return 0
     }
