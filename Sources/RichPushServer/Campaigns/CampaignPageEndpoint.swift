@@ -13,7 +13,10 @@ struct CampaignPageEndpoint: CampaignEndpoint {
         guard id.isEmpty else {
             do throws(HTTPResponseError) {
                 let campaign = try await find(id) { store, id in try store.campaign(id) }
-                return .html(200, CampaignPage.detail(campaign, generatedAtMs: nowMs))
+                let (variants, funnels) = try await ShowCampaignEndpoint.variants(of: campaign, context: context)
+                let pushIDs = variants.isEmpty ? [campaign.pushID] : variants.map(\.pushID)
+                let media = try await context.read { store in try pushIDs.flatMap { try store.pushMedia($0) } }
+                return .html(200, CampaignPage.detail(campaign, generatedAtMs: nowMs, media: media, variants: variants, funnels: funnels))
             } catch var error {
                 error.page = CampaignPage.message(error.message, generatedAtMs: nowMs)
                 throw error

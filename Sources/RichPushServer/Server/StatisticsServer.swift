@@ -196,7 +196,7 @@ public final class StatisticsServer: @unchecked Sendable {
                         "POST",
                         CreateCampaignEndpoint(
                             context: context, sender: sender, idempotency: IdempotentSend(context: context, scope: "POST /v1/campaigns"),
-                            settings: context.configuration.campaigns)
+                            settings: context.configuration.campaigns, mediaCheck: PushMediaCheck(context: context))
                     ),
                 ]),
             .init(pattern: .enclosed("/v1/campaigns/", "/cancel"), endpoints: [("POST", CancelCampaignEndpoint(context: context))]),
