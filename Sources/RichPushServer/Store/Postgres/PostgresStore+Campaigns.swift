@@ -404,7 +404,10 @@ extension PostgresStore: CampaignStore {
                 if !result.isNotSent { recorded.insert(result.token) }
             }
             // The funnel, in this commit: only the targets it gave a result.
-            for send in funnel?.sends(sorted, recorded: recorded, chunk: chunk) ?? [] { try Self.recordSend(send, on: db) }
+            for send in funnel?.sends(sorted, recorded: recorded, chunk: chunk) ?? [] {
+                // With its tokens' events (token.inactive, token.bad) when this commit records it.
+                if try Self.recordSend(send, on: db) == .recorded { try Self.insertWebhookDeliveries(send.webhookDeliveries, on: db) }
+            }
             try db.execute(
                 """
                 UPDATE campaigns SET sent = sent + $2, accepted = accepted + $3, skipped = skipped + $4, failed = failed + $5,
