@@ -14,6 +14,8 @@ final class ServerContext: Sendable {
     /// Rows anonymous requests may create per client address.
     let creationBudget: CreationBudget
     let origins: OriginPolicy
+    /// Checks the device a per-device receipt names (secrets cached).
+    let recipients = ReceiptDeviceVerifier()
     /// Whether the public URL is `https://` (session cookies are then `Secure`).
     let publicHTTPS: Bool
     /// Where store work runs: reads side by side, request writes one at a time, long and

@@ -144,6 +144,9 @@ public final class StatisticsServer: @unchecked Sendable {
             }
         }
         if let webhooks { services.append(webhooks) }
+        if configuration.recipientsRetentionDays > 0, let recipients = try? store.recipientStore() {
+            services.append(RecipientsRetention(store: recipients, days: configuration.recipientsRetentionDays, lanes: lanes, clock: configuration.clock))
+        }
         return services
     }
 
@@ -178,7 +181,12 @@ public final class StatisticsServer: @unchecked Sendable {
                     ),
                 ]),
             .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
+            .init(pattern: .exact(["/v1/devices/batch"]), endpoints: [("POST", RegisterDevicesBatchEndpoint(context: context))]),
             .init(pattern: .enclosed("/v1/pushes/", "/sends"), endpoints: [("POST", RecordedSendEndpoint(context: context))]),
+            .init(pattern: .enclosed("/v1/pushes/", "/recipients"), endpoints: [("GET", RecipientsEndpoint(context: context))]),
+            .init(pattern: .enclosed("/v1/users/", "/pushes"), endpoints: [("GET", UserPushesEndpoint(context: context))]),
+            .init(pattern: .prefix("/v1/users/"), endpoints: [("DELETE", EraseUserEndpoint(context: context))]),
+            .init(pattern: .exact(["/v1/conversions"]), endpoints: [("POST", ConversionEndpoint(context: context))]),
             .init(pattern: .prefix("/v1/devices/"), endpoints: [("DELETE", UnregisterDeviceEndpoint(context: context))]),
             .init(pattern: .prefix("/v1/pushes/"), endpoints: [("GET", ShowPushEndpoint(context: context))]),
             .init(pattern: .prefix("/pushes/"), endpoints: [("GET", PushPageEndpoint(context: context))]),

@@ -76,8 +76,9 @@ final class InProcessServer: Sendable {
             let response = await server.handle(request)
             var answered: [String: String] = [:]
             for header in response.headers { answered[header.name.lowercased()] = header.value }
-            if let type = response.contentType, !response.body.isEmpty { answered["content-type"] = type }
-            return HTTPTestClient.Response(status: response.status, headers: answered, body: response.body)
+            let body = response.file?.readAll() ?? response.body
+            if let type = response.contentType, !body.isEmpty { answered["content-type"] = type }
+            return HTTPTestClient.Response(status: response.status, headers: answered, body: body)
         }
 
         func post(_ path: String, form: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {

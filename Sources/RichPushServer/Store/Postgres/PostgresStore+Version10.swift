@@ -34,7 +34,9 @@ extension PostgresStore {
         CREATE UNIQUE INDEX IF NOT EXISTS devices_device_id ON devices (device_id) WHERE device_id IS NOT NULL;
         ALTER TABLE receipts ADD COLUMN IF NOT EXISTS device_id text;
         CREATE INDEX IF NOT EXISTS receipts_recipients ON receipts (push_id, event, device_id COLLATE "C") WHERE device_id IS NOT NULL;
-        CREATE INDEX IF NOT EXISTS receipts_device ON receipts (device_id, received_at_ms) WHERE device_id IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS receipts_device ON receipts (device_id) WHERE device_id IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS receipts_device_age ON receipts (received_at_ms) WHERE device_id IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS push_tokens_device ON push_tokens (device_token, sent_at_ms);
         CREATE TABLE IF NOT EXISTS conversions (
             push_id text NOT NULL,
             conversion_id text NOT NULL,

@@ -16,6 +16,7 @@ import Foundation
 ///   (the app said its receipts name the device: `not_delivered` counts it).
 /// - `receipts.device_id`: the registered device an authenticated receipt named (indexed only
 ///   where set); cleared after the recipients' retention.
+/// - `push_tokens_device`: a device token's sends (a user's history, erasure).
 /// - `conversions`: `POST /v1/conversions`, attributed to a push (and variant) and a device or user.
 /// - `webhook_outbox.failures`: failed tries (the backoff's count); `attempts` now counts only
 ///   requests that were sent.
@@ -61,7 +62,9 @@ extension SQLiteStore {
             );
             CREATE UNIQUE INDEX IF NOT EXISTS devices_device_id ON devices (device_id) WHERE device_id IS NOT NULL;
             CREATE INDEX IF NOT EXISTS receipts_recipients ON receipts (push_id, event, device_id) WHERE device_id IS NOT NULL;
-            CREATE INDEX IF NOT EXISTS receipts_device ON receipts (device_id, received_at_ms) WHERE device_id IS NOT NULL;
+            CREATE INDEX IF NOT EXISTS receipts_device ON receipts (device_id) WHERE device_id IS NOT NULL;
+            CREATE INDEX IF NOT EXISTS receipts_device_age ON receipts (received_at_ms) WHERE device_id IS NOT NULL;
+            CREATE INDEX IF NOT EXISTS push_tokens_device ON push_tokens (device_token, sent_at_ms);
             CREATE TABLE IF NOT EXISTS conversions (
               push_id TEXT NOT NULL,
               conversion_id TEXT NOT NULL,

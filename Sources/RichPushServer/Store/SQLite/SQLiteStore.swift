@@ -101,8 +101,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private let walDescriptor = Locked<Int32>(-1)
 
     private static let insertSQL = """
-        INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+        INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, device_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
         """
 
     /// Opens (creating if needed) the database file and its schema.
@@ -244,7 +244,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 try statement.bind([
                     .text(r.pushID), .text(r.event.rawValue), .optional(r.receiptID), .optional(r.outcome?.rawValue),
                     .optional(r.reason?.rawValue), .optional(r.elapsedMs), .optional(r.mediaBytes), .optional(r.mediaType),
-                    .optional(stored.userAgent), .integer(stored.receivedAtMs),
+                    .optional(stored.userAgent), .integer(stored.receivedAtMs), .optional(stored.deviceID),
                 ])
                 try statement.run()
                 let isNew = writer.changes == 1
