@@ -16,7 +16,11 @@ struct CampaignPageEndpoint: CampaignEndpoint {
                 let (variants, funnels) = try await ShowCampaignEndpoint.variants(of: campaign, context: context)
                 let pushIDs = variants.isEmpty ? [campaign.pushID] : variants.map(\.pushID)
                 let media = try await context.read { store in try pushIDs.flatMap { try store.pushMedia($0) } }
-                return .html(200, CampaignPage.detail(campaign, generatedAtMs: nowMs, media: media, variants: variants, funnels: funnels))
+                // Who saw it: the campaign's push (the first variant's, with variants; each variant's page has its own).
+                let recipients = try await RecipientsPanel.section(
+                    request, pushID: pushIDs[0], base: "/campaigns/" + HTML.urlComponent(campaign.id), context: context)
+                return .html(
+                    200, CampaignPage.detail(campaign, generatedAtMs: nowMs, media: media, variants: variants, funnels: funnels, recipients: recipients))
             } catch var error {
                 error.page = CampaignPage.message(error.message, generatedAtMs: nowMs)
                 throw error

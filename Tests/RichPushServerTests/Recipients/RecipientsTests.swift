@@ -112,6 +112,14 @@ struct RecipientsTests {
         // The real device's own receipt is attributed.
         #expect(try await harness.receipt("r-forged", device: devices[0]) == 202)
         #expect(try await harness.pages("r-forged", "delivered", limit: 10).ids == [devices[0].deviceID])
+        // The dashboard's push page lists them, with the other states and the exports.
+        let page = try await client.request("GET", "/pushes/r-forged", headers: harness.server.admin).text
+        #expect(page.contains("<h2>Who saw it</h2>"))
+        #expect(page.contains(devices[0].deviceID) && page.contains("u0"))
+        #expect(page.contains("/v1/pushes/r-forged/recipients?state=delivered&amp;format=csv"))
+        let missingPage = try await client.request("GET", "/pushes/r-forged?recipients=not_delivered", headers: harness.server.admin).text
+        #expect(missingPage.contains(devices[1].deviceID) && missingPage.contains(devices[2].deviceID) && !missingPage.contains(devices[0].deviceID))
+        #expect(!page.contains(tokens[0]), "no token on the page")
         try await harness.server.shutdown()
     }
 
