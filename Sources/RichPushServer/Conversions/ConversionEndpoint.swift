@@ -14,6 +14,9 @@ struct ConversionEndpoint: Endpoint {
     var access: EndpointAccess { .admin }
     var contentTypes: [String]? { ["application/json"] }
     var noStore: Bool { true }
+    /// 8 KB: a push or campaign id, a user id of 128 bytes and a conversion id of 128, each of
+    /// which JSON may write as `\u` escapes (6 bytes a character), are well inside it.
+    var maximumBody: Int { 8_192 }
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let parsed = try ConversionRequest(body: request.body)

@@ -5,6 +5,9 @@ import RichPushCore
 /// push sent to one of the user's registered devices, with the provider's verdict and, when the
 /// app reports per device, when the device showed and opened it.
 struct UserPushesEndpoint: Endpoint {
+    /// The largest `limit`: 500 pushes a page.
+    static let maximumLimit = 500
+
     let context: ServerContext
 
     var access: EndpointAccess { .admin }
@@ -14,8 +17,8 @@ struct UserPushesEndpoint: Endpoint {
         let userID = try Self.userID(request)
         var limit = 50
         if let text = request.query["limit"] {
-            guard text.utf8.count <= 4, let n = Int(text), (1...500).contains(n) else {
-                throw HTTPResponseError(field: "limit", message: "limit must be an integer from 1 to 500")
+            guard text.utf8.count <= 4, let n = Int(text), (1...Self.maximumLimit).contains(n) else {
+                throw HTTPResponseError(field: "limit", message: "limit must be an integer from 1 to \(Self.maximumLimit)")
             }
             limit = n
         }
