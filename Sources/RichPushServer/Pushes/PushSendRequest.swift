@@ -171,6 +171,22 @@ public struct PushSendRequest: Sendable {
                 } catch {
                     throw HTTPResponseError(field: "buttons", message: "\(error.message) (the extension's rules: docs/extension.md)")
                 }
+                // Texts a person reads on the lock screen: no control character (openapi.yaml's
+                // pattern; a control character in a title or placeholder is a bug upstream).
+                for (index, button) in (buttons.arrayValue ?? []).enumerated() {
+                    let input = button["input"]
+                    let texts =
+                        [("id", button["id"]), ("title", button["title"]), ("icon", button["icon"])]
+                        + [("input.button", input?["button"]), ("input.placeholder", input?["placeholder"])]
+                    for (key, value) in texts {
+                        guard let text = value?.stringValue, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                            continue
+                        }
+                        throw HTTPResponseError(
+                            field: "buttons[\(index)].\(key)",
+                            message: "buttons[\(index)].\(key) contains a control character (such as a line feed or U+000F); remove it")
+                    }
+                }
                 built.customKeys["buttons"] = buttons
                 built.mutableContent = true
             }
