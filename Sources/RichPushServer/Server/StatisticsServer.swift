@@ -47,7 +47,7 @@ public final class StatisticsServer: @unchecked Sendable {
     private let writer: ReceiptWriter
     private let sender: PushSender?
     private let webhooks: WebhookDispatcher?
-    /// The background services (campaign workers, the webhook dispatcher, purges and clean-ups),
+    /// The background services (campaign workers, the webhook dispatcher, the targets purge, the recipients retention),
     /// started and stopped together.
     public let services: ServiceGroup
     /// The store's lanes: the one door store work goes through.
@@ -127,8 +127,8 @@ public final class StatisticsServer: @unchecked Sendable {
 
     /// The background services this configuration runs: the campaign workers and the targets'
     /// purge (with a provider, workers and a store that keeps campaigns; a store without runs
-    /// none, and its campaign routes answer 501), the webhook dispatcher (with endpoints), the
-    /// media edge's clean-up (with the edge) and the recipients' retention.
+    /// none, and its campaign routes answer 501), the webhook dispatcher (with endpoints) and the
+    /// recipients' retention. (The media edge needs none: it evicts within its bound as it stores.)
     private static func backgroundServices(
         _ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, sender: PushSender?, webhooks: WebhookDispatcher?,
         lanes: StoreLanes
