@@ -84,6 +84,11 @@ struct PushSendRequestTests {
             ),
             (["tokens": [Self.token], "title": "t", "buttons": [["id": "a", "title": "A"], ["id": "b", "title": "B\nC"]]], "buttons[1].title"),
             (["tokens": [Self.token], "title": "t", "buttons": [["id": "a\u{85}", "title": "A"]]], "buttons[0].id"),
+            // A placeholder that is no string was read as an empty one (schemathesis sent {}).
+            (
+                ["tokens": [Self.token], "title": "t", "buttons": [["id": "a", "title": "A", "input": ["placeholder": [String: Any]()]]]],
+                "buttons[0].input.placeholder"
+            ),
         ]
         for (body, field) in cases {
             do {

@@ -179,9 +179,11 @@ public struct PushSendRequest: Sendable {
                         [("id", button["id"]), ("title", button["title"]), ("icon", button["icon"])]
                         + [("input.button", input?["button"]), ("input.placeholder", input?["placeholder"])]
                     for (key, value) in texts {
-                        guard let text = value?.stringValue, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                            continue
+                        guard let value else { continue }
+                        guard let text = value.stringValue else {
+                            throw HTTPResponseError(field: "buttons[\(index)].\(key)", message: "buttons[\(index)].\(key) must be a string")
                         }
+                        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { continue }
                         throw HTTPResponseError(
                             field: "buttons[\(index)].\(key)",
                             message: "buttons[\(index)].\(key) contains a control character (such as a line feed or U+000F); remove it")
