@@ -69,10 +69,8 @@ extension SQLiteToPostgresMigration {
         let query = try source.prepared(
             "SELECT rowid, device_token, provider, platform, user_id, app_version, registered_at_ms\(MigrationRowCheck.lengths(["device_token", "user_id", "app_version"])), \(later) FROM devices WHERE rowid > ? ORDER BY rowid LIMIT ?"
         )
-        let (rows, chunk) = try readChunk(
-            query, item: "devices", after: after,
-            problem: { MigrationRowCheck.deviceProblem($0) ?? MigrationRowCheck.deviceCredentialProblem($0, first: 10) }
-        ) { row, rowid in
+        let problem: (SQLiteStatement) -> String? = { MigrationRowCheck.deviceProblem($0) ?? MigrationRowCheck.deviceCredentialProblem($0, first: 10) }
+        let (rows, chunk) = try readChunk(query, item: "devices", after: after, problem: problem) { row, rowid in
             (
                 rowid, row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "", row.text(4), row.text(5), row.int(6) ?? 0, row.text(10), row.text(11),
                 (row.int(12) ?? 0) != 0
