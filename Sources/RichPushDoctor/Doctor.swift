@@ -11,12 +11,10 @@ public enum Doctor {
     /// - Parameters:
     ///   - path: an `.xcodeproj`, an `.xcworkspace` or a folder holding one.
     ///   - payload: the bytes of a payload to lint against the project, or `nil`.
-    ///   - configuration: the one configuration whose settings are checked, or `nil` (the
-    ///     default) for every configuration the project can be built with, each finding naming
-    ///     those it holds in.
+    ///   - configuration: the configuration whose settings are checked (Release).
     ///   - names: what the fixes call the tools and settings (the command line's commands and options).
     /// - Returns: the report.
-    public static func run(path: String, payload: Data? = nil, configuration: String? = nil, names: DoctorSettingNames = .library) -> DoctorReport {
+    public static func run(path: String, payload: Data? = nil, configuration: String = "Release", names: DoctorSettingNames = .library) -> DoctorReport {
         examine(path: path, payload: payload, configuration: configuration, names: names).report
     }
 
@@ -27,19 +25,18 @@ public enum Doctor {
     ///   - path: an `.xcodeproj`, an `.xcworkspace` or a folder holding one.
     ///   - payload: the bytes of the payload.
     ///   - probe: the media probe's settings (budget, allowed hosts).
-    ///   - configuration: the one configuration whose settings are checked, or `nil` (the
-    ///     default) for every configuration.
+    ///   - configuration: the configuration whose settings are checked (Release).
     ///   - names: what the fixes call the tools and settings (the command line's commands and options).
     /// - Returns: the report, the media findings among the others.
     public static func run(
-        path: String, payload: Data, probe: MediaProbe.Settings, configuration: String? = nil, names: DoctorSettingNames = .library
+        path: String, payload: Data, probe: MediaProbe.Settings, configuration: String = "Release", names: DoctorSettingNames = .library
     ) async -> DoctorReport {
         let (report, analysis) = examine(path: path, payload: payload, configuration: configuration, names: names)
         let media = await MediaChecks.check(payload, analysis: analysis, settings: probe, names: names)
-        return DoctorReport(project: report.project, targets: report.targets, findings: report.findings + media, configurations: report.configurations)
+        return DoctorReport(project: report.project, targets: report.targets, findings: report.findings + media)
     }
 
-    private static func examine(path: String, payload: Data?, configuration: String?, names: DoctorSettingNames) -> (
+    private static func examine(path: String, payload: Data?, configuration: String, names: DoctorSettingNames) -> (
         report: DoctorReport, analysis: ProjectAnalysis?
     ) {
         let located: ProjectLocator.Located
@@ -68,47 +65,14 @@ public enum Doctor {
             if let payload { findings += PayloadChecks.check(payload, analysis: nil, names: names) }
             return (DoctorReport(project: located.project, targets: [], findings: findings), nil)
         }
-        let configurations = configuration.map { [$0] } ?? Self.configurationNames(project)
-        // The payload is checked, and the targets listed, against Release (what ships), else the first.
-        let main = configurations.contains("Release") ? "Release" : configurations.first ?? "Release"
-        let analysis = ProjectAnalysis(project: project, configuration: main)
-        if configurations.count <= 1 {
-            findings += ProjectDoctor.check(analysis)
-        } else {
-            // Each configuration's findings; one line per finding, naming the configurations it holds in.
-            var order: [DoctorFinding] = []
-            var holds: [DoctorFinding: [String]] = [:]
-            for name in configurations {
-                let checked = name == main ? analysis : ProjectAnalysis(project: project, configuration: name)
-                for finding in ProjectDoctor.check(checked) {
-                    if holds[finding] == nil { order.append(finding) }
-                    if holds[finding]?.contains(name) != true { holds[finding, default: []].append(name) }
-                }
-            }
-            // A finding of every configuration names none (the report lists the ones checked).
-            findings += order.map { holds[$0]?.count == configurations.count ? $0 : $0.holding(in: holds[$0] ?? []) }
-        }
+        let analysis = ProjectAnalysis(project: project, configuration: configuration)
+        findings += ProjectDoctor.check(analysis)
         if let payload { findings += PayloadChecks.check(payload, analysis: analysis, names: names) }
         let targets = analysis.targets.filter { $0.kind != .other }.map { facts in
             DoctorReport.Target(
                 name: facts.target.name, kind: facts.kind.rawValue, bundleID: facts.bundleID?.value, deploymentTarget: facts.deploymentTarget?.value,
                 embeddedIn: facts.embeddedIn)
         }
-        return (DoctorReport(project: located.project, targets: targets, findings: findings, configurations: configurations), analysis)
-    }
-
-    /// The configurations the project can be built with: the names in the project's
-    /// configuration list (`Debug`, `Release`, and any added), in its order; a target's list
-    /// falls back to its default for a name it lacks, as `xcodebuild -configuration` does.
-    ///
-    /// - Parameter project: the project.
-    /// - Returns: the names (at least one: `Release` when the project lists none).
-    static func configurationNames(_ project: XcodeProject) -> [String] {
-        let list = project.object(project.root["buildConfigurationList"]?.string)
-        var names: [String] = []
-        for id in list?["buildConfigurations"]?.strings ?? [] {
-            if let name = project.object(id)?["name"]?.string, !names.contains(name) { names.append(name) }
-        }
-        return names.isEmpty ? ["Release"] : names
+        return (DoctorReport(project: located.project, targets: targets, findings: findings), analysis)
     }
 }

@@ -30,7 +30,7 @@ final class DoctorCommandTests: XCTestCase {
 
         let help = try await doctor(["--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.contains("richpush doctor PATH [--json] [--configuration NAME] [--payload FILE [--probe"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("richpush doctor PATH [--json] [--payload FILE [--probe"), help.stdout)
     }
 
     func testJSONAndPayload() async throws {

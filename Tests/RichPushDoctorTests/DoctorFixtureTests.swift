@@ -163,51 +163,13 @@ final class DoctorFixtureTests: XCTestCase {
         XCTAssertEqual(report.targets.first { $0.name == "NotificationServiceExtension" }?.embeddedIn, ["RichPushExample"])
     }
 
-    /// Issue 29, item 8: doctor read only Release, so a Debug-only fault was "no error found".
-    /// The correct project with the service extension's Debug configuration above the app's
-    /// deployment target: an error naming Debug (and only Debug); `--configuration Release` alone
-    /// finds none.
-    func testADebugOnlyFaultIsFoundAndNamesItsConfiguration() throws {
-        let copy = try Fixtures.temporaryDirectory("doctor-debug-only")
-        defer { try? FileManager.default.removeItem(at: copy) }
-        let project = copy.appendingPathComponent("correct")
-        try FileManager.default.copyItem(atPath: Fixture.path("correct"), toPath: project.path)
-        let file = project.appendingPathComponent("Fixture.xcodeproj/project.pbxproj")
-        var text = try String(contentsOf: file, encoding: .utf8)
-        // The service extension's Debug configuration (CODE_SIGN_ENTITLEMENTS names its entitlements).
-        let anchor = "buildSettings = {\n\t\t\t\tCODE_SIGN_ENTITLEMENTS = NotificationService/NotificationService.entitlements;"
-        let debugStart = try XCTUnwrap(text.range(of: "/* Debug */ = {\n\t\t\tisa = XCBuildConfiguration;\n\t\t\t" + anchor))
-        let at = try XCTUnwrap(text.range(of: anchor, range: debugStart.lowerBound..<text.endIndex))
-        text.replaceSubrange(at, with: anchor + "\n\t\t\t\tIPHONEOS_DEPLOYMENT_TARGET = 18.0;")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-
-        let report = Doctor.run(path: project.path)
-        XCTAssertEqual(report.configurations, ["Debug", "Release"])
-        let errors = report.findings.filter { $0.severity == .error }
-        XCTAssertEqual(errors.map(\.code), [.nseDeploymentTargetAboveApp], "\(report.lines)")
-        XCTAssertEqual(errors.first?.configurations, ["Debug"])
-        XCTAssertEqual(errors.first?.description.hasPrefix("error nse_deployment_target_above_app NotificationService [Debug]: "), true, "\(report.lines)")
-        XCTAssertTrue(report.summary.contains("configurations checked: Debug, Release"), report.summary)
-        let json = report.json["findings"]?.arrayValue?.first { $0["code"]?.stringValue == "nse_deployment_target_above_app" }
-        XCTAssertEqual(json?["configurations"], .array([.string("Debug")]))
-        // The informational finding holds in both: it names none.
-        XCTAssertEqual(report.findings.first { $0.code == .contentExtensionPresent }?.configurations, [])
-
-        let release = Doctor.run(path: project.path, configuration: "Release")
-        XCTAssertFalse(release.hasErrors, "\(release.lines)")
-        XCTAssertEqual(release.configurations, ["Release"])
-        XCTAssertTrue(Doctor.run(path: project.path, configuration: "Debug").hasErrors)
-    }
-
     func testJSONShape() throws {
         let report = try report("nse_bundle_id_prefix")
         guard case .object(let root) = report.json else { return XCTFail("not an object") }
-        XCTAssertEqual(Set(root.keys), ["project", "configurations", "targets", "findings"])
-        XCTAssertEqual(root["configurations"], .array([.string("Debug"), .string("Release")]))
+        XCTAssertEqual(Set(root.keys), ["project", "targets", "findings"])
         let target = root["targets"]?.arrayValue?.first?.objectValue
         XCTAssertEqual(Set(target?.keys ?? [:].keys), ["name", "kind", "bundle_id", "deployment_target", "embedded_in"])
         let finding = root["findings"]?.arrayValue?.first?.objectValue
-        // The fault is in both configurations: it names none.
         XCTAssertEqual(Set(finding?.keys ?? [:].keys), ["code", "severity", "target", "message", "fix"])
         XCTAssertEqual(finding?["code"]?.stringValue, "nse_bundle_id_prefix")
         XCTAssertEqual(finding?["severity"]?.stringValue, "error")

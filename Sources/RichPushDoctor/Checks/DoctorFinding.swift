@@ -31,9 +31,6 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// What to do.
     public let fix: String
-    /// The build configurations it holds in (`["Debug"]`) when it holds in some of those
-    /// checked, not all; empty otherwise (`DoctorReport.configurations` lists those checked).
-    public let configurations: [String]
 
     /// Makes a finding.
     /// - Parameters:
@@ -42,28 +39,16 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - target: the target it concerns.
     ///   - message: what is wrong.
     ///   - fix: what to do.
-    ///   - configurations: the build configurations it holds in (empty: not about one).
-    public init(_ code: DoctorCode, severity: Severity? = nil, target: String, _ message: String, fix: String, configurations: [String] = []) {
+    public init(_ code: DoctorCode, severity: Severity? = nil, target: String, _ message: String, fix: String) {
         self.code = code
         self.severity = severity ?? code.severity
         self.target = target
         self.message = message
         self.fix = fix
-        self.configurations = configurations
     }
 
-    /// The same finding, holding in `configurations`.
-    ///
-    /// - Parameter configurations: the build configurations.
-    /// - Returns: the finding naming them.
-    public func holding(in configurations: [String]) -> DoctorFinding {
-        DoctorFinding(code, severity: severity, target: target, message, fix: fix, configurations: configurations)
-    }
-
-    /// One line: `error nse_not_embedded NotificationService: … Fix: …`, the configurations after
-    /// the target (`NotificationService [Debug]`) when it holds in some only.
+    /// One line: `error nse_not_embedded NotificationService: … Fix: …`.
     public var description: String {
-        let configured = configurations.isEmpty ? target : "\(target) [\(configurations.joined(separator: ", "))]"
-        return "\(severity.rawValue) \(code) \(configured): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
+        "\(severity.rawValue) \(code) \(target): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
     }
 }

@@ -23,20 +23,15 @@ public struct DoctorReport: Sendable {
     public let targets: [Target]
     /// The findings, errors first, then warnings, then info.
     public let findings: [DoctorFinding]
-    /// The build configurations whose settings were checked (`["Debug", "Release"]`); empty
-    /// when no project was read.
-    public let configurations: [String]
 
     /// Makes a report, sorting the findings (errors first; stable within a severity).
     /// - Parameters:
     ///   - project: the project path.
     ///   - targets: the targets.
     ///   - findings: the findings in any order.
-    ///   - configurations: the build configurations checked.
-    public init(project: String?, targets: [Target], findings: [DoctorFinding], configurations: [String] = []) {
+    public init(project: String?, targets: [Target], findings: [DoctorFinding]) {
         self.project = project
         self.targets = targets
-        self.configurations = configurations
         var seen = Set<DoctorFinding>()
         let unique = findings.filter { seen.insert($0).inserted }
         self.findings = unique.enumerated().sorted { a, b in
@@ -60,7 +55,6 @@ public struct DoctorReport: Sendable {
                     + (target.embeddedIn.isEmpty ? "" : ", in " + target.embeddedIn.joined(separator: ", ")) + ")"
             }
             line += " in \(project)" + (names.isEmpty ? "" : ": " + names.joined(separator: "; "))
-            if !configurations.isEmpty { line += "; configurations checked: " + configurations.joined(separator: ", ") }
         }
         return line + (errors == 0 ? "; no error found" : "")
     }
@@ -70,11 +64,10 @@ public struct DoctorReport: Sendable {
         findings.map(\.description) + [summary]
     }
 
-    /// `{"project", "configurations", "targets": [{name, kind, bundle_id, deployment_target, embedded_in}], "findings": [{code, severity, target, message, fix, configurations (when it holds in some only)}]}`.
+    /// `{"project", "targets": [{name, kind, bundle_id, deployment_target, embedded_in}], "findings": [{code, severity, target, message, fix}]}`.
     public var json: JSONValue {
         .object([
             "project": project.map(JSONValue.string) ?? .null,
-            "configurations": .array(configurations.map(JSONValue.string)),
             "targets": .array(
                 targets.map { target in
                     .object([
@@ -85,13 +78,10 @@ public struct DoctorReport: Sendable {
                 }),
             "findings": .array(
                 findings.map { finding in
-                    var object: [String: JSONValue] = [
+                    .object([
                         "code": .string(finding.code.rawValue), "severity": .string(finding.severity.rawValue), "target": .string(finding.target),
                         "message": .string(finding.message), "fix": .string(finding.fix),
-                    ]
-                    // Only on a finding that holds in some configurations, not all.
-                    if !finding.configurations.isEmpty { object["configurations"] = .array(finding.configurations.map(JSONValue.string)) }
-                    return .object(object)
+                    ])
                 }),
         ])
     }

@@ -8,14 +8,12 @@ enum DoctorCommand {
     static let spec = CommandSpec(
         name: "doctor",
         summary: "Check an Xcode project (and a payload) for why rich notifications will not show",
-        usage: "richpush doctor PATH [--json] [--configuration NAME] [--payload FILE [--probe [--media-allow-host HOST] [--allow-http-host HOST]]]",
+        usage: "richpush doctor PATH [--json] [--payload FILE [--probe [--media-allow-host HOST] [--allow-http-host HOST]]]",
         discussion: """
             PATH is an .xcodeproj, an .xcworkspace, or a folder holding one (the first found;
             the others are named). Reads project.pbxproj, the targets' Info.plist and
-            .entitlements files and their build settings in every configuration the project
-            lists (Debug, Release, …; with .xcconfig files, $(…) expanded; what cannot be
-            resolved is said so; a finding that holds in some names them: TARGET [Debug]),
-            and checks that each app has a
+            .entitlements files and their Release build settings (with .xcconfig files,
+            $(…) expanded; what cannot be resolved is said so), and checks that each app has a
             notification service extension that is embedded, not "Copy only when installing",
             at the right extension point with an existing principal class, not above the app's
             deployment target, with the app's bundle id prefix and App Group, and that the app
@@ -34,7 +32,6 @@ enum DoctorCommand {
             """,
         options: [
             .flag("json", help: "Print {project, targets, findings} as one JSON object."),
-            .value("configuration", "NAME", help: "Check only this build configuration (default: every one the project lists)."),
             .value("payload", "FILE", help: "Also lint this payload (JSON; - for stdin) against the project."),
             .flag("probe", help: "With --payload: fetch each media URL as the extension would (media_refused, media_slow, media_ok)."),
         ] + MediaProbeOptions.options,
@@ -49,19 +46,15 @@ enum DoctorCommand {
             throw UsageError(command: "doctor", message: "'--probe' fetches the payload's media: give it with '--payload FILE'")
         }
         let settings = try MediaProbeOptions.settings(args, command: "doctor")
-        let configuration = args.value("configuration")
-        if let configuration, !(1...128).contains(configuration.utf8.count) || configuration.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-            throw UsageError(command: "doctor", message: "'--configuration' takes a build configuration's name, e.g. Debug or Release")
-        }
         var payload: Data?
         if let file = args.value("payload") {
             payload = try await InputFile.read(file, what: "the payload", option: "--payload")
         }
         let report: DoctorReport
         if args.flag("probe"), let payload {
-            report = await Doctor.run(path: path, payload: payload, probe: settings, configuration: configuration, names: SettingNames.doctor)
+            report = await Doctor.run(path: path, payload: payload, probe: settings, names: SettingNames.doctor)
         } else {
-            report = Doctor.run(path: path, payload: payload, configuration: configuration, names: SettingNames.doctor)
+            report = Doctor.run(path: path, payload: payload, names: SettingNames.doctor)
         }
         if args.flag("json") {
             var out = report.json.jsonData(sortedKeys: true)
