@@ -130,6 +130,8 @@ let package = Package(
                 "RichPushCore", "CMicroHTTPD", "CSQLite", "CLibPQ", "RichPushProvider", "RichPushMedia",
                 // SHA-256 of an Idempotency-Key request's canonical body; the media edge names files by SHA-256 (issue 19)
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                // webhook deliveries: one libcurl client per endpoint (issue 29)
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             // GET /openapi.yaml: the repository's openapi.yaml (a symlink in the target), compiled in.
             resources: [.embedInCode("OpenAPI/openapi.yaml")]

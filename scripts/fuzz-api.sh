@@ -33,7 +33,7 @@ BACKENDS=${FUZZ_BACKENDS:-sqlite postgres}
 MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-40}
 MAX_TIME=${FUZZ_MAX_TIME:-40}
 TOKEN=fuzz-admin-token-0123456789abcdef
-CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
+CHECKS=${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance}
 
 [ -x "$BIN" ] || { echo "fuzz-api: no richpush binary at $BIN (run swift build first, or set RICHPUSH_BIN)" >&2; exit 1; }
 command -v st >/dev/null || { echo "fuzz-api: schemathesis (st) is missing: bash scripts/install-deps.sh" >&2; exit 1; }

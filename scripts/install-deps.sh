@@ -34,6 +34,7 @@ PIP_PACKAGES=(
   aioapns                # benchmarks/apns-throughput.sh: the Python APNs client compared against
   openstep-parser        # RichPushDoctorTests: the pbxproj parser's tree is compared with openstep-parser's; benchmarks/doctor.sh
   pbxproj                # benchmarks/doctor.sh: XcodeProject.load timed on the same project as richpush doctor
+  openapi-python-client==0.29.1  # GeneratedClientTests: docs/api.md's Python client, generated from openapi.yaml and run as written (pinned: its generated names change between releases)
   schemathesis==4.32.5   # scripts/fuzz-api.sh fuzzes richpush serve against openapi.yaml (pinned: its checks and CLI change between releases); brings PyYAML, which OpenAPIDocumentTests read the document with
 )
 

@@ -31,7 +31,7 @@ bash scripts/docs.sh
 # the rest no longer loads: run beside the media encoders and the 100,000-line record-send of the
 # first phase, 2 cores leave them short of CPU for seconds at a time. Each still compares with
 # its failure's own timescale; none is loosened.
-TIMING='UnreachableProviderTests|ServerConformanceTests|FaultConformanceTests|HTTP2ClientBehaviourTests|MisbehavingServerTests|AvatarFaultTests|SimulateMessageTests|DeliveryTests|TransportContractTests|ReceiptTests|AdminTokenTests|SlowClientTests|PostgresDeadlineTests|SQLiteBusyTests|SendConnectionsTests|StreamLimitTests|ServerDurabilityTests|CampaignSQLiteTests|CampaignPostgresTests|MalformedRequestTests|MediaWorkerTimingTests|DoctorTimingTests|MediaFloodTimingTests'
+TIMING='UnreachableProviderTests|ServerConformanceTests|FaultConformanceTests|HTTP2ClientBehaviourTests|MisbehavingServerTests|AvatarFaultTests|SimulateMessageTests|DeliveryTests|TransportContractTests|ReceiptTests|AdminTokenTests|SlowClientTests|PostgresDeadlineTests|SQLiteBusyTests|SendConnectionsTests|StreamLimitTests|ServerDurabilityTests|CampaignSQLiteTests|CampaignPostgresTests|MalformedRequestTests|MediaWorkerTimingTests|DoctorTimingTests|MediaFloodTimingTests|WebhookIsolationTests|CampaignFairnessTests|DatabaseClockTests'
 swift test --skip-build --skip "$TIMING"
 swift test --skip-build --filter "$TIMING"
 # The HTTP API as a contract (issue 23): schemathesis fuzzes a real richpush serve (SQLite, then

@@ -744,6 +744,20 @@ void rp_request_respond(rp_request *r, unsigned status, const char *content_type
     rp_request_deliver(r, response, 0, status);
 }
 
+void rp_request_respond_fd(rp_request *r, unsigned status, const char *content_type, int fd, uint64_t length,
+                           const char *headers) {
+    struct MHD_Response *response = MHD_create_response_from_fd64(length, fd);
+    if (response == NULL) {
+        close(fd);
+    } else {
+        if (content_type != NULL) MHD_add_response_header(response, "Content-Type", content_type);
+        rp_add_header_lines(response, r->server->default_headers);
+        rp_add_header_lines(response, headers);
+        if (atomic_load(&r->server->draining)) MHD_add_response_header(response, "Connection", "close");
+    }
+    rp_request_deliver(r, response, 0, status);
+}
+
 void rp_request_respond_empty(rp_request *r, unsigned status) {
     if (status == 202 && r->server->accepted != NULL && !atomic_load(&r->server->draining)) {
         rp_request_deliver(r, r->server->accepted, 1, status);

@@ -117,6 +117,30 @@ import Testing
         #expect(lookup.summary.contains("(att)") && lookup.summary.contains("(custom.i)") && lookup.summary.contains("OneSignal payload"))
     }
 
+    @Test func aOneSignalPayloadWithItsOwnPushIDInDataWarnsTwoPushIDs() throws {
+        // docs/server.md once told OneSignal users to add data.push_id (custom.a.push_id) while the
+        // extension reads custom.i first: receipts under one id, the recorded send under another.
+        var linter = RichPushPayloadLinter()
+        linter.checksExtensionLookup = true
+        let both = try json(
+            #"{"aps": {"alert": "Sale", "mutable-content": 1}, "att": {"id": "https://m.example.com/a.jpg"},"#
+                + #" "custom": {"i": "5f2b3c4d-6e7f", "a": {"push_id": "spring-sale"}}}"#)
+        let findings = linter.lint(both).filter { $0.code == .twoPushIDs }
+        #expect(findings.count == 1)
+        #expect(findings.first?.severity == .warning)
+        #expect(findings.first?.keyPath == "custom.a.push_id")
+        let message = try #require(findings.first?.message)
+        #expect(message.contains("custom.i = 5f2b3c4d-6e7f") && message.contains("custom.a.push_id = spring-sale"), "\(message)")
+        #expect(message.contains("record the send under 5f2b3c4d-6e7f"), "\(message)")
+        // The same id in both places, or none in data: no warning.
+        let same = try json(#"{"aps": {"alert": "Sale"}, "custom": {"i": "5f2b", "a": {"push_id": "5f2b"}}}"#)
+        #expect(linter.lint(same).filter { $0.code == .twoPushIDs }.isEmpty)
+        let fixture = try RichPushJSONValue.parse(try Fixtures.payload("vendors/onesignal.json"))
+        #expect(linter.lint(fixture).filter { $0.code == .twoPushIDs }.isEmpty)
+        // Off by default, like the other lookup findings.
+        #expect(RichPushPayloadLinter().lint(both).filter { $0.code == .twoPushIDs }.isEmpty)
+    }
+
     @Test func aOneSignalPayloadWhoseMediaTheExtensionWouldNotFindIsAWarningNamingTheKeysAndTheVendor() throws {
         let findings = try lookupCodes(
             #"{"aps": {"alert": "Sale", "mutable-content": 1}, "custom": {"i": "5f2b"}, "data": {"picture": "https://media.example.com/p.jpg"}}"#)

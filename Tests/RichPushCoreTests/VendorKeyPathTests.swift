@@ -29,7 +29,7 @@ struct VendorKeyPathTests {
         "vendors/moengage.json": (nil, nil),
         "vendors/pushwoosh.json": ("attachment", "p"),
         "vendors/customerio.json": ("CIO.push.image", nil),
-        "vendors/expo.json": ("body.image-url", nil),
+        "vendors/expo.json": ("body._richContent.image", nil),
         "vendors/pinpoint.json": ("data.media-url", nil),
         "vendors/batch.json": ("com.batch.at.u", "com.batch.i"),
     ]

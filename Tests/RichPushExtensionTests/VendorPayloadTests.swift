@@ -42,7 +42,7 @@ struct VendorPayloadTests {
         // Customer.io's CIO-Delivery-ID is per delivery: not a push id.
         Case(fixture: "customerio.json", vendor: "customerio", mediaKey: "CIO.push.image", pushID: nil, pushIDKey: nil, skip: .perDeliveryID),
         // Expo sends no message id.
-        Case(fixture: "expo.json", vendor: "expo", mediaKey: "body.image-url", pushID: nil, pushIDKey: nil, skip: .vendorHasNoID),
+        Case(fixture: "expo.json", vendor: "expo", mediaKey: "body._richContent.image", pushID: nil, pushIDKey: nil, skip: .vendorHasNoID),
         Case(fixture: "pinpoint.json", vendor: "pinpoint", mediaKey: "data.media-url", pushID: nil, pushIDKey: nil, skip: .noPushID),
         Case(fixture: "batch.json", vendor: "batch", mediaKey: "com.batch.at.u", pushID: "k2m4p6r8-u1764590000000_000001", pushIDKey: "com.batch.i", skip: nil),
     ]
@@ -126,6 +126,21 @@ struct VendorPayloadTests {
         let found = try #require(RichPushPayloadLookup.pushID(in: .object(root), keyPaths: RichPushPayloadKeyPath.defaultPushIDKeyPaths))
         #expect(found.path == "body.push_id")
         #expect(found.value == "sale-2026-12")
+    }
+
+    @Test("Expo: the image of richContent, as Expo delivers it (body._richContent.image), and RichPush's image-url in data, both read")
+    func expoRichContentAndImageURL() throws {
+        let delivered = try RichPushJSONValue.parse(try Fixtures.payload("vendors/expo.json"))
+        let media = RichPushPayloadLookup.media(in: delivered, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths)
+        #expect(media.path == "body._richContent.image")
+        #expect(media.urls == ["https://media.example.com/expo/photo.jpg"])
+        // Sent with data {"image-url": …} instead: read as before.
+        let own: RichPushJSONValue = .object([
+            "aps": .object(["alert": .string("Hi"), "mutable-content": .int(1)]), "experienceId": .string("@acme/shop"),
+            "body": .object(["image-url": .string("https://media.example.com/expo/own.jpg")]),
+        ])
+        #expect(RichPushPayloadLookup.media(in: own, keyPaths: RichPushPayloadKeyPath.defaultMediaKeyPaths).urls == ["https://media.example.com/expo/own.jpg"])
+        #expect(RichPushVendor.recognise(own) == .expo)
     }
 
     @Test("OneSignal's att with several attachments: each URL, in key order; a bundle resource name is skipped")

@@ -87,6 +87,6 @@ struct AdminSessionTests {
         #expect(try await c.request("GET", "/", headers: ["Cookie": cookie]).status == 401)
         #expect(try await c.request("GET", "/v1/pushes", headers: ["Cookie": cookie]).status == 401)
         #expect(try await c.request("GET", "/", headers: server.admin).status == 200)
-        try server.shutdown()
+        try await server.shutdown()
     }
 }

@@ -77,6 +77,18 @@ struct PushSendRequestTests {
             (["user_ids": "u-1", "title": "t"], "user_ids"),
             (["tokens": [String(repeating: "a", count: 4_097)], "title": "t"], "tokens"),
             (["tokens": [Self.token], "title": "t", "expiration": 18_446_744_073_709_551_615 as UInt64], "expiration"),
+            // Control characters in a button's texts (schemathesis against openapi.yaml's pattern: U+000F was sent).
+            (
+                ["tokens": [Self.token], "title": "t", "buttons": [["id": "a", "title": "A", "input": ["button": "Go", "placeholder": "x\u{0F}y"]]]],
+                "buttons[0].input.placeholder"
+            ),
+            (["tokens": [Self.token], "title": "t", "buttons": [["id": "a", "title": "A"], ["id": "b", "title": "B\nC"]]], "buttons[1].title"),
+            (["tokens": [Self.token], "title": "t", "buttons": [["id": "a\u{85}", "title": "A"]]], "buttons[0].id"),
+            // A placeholder that is no string was read as an empty one (schemathesis sent {}).
+            (
+                ["tokens": [Self.token], "title": "t", "buttons": [["id": "a", "title": "A", "input": ["placeholder": [String: Any]()]]]],
+                "buttons[0].input.placeholder"
+            ),
         ]
         for (body, field) in cases {
             do {

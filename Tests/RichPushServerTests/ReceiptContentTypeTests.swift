@@ -44,7 +44,7 @@ struct ReceiptContentTypeTests {
                 "POST", "/v1/receipts", headers: ["Content-Type": "text/plain;charset=UTF-8"], body: Data(#"{"push_id":"2018001","receipt_id":"beacon"}"#.utf8)
             ).status == 202)
         #expect(try await server.push("2018001")["delivered"] as? Int == 3)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("limit messages name the limit, not internal type names")

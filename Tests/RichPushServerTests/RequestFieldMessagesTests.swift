@@ -81,7 +81,7 @@ struct RequestFieldMessagesTests {
         #expect(
             (try upper.json()["error"] as? [String: Any])?["message"] as? String ?? ""
                 == "platform \"IOS\" is not one of android, ios, ipados, macos, tvos, visionos, watchos, web (lower case, exactly as written)")
-        try server.shutdown()
+        try await server.shutdown()
         let store = try SQLiteStore(path: path)
         #expect(try store.deviceTokenState(Self.hex) == nil)
         try store.close()

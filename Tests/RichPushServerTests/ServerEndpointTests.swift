@@ -38,7 +38,7 @@ struct ServerEndpointTests {
         #expect(list.status == 200)
         let pushes = try #require(try list.json()["pushes"] as? [[String: Any]])
         #expect(pushes.map { $0["push_id"] as? String } == ["2018001"])
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("a bad receipt gets 400 with a JSON error naming the field")
@@ -63,7 +63,7 @@ struct ServerEndpointTests {
         let notJSON = try await c.postJSON("/v1/receipts", "{nope")
         #expect(notJSON.status == 400)
         #expect((try notJSON.json()["error"] as? [String: String])?["field"] == "body")
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("bodies over 8 KB get 413, wrong methods 405 with Allow, unknown paths 404")
@@ -118,7 +118,7 @@ struct ServerEndpointTests {
         #expect(!dashboard.text.contains("src="))  // no outside assets: inline CSS and SVG only
         #expect(!dashboard.text.contains("<link"))
         #expect(try await c.request("GET", "/", headers: server.admin).status == 200)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("metrics are Prometheus text with accepted, rejected, duplicate counters and a latency histogram")

@@ -12,7 +12,7 @@ It behaves like api.push.apple.com where tests need it to:
     one repeating. Give it with --script FILE or POST /control/script (JSON object, merged).
   * GET /stats: JSON counts: requests, accepted, connections (device_connections: those that
     carried /3/device requests), distinct provider tokens (jwts) and
-    renewals (jwts - 1), requests per token, requests per apns-collapse-id (collapse_ids; "" = none), the largest number of concurrent streams seen,
+    renewals (jwts - 1), requests per token, requests per apns-collapse-id (collapse_ids; "" = none), the payloads' push_id per token (per_token_push) and requests per media URL (media_urls: the payload's image-url or media-url; "" = none), the largest number of concurrent streams seen,
     streams a client opened past the advertised SETTINGS_MAX_CONCURRENT_STREAMS
     (stream_limit_violations; the connection is then closed, as a protocol error), and the last
     /3/device request body (last_body_b64, base64: the exact bytes).
@@ -117,6 +117,8 @@ class State:
         self.created_channels = 0
         self.broadcasts = {}  # channel id -> count accepted
         self.last_broadcast = None
+        self.per_token_push = {}
+        self.media_urls = {}
 
     def stats(self):
         return {"requests": self.requests, "accepted": self.accepted, "connections": self.connections,
@@ -128,6 +130,7 @@ class State:
                 "goaways": self.goaways, "goaway_refused": self.goaway_refused, "goaway_dropped": self.goaway_dropped,
                 "dropped_tokens": self.dropped_tokens,
                 "collapse_ids": self.collapse_ids,
+                "per_token_push": self.per_token_push, "media_urls": self.media_urls,
                 "last_body_b64": self.last_body,
                 "channels": sum(len(c) for c in self.channels.values()), "created_channels": self.created_channels,
                 "broadcasts": self.broadcasts, "last_broadcast_b64": self.last_broadcast}
@@ -350,6 +353,16 @@ class State:
         self.last_body = base64.b64encode(body).decode()
         collapse = dict(headers).get("apns-collapse-id", "")
         self.collapse_ids[collapse] = self.collapse_ids.get(collapse, 0) + 1
+        # Which push (its payload's push_id) each token got, and each media URL's count ("" = none).
+        try:
+            doc = json.loads(body or b"{}")
+        except ValueError:
+            doc = {}
+        if isinstance(doc, dict):
+            self.per_token_push.setdefault(token, []).append(str(doc.get("push_id", "")))
+            media = doc.get("image-url", doc.get("media-url", ""))
+            media = media if isinstance(media, str) else json.dumps(media)
+            self.media_urls[media] = self.media_urls.get(media, 0) + 1
         names = [k for k, _ in headers]
         if len(names) != len(set(names)):
             return 400, "DuplicateHeaders", {}

@@ -16,7 +16,7 @@ Routes (GET):
   /jpeg-then-html          a JPEG's first 600 bytes, then an HTML page (a broken CDN answer)
   /bad-length              Content-Length: 99999999999999999999999 (past 2^64), photo.jpg, then close
   /auth/NAME               DIR/NAME; records the Authorization header (or "-") for NAME
-  /log                     JSON {"paths": [...every path requested...], "auth": {NAME: [values]}}
+  /log                     JSON {"paths": [...every path requested, with its query...], "auth": {NAME: [values]}}
 """
 import json
 import os
@@ -79,7 +79,7 @@ class Handler(BaseHTTPRequestHandler):
         path = urllib.parse.unquote(url.path)
         query = urllib.parse.parse_qs(url.query)
         with LOCK:
-            PATHS.append(path)
+            PATHS.append(path + ("?" + url.query if url.query else ""))
         if path.startswith("/f/"):
             return self.send_file(path[3:])
         if path == "/wrong-type":

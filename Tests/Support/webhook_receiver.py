@@ -9,6 +9,8 @@ Answers: 401 when the signature does not verify; --status N (default 200) otherw
 `Location: /elsewhere` for a 3xx; a request to /elsewhere is logged as {"elsewhere": true}.
 --hold-file PATH: while PATH exists, a request is logged as {"held": true} and waits (up to 60 s)
 before it is checked and answered.
+--hang-path PATH: a request to that path (e.g. /hang) is logged as {"hung": true} and never
+answered (the connection stays open until the client gives up): a receiver that hangs.
 """
 import argparse
 import json
@@ -41,6 +43,7 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--status", type=int, default=200)
     parser.add_argument("--hold-file")
+    parser.add_argument("--hang-path")
     args = parser.parse_args()
     verify = documented_verify(DOC)
     lock = threading.Lock()
@@ -68,6 +71,10 @@ def main():
 
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            if args.hang_path and self.path.split("?")[0] == args.hang_path:
+                log({"hung": True, "header_id": self.headers.get("RichPush-Event-Id")})
+                time.sleep(600)
+                return
             if self.path == "/elsewhere":
                 log({"elsewhere": True})
                 return self.answer(200)

@@ -142,6 +142,12 @@ void rp_request_respond(rp_request *request, unsigned status, const char *conten
 /// is what every accepted receipt gets.
 void rp_request_respond_empty(rp_request *request, unsigned status);
 
+/// Answers with the `length` bytes of the open file `fd` (from its start), sent by libmicrohttpd
+/// as the client reads them (sendfile where it can), never held in memory; the shim owns `fd`
+/// from here on (closed when the response is done, or at once if the answer cannot be made).
+void rp_request_respond_fd(rp_request *request, unsigned status, const char *content_type, int fd, uint64_t length,
+                           const char *headers);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,8 @@ import RichPushServer
 
 /// `richpush serve --campaign-workers N --campaign-lease-seconds S --campaign-chunk-size N
 /// --campaign-targets-days D`: how this instance sends campaigns (`POST /v1/campaigns`) and how
-/// long it keeps finished campaigns' per-token targets.
+/// long it keeps finished campaigns' per-token targets; `--recipients-days D`: how long receipts
+/// keep the device they named (per-device receipts) and conversions their user.
 enum ServeCampaignOptions {
     /// The options, for `ServeCommand.spec`.
     static let options: [ParsedArguments.Option] = [
@@ -20,6 +21,11 @@ enum ServeCampaignOptions {
             "campaign-targets-days", "D",
             help:
                 "Days a finished or cancelled campaign's per-token targets are kept\n(default 30, 0…3650; 0 = forever); then deleted in batches, the\ncampaign and its counters stay."
+        ),
+        .value(
+            "recipients-days", "D",
+            help:
+                "Days a receipt keeps the device it named (per-device receipts) and a\nconversion its user (default 90, 0…3650; 0 = forever); then they are\nanonymous, the counts stay."
         ),
     ]
 
@@ -58,6 +64,15 @@ enum ServeCampaignOptions {
                         "'--campaign-targets-days \(raw)' must be a whole number of days from 0 to \(maximum) (0 keeps finished campaigns' targets forever)")
             }
             configuration.campaigns.targetsRetentionDays = days
+        }
+        if let raw = args.value("recipients-days") {
+            let maximum = CampaignSettings.maximumRetentionDays
+            guard raw.utf8.count <= 8, let days = Int(raw), (0...maximum).contains(days) else {
+                throw UsageError(
+                    command: "serve",
+                    message: "'--recipients-days \(raw)' must be a whole number of days from 0 to \(maximum) (0 keeps who saw each push forever)")
+            }
+            configuration.recipientsRetentionDays = days
         }
     }
 }

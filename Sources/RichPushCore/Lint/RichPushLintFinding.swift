@@ -61,6 +61,10 @@ public struct RichPushLintFinding: Sendable, Hashable, CustomStringConvertible {
         public static let noMediaURL = Code(rawValue: "no_media_url")
         /// The RichPush extension would find no push id along its key paths (no receipt).
         public static let noPushID = Code(rawValue: "no_push_id")
+        /// The payload carries two different push ids along the key paths (OneSignal's `custom.i`
+        /// and a `push_id` of the caller's data, say): receipts go to the first, a send recorded
+        /// under the other gets none.
+        public static let twoPushIDs = Code(rawValue: "two_push_ids")
     }
 
     /// How bad it is.

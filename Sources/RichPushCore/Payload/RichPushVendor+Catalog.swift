@@ -74,10 +74,13 @@ extension RichPushVendor {
 
     /// Expo. Expo's push service delivers the message's `data` object as `body`, next to
     /// `experienceId`, `scopeKey` and `projectId`, and no message id (expo, packages/expo-notifications/
-    /// ios/Tests/BackgroundEventTransformerTests.swift). RichPush reads its own keys inside `body`:
+    /// ios/Tests/BackgroundEventTransformerTests.swift). A message's `richContent.image` arrives in
+    /// the data as `_richContent` (expo, apps/test-suite/tests/Notifications.js: the received
+    /// notification's data is the sent `data` plus `_richContent: richContent`), so as
+    /// `body._richContent.image`: read out of the box. RichPush's own keys inside `body` work too:
     /// the sender adds `image-url` and `push_id` to `data`.
-    public static let expo = RichPushVendor(
-        identifier: "expo", name: "Expo", markers: ["experienceId", "scopeKey"], mediaKeyPaths: ["body.image-url"],
+    public static let expo = PushVendor(
+        identifier: "expo", name: "Expo", markers: ["experienceId", "scopeKey"], mediaKeyPaths: ["body._richContent.image", "body.image-url"],
         pushIDKeyPaths: ["body.push_id"], idKind: .absent, note: "add push_id to the message's data (Expo delivers it as body.push_id)")
 
     /// Amazon Pinpoint. Media: `data.media-url` (aws-amplify/amplify-swift-utils-notifications,

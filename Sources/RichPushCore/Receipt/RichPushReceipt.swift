@@ -67,6 +67,20 @@ public struct RichPushReceipt: Sendable, Equatable, Codable {
     /// Whose payload it was (`RichPushVendor.identifier`: `onesignal`, `braze`, …), `nil` for a
     /// payload of no known vendor. Servers that do not know the field ignore it.
     public var vendor: String?
+    /// `device_id`: the registered device this receipt names (the `device_id` the server answered
+    /// at registration, never the device token), only when the app turned per-device receipts
+    /// on; `nil` for an anonymous receipt (the default).
+    public var deviceID: String?
+    /// `device_mac`: lowercase hex HMAC-SHA256 of ``deviceMessage`` under the device's secret,
+    /// so only the device can name itself; sent with ``deviceID``.
+    public var deviceMAC: String?
+
+    /// What ``deviceMAC`` signs: `push_id`, `event` and `receipt_id` (empty when none), each
+    /// followed by a line feed, as UTF-8. A captured receipt cannot be replayed for another push
+    /// or event.
+    public var deviceMessage: Data {
+        Data((pushID + "\n" + event.rawValue + "\n" + (receiptID ?? "") + "\n").utf8)
+    }
 
     enum CodingKeys: String, CodingKey {
         case pushID = "push_id"
@@ -77,6 +91,8 @@ public struct RichPushReceipt: Sendable, Equatable, Codable {
         case mediaBytes = "media_bytes"
         case mediaType = "media_type"
         case vendor
+        case deviceID = "device_id"
+        case deviceMAC = "device_mac"
     }
 
     /// A receipt.
@@ -117,6 +133,10 @@ public struct RichPushReceipt: Sendable, Equatable, Codable {
         if let mediaBytes { fields.append(("media_bytes", String(mediaBytes))) }
         if let mediaType { fields.append(("media_type", mediaType)) }
         if let vendor { fields.append(("vendor", vendor)) }
+        if let deviceID, let deviceMAC {
+            fields.append(("device_id", deviceID))
+            fields.append(("device_mac", deviceMAC))
+        }
         return fields.map { "\(Self.formEscape($0.0))=\(Self.formEscape($0.1))" }.joined(separator: "&")
     }
 

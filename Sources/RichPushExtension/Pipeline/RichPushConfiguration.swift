@@ -88,6 +88,11 @@ public struct RichPushConfiguration: Sendable {
     /// The shared container for the receipt queue, install id, seen pushes and badge counter
     /// (App Group container); `nil` = receipts sent once without a queue, `badge_op` ignored.
     public var stateDirectory: URL?
+    /// Per-device receipts (`RecipientReceipts`, off by default): each receipt names the device
+    /// (`device_id`, authenticated with the device secret the app saved from `POST /v1/devices`,
+    /// `RichPushReceiptDeviceReference`) so the server can say who saw a push; never the device token.
+    /// Off, or without a saved credential, receipts are anonymous.
+    public var recipientReceipts = false
     /// Where the one log line per notification goes (default: os_log / standard error).
     public var logger: RichPushLogger = .standard
     /// Converts an avatar iOS would not draw as it is (WebP, HEIC, …, or over 1 MB): ImageIO on

@@ -46,7 +46,8 @@ public enum DisplayReceipt {
             directory: directory, poster: TransportReceiptPoster(transport: sender.transport, allowedHTTPHosts: sender.allowedHTTPHosts))
         do {
             let id = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
-            let (status, http) = try await delivery.submit(receipt, to: url, timeout: configuration.receiptTimeout)
+            let (status, http) = try await delivery.submit(
+                receipt, to: url, timeout: configuration.receiptTimeout, identified: configuration.recipientReceipts)
             switch status {
             case .sent: return RichPushReceiptReport(status: .sent, httpStatus: http, receiptID: id)
             case .duplicate: return RichPushReceiptReport(status: .duplicate, receiptID: id)

@@ -65,10 +65,14 @@ public struct RichPushReceiptDelivery: Sendable {
     ///   - url: the receipts URL.
     ///   - timeout: seconds for the sends (keep it inside the notification's deadline).
     ///   - now: the current time.
+    ///   - identified: name the device in the receipt (per-device receipts, opt-in) when a device
+    ///     credential is saved in the directory (`RichPushReceiptDeviceReference`); default `false`: anonymous.
     /// - Returns: the status of this receipt and the HTTP status of its attempt, if any.
     /// - Throws: `RichPushError` `io` when the state directory cannot be written (the caller then
     ///   sends directly, losing only the retry).
-    public func submit(_ receipt: RichPushReceipt, to url: URL, timeout: Double, now: Date = Date()) async throws -> (status: Status, httpStatus: Int?) {
+    public func submit(
+        _ receipt: RichPushReceipt, to url: URL, timeout: Double, now: Date = Date(), identified: Bool = false
+    ) async throws -> (status: Status, httpStatus: Int?) {
         // `delivered` keeps the bare push id as its key (entries written before events had keys).
         let seenKey = receipt.event == .delivered ? receipt.pushID : "\(receipt.event.rawValue):\(receipt.pushID)"
         guard try SeenPushStore(directory: directory).markSeen(seenKey, now: now) else {
@@ -76,6 +80,7 @@ public struct RichPushReceiptDelivery: Sendable {
         }
         var stamped = receipt
         stamped.receiptID = try InstallIdentity(directory: directory).receiptID(for: receipt.pushID)
+        if identified, let reference = RichPushReceiptDeviceReference.load(from: directory) { stamped = reference.stamp(stamped) }
         try queue.enqueue(PendingReceipt(receipt: stamped, url: url.absoluteString, queuedAt: now.timeIntervalSince1970), now: now)
         let report = try await flushPendingReceipts(timeout: timeout)
         let id = ReceiptQueue.entryName(stamped)

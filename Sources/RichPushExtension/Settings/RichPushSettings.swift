@@ -26,6 +26,7 @@ import Foundation
 ///     <key>Deadline</key>                   <real>25</real>
 ///     <key>AllowedHTTPHosts</key>           <array><string>media.example.com</string></array>
 ///     <key>AppGroupIdentifier</key>         <string>group.com.example.app</string>
+///     <key>RecipientReceipts</key>          <false/>                                       <!-- true: receipts name the device -->
 /// </dict>
 /// ```
 public struct RichPushSettings: Sendable {
@@ -37,7 +38,7 @@ public struct RichPushSettings: Sendable {
         "ReceiptsURL", "MediaKeyPaths", "MediaKeyPathsReplace", "PushIDKeyPaths", "PushIDKeyPathsReplace", "DefaultBody",
         "MediaCategoryIdentifiers", "MediaCategoryIdentifier", "ButtonCategorySlots", "AdditionalAttachmentTypes", "Deadline",
         "AllowedHTTPHosts", "AppGroupIdentifier", "SenderKeyPaths", "SenderKeyPathsReplace", "ConversationKeyPaths",
-        "ConversationKeyPathsReplace", "CommunicationNotifications",
+        "ConversationKeyPathsReplace", "CommunicationNotifications", "RecipientReceipts",
     ]
 
     /// The longest `Deadline` accepted, in seconds: below Apple's ~30 s budget, leaving time to deliver.
@@ -199,6 +200,15 @@ public struct RichPushSettings: Sendable {
             } else {
                 problems.append(
                     "RichPush.AllowedHTTPHosts must be an array of host names (each also needs an NSAppTransportSecurity exception); http:// media stays refused"
+                )
+            }
+        }
+        if let value = d["RecipientReceipts"] {
+            if let flag = value as? Bool {
+                pipeline.recipientReceipts = flag
+            } else {
+                problems.append(
+                    "RichPush.RecipientReceipts must be a boolean (true: receipts name the device, with the credential the app saved from POST /v1/devices); receipts stay anonymous"
                 )
             }
         }

@@ -1,18 +1,19 @@
 import Foundation
 
 /// What the campaign endpoints (`/v1/campaigns…` and the pages `/campaigns…`) share: the
-/// admin's, never cached, and store work against the store's campaigns on the endpoint's own
-/// queue (`501 campaigns_unsupported` for a store without, `503 store_error` when it fails).
+/// admin's, never cached, and store work against the store's campaigns on one of the store's
+/// lanes (`501 campaigns_unsupported` for a store without, `503 store_error` when it fails).
 protocol CampaignEndpoint: Endpoint {
-    /// The settings and the store.
+    /// The settings, the store and its lanes.
     var context: ServerContext { get }
-    /// Where the endpoint's store work runs (off the devices' write queue).
-    var queue: BlockingQueue { get }
+    /// The lane of the endpoint's store work (reads: `read`).
+    var lane: StoreLanes.Lane { get }
 }
 
 extension CampaignEndpoint {
     var access: EndpointAccess { .admin }
     var noStore: Bool { true }
+    var lane: StoreLanes.Lane { .read }
 
     /// The store's campaigns.
     ///
@@ -26,7 +27,7 @@ extension CampaignEndpoint {
         }
     }
 
-    /// Runs store work on `queue`.
+    /// Runs store work on the endpoint's lane.
     ///
     /// - Parameters:
     ///   - retry: whether a failure's `503` says `Retry-After: 1` (a write).
@@ -35,7 +36,7 @@ extension CampaignEndpoint {
     /// - Throws: `HTTPResponseError` 503 `store_error`.
     func run<T: Sendable>(retry: Bool = false, _ work: @escaping @Sendable () throws -> T) async throws(HTTPResponseError) -> T {
         do {
-            return try await queue.run(work)
+            return try await context.lanes.run(lane, work)
         } catch {
             throw .store(error, retry: retry)
         }

@@ -54,6 +54,39 @@ enum CampaignPage {
             """)
     }
 
+    /// The variants' funnels side by side, and the test's state.
+    static func variantsPanel(_ c: CampaignRecord, variants: [CampaignVariant], funnels: [VariantFunnel]) -> String {
+        guard !variants.isEmpty else { return "" }
+        func percent(_ r: Double?) -> String { r.map { String(format: "%.1f %%", $0 * 100) } ?? "—" }
+        let rows = variants.map { v -> String in
+            let f = funnels.first { $0.variant == v.name }
+            let winner = c.winner == v.name ? " <strong>winner</strong>" : ""
+            return "<tr><td class=\"mono\">\(HTML.escape(v.name))\(winner)</td><td>\(HTML.escape(HTML.truncated(v.title ?? "—", 40)))</td>"
+                + "<td class=\"mono\"><a href=\"/pushes/\(HTML.urlComponent(v.pushID))\">\(HTML.identifier(HTML.truncated(v.pushID, 40)))</a></td>"
+                + "<td class=\"num\">\(v.weight) %</td><td class=\"num\">\(HTML.number(f?.sent ?? 0))</td><td class=\"num\">\(HTML.number(f?.accepted ?? 0))</td>"
+                + "<td class=\"num\">\(HTML.number(f?.displayed ?? 0))</td><td class=\"num\">\(HTML.number(f?.opened ?? 0))</td>"
+                + "<td class=\"num\">\(HTML.number(f?.converted ?? 0))</td><td class=\"num\">\(percent(f?.displayRate))</td>"
+                + "<td class=\"num\">\(percent(f?.displayToOpen))</td><td class=\"num\">\(percent(f?.conversionRate))</td></tr>"
+        }.joined()
+        var test = "no test: the whole audience is split by the weights"
+        if let share = c.testSharePercent {
+            let by = c.winnerBy == VariantRanking.Metric.conversions.rawValue ? "conversions ÷ sent" : "opened ÷ displayed"
+            let window = "\((c.testWindowMs ?? 0) / 60_000) min"
+            if let winner = c.winner {
+                test = "test of \(share) % of the audience, then \(winner) (by \(by)) to the rest, picked \(c.winnerAtMs.map { HTML.time($0) + " UTC" } ?? "")"
+            } else {
+                test = "test: \(share) % of the audience first; after \(window) (and the test's last chunk) the winner by \(by) goes to the rest"
+            }
+        }
+        return """
+            <div class="panel" style="margin-bottom:16px"><h2>Variants</h2><div class="sub">\(HTML.escape(test)) · each variant is its own push: its funnel below, its receipts on its page</div>
+            <div class="scroll"><table><thead><tr><th>variant</th><th>title</th><th>push</th><th class="num">weight</th><th class="num">sent</th>
+            <th class="num">accepted</th><th class="num">displayed</th><th class="num">opened</th><th class="num">converted</th>
+            <th class="num">display rate</th><th class="num">opened ÷ displayed</th><th class="num">converted ÷ sent</th></tr></thead>
+            <tbody>\(rows)</tbody></table></div></div>
+            """
+    }
+
     /// A page saying what is wrong (an unknown or malformed campaign id).
     ///
     /// - Parameters:
@@ -72,8 +105,15 @@ enum CampaignPage {
     /// - Parameters:
     ///   - c: the campaign.
     ///   - generatedAtMs: now, ms since 1970.
+    ///   - media: what the media check found and did at creation (its push's and variants' `push_media` rows).
+    ///   - variants: its variants.
+    ///   - funnels: their funnels.
+    ///   - recipients: the section listing who saw it (`RecipientsPanel`), `""` for none.
     /// - Returns: the HTML document.
-    static func detail(_ c: CampaignRecord, generatedAtMs: Int) -> String {
+    static func detail(
+        _ c: CampaignRecord, generatedAtMs: Int, media: [PushMediaRecord] = [], variants: [CampaignVariant] = [], funnels: [VariantFunnel] = [],
+        recipients: String = ""
+    ) -> String {
         var cards = ""
         cards += DashboardPage.card(
             "State", c.state, c.state == "scheduled" ? "starts \(HTML.time(c.sendAtMs)) UTC" : "since \(HTML.time(c.startedAtMs ?? c.createdAtMs)) UTC")
@@ -97,8 +137,11 @@ enum CampaignPage {
             <div class="crumbs"><a href="/campaigns">← All campaigns</a> · <a href="/pushes/\(HTML.urlComponent(c.pushID))">push \(HTML.identifier(HTML.truncated(c.pushID, 60)))</a> (its funnel) · JSON at <code>GET /v1/campaigns/\(HTML.escape(c.id))</code></div>
             <h2 class="mono" style="margin:0 0 14px;font-size:19px;word-break:break-all">campaign \(HTML.escape(c.id))</h2>
             <section class="cards">\(cards)</section>
-            <div class="panel"><h2>Progress</h2><div class="sub">\(HTML.number(done(c))) of \(HTML.number(c.targets)) targets</div>\(bar(c))
+            <div class="panel" style="margin-bottom:16px"><h2>Progress</h2><div class="sub">\(HTML.number(done(c))) of \(HTML.number(c.targets)) targets</div>\(bar(c))
             <table style="margin-top:12px"><tbody>\(factRows)</tbody></table></div>
+            \(variantsPanel(c, variants: variants, funnels: funnels))
+            \(MediaCheckPanel.push(media, title: "Media checked at creation", subtitle: c.mediaReport == nil && !c.hasVariants ? "no media URL in the content" : "each media URL fetched once when the campaign was created, before its first chunk, as the extension will (the same check as POST /v1/pushes); the sends carry what is shown here"))
+            \(recipients)
             """)
     }
 }

@@ -4,7 +4,6 @@ import Foundation
 /// list and one campaign's page (refreshed every 5 s while it runs); `404` as a page.
 struct CampaignPageEndpoint: CampaignEndpoint {
     let context: ServerContext
-    let queue = BlockingQueue(label: "richpush.campaigns.pages", concurrent: true)
 
     var isPage: Bool { true }
 
@@ -14,7 +13,14 @@ struct CampaignPageEndpoint: CampaignEndpoint {
         guard id.isEmpty else {
             do throws(HTTPResponseError) {
                 let campaign = try await find(id) { store, id in try store.campaign(id) }
-                return .html(200, CampaignPage.detail(campaign, generatedAtMs: nowMs))
+                let (variants, funnels) = try await ShowCampaignEndpoint.variants(of: campaign, context: context)
+                let pushIDs = variants.isEmpty ? [campaign.pushID] : variants.map(\.pushID)
+                let media = try await context.read { store in try pushIDs.flatMap { try store.pushMedia($0) } }
+                // Who saw it: the campaign's push (the first variant's, with variants; each variant's page has its own).
+                let recipients = try await RecipientsPanel.section(
+                    request, pushID: pushIDs[0], base: "/campaigns/" + HTML.urlComponent(campaign.id), context: context)
+                return .html(
+                    200, CampaignPage.detail(campaign, generatedAtMs: nowMs, media: media, variants: variants, funnels: funnels, recipients: recipients))
             } catch var error {
                 error.page = CampaignPage.message(error.message, generatedAtMs: nowMs)
                 throw error

@@ -2,111 +2,91 @@ import Foundation
 @_spi(RichPushInternal) import RichPushCore
 import RichPushProvider
 
-/// The sender workers of one `serve` instance: each leases a chunk of a running campaign from
-/// the store, sends it through the server's provider clients, records every result, releases
-/// the chunk, and looks for the next one.
+/// The sender workers of one `serve` instance, as one background service: each worker leases a
+/// chunk of the running campaign whose turn it is, sends it through the server's provider
+/// clients, records every result, releases the chunk, and looks for the next one.
+///
+/// Fair: a claim takes the highest `queue_priority` with a chunk due, and among equal priorities
+/// the campaign claimed longest ago (round-robin by chunk, `CampaignStore`). A throttled campaign
+/// holds no worker: once its budget for the second is spent, its chunk is released with its
+/// unsent targets and the campaign is not claimable before the next second (held off in the
+/// store, so on every instance); the worker takes another campaign's chunk meanwhile. A campaign
+/// a provider stopped (configuration) is held off 5 s the same way.
 ///
 /// Per chunk: tokens a provider called inactive or bad (or the app deleted), and not registered
-/// again since, are recorded `skipped` and never sent — so tokens found inactive by an earlier
-/// chunk are skipped by later ones. The rest go in batches: with `per_minute`, each batch is what
-/// the campaign's budget for the current second allows (kept in the store, shared by every
-/// instance). Before a batch is handed to APNs/FCM its tokens are marked in flight and the lease
-/// renewed, in one commit; after, each result is recorded together with the push's funnel
-/// record of the batch (one commit: the funnel shows sent/accepted as for a `POST /v1/pushes`
-/// send, each token once). Every send carries the campaign's collapse id (`apns-collapse-id`;
-/// through FCM also `android.collapse_key`).
+/// again since, are recorded `skipped` and never sent. The rest go in batches: with `per_minute`,
+/// each batch is what the campaign's budget for the current second allows (kept in the store,
+/// shared by every instance). Before a batch is handed to APNs/FCM its tokens are marked in
+/// flight and the lease renewed, in one commit; after, each result is recorded together with the
+/// push's funnel record of the batch and the tokens' `token.inactive`/`token.bad` events (one
+/// commit: each token once). Every send carries the campaign's collapse id (`apns-collapse-id`;
+/// through FCM also `android.collapse_key`); each variant is sent with its own payload.
 ///
-/// Stopping (`stop`, on SIGTERM): no new chunk is claimed; the chunk in hand is finished (a
-/// throttled one waiting for budget is released instead, its unsent targets still pending).
-final class CampaignWorkers: Sendable {
-    /// Where sends are recorded and skipped tokens looked up.
-    let store: any ReceiptStore
+/// Idle workers wait on the store's change feed (`StoreChangeFeed`) and their next timer (a
+/// `send_at`, a lease end, a held-off campaign, a test's end). Worker 0 also starts scheduled
+/// campaigns, finishes completed ones and picks the winners of tests that are over
+/// (`VariantRanking`).
+///
+/// Graceful shutdown: no new chunk is claimed; the chunk in hand is finished (a throttled one
+/// stops at its second's budget and is released, its unsent targets still pending).
+final class CampaignWorkers: BackgroundService {
+    var name: String { "campaign workers" }
+    /// Where sends are recorded, skipped tokens looked up and variants' funnels read.
+    let store: any ReceiptStore & StatisticsStore
     /// The store's campaigns (`store.campaignStore()`).
     let campaigns: any CampaignStore
     let sender: PushSender
     let settings: CampaignSettings
-    /// Where the end of a campaign is reported (`campaign.finished`), `nil` without webhooks.
+    /// Where the end of a campaign (`campaign.finished`) and its tokens' verdicts
+    /// (`token.inactive`, `token.bad`) are reported, `nil` without webhooks.
     let webhooks: WebhookSettings?
+    /// The store's lanes (this service's work runs on `background`).
+    let lanes: StoreLanes
+    /// This instance's clock, ms since 1970.
+    let clock: @Sendable () -> Int
     private let instance = String(UUID().uuidString.lowercased().prefix(8))
-    private let stopping = Locked(false)
-    private let alive = Locked(0)
-    private let queue = BlockingQueue(label: "richpush.campaigns.workers", concurrent: true)
     private let log: @Sendable (String) -> Void
+    /// How long a campaign a provider stopped is held off before it is tried again, ms.
+    static let stopHoldMs = 5_000
 
     /// - Parameters:
     ///   - store: the server's store.
     ///   - campaigns: its campaigns.
     ///   - sender: the provider clients.
     ///   - settings: workers, lease, poll interval.
-    ///   - webhooks: the endpoints `campaign.finished` is written for (in the finishing transaction).
+    ///   - webhooks: the endpoints `campaign.finished`, `token.inactive` and `token.bad` are
+    ///     written for (in the transactions that record them).
+    ///   - lanes: the store's lanes.
+    ///   - clock: this instance's clock, ms since 1970.
     ///   - log: where failures go (standard error).
     init(
-        store: any ReceiptStore, campaigns: any CampaignStore, sender: PushSender, settings: CampaignSettings, webhooks: WebhookSettings? = nil,
-        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        store: any ReceiptStore & StatisticsStore, campaigns: any CampaignStore, sender: PushSender, settings: CampaignSettings,
+        webhooks: WebhookSettings? = nil, lanes: StoreLanes, clock: @escaping @Sendable () -> Int,
+        log: @escaping @Sendable (String) -> Void = ServiceGroup.standardError
     ) {
         self.store = store
         self.campaigns = campaigns
         self.sender = sender
         self.settings = settings
         self.webhooks = webhooks
+        self.lanes = lanes
+        self.clock = clock
         self.log = log
     }
 
     private var leaseMs: Int { max(100, Int(settings.leaseSeconds * 1000)) }
-    private var isStopping: Bool { stopping.withLock { $0 } }
 
-    /// Starts `settings.workers` workers, and the purge of finished campaigns' targets.
-    func start() {
-        for worker in 0..<settings.workers {
-            alive.withLock { $0 += 1 }
-            Task.detached { [self] in
-                await self.loop(worker)
-                self.alive.withLock { $0 -= 1 }
+    /// Runs `settings.workers` workers until the shutdown.
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<settings.workers {
+                group.addTask { await self.loop(worker) }
             }
         }
-        guard settings.targetsRetentionDays > 0 else { return }
-        alive.withLock { $0 += 1 }
-        Task.detached { [self] in
-            await self.purgeLoop()
-            self.alive.withLock { $0 -= 1 }
-        }
-    }
-
-    /// Every `purgeIntervalMs` (and at start): deletes the targets of campaigns that ended more
-    /// than `targetsRetentionDays` ago, `purgeBatch` rows per transaction, until none is left.
-    private func purgeLoop() async {
-        let campaigns = self.campaigns
-        let batch = max(1, settings.purgeBatch)
-        while !isStopping {
-            let bound = Self.nowMs() - settings.targetsRetentionDays * 86_400_000
-            var deleted = 0
-            do {
-                while !isStopping {
-                    let rows = try await onStore { try campaigns.purgeCampaignTargets(finishedBeforeMs: bound, limit: batch) }
-                    if rows == 0 { break }
-                    deleted += rows
-                    // Between batches, receipts and sends take the write lock.
-                    await pause(ms: 10)
-                }
-            } catch {
-                log("richpush serve: campaign targets purge: \((error as? RichPushError)?.message ?? "\(error)"); trying again in an hour")
-            }
-            if deleted > 0 { log("richpush serve: deleted \(deleted) targets of campaigns finished over \(settings.targetsRetentionDays) days ago") }
-            await pause(ms: settings.purgeIntervalMs)
-        }
-    }
-
-    /// Stops claiming chunks and waits (up to `grace` seconds) for the chunks in hand.
-    ///
-    /// - Parameter grace: the longest wait, seconds.
-    func stop(grace: Double) {
-        stopping.withLock { $0 = true }
-        let end = Date().addingTimeInterval(grace)
-        while alive.withLock({ $0 }) > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     private func onStore<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await queue.run(work)
+        try await lanes.run(.background, work)
     }
 
     /// Store work that must not be lost once a batch was sent (its results, the release): tried
@@ -116,7 +96,7 @@ final class CampaignWorkers: Sendable {
         var attempt = 0
         while true {
             do {
-                return try await queue.run(work)
+                return try await onStore(work)
             } catch {
                 attempt += 1
                 guard attempt < 5 else { throw error }
@@ -126,70 +106,65 @@ final class CampaignWorkers: Sendable {
         }
     }
 
-    private static func nowMs() -> Int { Int(Date().timeIntervalSince1970 * 1000) }
-
-    private func pause(ms: Int) async {
-        let end = Self.nowMs() + ms
-        while !isStopping && Self.nowMs() < end {
-            try? await Task.sleep(for: .milliseconds(min(50, max(1, end - Self.nowMs()))))
-        }
-    }
-
     private func loop(_ worker: Int) async {
         var claims = 0
-        let campaigns = self.campaigns
+        let campaigns = self.campaigns, clock = self.clock
         let leaseMs = self.leaseMs
-        let webhooks = self.webhooks
-        let listener = (store as? PostgresStore)?.listener
-        while !isStopping {
+        let feed = store.changeFeed()
+        while !GracefulShutdown.isRequested {
             do {
-                // Read before looking for work, so a notification that comes meanwhile is not missed.
-                let generation = listener?.generation(of: PostgresListener.campaigns)
-                if worker == 0 { try await onStore { try campaigns.advanceCampaigns(nowMs: Self.nowMs(), webhooks: webhooks) } }
+                // Read before looking for work, so a change that comes meanwhile is not missed.
+                let generation = feed.generation(of: .campaigns)
+                if worker == 0 { try await advance() }
                 claims += 1
                 let owner = "\(instance)-\(worker)-\(claims)"
-                guard let chunk = try await onStore({ try campaigns.claimCampaignChunk(owner: owner, nowMs: Self.nowMs(), leaseMs: leaseMs) }) else {
-                    if let listener, let generation {
-                        await idle(listener, generation: generation)
-                    } else {
-                        await pause(ms: settings.pollMs)
-                    }
+                guard let chunk = try await onStore({ try campaigns.claimCampaignChunk(owner: owner, nowMs: clock(), leaseMs: leaseMs) }) else {
+                    await idle(feed, generation: generation)
                     continue
                 }
-                if let stop = try await run(chunk) {
-                    log("richpush serve: campaign \(chunk.campaign.id): \(stop); its chunks wait, tried again in 5 s")
-                    await pause(ms: 5_000)
-                }
+                try await run(chunk)
             } catch {
                 log("richpush serve: campaign worker: \((error as? RichPushError)?.message ?? "\(error)"); trying again in 1 s")
-                await pause(ms: 1_000)
+                await GracefulShutdown.sleep(milliseconds: 1_000)
             }
         }
     }
 
-    /// An idle worker on PostgreSQL: waits for a notification (a campaign created or started, a
-    /// chunk handed back), the next timer (a scheduled campaign's `send_at`, a leased chunk's
-    /// lease end: a takeover), or `notifiedPollMs` (the fallback poll), whichever comes first.
-    private func idle(_ listener: PostgresListener, generation: Int) async {
-        var timeout = settings.notifiedPollMs
-        if let store = store as? PostgresStore, let next = try? await onStore({ try store.nextCampaignTimerMs() }) {
-            timeout = max(settings.pollMs / 5, min(timeout, next - Self.nowMs() + 1))
+    /// Starts scheduled campaigns, finishes completed ones, and picks the winners that are due.
+    private func advance() async throws {
+        let campaigns = self.campaigns, webhooks = self.webhooks, clock = self.clock, store = self.store
+        try await onStore { try campaigns.advanceCampaigns(nowMs: clock(), webhooks: webhooks) }
+        let due = try await onStore { try campaigns.campaignsAwaitingWinner(nowMs: clock()) }
+        for campaign in due {
+            let funnels = try await onStore { try VariantFunnel.read(campaign, campaigns: campaigns, store: store) }
+            guard let winner = VariantRanking.winner(funnels, by: VariantRanking.Metric(rawValue: campaign.winnerBy ?? "") ?? .displayToOpen)
+            else { continue }
+            if try await onStore({ try campaigns.setCampaignWinner(campaign.id, variant: winner.variant, nowMs: clock()) }) {
+                log("richpush serve: campaign \(campaign.id): variant \(winner.variant) wins (\(winner.summary)); the rest of the audience gets it")
+            }
         }
-        _ = await listener.wait(for: PostgresListener.campaigns, sinceGeneration: generation, timeoutMs: timeout) { [self] in self.isStopping }
     }
 
-    /// Sends one leased chunk; returns why a provider stopped it (configuration), if it did.
-    private func run(_ chunk: CampaignChunk) async throws -> String? {
-        let store = self.store
-        let campaigns = self.campaigns
-        let webhooks = self.webhooks
+    /// An idle worker: waits for a change (a campaign created or started, a chunk handed back),
+    /// its next timer, or the fallback poll, whichever comes first.
+    private func idle(_ feed: any StoreChangeFeed, generation: Int) async {
+        guard feed.seesEveryWriter else {
+            _ = await feed.wait(for: .campaigns, sinceGeneration: generation, timeoutMs: settings.pollMs)
+            return
+        }
+        var timeout = settings.notifiedPollMs
+        let campaigns = self.campaigns, clock = self.clock
+        if let next = try? await onStore({ try campaigns.nextCampaignTimer(nowMs: clock()) }) {
+            timeout = max(settings.pollMs / 5, min(timeout, next + 1))
+        }
+        _ = await feed.wait(for: .campaigns, sinceGeneration: generation, timeoutMs: timeout)
+    }
+
+    /// Sends one leased chunk (or what its campaign's budget allows this second) and releases it.
+    private func run(_ chunk: CampaignChunk) async throws {
+        let store = self.store, campaigns = self.campaigns, webhooks = self.webhooks, clock = self.clock
         let leaseMs = self.leaseMs
         let campaign = chunk.campaign
-        var notification = APNsNotification(payload: Data(campaign.payload.utf8), topic: campaign.topic)
-        notification.pushType = APNsPushType(rawValue: campaign.pushType)
-        notification.priority = campaign.priority.map { APNsPriority(rawValue: $0) }
-        notification.expiration = campaign.expiration.map { Date(timeIntervalSince1970: Double($0)) }
-        notification.collapseID = campaign.collapseID
 
         var remaining = chunk.targets
         // Known inactive, bad or deleted: recorded skipped, never sent.
@@ -203,24 +178,26 @@ final class CampaignWorkers: Sendable {
                     token: $0.token, outcome: outcome, status: nil, reason: reason, provider: $0.provider,
                     send: PushSendRecord.TokenResult(deviceToken: $0.token, status: nil, reason: reason, outcome: outcome))
             }
-            let funnel = CampaignFunnelBatch(name: "skipped", sentAtMs: Self.nowMs())
+            let funnel = CampaignFunnelBatch(name: "skipped", sentAtMs: clock())
             try await onStore { try campaigns.recordCampaignResults(chunk, results: results, funnel: funnel) }
             remaining.removeAll { skips[$0.token] != nil }
         }
         var batchNumber = 0
+        var hold = CampaignHold.none
+        var stop: String?
         while !remaining.isEmpty {
             var count = remaining.count
             if let perMinute = campaign.perMinute {
+                // Past its second's budget (or stopping): the chunk goes back, and the worker
+                // takes other work until the next second.
+                if GracefulShutdown.isRequested { break }
                 let wanted = remaining.count
                 count = try await onStore {
-                    try campaigns.reserveCampaignBudget(campaignID: campaign.id, perMinute: perMinute, nowMs: Self.nowMs(), wanted: wanted)
+                    try campaigns.reserveCampaignBudget(campaignID: campaign.id, perMinute: perMinute, nowMs: clock(), wanted: wanted)
                 }
                 if count == 0 {
-                    let renewed = try await onStore { try campaigns.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
-                    if renewed == nil || isStopping { break }
-                    // The next second's budget.
-                    await pause(ms: 1_000 - Self.nowMs() % 1_000)
-                    continue
+                    hold = .nextSecond
+                    break
                 }
             }
             let candidates = Array(remaining.prefix(count))
@@ -229,27 +206,60 @@ final class CampaignWorkers: Sendable {
             // Cancelled, or the lease was taken over: give the chunk up.
             guard
                 let marked = try await onStore({
-                    try campaigns.markCampaignTargetsInFlight(chunk, tokens: candidateTokens, nowMs: Self.nowMs(), leaseMs: leaseMs)
+                    try campaigns.markCampaignTargetsInFlight(chunk, tokens: candidateTokens, nowMs: clock(), leaseMs: leaseMs)
                 })
             else { break }
             // A token a former lease holder recorded meanwhile is not sent again.
             let markedSet = Set(marked)
             let batch = candidates.filter { markedSet.contains($0.token) }
             batchNumber += 1
-            // The lease is renewed while the batch is with the provider (every third of the
-            // lease), so a batch slower than the lease is not taken over and sent twice.
-            let heartbeat = Task.detached { [queue] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(max(50, leaseMs / 3)))
-                    if Task.isCancelled { break }
-                    _ = try? await queue.run { try campaigns.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: Self.nowMs(), leaseMs: leaseMs) }
-                }
+            let (results, stopped) = try await send(batch, of: chunk)
+            // The results, the push's funnel and the tokens' events in one commit: a token a
+            // takeover already recorded is counted in neither again.
+            let recorded = results
+            let funnel = CampaignFunnelBatch(name: String(batchNumber), sentAtMs: clock(), webhooks: webhooks)
+            try await onStoreRetrying { try campaigns.recordCampaignResults(chunk, results: recorded, funnel: funnel) }
+            if let stopped {
+                stop = stopped
+                hold = .milliseconds(Self.stopHoldMs)
+                log("richpush serve: campaign \(campaign.id): \(stopped); its chunks wait, tried again in \(Self.stopHoldMs / 1000) s")
+                break
             }
-            defer { heartbeat.cancel() }
-            var results: [CampaignTargetResult] = []
-            var stop: String?
+        }
+        let (error, held) = (stop, hold)
+        try await onStoreRetrying { try campaigns.releaseCampaignChunk(chunk, nowMs: clock(), error: error, webhooks: webhooks, hold: held) }
+    }
+
+    /// Sends a marked batch (each variant with its payload, each provider through its client)
+    /// while the lease is renewed every third of it; returns the results and why a provider
+    /// stopped, if one did.
+    private func send(_ batch: [CampaignChunk.Target], of chunk: CampaignChunk) async throws -> ([CampaignTargetResult], String?) {
+        let campaigns = self.campaigns, lanes = self.lanes, clock = self.clock, leaseMs = self.leaseMs
+        // The lease is renewed while the batch is with the provider (every third of the lease),
+        // so a batch slower than the lease is not taken over and sent twice.
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(max(50, leaseMs / 3)))
+                if Task.isCancelled { break }
+                _ = try? await lanes.run(.background) { try campaigns.markCampaignTargetsInFlight(chunk, tokens: [], nowMs: clock(), leaseMs: leaseMs) }
+            }
+        }
+        defer { heartbeat.cancel() }
+        var results: [CampaignTargetResult] = []
+        var stop: String?
+        // One notification per content (the campaign's, or each variant's).
+        var groups: [String: [CampaignChunk.Target]] = [:]
+        for target in batch { groups[chunk.content(for: target).variant ?? "", default: []].append(target) }
+        for key in groups.keys.sorted() {
+            guard let targets = groups[key], let first = targets.first else { continue }
+            let content = chunk.content(for: first)
+            var notification = APNsNotification(payload: Data(content.payload.utf8), topic: chunk.campaign.topic)
+            notification.pushType = APNsPushType(rawValue: chunk.campaign.pushType)
+            notification.priority = chunk.campaign.priority.map { APNsPriority(rawValue: $0) }
+            notification.expiration = chunk.campaign.expiration.map { Date(timeIntervalSince1970: Double($0)) }
+            notification.collapseID = chunk.campaign.collapseID
             for provider in PushProvider.allCases {
-                let tokens = batch.filter { $0.provider == provider.rawValue }.map(\.token)
+                let tokens = targets.filter { $0.provider == provider.rawValue }.map(\.token)
                 guard !tokens.isEmpty else { continue }
                 guard let client = sender.client(for: provider) else {
                     results += tokens.map {
@@ -269,16 +279,7 @@ final class CampaignWorkers: Sendable {
                 }
                 if let stopped = summary.stoppedBy { stop = "\(provider.displayName) refused the server's settings: \(stopped.message)" }
             }
-            // The results and the push's funnel in one commit: a token a takeover already
-            // recorded is counted in neither again.
-            let recorded = results, funnel = CampaignFunnelBatch(name: String(batchNumber), sentAtMs: Self.nowMs())
-            try await onStoreRetrying { try campaigns.recordCampaignResults(chunk, results: recorded, funnel: funnel) }
-            if let stop {
-                try await onStoreRetrying { try campaigns.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: stop, webhooks: webhooks) }
-                return stop
-            }
         }
-        try await onStoreRetrying { try campaigns.releaseCampaignChunk(chunk, nowMs: Self.nowMs(), error: nil, webhooks: webhooks) }
-        return nil
+        return (results, stop)
     }
 }

@@ -6,7 +6,8 @@ import RichPushCore
 /// a retried cancel), `409 not_cancellable` once it finished, `404 unknown_campaign`.
 struct CancelCampaignEndpoint: CampaignEndpoint {
     let context: ServerContext
-    let queue = BlockingQueue(label: "richpush.campaigns.cancel", concurrent: false)
+    /// A cancel is a request write: one at a time with the others.
+    var lane: StoreLanes.Lane { .write }
 
     func respond(to request: ServerRequest) async throws -> ServerResponse {
         let nowMs = ServerContext.nowMs

@@ -2,19 +2,25 @@ import Foundation
 import RichPushCore
 import RichPushProvider
 
-/// `POST /v1/campaigns` (admin, `application/json`): checks the campaign, snapshots its audience
-/// in the store and answers `202 {campaign_id, push_id, state, targets, …}` once the campaign and
-/// every target are committed; the instances' workers send it (`CampaignWorkers`). With an
-/// `Idempotency-Key`, the same key and body create one campaign (replayed answer), across
-/// instances; another body is `409`.
+/// `POST /v1/campaigns` (admin, `application/json`): checks the campaign, runs the send-time media
+/// check on its media (each variant's) exactly as `POST /v1/pushes` does (`PushMediaCheck`:
+/// probe, optimise onto the media edge, `media`/`on_media_error`, `422 media_refused` with the
+/// reason), snapshots its audience in the store and answers `202 {campaign_id, push_id, state,
+/// targets, media, …}` once the campaign and every target are committed; the instances' workers
+/// send it (`CampaignWorkers`) with the checked payloads, so the media is checked once per
+/// campaign, before its first chunk. With an `Idempotency-Key`, the same key and body create one
+/// campaign (replayed answer), across instances; another body is `409`.
 struct CreateCampaignEndpoint: CampaignEndpoint {
     let context: ServerContext
     let sender: PushSender?
     /// Replays and 409s for requests with an `Idempotency-Key`.
     let idempotency: IdempotentSend
     let settings: CampaignSettings
-    /// The snapshot (an `INSERT … SELECT` over the audience) runs here, off the devices' write queue.
-    let queue = BlockingQueue(label: "richpush.campaigns.create", concurrent: true)
+    /// The send-time media check, as `POST /v1/pushes` runs it.
+    var mediaCheck: PushMediaCheck?
+    /// The snapshot (an `INSERT … SELECT` over the audience) is a long write: the background
+    /// lane, off the request writes (device registrations wait for nothing).
+    var lane: StoreLanes.Lane { .background }
 
     var contentTypes: [String]? { ["application/json"] }
     var maximumBody: Int { CampaignRequest.maximumBodyBytes }
@@ -62,16 +68,63 @@ struct CreateCampaignEndpoint: CampaignEndpoint {
             expiration: notification.expiration.map { Int($0.timeIntervalSince1970) }, collapseID: notification.collapseID ?? "campaign-\(id)",
             provider: provider?.rawValue, audience: parsed.audience, sendAtMs: parsed.sendAtMs ?? nowMs, perMinute: perMinute, chunkSize: chunkSize,
             createdAtMs: nowMs, idempotencyKey: nil)
+        draft.queuePriority = parsed.queuePriority
+        draft.attributionMs = parsed.attributionMs
+        if let test = parsed.test {
+            draft.testSharePercent = test.sharePercent
+            draft.testWindowMs = test.windowMs
+            draft.winnerBy = test.winnerBy.rawValue
+        } else if !parsed.variants.isEmpty {
+            draft.winnerBy = nil
+        }
         if let key { draft.idempotencyKey = "\(key.value)|\(try IdempotencyKey.fingerprint(request.body))" }
+        // The media mode is checked before anything runs (optimize without the edge is a 400).
+        let mediaCheck = self.mediaCheck
+        let mediaMode = try mediaCheck?.mode(for: content) ?? .off
+        let variants = parsed.variants
         let webhooks = context.configuration.webhooks
         let create: @Sendable () async -> ServerResponse = { [draft] in
             do throws(HTTPResponseError) {
-                let (campaign, _) = try await run(retry: true) { try campaigns.createCampaign(draft, webhooks: webhooks) }
-                return CampaignJSON.response(202, CampaignJSON.object(campaign, nowMs: ServerContext.nowMs))
+                var draft = draft
+                if let mediaCheck {
+                    if variants.isEmpty {
+                        let checked = try await mediaCheck.run(content, mode: mediaMode)
+                        draft.payload = String(decoding: checked.notification.payload, as: UTF8.self)
+                        draft.mediaReport = Self.report(checked.mediaReport)
+                    }
+                    for (index, variant) in variants.enumerated() {
+                        var checked: PushSendRequest
+                        do throws(HTTPResponseError) {
+                            checked = try await mediaCheck.run(variant.content, mode: mediaMode)
+                        } catch {
+                            var named = error
+                            named.field = "variants[\(index)]." + (error.field ?? variant.content.mediaField)
+                            throw named
+                        }
+                        draft.variants.append(Self.variant(variant, checked: checked))
+                    }
+                } else {
+                    draft.variants = variants.map { Self.variant($0, checked: $0.content) }
+                }
+                let ready = draft
+                let (campaign, _) = try await run(retry: true) { try campaigns.createCampaign(ready, webhooks: webhooks) }
+                return CampaignJSON.response(202, CampaignJSON.object(campaign, nowMs: ServerContext.nowMs, variants: ready.variants))
             } catch {
                 return error.response
             }
         }
         return try await idempotency.respond(key: key, body: request.body, send: create)
+    }
+
+    /// The stored variant of a checked variant.
+    static func variant(_ variant: CampaignRequest.Variant, checked: PushSendRequest) -> CampaignVariant {
+        CampaignVariant(
+            name: variant.name, pushID: checked.pushID, title: checked.title, payload: String(decoding: checked.notification.payload, as: UTF8.self),
+            weight: variant.weight, mediaReport: report(checked.mediaReport))
+    }
+
+    /// The media check's report as stored (a JSON array), `nil` when nothing was checked.
+    static func report(_ report: [RichPushJSONValue]) -> String? {
+        report.isEmpty ? nil : String(decoding: RichPushJSONValue.array(report).jsonData(sortedKeys: true), as: UTF8.self)
     }
 }

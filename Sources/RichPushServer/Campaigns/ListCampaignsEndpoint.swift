@@ -8,7 +8,6 @@ struct ListCampaignsEndpoint: CampaignEndpoint {
     static let maximumLimit = 100
 
     let context: ServerContext
-    let queue = BlockingQueue(label: "richpush.campaigns.list", concurrent: true)
 
     /// The `before` cursor of a page, checked: a campaign id as `next_before` gives it (1…64
     /// bytes of `0-9a-f-`); the API and the dashboard's `/campaigns` check it the same way.

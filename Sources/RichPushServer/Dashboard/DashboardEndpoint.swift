@@ -2,7 +2,7 @@ import Foundation
 
 /// `GET /` and `GET /dashboard` (admin, Bearer or session cookie; without either, the login
 /// form): the dashboard page, with paging, push-id search and a date range (`ListParameters`; a
-/// parameter it cannot use is shown on the page, the rest still answered).
+/// parameter it cannot use is shown on the page, the rest still answered, with status 400).
 struct DashboardEndpoint: AdminPageEndpoint {
     let context: ServerContext
 
@@ -25,6 +25,6 @@ struct DashboardEndpoint: AdminPageEndpoint {
             view.webhooks = WebhookDashboardSection.render(
                 webhooks.settings.endpoints, status: await webhooks.status(), settings: webhooks.settings, nowMs: view.generatedAtMs)
         }
-        return .html(200, DashboardPage.render(view))
+        return .html(problem == nil ? 200 : 400, DashboardPage.render(view))
     }
 }

@@ -46,9 +46,15 @@ enum MediaCheckPanel {
     /// A push's page: per media URL what the probe found (reason, original type and bytes) and
     /// what was done (kept, optimised → the copy's type and bytes, sent as text, refused).
     ///
-    /// - Parameter records: the push's `push_media` rows.
+    /// - Parameters:
+    ///   - records: the push's `push_media` rows.
+    ///   - title: the section's heading.
+    ///   - subtitle: what was checked when.
     /// - Returns: the section's HTML, or `""` when the push's media was not checked.
-    static func push(_ records: [PushMediaRecord]) -> String {
+    static func push(
+        _ records: [PushMediaRecord], title: String = "Media checked at send",
+        subtitle: String = "each media URL fetched once before the first token, as the extension will (POST /v1/pushes); the original URL is kept"
+    ) -> String {
         guard !records.isEmpty else { return "" }
         var rows = ""
         for r in records {
@@ -70,8 +76,8 @@ enum MediaCheckPanel {
                 "<tr><td class=\"mono\"\(full)>\(HTML.escape(url))</td><td>\(found)</td><td class=\"num\">\(HTML.escape(original.isEmpty ? "—" : original))</td><td>\(sent)</td></tr>"
         }
         return """
-            <section class="panel" style="margin-bottom:16px"><h2>Media checked at send</h2>
-            <div class="sub">each media URL fetched once before the first token, as the extension will (POST /v1/pushes); the original URL is kept</div>
+            <section class="panel" style="margin-bottom:16px"><h2>\(HTML.escape(title))</h2>
+            <div class="sub">\(HTML.escape(subtitle))</div>
             <div class="scroll"><table><thead><tr><th>media URL</th><th>the probe found</th><th class="num">original</th><th>what was sent</th></tr></thead>
             <tbody>\(rows)</tbody></table></div></section>
             """

@@ -9,9 +9,10 @@ enum PushDetailPage {
     /// - Parameters:
     ///   - detail: the push.
     ///   - media: what the send-time media check found and did per media URL (`push_media`).
+    ///   - recipients: the "Who saw it" section (`RecipientsPanel`), `""` for none.
     ///   - generatedAtMs: now, milliseconds since 1970.
     /// - Returns: the HTML document.
-    static func render(_ detail: PushDetail, media: [PushMediaRecord] = [], generatedAtMs: Int) -> String {
+    static func render(_ detail: PushDetail, media: [PushMediaRecord] = [], recipients: String = "", generatedAtMs: Int) -> String {
         let p = detail.statistics
         let shown = IdentifierRule.displayable(p.pushID)
         let openRate = p.delivered > 0 ? HTML.percent(Double(p.opened) / Double(p.delivered)) : "—"
@@ -68,6 +69,7 @@ enum PushDetailPage {
             <table><thead><tr><th>outcome</th><th class="num">tokens</th></tr></thead><tbody>\(tokenRows)</tbody></table></div>
             </section>
             \(MediaCheckPanel.push(media))
+            \(recipients)
             <section class="grid3">
             <div class="panel"><h2>Extension timing</h2><div class="sub">elapsed_ms of this push's delivered receipts · p50 \(p.elapsedMs.p50.map { HTML.duration(ms: $0) } ?? "—") · p95 \(p.elapsedMs.p95.map { HTML.duration(ms: $0) } ?? "—")</div>
             <div class="chart">\(SVGChart.timing(detail.timing, p50: p.elapsedMs.p50, p95: p.elapsedMs.p95))</div></div>

@@ -18,7 +18,8 @@ struct PushPageEndpoint: AdminPageEndpoint {
             let message = "No receipts or sends are recorded for this push id."
             throw HTTPResponseError(status: 404, code: "unknown_push", message: message, page: PushDetailPage.notFound(pushID, message: message))
         }
-        return .html(200, PushDetailPage.render(detail, media: media, generatedAtMs: ServerContext.nowMs))
+        let recipients = try await RecipientsPanel.section(request, pushID: pushID, base: "/pushes/" + HTML.urlComponent(pushID), context: context)
+        return .html(200, PushDetailPage.render(detail, media: media, recipients: recipients, generatedAtMs: ServerContext.nowMs))
     }
 }
 

@@ -8,7 +8,7 @@ import RichPushProvider
 /// ```json
 /// {"token": "<64+ hex> | <FCM registration token>", "platform": "ios",
 ///  "provider": "apns" | "fcm", "user_id": "u-42", "user_hash": "<hex HMAC-SHA256>", "app_version": "2.4.1 (812)",
-///  "tags": ["beta", "lang:fr"]}
+///  "tags": ["beta", "lang:fr"], "recipient_receipts": true}
 /// ```
 ///
 /// - `provider` defaults to `apns` for a token of 64 or more hex digits, else `fcm`.
@@ -17,6 +17,9 @@ import RichPushProvider
 ///   user (signed out).
 /// - `tags` (optional) replaces the device's tags for campaign audiences (`DeviceTagRule`: at
 ///   most 32, each 1…64 bytes of letters, digits and `_ - . :`); left out, the tags stay.
+/// - `recipient_receipts` (optional): the app turned per-device receipts on (its receipts name
+///   the device, authenticated with the `device_secret` this registration answers), so the
+///   device counts in a push's `not_delivered` recipients; left out, it stays as registered.
 /// - `user_id` binds the token to a user for `POST /v1/pushes` `"user_ids"`; the server accepts
 ///   it only with proof (see `UserVerification`): the admin token as `Authorization: Bearer` (the
 ///   app's backend registers on the user's behalf), or `user_hash` = hex HMAC-SHA256 of the user
@@ -47,6 +50,11 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
     public var appVersion: String?
     /// The tags, when given (`nil`: keep the registered ones).
     public var tags: [String]?
+    /// Whether the app's receipts name the device, when given (`nil`: keep what was registered).
+    public var recipientReceipts: Bool?
+
+    /// The fields a registration may have.
+    static let fields: Set<String> = ["token", "platform", "provider", "user_id", "user_hash", "app_version", "tags", "recipient_receipts"]
 
     /// Reads and checks a body.
     ///
@@ -61,9 +69,16 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
                 status: 415, code: "unsupported_media_type", field: "Content-Type",
                 message: "send the registration as application/json, e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
         }
-        let root = try JSONRequestBody.object(
-            body, known: ["token", "platform", "provider", "user_id", "user_hash", "app_version", "tags"],
-            example: "e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
+        let root = try JSONRequestBody.object(body, known: Self.fields, example: "e.g. {\"token\": \"<hex>\", \"platform\": \"ios\"}")
+        try self.init(root)
+    }
+
+    /// Reads and checks one registration's members (a `POST /v1/devices` body, or an item of
+    /// `POST /v1/devices/batch`, whose unknown members the caller refused).
+    ///
+    /// - Parameter root: the members.
+    /// - Throws: `HTTPResponseError` 400 naming the field.
+    init(_ root: [String: RichPushJSONValue]) throws {
         // A field that is null is absent (an SDK writes a nil optional so): `"user_id": null` is
         // no user, as when the field is left out.
         func string(_ key: String) throws -> String? {
@@ -133,6 +148,13 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
         }
         if let value = root["tags"], value != .null {
             tags = try DeviceTagRule.tags(value, field: "tags")
+        }
+        if let value = root["recipient_receipts"], value != .null {
+            guard case .bool(let flag) = value else {
+                throw HTTPResponseError(
+                    field: "recipient_receipts", message: "recipient_receipts must be true or false (whether the app's receipts name the device)")
+            }
+            recipientReceipts = flag
         }
     }
 

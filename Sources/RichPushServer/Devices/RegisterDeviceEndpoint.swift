@@ -3,7 +3,9 @@ import RichPushCore
 import RichPushProvider
 
 /// `POST /v1/devices`: the app registers its device token. `201` (new) or `200` (registered
-/// again) with the registration, `400` naming the field, `403 user_not_verified`, `413`, `415`,
+/// again) with the registration and the device's credential (`device_id`, `device_secret`: what
+/// a per-device receipt names and signs with, kept while the token stays registered; the app
+/// saves it in its App Group, `RichPushReceiptDeviceReference`), `400` naming the field, `403 user_not_verified`, `413`, `415`,
 /// `429 over_budget` for a new token from an address past its budget (`CreationBudget`; only
 /// anonymous registrations count), `503`.
 ///
@@ -58,21 +60,31 @@ struct RegisterDeviceEndpoint: Endpoint {
             }
         }
         let nowMs = ServerContext.nowMs
-        let created = try await context.write { store in
-            try store.registerDevice(
-                DeviceRegistration(
-                    token: registration.token, provider: registration.provider, platform: registration.platform,
-                    userID: registration.userID, appVersion: registration.appVersion, registeredAtMs: nowMs, tags: registration.tags))
+        let registered = try await context.write { store in
+            try store.registerDevices([Self.registration(registration, nowMs: nowMs)])[0]
         }
-        if created && !bearer { context.creationBudget.charge(client) }
+        if registered.created && !bearer { context.creationBudget.charge(client) }
+        let body = Self.answer(registration, registered, nowMs: nowMs)
+        return ServerResponse(status: registered.created ? 201 : 200, contentType: "application/json", body: body.jsonData() + Data("\n".utf8))
+    }
+
+    /// The store's registration of a checked request.
+    static func registration(_ request: DeviceRegistrationRequest, nowMs: Int) -> DeviceRegistration {
+        DeviceRegistration(
+            token: request.token, provider: request.provider, platform: request.platform, userID: request.userID, appVersion: request.appVersion,
+            registeredAtMs: nowMs, tags: request.tags, recipientReceipts: request.recipientReceipts)
+    }
+
+    /// The answer's object: the registration, `created`, and the device's credential.
+    static func answer(_ request: DeviceRegistrationRequest, _ registered: DeviceRegistered, nowMs: Int) -> RichPushJSONValue {
         var body: [String: RichPushJSONValue] = [
-            "token": .string(registration.token), "provider": .string(registration.provider), "platform": .string(registration.platform),
-            "user_id": registration.userID.map(RichPushJSONValue.string) ?? .null,
-            "app_version": registration.appVersion.map(RichPushJSONValue.string) ?? .null,
-            "registered_at": .string(SQLiteStore.iso8601(nowMs)), "created": .bool(created),
+            "token": .string(request.token), "provider": .string(request.provider), "platform": .string(request.platform),
+            "user_id": request.userID.map(RichPushJSONValue.string) ?? .null, "app_version": request.appVersion.map(RichPushJSONValue.string) ?? .null,
+            "registered_at": .string(SQLiteStore.iso8601(nowMs)), "created": .bool(registered.created), "device_id": .string(registered.deviceID),
+            "device_secret": .string(registered.deviceSecret), "recipient_receipts": .bool(registered.recipientReceipts),
         ]
-        if let tags = registration.tags { body["tags"] = .array(tags.map(RichPushJSONValue.string)) }
-        return ServerResponse(status: created ? 201 : 200, contentType: "application/json", body: RichPushJSONValue.object(body).jsonData() + Data("\n".utf8))
+        if let tags = request.tags { body["tags"] = .array(tags.map(RichPushJSONValue.string)) }
+        return .object(body)
     }
 
     /// Hex → bytes, `nil` for anything else.

@@ -14,6 +14,8 @@ struct UnregisterDeviceEndpoint: Endpoint {
             throw HTTPResponseError(code: "invalid_token", message: "DELETE /v1/devices/{token}: the token is \(DeviceTokenRule.summary)")
         }
         let existed = try await context.write { try $0.unregisterDevice(normalized, atMs: ServerContext.nowMs) }
+        // Its credential is gone: receipts naming it no longer verify.
+        if existed { context.recipients.forgetAll() }
         let body: RichPushJSONValue = .object(["token": .string(normalized), "deleted": .bool(existed)])
         return ServerResponse(status: 200, contentType: "application/json", body: body.jsonData() + Data("\n".utf8))
     }

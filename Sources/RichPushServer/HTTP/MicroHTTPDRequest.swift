@@ -70,6 +70,12 @@ struct MicroHTTPDRequest: @unchecked Sendable {
     func respond(_ response: ServerResponse) {
         let seconds = Double(rp_monotonic_ns() &- rp_request_start_ns(raw)) / 1e9
         let status = response.status
+        if let file = response.file, let fd = file.take() {
+            let headers = response.headers.map { "\(Self.clean($0.name)): \(Self.clean($0.value))" }.joined(separator: "\n")
+            onRespond(status, seconds)
+            rp_request_respond_fd(raw, UInt32(status), response.contentType, fd, UInt64(file.length), headers.isEmpty ? nil : headers)
+            return
+        }
         if response.body.isEmpty && response.headers.isEmpty {
             // The common case (202 for a receipt): no body, no headers, no copies.
             onRespond(status, seconds)

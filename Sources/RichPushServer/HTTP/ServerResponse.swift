@@ -11,6 +11,8 @@ public struct ServerResponse: Sendable {
     public var body: Data
     /// Extra headers (`Allow`, `Location`, `Set-Cookie`…).
     public var headers: [(name: String, value: String)]
+    /// A body in a file instead of `body` (a large export), sent from the file as the client reads it.
+    public var file: ResponseFile?
 
     /// Makes a response.
     ///

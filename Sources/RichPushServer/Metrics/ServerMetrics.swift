@@ -8,6 +8,7 @@ public final class ServerMetrics: Sendable {
     private struct Counters {
         var accepted = 0
         var duplicates = 0
+        var unverifiedDevices = 0
         var rejected: [String: Int] = [:]
         var batches = 0
         var batchedReceipts = 0
@@ -26,6 +27,8 @@ public final class ServerMetrics: Sendable {
     public func receiptAccepted() { counters.withLock { $0.accepted += 1 } }
     /// A receipt was a duplicate (answered 202, not stored again).
     public func receiptDuplicate() { counters.withLock { $0.duplicates += 1 } }
+    /// A receipt named a device whose HMAC did not verify (stored anonymously).
+    public func receiptUnverifiedDevice() { counters.withLock { $0.unverifiedDevices += 1 } }
     /// A receipt was refused; `reason` is `bad_request`, `too_large` or `store_error`.
     public func receiptRejected(_ reason: String) { counters.withLock { $0.rejected[reason, default: 0] += 1 } }
     /// A batch of `size` receipts was committed.
@@ -71,6 +74,9 @@ public final class ServerMetrics: Sendable {
         }
         counter("richpush_receipts_accepted_total", "Receipts answered 202 and committed as new.", [("", c.accepted)])
         counter("richpush_receipts_duplicate_total", "Receipts answered 202 whose receipt_id was already stored.", [("", c.duplicates)])
+        counter(
+            "richpush_receipts_unverified_device_total",
+            "Receipts naming a device (device_id) whose HMAC did not verify with its secret: stored anonymously.", [("", c.unverifiedDevices)])
         let reasons = Set(c.rejected.keys).union(["bad_request", "too_large", "store_error", "over_budget"]).sorted()
         counter(
             "richpush_receipts_rejected_total", "Receipts refused (400 bad_request, 413 too_large, 429 over_budget, 503 store_error).",

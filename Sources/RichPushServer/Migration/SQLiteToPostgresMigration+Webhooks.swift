@@ -37,13 +37,16 @@ extension SQLiteToPostgresMigration {
         try copyChecked(
             "webhook_outbox", after: after,
             columns: "endpoint, event_id, event_type, subject, body, created_at_ms, state, attempts, next_attempt_ms, last_status, last_error, done_at_ms",
-            lengths: ["endpoint", "event_id", "subject", "body", "last_error"], check: MigrationRowCheck.webhookEventProblem,
+            lengths: ["endpoint", "event_id", "subject", "body", "last_error"], trailing: sourceVersion >= 10 ? "failures" : "attempts",
+            check: {
+                MigrationRowCheck.webhookEventProblem($0) ?? MigrationRowCheck.numberProblem("failures", $0.int(18), in: 0...MigrationRowCheck.maximumCount)
+            },
             values: {
                 Self.texts(
                     $0,
                     [
                         (1, false), (2, false), (3, false), (4, false), (5, false), (6, true), (7, false), (8, true), (9, true), (10, true), (11, false),
-                        (12, true),
+                        (12, true), (18, true),
                     ])
             },
             write: { parameters in
@@ -57,16 +60,16 @@ extension SQLiteToPostgresMigration {
                             """
                             WITH merged AS (
                                 INSERT INTO webhook_outbox (endpoint, event_id, event_type, subject, body, created_at_ms, state, attempts, next_attempt_ms,
-                                                            last_status, last_error, done_at_ms)
+                                                            last_status, last_error, done_at_ms, failures)
                                 SELECT endpoint, event_id, event_type, subject, body, created_at_ms, state, attempts, next_attempt_ms, last_status,
-                                       last_error, done_at_ms
+                                       last_error, done_at_ms, failures
                                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::integer[],
-                                            $9::bigint[], $10::integer[], $11::text[], $12::bigint[]) WITH ORDINALITY
+                                            $9::bigint[], $10::integer[], $11::text[], $12::bigint[], $13::integer[]) WITH ORDINALITY
                                     AS u(endpoint, event_id, event_type, subject, body, created_at_ms, state, attempts, next_attempt_ms, last_status,
-                                         last_error, done_at_ms, n)
+                                         last_error, done_at_ms, failures, n)
                                 ORDER BY n
                                 ON CONFLICT (endpoint, event_id) DO NOTHING RETURNING 1
-                            )\(Self.progressCTE(first: 13))
+                            )\(Self.progressCTE(first: 14))
                             SELECT count(*) FROM merged
                             """, parameters
                         ).int(0, 0) ?? 0

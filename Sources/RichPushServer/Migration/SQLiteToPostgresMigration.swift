@@ -250,7 +250,8 @@ public final class SQLiteToPostgresMigration {
         let query = try source.prepared(
             """
             SELECT rowid, push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms
-            \(MigrationRowCheck.lengths(["push_id", "event", "receipt_id", "outcome", "reason", "media_type", "user_agent"]))
+            \(MigrationRowCheck.lengths(["push_id", "event", "receipt_id", "outcome", "reason", "media_type", "user_agent"])),
+            \(sourceVersion >= 10 ? "device_id" : "NULL")
             FROM receipts WHERE rowid > ? ORDER BY rowid LIMIT ?
             """)
         try query.bind([.integer(after), .integer(chunkSize)])
@@ -262,7 +263,14 @@ public final class SQLiteToPostgresMigration {
                 outcome: MigrationRowCheck.text(row, 4, 14),
                 reason: MigrationRowCheck.text(row, 5, 15), elapsedMs: row.int(6), mediaBytes: row.int(7), mediaType: MigrationRowCheck.text(row, 8, 16),
                 userAgent: MigrationRowCheck.text(row, 9, 17), receivedAtMs: row.int(10))
-            return (last, checked)
+            // Version 10: the device a receipt named (a value that is not a device id names none).
+            let device = row.text(18).flatMap { DeviceCredentialRule.isDeviceID($0) ? $0 : nil }
+            return (
+                last,
+                checked.map {
+                    var stored = $0; stored.deviceID = device; return stored
+                }
+            )
         }
         guard !rows.isEmpty else { return Chunk(read: 0, new: 0, last: last) }
         var chunk = Chunk(read: rows.count, new: 0, last: last)

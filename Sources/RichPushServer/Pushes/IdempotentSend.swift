@@ -30,7 +30,8 @@ struct IdempotentSend: Sendable {
     /// How long a claim holds without an answer (ms).
     let leaseMs: Int
     private let lastPurgeMs = Locked(0)
-    private let queue = DispatchQueue(label: "richpush.pushes.idempotency", attributes: .concurrent)
+    /// The store's lanes: claims and answers are request writes.
+    private let lanes: StoreLanes
 
     /// - Parameters:
     ///   - context: the server's store and its `idempotencyWindow` (s; 24 h by default in
@@ -38,6 +39,7 @@ struct IdempotentSend: Sendable {
     ///   - scope: the route keys are scoped to.
     init(context: ServerContext, scope: String) {
         self.store = context.store
+        self.lanes = context.lanes
         self.scope = scope
         self.windowMs = max(1, Int(context.configuration.idempotencyWindow * 1000))
         self.leaseMs = max(1, Int(context.configuration.idempotencyLease * 1000))
@@ -120,13 +122,12 @@ struct IdempotentSend: Sendable {
             return true
         }
         guard due else { return }
-        queue.async { _ = try? store.purgeIdempotencyKeys(nowMs: nowMs) }
+        let lanes = self.lanes
+        Task { _ = try? await lanes.run(.background) { try store.purgeIdempotencyKeys(nowMs: nowMs) } }
     }
 
     private func onStore<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
-        }
+        try await lanes.run(.write, work)
     }
 
     /// Whether an answer is the media check's `422 media_refused` (nothing was sent).

@@ -45,8 +45,9 @@ struct ListParameters {
         let to = given("to")
         let fromMs = try from.map { try time($0, parameter: "from", endOfDay: false) }
         let toMs = try to.map { try time($0, parameter: "to", endOfDay: true) }
-        if let fromMs, let toMs, fromMs >= toMs {
-            throw HTTPResponseError(code: "invalid_query", message: "to must be after from")
+        // `from` equal to `to` is an empty range (no push), not a mistake.
+        if let fromMs, let toMs, fromMs > toMs {
+            throw HTTPResponseError(code: "invalid_query", message: "to must not be before from")
         }
         var position = PushQuery.Position.first
         for (name, make) in [("after", PushQuery.Position.after), ("before", PushQuery.Position.before)] {

@@ -1,5 +1,6 @@
 import Foundation
 import RichPushCore
+import RichPushExtension
 import RichPushProvider
 
 /// A `POST /v1/pushes` body, checked and turned into one notification for many device tokens,
@@ -9,6 +10,7 @@ import RichPushProvider
 /// {"push_id": "2018001", "tokens": ["<64 hex>", …] and/or "user_ids": ["u-42", …],
 ///  "provider": "apns" | "fcm",
 ///  "payload": {"aps": {…}} | "title": "…", "subtitle": "…", "body": "…", "image": "https://…",
+///  "buttons": [{"id": "buy", "title": "Buy"}, …],
 ///  "sender": {"id": "u-42", "name": "Ada Lovelace", "avatar": "https://…"},
 ///  "conversation": {"id": "c-7", "name": "Engine room", "avatar": "https://…", "group": true},
 ///  "push_type": "alert", "priority": 10, "collapse_id": "…", "expiration": 1767225600, "topic": "com.example.app"}
@@ -81,8 +83,8 @@ public struct PushSendRequest: Sendable {
             body,
             known: Set(
                 [
-                    "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "push_type",
-                    "priority", "collapse_id", "expiration", "topic", "sender", "conversation",
+                    "push_id", "tokens", "user_ids", "provider", "payload", "title", "subtitle", "body", "image", "media_key", "buttons",
+                    "push_type", "priority", "collapse_id", "expiration", "topic", "sender", "conversation",
                 ] + PushMediaOptions.fields),
             example: "e.g. {\"tokens\": [\"<hex>\"], \"title\": \"…\", \"body\": \"…\"}")
 
@@ -142,11 +144,11 @@ public struct PushSendRequest: Sendable {
         self.userIDs = userIDs
 
         // Payload: given, or built from title/body/image.
-        let builderKeys = ["title", "subtitle", "body", "image", "media_key"].filter { root[$0] != nil }
+        let builderKeys = ["title", "subtitle", "body", "image", "media_key", "buttons"].filter { root[$0] != nil }
         var payload: RichPushJSONValue
         if let given = root["payload"] {
             guard builderKeys.isEmpty else {
-                throw HTTPResponseError(field: builderKeys[0], message: "give either payload or title/subtitle/body/image, not both")
+                throw HTTPResponseError(field: builderKeys[0], message: "give either payload or title/subtitle/body/image/buttons, not both")
             }
             guard given.objectValue != nil else {
                 throw HTTPResponseError(field: "payload", message: "payload must be a JSON object with an aps dictionary")
@@ -168,6 +170,34 @@ public struct PushSendRequest: Sendable {
                 mediaKeyPath = RichPushPayloadKeyPath(key)
             }
             built.mediaURL = try text("image")
+            if let buttons = root["buttons"] {
+                // The extension's own rules (≤ 4 buttons, each an id and a title, ids distinct).
+                do {
+                    _ = try RichPushCategoryDescription.parse(payload: .object(["buttons": buttons]), category: nil)
+                } catch {
+                    throw HTTPResponseError(field: "buttons", message: "\(error.message) (the extension's rules: docs/extension.md)")
+                }
+                // Texts a person reads on the lock screen: no control character (openapi.yaml's
+                // pattern; a control character in a title or placeholder is a bug upstream).
+                for (index, button) in (buttons.arrayValue ?? []).enumerated() {
+                    let input = button["input"]
+                    let texts =
+                        [("id", button["id"]), ("title", button["title"]), ("icon", button["icon"])]
+                        + [("input.button", input?["button"]), ("input.placeholder", input?["placeholder"])]
+                    for (key, value) in texts {
+                        guard let value else { continue }
+                        guard let text = value.stringValue else {
+                            throw HTTPResponseError(field: "buttons[\(index)].\(key)", message: "buttons[\(index)].\(key) must be a string")
+                        }
+                        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { continue }
+                        throw HTTPResponseError(
+                            field: "buttons[\(index)].\(key)",
+                            message: "buttons[\(index)].\(key) contains a control character (such as a line feed or U+000F); remove it")
+                    }
+                }
+                built.customKeys["buttons"] = buttons
+                built.mutableContent = true
+            }
             payload = built.jsonValue()
         }
 

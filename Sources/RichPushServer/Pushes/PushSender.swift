@@ -9,8 +9,9 @@ import RichPushProvider
 /// (`user_ids` → the devices the app registered, each through its own provider) and the tokens a
 /// provider called inactive or bad, and not registered again since, are skipped (counted per
 /// push as `skipped`). The provider work runs in a task off libmicrohttpd's threads (the
-/// connection is suspended meanwhile), and the store work on a serial queue of its own, so no
-/// server thread and no thread of Swift's cooperative pool waits on the network or on SQLite.
+/// connection is suspended meanwhile), and the store work on the store's lanes (lookups on
+/// `read`, the send's record on `write`), so no server thread and no thread of Swift's
+/// cooperative pool waits on the network or on SQLite.
 public final class PushSender: Sendable {
     /// The APNs settings (without the key's contents), when APNs is configured.
     public let settings: APNsSettings?
@@ -23,7 +24,7 @@ public final class PushSender: Sendable {
     private let apns: APNsClient?
     private let fcm: FCMClient?
     private let store: any ReceiptStore
-    private let storeQueue = DispatchQueue(label: "richpush.pushes.store")
+    private let lanes: StoreLanes
     private let pending = PendingCounter()
     /// Where `token.inactive`, `token.bad` and `push.sent` go (written with the send's record).
     private let webhooks: WebhookSettings?
@@ -38,14 +39,16 @@ public final class PushSender: Sendable {
     ///   - store: where sends are recorded (`recordSend`) and devices looked up.
     ///   - retry: backoff for 429 / 5xx (APNs) and `QUOTA_EXCEEDED` / `UNAVAILABLE` (FCM).
     ///   - webhooks: the webhook endpoints, whose events are written with each recorded send.
+    ///   - lanes: the store's lanes (the server's; a new set by default).
     /// - Throws: `RichPushError` `invalid_key` (the `.p8` or the service account's key cannot be
     ///   read), `io` (a CA or service-account file cannot be read), `configuration`, `transport`.
     public init(
         settings: APNsSettings?, fcm: FCMSettings? = nil, apnsMissing: [String] = PushSettingNames.descriptive.apnsRequired,
         names: PushSettingNames = .descriptive, store: any ReceiptStore, retry: APNsRetryPolicy = APNsRetryPolicy(),
-        webhooks: WebhookSettings? = nil
+        webhooks: WebhookSettings? = nil, lanes: StoreLanes = StoreLanes()
     ) throws {
         self.webhooks = webhooks
+        self.lanes = lanes
         self.settings = settings
         self.fcmSettings = fcm
         self.apnsMissing = apnsMissing
@@ -166,11 +169,9 @@ public final class PushSender: Sendable {
         fcm?.shutdown()
     }
 
-    /// Runs store work on the sender's own queue (SQLite's fsync never holds a pool thread).
-    private func onStore<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            storeQueue.async { continuation.resume(with: Result { try work() }) }
-        }
+    /// Runs store work on one of the store's lanes (SQLite's fsync never holds a pool thread).
+    private func onStore<T: Sendable>(_ lane: StoreLanes.Lane, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await lanes.run(lane, work)
     }
 
     /// One target of a send.
@@ -205,7 +206,7 @@ public final class PushSender: Sendable {
         let store = self.store
         do {
             if !request.userIDs.isEmpty {
-                let devices = try await onStore { try store.devices(ofUsers: request.userIDs, limit: PushSendRequest.maximumTokens + 1) }
+                let devices = try await onStore(.read) { try store.devices(ofUsers: request.userIDs, limit: PushSendRequest.maximumTokens + 1) }
                 let found = Set(devices.compactMap(\.userID))
                 usersWithoutDevices = request.userIDs.filter { !found.contains($0) }
                 var seen = Set(targets.map(\.token))
@@ -249,7 +250,7 @@ public final class PushSender: Sendable {
         let skipped: [String: TokenSkip]
         do {
             let all = targets.map(\.token)
-            skipped = try await onStore { try store.skippedTokens(among: all) }
+            skipped = try await onStore(.read) { try store.skippedTokens(among: all) }
         } catch {
             return HTTPResponseError(
                 status: 503, code: "store_error", message: "cannot read the token states: \((error as? RichPushError)?.message ?? "\(error)"); retry later"
@@ -298,7 +299,7 @@ public final class PushSender: Sendable {
         var storeError: String?
         do {
             let batches = records
-            try await onStore { for record in batches { try store.recordSend(record) } }
+            try await onStore(.write) { for record in batches { try store.recordSend(record) } }
         } catch {
             storeError = (error as? RichPushError)?.message ?? String(describing: error)
         }

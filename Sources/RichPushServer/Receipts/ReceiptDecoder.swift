@@ -187,10 +187,34 @@ public enum ReceiptDecoder {
         let elapsed = try integer("elapsed_ms", fields, max: RichPushReceipt.Limits.maximumElapsedMs, unit: "ms")
         let mediaBytes = try integer("media_bytes", fields, max: RichPushReceipt.Limits.maximumMediaBytes, unit: "bytes")
         let mediaType = try string("media_type", fields, maxBytes: RichPushReceipt.Limits.mediaTypeBytes)
-        return RichPushReceipt(
+        var receipt = RichPushReceipt(
             pushID: pushID, event: event, receiptID: receiptID, outcome: outcome, reason: reason, elapsedMs: elapsed,
             mediaBytes: mediaBytes, mediaType: mediaType
         )
+        (receipt.deviceID, receipt.deviceMAC) = try deviceReference(fields)
+        return receipt
+    }
+
+    /// `device_id` and `device_mac` (per-device receipts): both or neither; `dev_` + 32 lowercase
+    /// hex digits, and 64 hex digits.
+    static func deviceReference(_ fields: [String: RawField]) throws -> (String?, String?) {
+        let id = try string("device_id", fields, maxBytes: 36)
+        let mac = try string("device_mac", fields, maxBytes: 64)
+        guard id != nil || mac != nil else { return (nil, nil) }
+        guard let id, let mac else {
+            throw HTTPResponseError(
+                code: "invalid_field", field: id == nil ? "device_id" : "device_mac",
+                message: "device_id and device_mac go together (per-device receipts: the device's id and the HMAC of its secret); send both or neither")
+        }
+        guard DeviceCredentialRule.isDeviceID(id) else {
+            throw HTTPResponseError(
+                code: "invalid_field", field: "device_id", message: "device_id is dev_ and 32 lowercase hex digits, as POST /v1/devices answered it")
+        }
+        guard DeviceCredentialRule.isHex(mac, digits: 64) else {
+            throw HTTPResponseError(
+                code: "invalid_field", field: "device_mac", message: "device_mac is 64 hex digits: HMAC-SHA256 of the receipt under the device secret")
+        }
+        return (id, mac.lowercased())
     }
 
     /// A string field (empty = absent), bounded in UTF-8 bytes, without control characters;

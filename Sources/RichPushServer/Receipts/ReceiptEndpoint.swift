@@ -5,7 +5,9 @@ import RichPushCore
 /// durable (group commit, `ReceiptWriter`), `400` naming the field, `415` for another body type,
 /// `413` over the bound (8 KB by default), `429 over_budget` with `Retry-After` for a new push id
 /// from an address past its budget (`CreationBudget`; known push ids always pass), `503` when the
-/// store failed or the server is stopping.
+/// store failed or the server is stopping. A receipt that names its device (`device_id`,
+/// `device_mac`: per-device receipts) is stored with the device when its HMAC verifies
+/// (`ReceiptDeviceVerifier`), anonymously otherwise.
 struct ReceiptEndpoint: Endpoint {
     let context: ServerContext
     let writer: ReceiptWriter
@@ -47,7 +49,16 @@ struct ReceiptEndpoint: Endpoint {
                 throw CreationBudget.overBudget(retryAfter: retry, creating: "a receipt for a new push id")
             }
         }
-        let stored = StoredReceipt(receipt: receipt, userAgent: request.header("User-Agent"), receivedAtMs: ServerContext.nowMs)
+        // A per-device receipt names its device only when its HMAC verifies with the device's secret.
+        var deviceID: String?
+        switch await context.recipients.check(receipt, context: context) {
+        case .verified(let id): deviceID = id
+        case .unverified: metrics.receiptUnverifiedDevice()
+        case .anonymous: break
+        }
+        var anonymous = receipt
+        (anonymous.deviceID, anonymous.deviceMAC) = (nil, nil)
+        let stored = StoredReceipt(receipt: anonymous, userAgent: request.header("User-Agent"), receivedAtMs: ServerContext.nowMs, deviceID: deviceID)
         let result: ReceiptWriter.WriteResult
         do {
             let answer = try await writer.submitReportingPush(stored)

@@ -4,8 +4,8 @@ import Foundation
 /// (who may call, which body types, how large a body), and the answer to a complete request.
 ///
 /// `respond(to:)` returns the answer or throws an `HTTPResponseError`; the HTTP layer sends it,
-/// exactly once. Store work that may wait on the disk or the network runs on a `BlockingQueue`,
-/// never on the task's own thread.
+/// exactly once. Store work that may wait on the disk or the network runs on one of the store's
+/// lanes (`StoreLanes`), never on the task's own thread.
 protocol Endpoint: Sendable {
     /// Who may call.
     var access: EndpointAccess { get }

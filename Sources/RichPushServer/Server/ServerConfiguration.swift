@@ -60,6 +60,15 @@ public struct ServerConfiguration: Sendable {
     public var newRowsPerSecond: Double = CreationBudget.defaultPerSecond
     /// Campaign sending (`POST /v1/campaigns`): workers per instance, lease, chunk size.
     public var campaigns = CampaignSettings()
+    /// How long a receipt keeps the device it named (per-device receipts) and a conversion its
+    /// user and device, days (`--recipients-days`, default 90; 0 = forever): then the references
+    /// are removed (`RecipientsRetention`) and the counts stay.
+    public var recipientsRetentionDays = 90
+    /// This instance's clock, ms since 1970 (the system's). What the campaign workers and the
+    /// background services pass as "now"; the PostgreSQL store compares leases, `send_at` and
+    /// claims on the database's clock instead, so an instance whose clock is off (tests shift
+    /// this one) takes over nothing in flight.
+    public var clock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }
 
     /// Whether `text` can be a `--public-url`: an http(s) URL with a host (and optional port).
     ///

@@ -2,7 +2,8 @@ import Foundation
 import RichPushMedia
 
 /// What the endpoints and admission share: the settings, the store, the counters, the admin
-/// credential and its throttle, and the queues store work runs on.
+/// credential and its throttle, and the store's lanes (`StoreLanes`: the one door store work
+/// goes through).
 final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let store: any ReceiptStore & StatisticsStore
@@ -18,17 +19,18 @@ final class ServerContext: Sendable {
     /// Rows anonymous requests may create per client address.
     let creationBudget: CreationBudget
     let origins: OriginPolicy
+    /// Checks the device a per-device receipt names (secrets cached).
+    let recipients = ReceiptDeviceVerifier()
     /// Whether the public URL is `https://` (session cookies are then `Secure`).
     let publicHTTPS: Bool
-    /// Device registrations and recorded sends are written here, one at a time.
-    private let storeWrites = BlockingQueue(label: "richpush.server.store-writes", concurrent: false)
-    /// The admin's reads (lists, pages) run here, side by side.
-    private let storeReads = BlockingQueue(label: "richpush.server.store-reads", concurrent: true)
+    /// Where store work runs: reads side by side, request writes one at a time, long and
+    /// background work apart.
+    let lanes: StoreLanes
     private let trustedProxies: Set<String>
 
     init(
         configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, metrics: ServerMetrics, webhooks: WebhookDispatcher? = nil,
-        mediaWorkers: MediaWorkerPool? = nil
+        mediaWorkers: MediaWorkerPool? = nil, lanes: StoreLanes = StoreLanes()
     ) {
         self.configuration = configuration
         self.store = store
@@ -36,6 +38,7 @@ final class ServerContext: Sendable {
         self.webhooks = webhooks
         self.mediaWorkers = mediaWorkers
         mediaCache = MediaObjectCache(maximumBytes: configuration.mediaEdge?.cacheBytes ?? 0)
+        self.lanes = lanes
         creationBudget = CreationBudget(burst: configuration.newRowsBurst, perSecond: configuration.newRowsPerSecond)
         auth = AdminAuthenticator(token: configuration.adminToken)
         origins = OriginPolicy(publicURL: configuration.publicURL)
@@ -52,32 +55,42 @@ final class ServerContext: Sendable {
             peer: request.peer, header: { request.header($0) }, headerValues: { request.headerValues($0) }, trustedProxies: trustedProxies)
     }
 
-    /// Runs an admin read on `storeReads`; a store failure becomes `503 store_error` with the
+    /// Runs an admin read on the `read` lane; a store failure becomes `503 store_error` with the
     /// store's message (the admin may see the detail: the database path helps them).
     ///
     /// - Parameter work: the read.
     /// - Returns: what it read.
     /// - Throws: `HTTPResponseError` 503 `store_error`.
     func read<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
-        try await run(work, on: storeReads, retry: false)
+        try await run(work, on: .read, retry: false)
     }
 
-    /// Runs a write on `storeWrites`; a store failure becomes `503 store_error` with
-    /// `Retry-After: 1`.
+    /// Runs a write on the `write` lane (one at a time); a store failure becomes `503
+    /// store_error` with `Retry-After: 1`.
     ///
     /// - Parameter work: the write.
     /// - Returns: what it returned.
     /// - Throws: `HTTPResponseError` 503 `store_error`.
     func write<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
-        try await run(work, on: storeWrites, retry: true)
+        try await run(work, on: .write, retry: true)
+    }
+
+    /// Runs a long write a request starts (a campaign's audience snapshot) on the `background`
+    /// lane, off the request writes; a store failure becomes `503 store_error` with `Retry-After: 1`.
+    ///
+    /// - Parameter work: the write.
+    /// - Returns: what it returned.
+    /// - Throws: `HTTPResponseError` 503 `store_error`.
+    func long<T: Sendable>(_ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T) async throws(HTTPResponseError) -> T {
+        try await run(work, on: .background, retry: true)
     }
 
     private func run<T: Sendable>(
-        _ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T, on queue: BlockingQueue, retry: Bool
+        _ work: @escaping @Sendable (any ReceiptStore & StatisticsStore) throws -> T, on lane: StoreLanes.Lane, retry: Bool
     ) async throws(HTTPResponseError) -> T {
         let store = self.store
         do {
-            return try await queue.run { try work(store) }
+            return try await lanes.run(lane) { try work(store) }
         } catch {
             throw .store(error, retry: retry)
         }

@@ -50,8 +50,11 @@ public final class StatisticsServer: @unchecked Sendable {
     private let webhooks: WebhookDispatcher?
     /// The media workers (with the media edge).
     private let mediaWorkers: MediaWorkerPool?
-    /// The campaign workers (with a provider configured and a store that keeps campaigns).
-    private let campaignWorkers: CampaignWorkers?
+    /// The background services (campaign workers, the webhook dispatcher, the targets purge, the recipients retention),
+    /// started and stopped together.
+    public let services: ServiceGroup
+    /// The store's lanes: the one door store work goes through.
+    let lanes: StoreLanes
     /// Admission and the endpoints: what every request goes through.
     let router: ServerRouter
     private var http: HTTPServer?
@@ -75,15 +78,17 @@ public final class StatisticsServer: @unchecked Sendable {
     public init(configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, listening: Bool = true) throws {
         self.configuration = configuration
         self.store = store
+        let lanes = StoreLanes()
+        self.lanes = lanes
         if configuration.apns != nil || configuration.fcm != nil {
             self.sender = try PushSender(
                 settings: configuration.apns, fcm: configuration.fcm, apnsMissing: configuration.apnsMissing, names: configuration.pushSettingNames,
-                store: store, webhooks: configuration.webhooks)
+                store: store, webhooks: configuration.webhooks, lanes: lanes)
         } else {
             self.sender = nil
         }
         do {
-            webhooks = try Self.webhookDispatcher(configuration, store: store)
+            webhooks = try Self.webhookDispatcher(configuration, store: store, lanes: lanes)
         } catch {
             sender?.shutdown()
             throw error
@@ -101,29 +106,22 @@ public final class StatisticsServer: @unchecked Sendable {
                 try pool.prepare()
             } catch {
                 sender?.shutdown()
-                webhooks?.stop(grace: 0)
                 throw RichPushError(code: .configuration, message: "the media edge's workers cannot start: \(error.message)")
             }
             mediaWorkers = pool
         } else {
             mediaWorkers = nil
         }
-        let context = ServerContext(configuration: configuration, store: store, metrics: metrics, webhooks: webhooks, mediaWorkers: mediaWorkers)
-        // A store that keeps no campaigns (a test's) runs no workers; its campaign routes answer 501.
-        if let sender, configuration.campaigns.workers > 0, let campaigns = try? store.campaignStore() {
-            campaignWorkers = CampaignWorkers(
-                store: store, campaigns: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks)
-        } else {
-            campaignWorkers = nil
-        }
+        let context = ServerContext(
+            configuration: configuration, store: store, metrics: metrics, webhooks: webhooks, mediaWorkers: mediaWorkers, lanes: lanes)
+        services = ServiceGroup(services: Self.backgroundServices(configuration, store: store, sender: sender, webhooks: webhooks, lanes: lanes))
         router = ServerRouter(
             admission: Admission(
                 context: context,
                 routes: Self.routes(context, writer: writer, sender: sender).adding(MediaEdge.routes(context)).adding(
                     Self.campaignRoutes(context, sender: sender))))
-        webhooks?.start()
         guard listening else {
-            campaignWorkers?.start()
+            services.start()
             return
         }
         do {
@@ -140,18 +138,44 @@ public final class StatisticsServer: @unchecked Sendable {
         } catch {
             writer.stop()
             sender?.shutdown()
-            webhooks?.stop(grace: 0)
             mediaWorkers?.shutdown()
             throw error
         }
-        campaignWorkers?.start()
+        services.start()
+    }
+
+    /// The background services this configuration runs: the campaign workers and the targets'
+    /// purge (with a provider, workers and a store that keeps campaigns; a store without runs
+    /// none, and its campaign routes answer 501), the webhook dispatcher (with endpoints) and the
+    /// recipients' retention. (The media edge needs none: it evicts within its bound as it stores.)
+    private static func backgroundServices(
+        _ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, sender: PushSender?, webhooks: WebhookDispatcher?,
+        lanes: StoreLanes
+    ) -> [any BackgroundService] {
+        var services: [any BackgroundService] = []
+        if let sender, configuration.campaigns.workers > 0, let campaigns = try? store.campaignStore() {
+            services.append(
+                CampaignWorkers(
+                    store: store, campaigns: campaigns, sender: sender, settings: configuration.campaigns, webhooks: configuration.webhooks,
+                    lanes: lanes, clock: configuration.clock))
+            if configuration.campaigns.targetsRetentionDays > 0 {
+                services.append(CampaignTargetsPurge(campaigns: campaigns, settings: configuration.campaigns, lanes: lanes, clock: configuration.clock))
+            }
+        }
+        if let webhooks { services.append(webhooks) }
+        if configuration.recipientsRetentionDays > 0, let recipients = try? store.recipientStore() {
+            services.append(RecipientsRetention(store: recipients, days: configuration.recipientsRetentionDays, lanes: lanes, clock: configuration.clock))
+        }
+        return services
     }
 
     /// The outbox's deliverer when webhooks are configured (the store must keep an outbox:
     /// `store_unsupported` otherwise).
-    private static func webhookDispatcher(_ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore) throws -> WebhookDispatcher? {
+    private static func webhookDispatcher(
+        _ configuration: ServerConfiguration, store: any ReceiptStore & StatisticsStore, lanes: StoreLanes
+    ) throws -> WebhookDispatcher? {
         guard let settings = configuration.webhooks, !settings.endpoints.isEmpty else { return nil }
-        return try WebhookDispatcher(settings: settings, store: try store.webhookOutbox())
+        return WebhookDispatcher(settings: settings, store: try store.webhookOutbox(), feed: store.changeFeed(), lanes: lanes)
     }
 
     /// The route table: each path with its endpoint per method, matched in order.
@@ -176,7 +200,12 @@ public final class StatisticsServer: @unchecked Sendable {
                     ),
                 ]),
             .init(pattern: .exact(["/v1/devices"]), endpoints: [("POST", RegisterDeviceEndpoint(context: context))]),
+            .init(pattern: .exact(["/v1/devices/batch"]), endpoints: [("POST", RegisterDevicesBatchEndpoint(context: context))]),
             .init(pattern: .enclosed("/v1/pushes/", "/sends"), endpoints: [("POST", RecordedSendEndpoint(context: context))]),
+            .init(pattern: .enclosed("/v1/pushes/", "/recipients"), endpoints: [("GET", RecipientsEndpoint(context: context))]),
+            .init(pattern: .enclosed("/v1/users/", "/pushes"), endpoints: [("GET", UserPushesEndpoint(context: context))]),
+            .init(pattern: .prefix("/v1/users/"), endpoints: [("DELETE", EraseUserEndpoint(context: context))]),
+            .init(pattern: .exact(["/v1/conversions"]), endpoints: [("POST", ConversionEndpoint(context: context))]),
             .init(pattern: .prefix("/v1/devices/"), endpoints: [("DELETE", UnregisterDeviceEndpoint(context: context))]),
             .init(pattern: .prefix("/v1/pushes/"), endpoints: [("GET", ShowPushEndpoint(context: context))]),
             .init(pattern: .prefix("/pushes/"), endpoints: [("GET", PushPageEndpoint(context: context))]),
@@ -194,7 +223,7 @@ public final class StatisticsServer: @unchecked Sendable {
                         "POST",
                         CreateCampaignEndpoint(
                             context: context, sender: sender, idempotency: IdempotentSend(context: context, scope: "POST /v1/campaigns"),
-                            settings: context.configuration.campaigns)
+                            settings: context.configuration.campaigns, mediaCheck: PushMediaCheck(context: context))
                     ),
                 ]),
             .init(pattern: .enclosed("/v1/campaigns/", "/cancel"), endpoints: [("POST", CancelCampaignEndpoint(context: context))]),
@@ -214,31 +243,32 @@ public final class StatisticsServer: @unchecked Sendable {
     }
 
     /// Graceful shutdown: stop accepting, wait for requests in flight (up to the grace period),
-    /// commit what is queued, stop the server and close the store. Idempotent.
+    /// stop the background services (the campaign workers finish the chunks in hand, the
+    /// webhook dispatcher cuts its requests in flight; up to the grace period, then they are
+    /// cancelled), commit what is queued, stop the server and close the store. Idempotent.
     ///
     /// - Throws: `RichPushError` `store` when the final checkpoint fails (data is still committed).
-    public func shutdown() throws {
+    public func shutdown() async throws {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
+        let clock = ContinuousClock()
         if let http {
             http.quiesce()
-            let end = Date().addingTimeInterval(configuration.shutdownGrace)
-            while http.inFlight > 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+            let end = clock.now + .milliseconds(Int(configuration.shutdownGrace * 1000))
+            while http.inFlight > 0 && clock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
         }
-        // Campaign workers finish the chunks in hand (within the grace period) before the
-        // provider connections close.
-        campaignWorkers?.stop(grace: configuration.shutdownGrace)
+        // The campaign workers finish the chunks in hand before the provider connections close.
+        await services.shutdown(grace: configuration.shutdownGrace)
         if let sender {
             // Sends still waiting on APNs: close the connection so they fail fast and answer.
             sender.shutdown()
-            let last = Date().addingTimeInterval(configuration.shutdownGrace)
-            while sender.inFlight > 0 && Date() < last { Thread.sleep(forTimeInterval: 0.01) }
+            let last = clock.now + .milliseconds(Int(configuration.shutdownGrace * 1000))
+            while sender.inFlight > 0 && clock.now < last { try? await Task.sleep(for: .milliseconds(10)) }
         }
         writer.stop()
-        webhooks?.stop(grace: configuration.shutdownGrace)
         mediaWorkers?.shutdown()
         http?.stop()
         try store.close()

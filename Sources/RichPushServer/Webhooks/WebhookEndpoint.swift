@@ -34,8 +34,17 @@ public struct WebhookEndpoint: Sendable, Equatable {
 
     /// The URL as shown on the dashboard and in `/metrics`: scheme, host, port and path, without
     /// user, password or query (which may hold credentials).
-    public var displayURL: String {
-        guard let c = URLComponents(string: url), let scheme = c.scheme, let host = c.host else { return "(unparsable URL)" }
+    public var displayURL: String { Self.redacted(url) }
+
+    /// A URL as RichPush shows it anywhere (dashboard, `/metrics`, error texts): scheme, host, port
+    /// and path of an absolute URL, the path of a relative one (a redirect's `Location`), never
+    /// user, password, query or fragment.
+    ///
+    /// - Parameter url: the URL.
+    /// - Returns: the redacted text, `(unparsable URL)` when it cannot be read.
+    public static func redacted(_ url: String) -> String {
+        guard let c = URLComponents(string: url) else { return "(unparsable URL)" }
+        guard let scheme = c.scheme, let host = c.host else { return c.host == nil && c.scheme == nil ? c.path : "(unparsable URL)" }
         let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return "\(scheme)://\(shownHost)\(c.port.map { ":\($0)" } ?? "")\(c.path)"
     }

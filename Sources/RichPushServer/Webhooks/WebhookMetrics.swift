@@ -26,7 +26,8 @@ public final class WebhookMetrics: Sendable {
             for a in attempts {
                 switch a.outcome {
                 case .delivered: c.delivered[endpoint, default: 0] += 1
-                case .retry: c.retried[endpoint, default: 0] += 1
+                // A try that never went out is no attempt (it is retried all the same).
+                case .retry: if a.sent { c.retried[endpoint, default: 0] += 1 }
                 case .gaveUp: c.gaveUp[endpoint, default: 0] += 1
                 }
             }

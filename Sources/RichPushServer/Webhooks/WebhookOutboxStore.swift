@@ -17,8 +17,9 @@ public protocol WebhookOutboxStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store`.
     func enqueueWebhooks(_ deliveries: [WebhookDelivery]) throws
 
-    /// Claims up to `limit` due deliveries of one endpoint for `owner` until `nowMs + leaseMs`,
-    /// counting an attempt for each; at most one per subject.
+    /// Claims up to `limit` due deliveries of one endpoint for `owner` until `nowMs + leaseMs`; at
+    /// most one per subject. A claim is no attempt: `finishWebhooks` counts one for each request
+    /// that was sent. (PostgreSQL compares due times and leases on the database's clock.)
     ///
     /// - Parameters:
     ///   - endpoint: the endpoint's key.
@@ -68,10 +69,13 @@ public struct WebhookClaim: Sendable, Equatable {
     public var subject: String
     /// The JSON body, as written.
     public var body: Data
-    /// Attempts so far, this one included.
+    /// Requests sent for it before this claim (the receiver may have seen that many); this
+    /// attempt is number `attempts + 1`.
     public var attempts: Int
     /// When the event was written, ms since 1970.
     public var createdAtMs: Int
+    /// Failed tries before this claim, sent or not (a refused connection too): the backoff's count.
+    public var failures = 0
 }
 
 /// What one attempt of a claimed delivery came to.
@@ -96,14 +100,27 @@ public struct WebhookAttempt: Sendable, Equatable {
     public var error: String?
     /// When the attempt ended, ms since 1970.
     public var atMs: Int
+    /// Whether the request went out (an answer came, or libcurl wrote it): only then is it counted
+    /// an attempt (`attempts`); a try that never left (no connection, a shutdown before it went
+    /// out) counts only as a failure for the backoff.
+    public var sent: Bool
 
     /// Makes an attempt's record.
-    public init(seq: Int, outcome: Outcome, status: Int?, error: String?, atMs: Int) {
+    ///
+    /// - Parameters:
+    ///   - seq: the row.
+    ///   - outcome: what to do with it.
+    ///   - status: the receiver's HTTP status, if any.
+    ///   - error: why it failed, `nil` when delivered.
+    ///   - atMs: when it ended, ms since 1970.
+    ///   - sent: whether the request went out (default `true`).
+    public init(seq: Int, outcome: Outcome, status: Int?, error: String?, atMs: Int, sent: Bool = true) {
         self.seq = seq
         self.outcome = outcome
         self.status = status
         self.error = error
         self.atMs = atMs
+        self.sent = sent
     }
 }
 
@@ -111,9 +128,7 @@ public struct WebhookAttempt: Sendable, Equatable {
 public struct WebhookEndpointStatus: Sendable, Equatable {
     /// Deliveries waiting (due, in backoff, or in flight).
     public var pending = 0
-    /// Of those, how many failed at least once (a first attempt still in flight has not: `attempts`
-    /// counts claims, so a delivery is retrying once its first attempt ended without a 2xx, or it
-    /// was claimed again after that).
+    /// Of those, how many failed at least once (a first attempt still in flight has not).
     public var retrying = 0
     /// When the oldest pending event was written, ms since 1970.
     public var oldestPendingMs: Int?

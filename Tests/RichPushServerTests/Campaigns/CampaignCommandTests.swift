@@ -50,5 +50,43 @@ struct CampaignCommandTests {
         let missing = try await Self.campaign(server, ["create", server.directory.appendingPathComponent("none.json").path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("cannot read the campaign body"))
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test("a refusal: the server's message whole on standard error, and with --json its error object on standard output")
+    func refusalWholeAndInJSON() async throws {
+        let mock = try await MockAPNsProcess()
+        defer { mock.stop() }
+        let server = try await ServerProcess(extraArguments: mock.serveArguments())
+        // A variant with an unknown field of 64 bytes: the message names it and lists the fields
+        // a variant may set (it was cut at 300 characters, mid-word, before).
+        let unknown = String(repeating: "x", count: 60) + "_end"
+        let body = try CampaignHarness.json([
+            "audience": ["tokens": CampaignHarness.tokens(2, prefix: "cr")], "title": "T", "push_id": "cli-refused",
+            "variants": [["title": "A", unknown: 1], ["title": "B"]],
+        ])
+        let direct = try await CampaignHarness.create(server, json: body)
+        #expect(direct.status == 400)
+        let error = try #require(try RichPushJSONValue.parse(direct.body)["error"])
+        let message = try #require(error["message"]?.stringValue)
+        let code = try #require(error["code"]?.stringValue)
+        #expect(message.contains(unknown) && message.hasSuffix("weight"), "\(message)")
+        let file = server.directory.appendingPathComponent("refused.json")
+        try Data(body.utf8).write(to: file)
+
+        let plain = try await Self.campaign(server, ["create", file.path])
+        #expect(plain.status == 1)
+        #expect(plain.stdout.isEmpty)
+        #expect(plain.stderr.contains("(\(code)): \(message)"), "\(plain.stderr)")
+
+        let json = try await Self.campaign(server, ["create", file.path, "--json"])
+        #expect(json.status == 1)
+        let printed = try RichPushJSONValue.parse(Data(json.stdout.utf8))
+        #expect(printed["status"]?.integerLiteralValue == 400)
+        #expect(printed["error"] == error, "\(json.stdout)")
+        #expect(json.stderr.contains(message))
+        // Nothing was created, through either.
+        #expect(try await CampaignHarness.perToken(mock).isEmpty)
+        #expect(await server.terminate() == 0)
     }
 }

@@ -24,7 +24,7 @@ struct CampaignFixesTests {
     static func open(_ fixture: StoreFixture) throws -> any ReceiptStore & CampaignStore & StatisticsStore {
         switch fixture.backend {
         case .sqlite: return try SQLiteStore(path: fixture.dbArgument)
-        case .postgres: return try PostgresStore(url: fixture.dbArgument, log: { _ in })
+        case .postgres: return try PostgresStore(url: fixture.dbArgument, log: { _ in }, clock: .caller)
         }
     }
 

@@ -13,7 +13,7 @@ struct CampaignStoreTests {
     static func open(_ fixture: StoreFixture) throws -> any ReceiptStore & CampaignStore {
         switch fixture.backend {
         case .sqlite: return try SQLiteStore(path: fixture.dbArgument)
-        case .postgres: return try PostgresStore(url: fixture.dbArgument, log: { _ in })
+        case .postgres: return try PostgresStore(url: fixture.dbArgument, log: { _ in }, clock: .caller)
         }
     }
 
@@ -137,18 +137,20 @@ struct CampaignStoreTests {
         var listed = Self.draft("t", audience: .tokens([tokens[6], tokens[1], tokens[3]]), chunkSize: 2)
         listed.provider = "apns"
         #expect(try store.createCampaign(listed).campaign.targets == 3)
-        // Campaigns are served oldest first (both made at 1,000 ms: by id, "t" before "u").
+        // Neither claimed yet: the older first (both made at 1,000 ms: by id, "t" before "u"); then
+        // the campaigns take turns, chunk by chunk.
         let firstListed = try #require(try store.claimCampaignChunk(owner: "y", nowMs: 2_000, leaseMs: 1_000))
         #expect(firstListed.campaign.id == "t")
         // Request order: tokens[6] and tokens[1] in chunk 0 (handed out in token order), tokens[3] in chunk 1.
         #expect(firstListed.chunk == 0)
         #expect(firstListed.targets.map(\.token) == [tokens[1], tokens[6]])
-        let secondListed = try #require(try store.claimCampaignChunk(owner: "z", nowMs: 2_000, leaseMs: 1_000))
-        #expect(secondListed.chunk == 1)
-        #expect(secondListed.targets.map(\.token) == [tokens[3]])
         let firstUsers = try #require(try store.claimCampaignChunk(owner: "x", nowMs: 2_000, leaseMs: 1_000))
         #expect(firstUsers.campaign.id == "u")
         #expect(firstUsers.targets.map(\.token) == [tokens[0], tokens[2]])
+        let secondListed = try #require(try store.claimCampaignChunk(owner: "z", nowMs: 2_001, leaseMs: 1_000))
+        #expect(secondListed.campaign.id == "t")
+        #expect(secondListed.chunk == 1)
+        #expect(secondListed.targets.map(\.token) == [tokens[3]])
         #expect(firstListed.targets.allSatisfy { $0.provider == "apns" })
     }
 }

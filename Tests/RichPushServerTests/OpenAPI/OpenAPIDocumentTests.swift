@@ -78,31 +78,40 @@ struct OpenAPIDocumentTests {
             ("\(schemas)/DeviceToken/maxLength", DeviceTokenRule.maximumBytes),
             ("\(schemas)/DeviceToken/maxLength", DeviceRegistrationRequest.maximumTokenBytes),
             ("\(schemas)/UserID/maxLength", DeviceRegistrationRequest.maximumUserIDBytes),
-            ("\(schemas)/DeviceRegistrationRequest/properties/app_version/maxLength", DeviceRegistrationRequest.maximumAppVersionBytes),
+            ("\(schemas)/AppVersion/maxLength", DeviceRegistrationRequest.maximumAppVersionBytes),
             ("/components/parameters/Limit/schema/maximum", PushQuery.maximumLimit),
             ("/components/parameters/IdempotencyKey/schema/maxLength", IdempotencyKey.maximumBytes),
             ("/paths/~1v1~1receipts/post/requestBody/content/text~1plain/schema/maxLength", ServerConfiguration(adminToken: "x").maximumBody),
             ("\(schemas)/DeviceTag/maxLength", DeviceTagRule.maximumBytes),
-            ("\(schemas)/DeviceRegistrationRequest/properties/tags/maxItems", DeviceTagRule.maximumCount),
-            ("\(schemas)/CampaignAudience/oneOf/0/properties/tokens/maxItems", CampaignRequest.maximumTokens),
-            ("\(schemas)/CampaignAudience/oneOf/1/properties/user_ids/maxItems", CampaignRequest.maximumUserIDs),
-            ("\(schemas)/CampaignAudience/oneOf/3/properties/tags/properties/any/maxItems", DeviceTagRule.maximumCount),
+            ("\(schemas)/DeviceTags/maxItems", DeviceTagRule.maximumCount),
+            ("\(schemas)/AudienceTokens/properties/tokens/maxItems", CampaignRequest.maximumTokens),
+            ("\(schemas)/AudienceUserIDs/properties/user_ids/maxItems", CampaignRequest.maximumUserIDs),
+            ("\(schemas)/TagSelector/properties/any/maxItems", DeviceTagRule.maximumCount),
             ("\(schemas)/CampaignRequest/properties/per_minute/maximum", CampaignRequest.maximumPerMinute),
             ("\(schemas)/CampaignRequest/properties/expiration/maximum", PushSendRequest.maximumExpiration),
             ("/components/parameters/CampaignLimit/schema/maximum", ListCampaignsEndpoint.maximumLimit),
+            ("\(schemas)/CampaignRequest/properties/queue_priority/maximum", CampaignRequest.maximumQueuePriority),
+            ("\(schemas)/CampaignRequest/properties/attribution_hours/maximum", CampaignRequest.maximumAttributionHours),
+            ("\(schemas)/CampaignRequest/properties/variants/minItems", CampaignRequest.variantCounts.lowerBound),
+            ("\(schemas)/CampaignRequest/properties/variants/maxItems", CampaignRequest.variantCounts.upperBound),
+            ("\(schemas)/CampaignTest/properties/window_minutes/maximum", CampaignRequest.maximumTestWindowMinutes),
+            ("\(schemas)/DeviceBatchRequest/properties/devices/maxItems", RegisterDevicesBatchEndpoint.maximumDevices),
+            ("/paths/~1v1~1devices~1batch/post/requestBody/x-maximum-body-bytes", RegisterDevicesBatchEndpoint.maximumBodyBytes),
+            ("/paths/~1v1~1pushes~1{push_id}~1recipients/get/parameters/2/schema/maximum", RecipientsEndpoint.maximumLimit),
+            ("/paths/~1v1~1users~1{user_id}~1pushes/get/parameters/1/schema/maximum", UserPushesEndpoint.maximumLimit),
         ]
         for (pointer, value) in integers {
             let documented = OpenAPIFile.value(at: pointer, in: document) as? Int
             #expect(documented == value, "\(pointer) is \(documented.map(String.init) ?? "missing"); the code's bound is \(value)")
         }
         let enums: [(pointer: String, values: Set<String>)] = [
-            ("\(schemas)/DeviceRegistrationRequest/properties/platform/enum", DeviceRegistrationRequest.platforms),
-            ("\(schemas)/PushSendRequest/properties/push_type/enum", Set(APNsPushType.documented.map(\.rawValue))),
+            ("\(schemas)/Platform/enum", DeviceRegistrationRequest.platforms),
+            ("\(schemas)/PushType/enum", Set(APNsPushType.documented.map(\.rawValue))),
             ("\(schemas)/RecordedResult/properties/outcome/enum", RecordedSendRequest.outcomes),
             ("\(schemas)/TokenResult/properties/outcome/enum", RecordedSendRequest.outcomes),
             ("\(schemas)/ReceiptForm/properties/event/enum", Set(RichPushReceipt.Event.known.map(\.rawValue))),
-            ("\(schemas)/CampaignAudience/oneOf/2/properties/platform/enum", DeviceRegistrationRequest.platforms),
-            ("\(schemas)/PushSendRequest/properties/media/enum", Set(PushMediaOptions.Mode.allCases.map(\.rawValue))),
+            ("\(schemas)/AudienceAll/properties/platform/enum", DeviceRegistrationRequest.platforms),
+            ("\(schemas)/MediaMode/enum", Set(PushMediaOptions.Mode.allCases.map(\.rawValue))),
         ]
         for (pointer, values) in enums {
             let documented = (OpenAPIFile.value(at: pointer, in: document) as? [Any]).map { Set($0.compactMap { $0 as? String }) }
@@ -123,7 +132,7 @@ struct OpenAPIDocumentTests {
             #expect(body["x-maximum-body-bytes"] as? Int == endpoint.maximumBody, "\(method) \(path): the endpoint reads \(endpoint.maximumBody) bytes")
             checked += 1
         }
-        #expect(checked == 6)
+        #expect(checked == 8)
     }
 
     @Test("GET /openapi.yaml answers the repository's openapi.yaml as application/yaml, without credentials")

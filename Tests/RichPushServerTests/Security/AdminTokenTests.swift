@@ -55,7 +55,7 @@ struct AdminTokenTests {
         #expect(try await attacker.post("/v1/receipts", form: "push_id=still-open").status == 202)
         // Another address is not affected.
         #expect(try await server.client(from: "127.0.7.2").request("GET", "/v1/pushes", headers: server.admin).status == 200)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("POST /v1/devices takes the admin token as proof for a user_id: wrong tokens there count towards the same limit")
@@ -76,7 +76,7 @@ struct AdminTokenTests {
         #expect(try await attacker.postJSON("/v1/devices", #"{"token":"\#(token)","platform":"ios"}"#).status == 201)
         let backend = server.client(from: "127.0.7.4")
         #expect(try await backend.postJSON("/v1/devices", #"{"token":"\#(token)","platform":"ios","user_id":"u1"}"#, headers: server.admin).status == 200)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("the throttle refills one attempt per 6 s, counts an IPv6 /64 as one client, and tracks at most 10,000 addresses")

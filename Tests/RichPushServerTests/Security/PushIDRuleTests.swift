@@ -48,7 +48,7 @@ struct PushIDRuleTests {
         let list = try await c.request("GET", "/v1/pushes?limit=1000", headers: server.admin)
         let ids = try #require(try list.json()["pushes"] as? [[String: Any]]).compactMap { $0["push_id"] as? String }
         #expect(!ids.contains { $0.unicodeScalars.contains { IdentifierRule.kind(of: $0) != nil } })
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("a push id stored before the rule is shown with U+FFFD in place of the override, in the table and the funnel")
@@ -89,7 +89,7 @@ struct PushIDRuleTests {
         #expect(batch.status == 400)
         #expect((try batch.json()["error"] as? [String: String])?["field"] == "batch_id")
         #expect(try await c.postJSON("/v1/pushes/sale/sends", body, headers: server.admin).status == 200)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     static func percent(_ s: String) -> String {

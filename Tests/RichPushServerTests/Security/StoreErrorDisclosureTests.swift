@@ -40,6 +40,6 @@ struct StoreErrorDisclosureTests {
         let admin = try await c.request("GET", "/v1/pushes", headers: ["Authorization": "Bearer admin-token-0123456789abcdef"])
         #expect(admin.status == 503)
         #expect(admin.text.contains("disk I/O error"))
-        try server.shutdown()
+        try await server.shutdown()
     }
 }

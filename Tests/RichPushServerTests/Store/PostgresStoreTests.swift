@@ -25,7 +25,7 @@ struct PostgresStoreTests {
 
     /// A PostgreSQL store on `url`, its calls off the cooperative pool.
     static func store(_ url: String, connections: Int = PostgresStore.defaultConnections) async throws -> TestStore {
-        try await TestStore.open { try PostgresStore(url: url, connections: connections, log: { _ in }) }
+        try await TestStore.open { try PostgresStore(url: url, connections: connections, log: { _ in }, clock: .caller) }
     }
 
     /// The error opening a store on `url` throws (off the cooperative pool); `nil` if it opened.

@@ -71,18 +71,18 @@ struct PostgresWakeupTests {
     @Test("the next timer of an idle worker: the earliest send_at of a scheduled campaign, or the lease end of a leased chunk")
     func nextTimer() async throws {
         let database = try await PostgresTestCluster.shared().makeDatabase()
-        let store = try PostgresStore(url: database.url, log: { _ in })
+        let store = try PostgresStore(url: database.url, log: { _ in }, clock: .caller)
         defer { try? store.close() }
-        #expect(try store.nextCampaignTimerMs() == nil)
+        #expect(try store.nextCampaignTimer(nowMs: 1_000) == nil)
         var later = CampaignStoreTests.draft("b1", audience: .tokens([CampaignHarness.tokens(1, prefix: "ab")[0]]))
         (later.provider, later.sendAtMs) = ("apns", 90_000)
         _ = try store.createCampaign(later)
-        #expect(try store.nextCampaignTimerMs() == 90_000)
+        #expect(try store.nextCampaignTimer(nowMs: 1_000) == 89_000)
         var now = CampaignStoreTests.draft("b2", audience: .tokens([CampaignHarness.tokens(1, prefix: "ac")[0]]))
         now.provider = "apns"
         _ = try store.createCampaign(now)
         _ = try #require(try store.claimCampaignChunk(owner: "w", nowMs: 5_000, leaseMs: 1_000))
-        #expect(try store.nextCampaignTimerMs() == 6_000)
+        #expect(try store.nextCampaignTimer(nowMs: 5_000) == 1_000)
     }
 
     @Test("an idle campaign worker on PostgreSQL sends a campaign another instance created without waiting for its slow poll")
@@ -101,7 +101,7 @@ struct PostgresWakeupTests {
             // Far longer than the test waits: only a notification (or finding it at once) sends it in time.
             configuration.campaigns.notifiedPollMs = 600_000
         }
-        defer { try? server.shutdown() }
+
         #expect(await Self.eventually { store.listener.isListening })
         // Another instance creates the campaign.
         let other = try PostgresStore(url: database.url, log: { _ in })
@@ -121,5 +121,6 @@ struct PostgresWakeupTests {
         #expect(try other.campaign("c0ffee01")?.accepted == 3)
         let perToken = try await CampaignHarness.perToken(mock)
         for token in tokens { #expect(perToken[token] == 1) }
+        try await server.shutdown()
     }
 }

@@ -72,7 +72,8 @@ struct StoreCopyTests {
         #expect(
             summary.map(\.table) == [
                 "receipts", "pushes", "send records", "token states", "send batches", "devices", "device tags", "campaign targets",
-                "campaign chunks", "campaigns", "webhook events", "webhook endpoints", "admitted codes", "media records", "media files",
+                "campaign chunks", "campaign variants", "campaigns", "conversions", "webhook events", "webhook endpoints", "admitted codes",
+                "media records", "media files",
             ])
         #expect(summary[4].copied == 14 && summary[5].copied == 4)
         #expect(summary[0].copied == Self.storedReceipts && summary[0].copiedBefore == 0)
@@ -96,7 +97,7 @@ struct StoreCopyTests {
         try await source.close()
 
         let again = try await Self.copy(sqlite.dbArgument, to: database.url).summary
-        #expect(again.map(\.copied) == Array(repeating: 0, count: 15))
+        #expect(again.map(\.copied) == Array(repeating: 0, count: 17))
         #expect(again[0].copiedBefore == Self.storedReceipts)
         #expect(try await Self.answers(target) == expected)
         try await target.close()
@@ -158,7 +159,7 @@ struct StoreCopyTests {
         #expect(made.status == 0, "\(made.stderr)")
         let database = try await PostgresTestCluster.shared().makeDatabase()
         let summary = try await Self.copy(path, to: database.url).summary
-        #expect(summary.map(\.copied) == [1, 1, 1] + Array(repeating: 0, count: 12))
+        #expect(summary.map(\.copied) == [1, 1, 1] + Array(repeating: 0, count: 14))
         let target = try await Self.target(database.url)
         let old = try #require(try await target.push("old"))
         #expect(old.delivered == 1 && old.accepted == 2 && old.displayRate == 0.5)

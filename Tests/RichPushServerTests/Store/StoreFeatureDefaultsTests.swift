@@ -72,7 +72,7 @@ struct StoreFeatureDefaultsTests {
         }
         let receipt = try await c.post("/v1/receipts", form: "push_id=plain-1&event=delivered")
         #expect(receipt.status == 202)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("a request with an Idempotency-Key is 501 idempotency_unsupported and nothing is sent; without a key it is sent")

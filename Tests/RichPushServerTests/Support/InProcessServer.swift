@@ -50,12 +50,17 @@ final class InProcessServer: Sendable {
         return try r.json()
     }
 
-    /// Graceful shutdown: commits what is queued and closes the store.
-    func shutdown() throws { try server.shutdown() }
+    /// Graceful shutdown: stops the background services, commits what is queued and closes the store.
+    func shutdown() async throws { try await server.shutdown() }
 
     deinit {
-        try? server.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+        // A test that did not shut it down: in the background (a deinit cannot await), then the
+        // file goes.
+        let server = self.server, directory = self.directory
+        Task.detached {
+            try? await server.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     /// `HTTPTestClient`'s requests, as `ServerRequest`s handed to the server.
@@ -72,8 +77,9 @@ final class InProcessServer: Sendable {
             let response = await server.handle(request)
             var answered: [String: String] = [:]
             for header in response.headers { answered[header.name.lowercased()] = header.value }
-            if let type = response.contentType, !response.body.isEmpty { answered["content-type"] = type }
-            return HTTPTestClient.Response(status: response.status, headers: answered, body: response.body)
+            let body = response.file?.readAll() ?? response.body
+            if let type = response.contentType, !body.isEmpty { answered["content-type"] = type }
+            return HTTPTestClient.Response(status: response.status, headers: answered, body: body)
         }
 
         func post(_ path: String, form: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {

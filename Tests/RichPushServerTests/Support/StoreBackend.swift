@@ -49,7 +49,7 @@ final class StoreFixture: @unchecked Sendable {
         return try await TestStore.open {
             switch backend {
             case .sqlite: return try SQLiteStore(path: location)
-            case .postgres: return try PostgresStore(url: location, log: { _ in })
+            case .postgres: return try PostgresStore(url: location, log: { _ in }, clock: .caller)
             }
         }
     }

@@ -97,6 +97,9 @@ struct WebhookDeliveryTests {
         let types = Dictionary(grouping: entries.compactMap { $0["type"] as? String }, by: { $0 }).mapValues(\.count)
         #expect(Set(types.keys) == ["token.inactive", "token.bad"])
         #expect(entries.allSatisfy { ($0["id"] as? String) == ($0["header_id"] as? String) })
+        // The tries while it was down never sent a request (connection refused): no attempt was
+        // counted, so each event arrives as attempt 1.
+        #expect(entries.allSatisfy { $0["attempt"] as? String == "1" }, "\(entries.compactMap { $0["attempt"] as? String })")
         try await Self.waitForMetric(server, "richpush_webhook_pending") { $0 == 0 }
         #expect(try await Self.metric(server, "richpush_webhook_delivered") == 24)
         #expect(await server.terminate() == 0)

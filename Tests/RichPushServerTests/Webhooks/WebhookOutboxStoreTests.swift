@@ -78,7 +78,8 @@ struct WebhookOutboxStoreTests {
             // One per subject: t's first and u's.
             let first = try store.claimWebhooks(endpoint: key, owner: "a", nowMs: 1_000, leaseMs: 10_000, limit: 10)
             #expect(first.map(\.eventID) == [events[0].id, events[2].id])
-            #expect(first.map(\.attempts) == [1, 1])
+            // A claim is no attempt: none was sent yet.
+            #expect(first.map(\.attempts) == [0, 0])
             // Leased: nobody else gets them, and t's second still waits.
             #expect(try store.claimWebhooks(endpoint: key, owner: "b", nowMs: 2_000, leaseMs: 10_000, limit: 10).isEmpty)
             // t's first fails (retry at 5,000), u's is delivered.
@@ -90,7 +91,8 @@ struct WebhookOutboxStoreTests {
             #expect(try store.claimWebhooks(endpoint: key, owner: "b", nowMs: 4_999, leaseMs: 10_000, limit: 10).isEmpty)
             let retried = try store.claimWebhooks(endpoint: key, owner: "b", nowMs: 5_000, leaseMs: 10_000, limit: 10)
             #expect(retried.map(\.eventID) == [events[0].id])
-            #expect(retried.map(\.attempts) == [2])
+            #expect(retried.map(\.attempts) == [1])
+            #expect(retried.map(\.failures) == [1])
             // An outcome from an owner whose lease was taken over changes nothing.
             try store.finishWebhooks(
                 [WebhookAttempt(seq: retried[0].seq, outcome: .delivered, status: 200, error: nil, atMs: 5_100)], endpoint: key, owner: "a")
@@ -103,10 +105,11 @@ struct WebhookOutboxStoreTests {
             // A lease that ran out is claimed again (the instance died mid-delivery).
             let takeover = try store.claimWebhooks(endpoint: key, owner: "c", nowMs: 16_001, leaseMs: 10_000, limit: 10)
             #expect(takeover.map(\.eventID) == [events[1].id])
-            #expect(takeover.map(\.attempts) == [2])
+            // Whether the dead owner sent it is not known: no attempt, no failure recorded.
+            #expect(takeover.map(\.attempts) == [0])
             let status = try #require(try store.webhookStatus()[key])
             #expect(status.pending == 2)
-            #expect(status.retrying == 1)
+            #expect(status.retrying == 0)
             #expect(status.delivered == 1)
             #expect(status.failed == 1)
             #expect(status.lastError == "HTTP 503 (given up)")
@@ -114,6 +117,32 @@ struct WebhookOutboxStoreTests {
             #expect(status.lastDeliveredAtMs == 2_000)
             #expect(try store.pruneWebhooks(failedBeforeMs: 5_201) == 1)
             #expect(try store.pruneWebhooks(failedBeforeMs: 5_201) == 0)
+        }
+    }
+
+    @Test("a try whose request never went out is no attempt, but a failure for the backoff and retrying", arguments: StoreBackend.allCases)
+    func unsentTryIsNoAttempt(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let key = Self.endpoint.key
+            let event = WebhookEvent(type: .tokenInactive, subject: "n", createdAtMs: 100, data: [:])
+            try store.enqueueWebhooks(Self.settings.deliveries(for: [event]))
+            let first = try store.claimWebhooks(endpoint: key, owner: "a", nowMs: 1_000, leaseMs: 10_000, limit: 10)
+            #expect(first.map(\.attempts) == [0])
+            // Connection refused: nothing was sent.
+            try store.finishWebhooks(
+                [WebhookAttempt(seq: first[0].seq, outcome: .retry(nextAttemptMs: 2_000), status: nil, error: "no answer: refused", atMs: 1_100, sent: false)],
+                endpoint: key, owner: "a")
+            let second = try store.claimWebhooks(endpoint: key, owner: "a", nowMs: 2_000, leaseMs: 10_000, limit: 10)
+            #expect(second.map(\.attempts) == [0])
+            #expect(second.map(\.failures) == [1])
+            #expect(try store.webhookStatus()[key]?.retrying == 1)
+            // Sent, answered 503: an attempt.
+            try store.finishWebhooks(
+                [WebhookAttempt(seq: second[0].seq, outcome: .retry(nextAttemptMs: 3_000), status: 503, error: "HTTP 503", atMs: 2_100)],
+                endpoint: key, owner: "a")
+            let third = try store.claimWebhooks(endpoint: key, owner: "a", nowMs: 3_000, leaseMs: 10_000, limit: 10)
+            #expect(third.map(\.attempts) == [1])
+            #expect(third.map(\.failures) == [2])
         }
     }
 

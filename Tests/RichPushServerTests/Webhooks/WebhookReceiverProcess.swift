@@ -10,6 +10,8 @@ final class WebhookReceiverProcess: @unchecked Sendable {
     let holdFile: URL
     let secret: String
     let status: Int
+    /// A path whose requests are never answered (`--hang-path`), if any.
+    let hangPath: String?
     /// Its port, held for the receiver's life: while it is stopped the port refuses connections,
     /// and no other test's server can take it before the restart.
     private let reservation: PortReservation
@@ -21,12 +23,14 @@ final class WebhookReceiverProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - secret: the secret it verifies with.
     ///   - status: what it answers a verified request (302: a redirect to /elsewhere).
-    init(secret: String, status: Int = 200) async throws {
+    ///   - hangPath: a path whose requests it never answers.
+    init(secret: String, status: Int = 200, hangPath: String? = nil) async throws {
         directory = try Fixtures.temporaryDirectory("webhook-receiver")
         logFile = directory.appendingPathComponent("log.jsonl")
         holdFile = directory.appendingPathComponent("hold")
         self.secret = secret
         self.status = status
+        self.hangPath = hangPath
         reservation = try PortReservation()
         try await start()
     }
@@ -38,7 +42,7 @@ final class WebhookReceiverProcess: @unchecked Sendable {
             [
                 Fixtures.supportDirectory.appendingPathComponent("webhook_receiver.py").path, "--port", String(port), "--secret", secret,
                 "--log", logFile.path, "--status", String(status), "--hold-file", holdFile.path,
-            ])
+            ] + (hangPath.map { ["--hang-path", $0] } ?? []))
         let bound = try await child.start(waitingForPort: 30)
         guard bound == port else { throw TestSupportError("the webhook receiver listens on \(bound), not on its port \(port)") }
         self.child = child

@@ -60,12 +60,12 @@ enum CampaignCommand {
             }
             var headers: [String: String] = [:]
             if let key = args.value("idempotency-key") { headers["Idempotency-Key"] = key }
-            campaign = try await call(connection, "POST", "", json: body, headers: headers, expect: 202)
+            campaign = try await call(connection, "POST", "", json: body, headers: headers, expect: 202, printJSON: args.flag("json"))
         case "status":
-            campaign = try await call(connection, "GET", "/" + (try id(argument)), expect: 200)
+            campaign = try await call(connection, "GET", "/" + (try id(argument)), expect: 200, printJSON: args.flag("json"))
         case "cancel":
             guard !args.flag("watch") else { throw UsageError(command: command, message: "--watch belongs to 'campaign create' and 'campaign status'") }
-            campaign = try await call(connection, "POST", "/" + (try id(argument)) + "/cancel", expect: 200)
+            campaign = try await call(connection, "POST", "/" + (try id(argument)) + "/cancel", expect: 200, printJSON: args.flag("json"))
         default:
             throw UsageError(command: command, message: "unknown subcommand '\(sub)': use create, status or cancel")
         }
@@ -81,9 +81,12 @@ enum CampaignCommand {
         return text
     }
 
-    /// One request to `/v1/campaigns` + `path`; the JSON answer, or the server's error.
+    /// One request to `/v1/campaigns` + `path`; the JSON answer, or the server's error (its
+    /// message whole; with `printJSON`, also printed on standard output as
+    /// `{"status": 422, "error": {"code", "field", "message"}}`, so `--json` prints the refusal).
     private static func call(
-        _ connection: StatisticsServerConnection, _ method: String, _ path: String, json: Data? = nil, headers: [String: String] = [:], expect: Int
+        _ connection: StatisticsServerConnection, _ method: String, _ path: String, json: Data? = nil, headers: [String: String] = [:], expect: Int,
+        printJSON: Bool = false
     ) async throws -> RichPushJSONValue {
         let root = connection.server.hasSuffix("/") ? connection.server : connection.server + "/"
         guard let url = URL(string: root + "v1/campaigns" + path) else {
@@ -91,6 +94,14 @@ enum CampaignCommand {
         }
         let (status, data) = try await connection.request(url, method: method, json: json, timeout: 60, headers: headers)
         guard status == expect, let value = try? RichPushJSONValue.parse(data) else {
+            if printJSON {
+                var error: RichPushJSONValue = .object(["code": .string("not_richpush"), "message": .string(StatisticsServerConnection.notRichPush)])
+                if let parsed = try? RichPushJSONValue.parse(data), let object = parsed["error"]?.objectValue, object["code"]?.stringValue != nil {
+                    error = .object(object)
+                }
+                try StandardOutput.print(
+                    String(decoding: RichPushJSONValue.object(["status": .int(status), "error": error]).jsonData(sortedKeys: true), as: UTF8.self))
+            }
             if let error = StatisticsServerConnection.errorObject(data) {
                 throw RichPushError(code: .server, message: "\(url.absoluteString) answered \(status) (\(error.code)): \(error.message)")
             }
@@ -121,7 +132,7 @@ enum CampaignCommand {
         let terminal = isatty(STDERR_FILENO) == 1 && !json
         var bar: ProgressBar?
         while true {
-            let c = try await call(connection, "GET", "/" + id, expect: 200)
+            let c = try await call(connection, "GET", "/" + id, expect: 200, printJSON: json)
             let state = c["state"]?.stringValue ?? ""
             let done = ["accepted", "skipped", "failed"].map { c[$0]?.integerLiteralValue ?? 0 }.reduce(0, +)
             if terminal {

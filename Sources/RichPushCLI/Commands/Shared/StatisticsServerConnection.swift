@@ -102,9 +102,22 @@ struct StatisticsServerConnection {
     /// The hint for an answer that is not RichPush's.
     static let notRichPush = "is this a RichPush server? (start one with richpush serve, or pass --server with its URL)"
 
-    /// `{"error": {"code": …, "message": …}}` as the statistics server answers errors, else `nil`.
+    /// The longest server message printed whole, in characters (the server's are a sentence or
+    /// two); a longer one is cut at a word, with `…`.
+    static let maximumMessageCharacters = 2_000
+
+    /// `{"error": {"code": …, "field": …, "message": …}}` as the statistics server answers errors,
+    /// else `nil`. The message is whole (control characters shown as spaces, so a hostile server
+    /// cannot drive the terminal); only past `maximumMessageCharacters` is it cut, at a word.
     static func errorObject(_ data: Data) -> (code: String, message: String)? {
         guard let value = try? RichPushJSONValue.parse(data), let error = value["error"], let code = error["code"]?.stringValue else { return nil }
-        return (code, String((error["message"]?.stringValue ?? "").prefix(300)))
+        let raw = error["message"]?.stringValue ?? ""
+        var message = String(String.UnicodeScalarView(raw.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        if message.count > maximumMessageCharacters {
+            let head = message.prefix(maximumMessageCharacters)
+            message = String(head.lastIndex(of: " ").map { head[..<$0] } ?? head) + " …"
+        }
+        let safeCode = String(code.prefix(64).unicodeScalars.filter { $0.properties.generalCategory != .control })
+        return (safeCode, message)
     }
 }

@@ -17,18 +17,24 @@ import Glibc
 ///
 /// Started on first use (`generation(of:)`), stopped by `stop()`; a store that never waits
 /// (`richpush migrate`) opens no session.
-final class PostgresListener: Sendable {
-    /// The channel of campaign work (`PostgresStore+Campaigns`).
-    static let campaigns = "richpush_campaigns"
-    /// The channel of webhook events (`PostgresStore+Webhooks`).
-    static let webhooks = "richpush_webhooks"
+final class PostgresListener: StoreChangeFeed {
+    /// Campaign work (`PostgresStore+Campaigns`), on the channel `richpush_campaigns`.
+    static let campaigns = StoreChange.campaigns
+    /// Webhook events (`PostgresStore+Webhooks`), on the channel `richpush_webhooks`.
+    static let webhooks = StoreChange.webhooks
     /// The channels every listener listens on.
-    static let channels = [campaigns, webhooks]
+    static let channels = StoreChange.allCases.map(channel)
+
+    /// The `NOTIFY` channel of `change`.
+    ///
+    /// - Parameter change: the kind of change.
+    /// - Returns: `richpush_campaigns` or `richpush_webhooks`.
+    static func channel(_ change: StoreChange) -> String { "richpush_" + change.rawValue }
 
     private let info: PostgresConnectionInfo
     private let log: @Sendable (String) -> Void
-    /// Per channel, how many notifications arrived (and +1 for every reconnect).
-    private let generations = Locked<[String: Int]>([:])
+    /// Per change, how many notifications arrived (and +1 for every reconnect).
+    private let generations = ChangeGenerations()
     private let state = Locked<(started: Bool, stopped: Bool, listening: Bool, sessions: Int)>((false, false, false, 0))
 
     /// - Parameters:
@@ -44,11 +50,14 @@ final class PostgresListener: Sendable {
     /// How many listening sessions were made so far (1 after the start, +1 per reconnect).
     var sessions: Int { state.withLock { $0.sessions } }
 
-    /// How many wake-ups `channel` has had; starts the listener on first use.
+    /// Every instance's writes reach the feed (at their COMMIT), while the session is up.
+    var seesEveryWriter: Bool { true }
+
+    /// How many wake-ups `change` has had; starts the listener on first use.
     ///
-    /// - Parameter channel: one of `channels`.
+    /// - Parameter change: the kind of change.
     /// - Returns: the count, to pass to `wait`.
-    func generation(of channel: String) -> Int {
+    func generation(of change: StoreChange) -> Int {
         let start = state.withLock { state in
             defer { state.started = true }
             return !state.started && !state.stopped
@@ -58,26 +67,20 @@ final class PostgresListener: Sendable {
             thread.name = "richpush.postgres.listen"
             thread.start()
         }
-        return generations.withLock { $0[channel] ?? 0 }
+        return generations.generation(of: change)
     }
 
-    /// Waits until `channel` is notified after `generation` was read, or `timeoutMs` passed, or
-    /// the listener stops (checking every 20 ms: no query, no system call beyond a sleep).
+    /// Waits until `change` is notified after `generation` was read, or `timeoutMs` passed, or the
+    /// listener stops, or a graceful shutdown is requested (checking every 20 ms: no query, no
+    /// system call beyond a sleep).
     ///
     /// - Parameters:
-    ///   - channel: the channel.
+    ///   - change: the kind of change.
     ///   - generation: what `generation(of:)` answered before the caller last looked for work.
     ///   - timeoutMs: the slow poll's interval, ms.
-    ///   - isCancelled: stops the wait early (the caller is stopping).
     /// - Returns: `true` when notified, `false` at the timeout.
-    func wait(for channel: String, sinceGeneration generation: Int, timeoutMs: Int, isCancelled: @Sendable () -> Bool = { false }) async -> Bool {
-        let end = Date().addingTimeInterval(Double(max(0, timeoutMs)) / 1000)
-        while Date() < end {
-            if generations.withLock({ $0[channel] ?? 0 }) != generation { return true }
-            if isCancelled() || state.withLock({ $0.stopped }) { return false }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return generations.withLock { $0[channel] ?? 0 } != generation
+    func wait(for change: StoreChange, sinceGeneration generation: Int, timeoutMs: Int) async -> Bool {
+        await generations.wait(for: change, sinceGeneration: generation, timeoutMs: timeoutMs) { [self] in self.isStopped }
     }
 
     /// Stops the thread (within about 0.2 s) and closes the session.
@@ -88,9 +91,7 @@ final class PostgresListener: Sendable {
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func wakeAll() {
-        generations.withLock { generations in
-            for channel in Self.channels { generations[channel, default: 0] += 1 }
-        }
+        generations.bump(StoreChange.allCases)
     }
 
     /// Connects, listens, and reads notifications until stopped; reconnects 1 s after a loss.
@@ -122,11 +123,7 @@ final class PostgresListener: Sendable {
                         if let name = notification.pointee.relname { woken.append(String(cString: name)) }
                         PQfreemem(notification)
                     }
-                    if !woken.isEmpty {
-                        generations.withLock { generations in
-                            for channel in woken { generations[channel, default: 0] += 1 }
-                        }
-                    }
+                    generations.bump(StoreChange.allCases.filter { woken.contains(Self.channel($0)) })
                 }
                 if PQstatus(connection) != CONNECTION_OK { break }
             }

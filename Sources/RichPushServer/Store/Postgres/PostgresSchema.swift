@@ -3,7 +3,8 @@ import RichPushCore
 
 /// The PostgreSQL schema and its migration, run by every store on start.
 ///
-/// The tables and columns are the SQLite store's (schema version 9, the same number; v5 adds
+/// The tables and columns are the SQLite store's (schema version 10, the same number; v10, fair
+/// campaigns, variants, recipients and conversions, in `PostgresStore+Version10`; v5 adds
 /// `idempotency_keys`; v6, the media edge's tables, is in `PostgresStore+Media`; v7, campaigns
 /// and device tags, in `PostgresStore+Campaigns`; v8, the webhook outbox, in
 /// `PostgresStore+Webhooks`; v9, `admitted_codes`, in `PostgresStore+Bounds`), in
@@ -32,7 +33,7 @@ import RichPushCore
 /// transactional in PostgreSQL, so a migration that fails leaves nothing half-made.
 enum PostgresSchema {
     /// The schema version this richpush writes (`richpush_meta.schema_version`).
-    static let version = 9
+    static let version = 10
 
     /// The advisory lock key every RichPush migration takes: the bytes of "richpush" as a bigint.
     static let advisoryLockKey: Int64 = 0x7269_6368_7075_7368
@@ -45,7 +46,7 @@ enum PostgresSchema {
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices", "richpush_meta",
         "richpush_migrations", "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects",
         "push_media", "campaigns", "campaign_chunks", "campaign_targets", "campaign_budget", "device_tags",
-        "webhook_outbox", "webhook_endpoints", "admitted_codes",
+        "webhook_outbox", "webhook_endpoints", "admitted_codes", "campaign_variants", "conversions",
     ]
 
     /// Version 2, created at once (there never was a PostgreSQL version 1).
@@ -297,6 +298,7 @@ enum PostgresSchema {
             if current < 7 { try connection.execute(PostgresStore.migrateToVersion7) }
             if current < 8 { try connection.execute(PostgresStore.migrateToVersion8) }
             if current < 9 { try connection.execute(PostgresStore.migrateToVersion9) }
+            if current < 10 { try connection.execute(PostgresStore.migrateToVersion10) }
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }

@@ -4,7 +4,8 @@ import RichPushCore
 /// Campaigns in PostgreSQL (`CampaignStore`, schema version 7): the SQLite store's tables, shared
 /// by every instance on the database. A chunk is leased with `SELECT … FOR UPDATE SKIP LOCKED`,
 /// so workers of several instances claim different chunks without waiting on each other; every
-/// step is one transaction, committed before it returns.
+/// step is one transaction, committed before it returns. Leases, `send_at`, the throttle's seconds
+/// and hold-offs are compared on the database's clock (`clock`), never one instance's.
 extension PostgresStore: CampaignStore {
     /// Version 7: campaigns, their targets and chunks, the throttle's budget, device tags.
     static let migrateToVersion7 = """
@@ -97,9 +98,16 @@ extension PostgresStore: CampaignStore {
         records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE campaign_id = $1", [id])).first
     }
 
-    /// See `CampaignStore.createCampaign(_:webhooks:)`.
+    private static func readVariants(_ db: PostgresConnection, _ id: String) throws -> [CampaignVariant] {
+        let result = try db.execute("SELECT \(CampaignVariant.columns) FROM campaign_variants WHERE campaign_id = $1 ORDER BY variant", [id])
+        return result.rows { row in CampaignVariant(text: { result.text(row, $0) }, int: { result.int(row, $0) }) }
+    }
+
+    /// See `CampaignStore.createCampaign(_:webhooks:)`. Created, started and `send_at` compared on
+    /// the database's clock (`clock`).
     public func createCampaign(_ draft: CampaignDraft, webhooks: WebhookSettings?) throws -> (campaign: CampaignRecord, created: Bool) {
-        try campaignTransaction { db in
+        let given = clockValue(draft.createdAtMs)
+        return try campaignTransaction { db in
             // The snapshot of a large audience takes longer than the sessions' 2 s statement
             // bound (`PostgresDeadline`): this transaction alone runs without it.
             db.unbounded = true
@@ -111,27 +119,39 @@ extension PostgresStore: CampaignStore {
                     return (found, false)
                 }
             }
-            let running = draft.sendAtMs <= draft.createdAtMs
             let inserted = try db.execute(
                 """
+                WITH t AS (SELECT \(Self.now("$14")) AS now)
                 INSERT INTO campaigns (campaign_id, push_id, state, title, payload, topic, push_type, priority, expiration, collapse_id, provider,
-                  audience, send_at_ms, per_minute, created_at_ms, started_at_ms, idempotency_key)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (idempotency_key) DO NOTHING
+                  audience, send_at_ms, per_minute, created_at_ms, started_at_ms, idempotency_key, queue_priority, media_report, test_share,
+                  test_window_ms, winner_by, attribution_ms, variant_count)
+                SELECT $1, $2, CASE WHEN $12::bigint <= t.now THEN 'running' ELSE 'scheduled' END, $3, $4, $5, $6, $7::integer, $8::bigint, $9,
+                  $10, $11, $12::bigint, $13::bigint, t.now, CASE WHEN $12::bigint <= t.now THEN t.now END, $15, $16::integer, $17, $18::integer,
+                  $19::bigint, $20, $21::bigint, $22::integer
+                FROM t ON CONFLICT (idempotency_key) DO NOTHING
                 RETURNING 1
                 """,
                 [
-                    draft.id, draft.pushID, running ? "running" : "scheduled", draft.title, draft.payload, draft.topic, draft.pushType,
-                    draft.priority.map(String.init), draft.expiration.map(String.init), draft.collapseID, draft.provider, draft.audience.kind,
-                    String(draft.sendAtMs), draft.perMinute.map(String.init), String(draft.createdAtMs),
-                    running ? String(draft.createdAtMs) : nil, draft.idempotencyKey,
+                    draft.id, draft.pushID, draft.title, draft.payload, draft.topic, draft.pushType, draft.priority.map(String.init),
+                    draft.expiration.map(String.init), draft.collapseID, draft.provider, draft.audience.kind, String(draft.sendAtMs),
+                    draft.perMinute.map(String.init), given, draft.idempotencyKey, String(draft.queuePriority), draft.mediaReport,
+                    draft.testSharePercent.map(String.init), draft.testWindowMs.map(String.init), draft.winnerBy, draft.attributionMs.map(String.init),
+                    String(draft.variants.count),
                 ])
             if inserted.count == 0, let key = draft.idempotencyKey,
                 let found = Self.records(try db.execute("SELECT \(CampaignRecord.columns) FROM campaigns WHERE idempotency_key = $1", [key])).first
             {
                 return (found, false)
             }
-            // The snapshot: one INSERT … SELECT in the database, numbered into chunks in token order.
-            var parameters: [String?] = [draft.id, String(max(1, draft.chunkSize))]
+            for v in draft.variants {
+                try db.execute(
+                    "INSERT INTO campaign_variants (campaign_id, variant, push_id, title, payload, weight, media_report) VALUES ($1, $2, $3, $4, $5, $6::integer, $7)",
+                    [draft.id, v.name, v.pushID, v.title, v.payload, String(v.weight), v.mediaReport])
+            }
+            // The snapshot: one INSERT … SELECT in the database, numbered into chunks in token
+            // order (`CampaignSnapshotPlan`: the test's targets with their variants, then the rest).
+            let plan = CampaignSnapshotPlan(draft)
+            var parameters: [String?] = [draft.id, String(plan.testPercent), String(draft.variants.count)]
             func parameter(_ value: String?) -> String {
                 parameters.append(value)
                 return "$\(parameters.count)"
@@ -157,13 +177,18 @@ extension PostgresStore: CampaignStore {
             }
             let snapshot = try db.execute(
                 """
-                INSERT INTO campaign_targets (campaign_id, chunk, device_token, provider, state)
-                SELECT $1::text, (ROW_NUMBER() OVER (ORDER BY s.n, s.token COLLATE "C") - 1) / $2::bigint, s.token, s.provider, 'pending' FROM (\(source)) s
+                INSERT INTO campaign_targets (campaign_id, chunk, device_token, provider, state, variant)
+                SELECT $1::text, \(plan.chunkExpression(test: "r.m")), r.token, r.provider, 'pending', \(plan.variantExpression(test: "r.m"))
+                FROM (SELECT q.*, GREATEST(LEAST(q.total, $3::bigint), q.total * $2::bigint / 100) AS m FROM (
+                  SELECT s.token, s.provider, ROW_NUMBER() OVER (ORDER BY s.n, s.token COLLATE "C") AS rn, COUNT(*) OVER () AS total
+                  FROM (\(source)) s) q) r
                 """, parameters)
             let count = Int(snapshot.commandStatus.split(separator: " ").last ?? "") ?? 0
             try db.execute(
-                "INSERT INTO campaign_chunks (campaign_id, chunk, state) SELECT DISTINCT campaign_id, chunk, 'pending' FROM campaign_targets WHERE campaign_id = $1",
-                [draft.id])
+                """
+                INSERT INTO campaign_chunks (campaign_id, chunk, state, phase)
+                SELECT campaign_id, chunk, 'pending', \(plan.phaseExpression) FROM campaign_targets WHERE campaign_id = $1 GROUP BY campaign_id, chunk
+                """, [draft.id])
             try db.execute(
                 """
                 UPDATE campaigns SET targets = $2::bigint, state = CASE WHEN $2::bigint = 0 AND state = 'running' THEN 'finished' ELSE state END,
@@ -173,10 +198,10 @@ extension PostgresStore: CampaignStore {
                 throw RichPushError(code: .store, message: "the campaign vanished while it was created; retry")
             }
             if count == 0, stored.state == "finished", let webhooks {
-                try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([stored], atMs: draft.createdAtMs), on: db)
+                try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([stored], atMs: stored.createdAtMs), on: db)
             }
             // Idle workers of every instance look at once (delivered at COMMIT).
-            try Self.notify(PostgresListener.campaigns, on: db)
+            try Self.notify(.campaigns, on: db)
             return (stored, true)
         }
     }
@@ -184,6 +209,11 @@ extension PostgresStore: CampaignStore {
     /// See `CampaignStore.campaign(_:)`.
     public func campaign(_ id: String) throws -> CampaignRecord? {
         try pooled(readOnly: true) { try Self.readCampaign($0, id) }
+    }
+
+    /// See `CampaignStore.campaignVariants(_:)`.
+    public func campaignVariants(_ id: String) throws -> [CampaignVariant] {
+        try pooled(readOnly: true) { try Self.readVariants($0, id) }
     }
 
     /// See `CampaignStore.campaigns(limit:before:)`.
@@ -205,77 +235,123 @@ extension PostgresStore: CampaignStore {
 
     /// See `CampaignStore.cancelCampaign(_:atMs:webhooks:)`.
     public func cancelCampaign(_ id: String, atMs: Int, webhooks: WebhookSettings?) throws -> CampaignRecord? {
-        try campaignTransaction { db in
+        let given = clockValue(atMs)
+        return try campaignTransaction { db in
             let cancelled = try db.execute(
-                "UPDATE campaigns SET state = 'cancelled', finished_at_ms = $2 WHERE campaign_id = $1 AND state IN ('scheduled', 'running') RETURNING campaign_id",
-                [id, String(atMs)])
+                "UPDATE campaigns SET state = 'cancelled', finished_at_ms = \(Self.now("$2")) WHERE campaign_id = $1 AND state IN ('scheduled', 'running') RETURNING finished_at_ms",
+                [id, given])
             let campaign = try Self.readCampaign(db, id)
             if cancelled.count == 1, let campaign, let webhooks {
-                try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([campaign], atMs: atMs), on: db)
+                try Self.insertWebhookDeliveries(webhooks.campaignEndDeliveries([campaign], atMs: campaign.finishedAtMs ?? atMs), on: db)
             }
             return campaign
         }
     }
 
-    /// Writes `campaign.finished` for the campaigns a finishing `UPDATE … RETURNING campaign_id`
-    /// just changed, in its transaction. The row lock is the guard: an instance finishing the
-    /// same campaign at once waits for it, then finds the state no longer `running`.
-    private static func reportFinished(_ db: PostgresConnection, _ finished: PostgresResult, nowMs: Int, webhooks: WebhookSettings?) throws {
+    /// Writes `campaign.finished` for the campaigns a finishing `UPDATE … RETURNING campaign_id,
+    /// finished_at_ms` just changed, in its transaction. The row lock is the guard: an instance
+    /// finishing the same campaign at once waits for it, then finds the state no longer `running`.
+    private static func reportFinished(_ db: PostgresConnection, _ finished: PostgresResult, webhooks: WebhookSettings?) throws {
         guard let webhooks, webhooks.wants(.campaignFinished) else { return }
         let ids = finished.rows { finished.text($0, 0) ?? "" }
         guard !ids.isEmpty else { return }
         let campaigns = try ids.compactMap { try readCampaign(db, $0) }
-        try insertWebhookDeliveries(webhooks.campaignEndDeliveries(campaigns, atMs: nowMs), on: db)
+        for campaign in campaigns {
+            try insertWebhookDeliveries(webhooks.campaignEndDeliveries([campaign], atMs: campaign.finishedAtMs ?? campaign.createdAtMs), on: db)
+        }
     }
 
-    /// See `CampaignStore.advanceCampaigns(nowMs:webhooks:)`.
+    /// See `CampaignStore.advanceCampaigns(nowMs:webhooks:)`: `send_at` on the database's clock.
     public func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws {
+        let given = clockValue(nowMs)
         try campaignTransaction { db in
             let started = try db.execute(
-                "UPDATE campaigns SET state = 'running', started_at_ms = $1 WHERE state = 'scheduled' AND send_at_ms <= $1 RETURNING 1", [String(nowMs)])
-            if started.count > 0 { try Self.notify(PostgresListener.campaigns, on: db) }
+                "UPDATE campaigns SET state = 'running', started_at_ms = \(Self.now("$1")) WHERE state = 'scheduled' AND send_at_ms <= \(Self.now("$1")) RETURNING 1",
+                [given])
+            if started.count > 0 { try Self.notify(.campaigns, on: db) }
             let finished = try db.execute(
                 """
-                UPDATE campaigns c SET state = 'finished', finished_at_ms = $1 WHERE c.state = 'running'
+                UPDATE campaigns c SET state = 'finished', finished_at_ms = \(Self.now("$1")) WHERE c.state = 'running'
                   AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.state <> 'done')
                 RETURNING c.campaign_id
-                """, [String(nowMs)])
-            try Self.reportFinished(db, finished, nowMs: nowMs, webhooks: webhooks)
+                """, [given])
+            try Self.reportFinished(db, finished, webhooks: webhooks)
         }
     }
 
-    /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`.
+    /// See `CampaignStore.campaignsAwaitingWinner(nowMs:)`.
+    public func campaignsAwaitingWinner(nowMs: Int) throws -> [CampaignRecord] {
+        let given = clockValue(nowMs)
+        return try pooled(readOnly: true) { db in
+            Self.records(
+                try db.execute(
+                    """
+                    SELECT \(CampaignRecord.columns) FROM campaigns c WHERE c.state = 'running' AND c.test_share IS NOT NULL AND c.winner IS NULL
+                      AND c.started_at_ms + COALESCE(c.test_window_ms, 0) <= \(Self.now("$1"))
+                      AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.phase = 'test' AND k.state <> 'done')
+                    """, [given]))
+        }
+    }
+
+    /// See `CampaignStore.setCampaignWinner(_:variant:nowMs:)`.
+    @discardableResult
+    public func setCampaignWinner(_ id: String, variant: String, nowMs: Int) throws -> Bool {
+        let given = clockValue(nowMs)
+        return try campaignTransaction { db in
+            let set = try db.execute(
+                "UPDATE campaigns SET winner = $2, winner_at_ms = \(Self.now("$3")) WHERE campaign_id = $1 AND winner IS NULL RETURNING 1",
+                [id, variant, given])
+            guard set.count == 1 else { return false }
+            try Self.notify(.campaigns, on: db)
+            return true
+        }
+    }
+
+    /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`: the campaign whose turn it is
+    /// (priority, then the one claimed longest ago), its first free chunk, leases compared on the
+    /// database's clock.
     public func claimCampaignChunk(owner: String, nowMs: Int, leaseMs: Int) throws -> CampaignChunk? {
-        try campaignTransaction { db in
+        let given = clockValue(nowMs)
+        return try campaignTransaction { db in
             let free = try db.execute(
                 """
-                SELECT k.campaign_id, k.chunk FROM campaign_chunks k JOIN campaigns c ON c.campaign_id = k.campaign_id
-                WHERE c.state = 'running' AND k.state <> 'done' AND (k.state = 'pending' OR k.lease_until_ms <= $1)
-                ORDER BY c.created_at_ms, c.campaign_id, k.chunk LIMIT 1 FOR UPDATE OF k SKIP LOCKED
-                """, [String(nowMs)])
-            guard free.count == 1, let campaignID = free.text(0, 0), let chunk = free.int(0, 1) else { return nil }
+                SELECT k.campaign_id, k.chunk, \(Self.now("$1")) FROM campaign_chunks k JOIN campaigns c ON c.campaign_id = k.campaign_id
+                WHERE c.state = 'running' AND c.next_claim_ms <= \(Self.now("$1")) AND k.state <> 'done'
+                  AND (k.state = 'pending' OR k.lease_until_ms <= \(Self.now("$1"))) AND (k.phase <> 'rest' OR c.winner IS NOT NULL)
+                ORDER BY c.queue_priority DESC, c.last_claim_ms, c.created_at_ms, c.campaign_id, k.chunk LIMIT 1 FOR UPDATE OF k SKIP LOCKED
+                """, [given])
+            guard free.count == 1, let campaignID = free.text(0, 0), let chunk = free.int(0, 1), let now = free.int(0, 2) else { return nil }
             try db.execute(
-                "UPDATE campaign_chunks SET state = 'leased', owner = $3, lease_until_ms = $4 WHERE campaign_id = $1 AND chunk = $2",
-                [campaignID, String(chunk), owner, String(nowMs + leaseMs)])
+                "UPDATE campaign_chunks SET state = 'leased', owner = $3, lease_until_ms = $4::bigint WHERE campaign_id = $1 AND chunk = $2",
+                [campaignID, String(chunk), owner, String(now + leaseMs)])
+            // Its turn is taken: equal priorities go to the others first.
+            try db.execute(
+                "UPDATE campaigns SET last_claim_ms = GREATEST(last_claim_ms + 1, $2::bigint) WHERE campaign_id = $1", [campaignID, String(now)])
             guard let campaign = try Self.readCampaign(db, campaignID) else { return nil }
             let targets = try db.execute(
-                "SELECT device_token, provider, state FROM campaign_targets WHERE campaign_id = $1 AND chunk = $2 AND state <> 'done' ORDER BY device_token",
+                "SELECT device_token, provider, state, variant FROM campaign_targets WHERE campaign_id = $1 AND chunk = $2 AND state <> 'done' ORDER BY device_token",
                 [campaignID, String(chunk)])
             let list = targets.rows {
-                CampaignChunk.Target(token: targets.text($0, 0) ?? "", provider: targets.text($0, 1) ?? "apns", wasInFlight: targets.text($0, 2) == "in_flight")
+                CampaignChunk.Target(
+                    token: targets.text($0, 0) ?? "", provider: targets.text($0, 1) ?? "apns", wasInFlight: targets.text($0, 2) == "in_flight",
+                    variant: targets.text($0, 3))
             }
-            return CampaignChunk(campaign: campaign, chunk: chunk, owner: owner, targets: list)
+            let variants = campaign.hasVariants ? try Self.readVariants(db, campaignID) : []
+            return CampaignChunk(campaign: campaign, chunk: chunk, owner: owner, targets: list, variants: variants)
         }
     }
 
-    /// See `CampaignStore.markCampaignTargetsInFlight(_:tokens:nowMs:leaseMs:)`.
+    /// See `CampaignStore.markCampaignTargetsInFlight(_:tokens:nowMs:leaseMs:)`: the lease renewed
+    /// on the database's clock.
     public func markCampaignTargetsInFlight(_ chunk: CampaignChunk, tokens: [String], nowMs: Int, leaseMs: Int) throws -> [String]? {
-        try campaignTransaction { db in
+        let given = clockValue(nowMs)
+        return try campaignTransaction { db in
             let renewed = try db.execute(
                 """
-                UPDATE campaign_chunks k SET lease_until_ms = $4 WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3 AND k.state = 'leased'
+                UPDATE campaign_chunks k SET lease_until_ms = \(Self.now("$4")) + $5::bigint
+                WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3 AND k.state = 'leased'
                   AND EXISTS (SELECT 1 FROM campaigns c WHERE c.campaign_id = k.campaign_id AND c.state = 'running') RETURNING 1
-                """, [chunk.campaign.id, String(chunk.chunk), chunk.owner, String(nowMs + leaseMs)])
+                """, [chunk.campaign.id, String(chunk.chunk), chunk.owner, given, String(leaseMs)])
             guard renewed.count == 1 else { return nil }
             guard !tokens.isEmpty else { return [] }
             // The old state of each row comes from the joined snapshot of the same row.
@@ -328,7 +404,10 @@ extension PostgresStore: CampaignStore {
                 if !result.isNotSent { recorded.insert(result.token) }
             }
             // The funnel, in this commit: only the targets it gave a result.
-            for send in funnel?.sends(sorted, recorded: recorded, chunk: chunk) ?? [] { try Self.recordSend(send, on: db) }
+            for send in funnel?.sends(sorted, recorded: recorded, chunk: chunk) ?? [] {
+                // With its tokens' events (token.inactive, token.bad) when this commit records it.
+                if try Self.recordSend(send, on: db) == .recorded { try Self.insertWebhookDeliveries(send.webhookDeliveries, on: db) }
+            }
             try db.execute(
                 """
                 UPDATE campaigns SET sent = sent + $2, accepted = accepted + $3, skipped = skipped + $4, failed = failed + $5,
@@ -341,8 +420,10 @@ extension PostgresStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:)`.
-    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
+    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:hold:)`: the hold-off on the
+    /// database's clock.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?, hold: CampaignHold) throws {
+        let given = clockValue(nowMs)
         try campaignTransaction { db in
             let released = try db.execute(
                 """
@@ -351,26 +432,40 @@ extension PostgresStore: CampaignStore {
                 ) THEN 'pending' ELSE 'done' END
                 WHERE k.campaign_id = $1 AND k.chunk = $2 AND k.owner = $3 RETURNING k.state
                 """, [chunk.campaign.id, String(chunk.chunk), chunk.owner])
-            // A chunk handed back with targets left: another worker may take it now.
-            if released.text(0, 0) == "pending" { try Self.notify(PostgresListener.campaigns, on: db) }
+            // A chunk handed back (targets left, or a test chunk done: the winner may be due):
+            // another worker may look now.
+            if released.count > 0 { try Self.notify(.campaigns, on: db) }
+            switch hold {
+            case .none: break
+            case .nextSecond:
+                try db.execute(
+                    "UPDATE campaigns SET next_claim_ms = GREATEST(next_claim_ms, (\(Self.now("$2")) / 1000 + 1) * 1000) WHERE campaign_id = $1",
+                    [chunk.campaign.id, given])
+            case .milliseconds(let ms):
+                try db.execute(
+                    "UPDATE campaigns SET next_claim_ms = GREATEST(next_claim_ms, \(Self.now("$2")) + $3::bigint) WHERE campaign_id = $1",
+                    [chunk.campaign.id, given, String(ms)])
+            }
             if let error {
                 try db.execute("UPDATE campaigns SET last_error = $2 WHERE campaign_id = $1", [chunk.campaign.id, error])
             }
             let finished = try db.execute(
                 """
-                UPDATE campaigns c SET state = 'finished', finished_at_ms = $2 WHERE c.campaign_id = $1 AND c.state = 'running'
+                UPDATE campaigns c SET state = 'finished', finished_at_ms = \(Self.now("$2")) WHERE c.campaign_id = $1 AND c.state = 'running'
                   AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.state <> 'done')
                 RETURNING c.campaign_id
-                """, [chunk.campaign.id, String(nowMs)])
-            try Self.reportFinished(db, finished, nowMs: nowMs, webhooks: webhooks)
+                """, [chunk.campaign.id, given])
+            try Self.reportFinished(db, finished, webhooks: webhooks)
         }
     }
 
-    /// See `CampaignStore.reserveCampaignBudget(campaignID:perMinute:nowMs:wanted:)`.
+    /// See `CampaignStore.reserveCampaignBudget(campaignID:perMinute:nowMs:wanted:)`: the second is
+    /// the database's, so every instance takes from the same second's budget.
     public func reserveCampaignBudget(campaignID: String, perMinute: Int, nowMs: Int, wanted: Int) throws -> Int {
-        let second = nowMs / 1000
-        let allowance = Self.allowance(perMinute: perMinute, second: second)
+        let given = clockValue(nowMs)
         return try campaignTransaction { db in
+            let second = try db.execute("SELECT \(Self.now("$1")) / 1000", [given]).int(0, 0) ?? nowMs / 1000
+            let allowance = Self.allowance(perMinute: perMinute, second: second)
             try db.execute("DELETE FROM campaign_budget WHERE campaign_id = $1 AND second < $2", [campaignID, String(second - 120)])
             try db.execute(
                 "INSERT INTO campaign_budget (campaign_id, second, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING", [campaignID, String(second)])
@@ -405,26 +500,27 @@ extension PostgresStore: CampaignStore {
         }
     }
 
-    /// `NOTIFY channel` inside the caller's transaction (delivered to listeners at COMMIT).
-    static func notify(_ channel: String, on db: PostgresConnection) throws {
-        try db.execute("SELECT pg_notify($1, '')", [channel])
-    }
-
-    /// When an idle worker must look again without a notification: the earliest `send_at` of a
-    /// scheduled campaign or lease end of a running campaign's leased chunk (ms since 1970);
-    /// `nil` when neither exists.
-    ///
-    /// - Returns: the time, or `nil`.
-    /// - Throws: `RichPushError` `store`.
-    func nextCampaignTimerMs() throws -> Int? {
-        try pooled(readOnly: true) { db in
+    /// See `CampaignStore.nextCampaignTimer(nowMs:)`: one query, the wait measured on the
+    /// database's clock.
+    public func nextCampaignTimer(nowMs: Int) throws -> Int? {
+        let given = clockValue(nowMs)
+        return try pooled(readOnly: true) { db in
             try db.execute(
                 """
                 SELECT LEAST((SELECT min(send_at_ms) FROM campaigns WHERE state = 'scheduled'),
                   (SELECT min(k.lease_until_ms) FROM campaign_chunks k JOIN campaigns c ON c.campaign_id = k.campaign_id
-                   WHERE c.state = 'running' AND k.state = 'leased'))
-                """
-            ).int(0, 0)
+                   WHERE c.state = 'running' AND k.state = 'leased'),
+                  (SELECT min(next_claim_ms) FROM campaigns WHERE state = 'running' AND next_claim_ms > \(Self.now("$1"))),
+                  (SELECT min(started_at_ms + COALESCE(test_window_ms, 0)) FROM campaigns
+                   WHERE state = 'running' AND test_share IS NOT NULL AND winner IS NULL)) - \(Self.now("$1"))
+                """, [given]
+            ).int(0, 0).map { max(0, $0) }
         }
+    }
+
+    /// `NOTIFY` the channel of `change` inside the caller's transaction (delivered to listeners
+    /// at COMMIT).
+    static func notify(_ change: StoreChange, on db: PostgresConnection) throws {
+        try db.execute("SELECT pg_notify($1, '')", [PostgresListener.channel(change)])
     }
 }

@@ -8,52 +8,76 @@ extension PostgresStore {
 
     /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
     public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
-        if let tags = registration.tags { return try registerDevice(registration, tags: tags) }
-        return try pooled { db in
-            try db.execute(
-                """
-                INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
-                ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
-                    user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
-                RETURNING (xmax = 0)
-                """,
-                [
-                    registration.token, registration.provider, registration.platform, registration.userID, registration.appVersion,
-                    String(registration.registeredAtMs),
-                ]
-            ).text(0, 0) == "t"
-        }
+        try registerDevices([registration])[0].created
     }
 
-    /// Upserts the registration and replaces its tags, in one transaction.
-    private func registerDevice(_ registration: DeviceRegistration, tags: [String]) throws -> Bool {
-        var plain = registration
-        plain.tags = nil
-        return try pooled { db in
-            try db.execute("BEGIN")
-            do {
-                let created =
-                    try db.execute(
+    /// Upserts the registrations in one transaction, one statement for the rows and one for the
+    /// tags (see `DeviceStore.registerDevices(_:)`). A token given twice: the last registration's
+    /// values are stored; every occurrence answers with the device's credential, and only the
+    /// first with `created`.
+    public func registerDevices(_ registrations: [DeviceRegistration]) throws -> [DeviceRegistered] {
+        guard !registrations.isEmpty else { return [] }
+        // The last occurrence of each token is what is stored (in token order: rows locked in one order).
+        var last: [String: Int] = [:]
+        for (index, registration) in registrations.enumerated() { last[registration.token] = index }
+        let rows = last.values.sorted { registrations[$0].token < registrations[$1].token }.map { registrations[$0] }
+        let credentials = rows.map { $0.credential ?? DeviceRegistered.newCredential() }
+        let tagged = rows.filter { $0.tags != nil }
+        let tagPairs = tagged.flatMap { r in (r.tags ?? []).map { (r.token, $0) } }
+        let stored: [String: (created: Bool, id: String, secret: String, recipients: Bool)] = try pooled { db in
+            // 10,000 rows with their indexes: longer than the sessions' 2 s statement bound on a
+            // loaded database; this transaction alone gets 30 s.
+            db.unbounded = true
+            defer { db.unbounded = false }
+            return try Self.inTransaction(db) {
+                try db.execute("SET LOCAL statement_timeout = '30s'; SET LOCAL lock_timeout = '10s'")
+                var out: [String: (created: Bool, id: String, secret: String, recipients: Bool)] = [:]
+                // Rows that give recipient_receipts set it; the others keep what was registered.
+                for setsRecipients in [true, false] {
+                    let part = rows.indices.filter { (rows[$0].recipientReceipts != nil) == setsRecipients }
+                    guard !part.isEmpty else { continue }
+                    let recipients = setsRecipients ? "excluded.recipient_receipts" : "d.recipient_receipts"
+                    let result = try db.execute(
                         """
-                        INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                        INSERT INTO devices AS d (device_token, provider, platform, user_id, app_version, registered_at_ms, device_id, device_secret,
+                            recipient_receipts)
+                        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::boolean[])
+                        ORDER BY 1
                         ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
-                            user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
-                        RETURNING (xmax = 0)
+                            user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms,
+                            device_id = COALESCE(d.device_id, excluded.device_id),
+                            device_secret = CASE WHEN d.device_id IS NULL THEN excluded.device_secret ELSE d.device_secret END,
+                            recipient_receipts = \(recipients)
+                        RETURNING d.device_token, (xmax = 0), d.device_id, d.device_secret, d.recipient_receipts
                         """,
                         [
-                            plain.token, plain.provider, plain.platform, plain.userID, plain.appVersion, String(plain.registeredAtMs),
-                        ]
-                    ).text(0, 0) == "t"
-                try db.execute("DELETE FROM device_tags WHERE device_token = $1", [plain.token])
-                try db.execute(
-                    "INSERT INTO device_tags (device_token, tag) SELECT $1, tag FROM unnest($2::text[]) AS t(tag) ON CONFLICT DO NOTHING",
-                    [plain.token, PostgresArrayLiteral.text(tags)])
-                try db.execute("COMMIT")
-                return created
-            } catch {
-                if db.isConnected { _ = try? db.execute("ROLLBACK") }
-                throw error
+                            PostgresArrayLiteral.text(part.map { rows[$0].token }), PostgresArrayLiteral.text(part.map { rows[$0].provider }),
+                            PostgresArrayLiteral.text(part.map { rows[$0].platform }), PostgresArrayLiteral.text(part.map { rows[$0].userID }),
+                            PostgresArrayLiteral.text(part.map { rows[$0].appVersion }),
+                            PostgresArrayLiteral.integers(part.map { rows[$0].registeredAtMs }),
+                            PostgresArrayLiteral.text(part.map { credentials[$0].deviceID }), PostgresArrayLiteral.text(part.map { credentials[$0].secret }),
+                            PostgresArrayLiteral.text(part.map { (rows[$0].recipientReceipts ?? false) ? "true" : "false" }),
+                        ])
+                    for row in 0..<result.count {
+                        out[result.text(row, 0) ?? ""] = (
+                            result.text(row, 1) == "t", result.text(row, 2) ?? "", result.text(row, 3) ?? "", result.text(row, 4) == "t"
+                        )
+                    }
+                }
+                if !tagged.isEmpty {
+                    try db.execute("DELETE FROM device_tags WHERE device_token = ANY($1::text[])", [PostgresArrayLiteral.text(tagged.map(\.token))])
+                    try db.execute(
+                        "INSERT INTO device_tags (device_token, tag) SELECT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2 ON CONFLICT DO NOTHING",
+                        [PostgresArrayLiteral.text(tagPairs.map(\.0)), PostgresArrayLiteral.text(tagPairs.map(\.1))])
+                }
+                return out
             }
+        }
+        var seen = Set<String>()
+        return registrations.map { registration in
+            let row = stored[registration.token] ?? (false, "", "", false)
+            let first = seen.insert(registration.token).inserted
+            return DeviceRegistered(created: row.created && first, deviceID: row.id, deviceSecret: row.secret, recipientReceipts: row.recipients)
         }
     }
 

@@ -4,13 +4,16 @@ import RichPushCore
 /// Idempotency keys in PostgreSQL (`IdempotencyStore`). Each statement runs in a transaction of
 /// its own, committed before it returns; the claim is one `INSERT … ON CONFLICT DO NOTHING` on
 /// the primary key (scope, key), so of two instances racing for one key exactly one inserts the
-/// row (the other waits on the unique index until the first commits, then conflicts).
+/// row (the other waits on the unique index until the first commits, then conflicts). Leases and
+/// windows are compared on the database's clock (`clock`), so an instance whose clock is ahead
+/// takes no claim over early.
 extension PostgresStore: IdempotencyStore {
     /// See `IdempotencyStore.claimIdempotencyKey(_:scope:bodySHA256:nowMs:leaseMs:windowMs:)`.
     public func claimIdempotencyKey(
         _ key: String, scope: String, bodySHA256: String, nowMs: Int, leaseMs: Int, windowMs: Int
     ) throws -> IdempotencyClaim {
-        try pooled { db in
+        let given = clockValue(nowMs)
+        return try pooled { db in
             // The row is read right after a conflict; a purge or takeover in between makes the
             // insert worth trying again (at most a few times).
             for _ in 0..<3 {
@@ -18,15 +21,16 @@ extension PostgresStore: IdempotencyStore {
                 try db.execute(
                     """
                     DELETE FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2
-                      AND ((state = 'done' AND expires_at_ms <= $3) OR (state = 'in_progress' AND lease_until_ms <= $3))
+                      AND ((state = 'done' AND expires_at_ms <= \(Self.now("$3"))) OR (state = 'in_progress' AND lease_until_ms <= \(Self.now("$3"))))
                     """,
-                    [scope, key, String(nowMs)])
+                    [scope, key, given])
                 let inserted = try db.execute(
                     """
+                    WITH t AS (SELECT \(Self.now("$4")) AS now)
                     INSERT INTO idempotency_keys (scope, idempotency_key, body_sha256, state, created_at_ms, lease_until_ms, expires_at_ms)
-                    VALUES ($1, $2, $3, 'in_progress', $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1
+                    SELECT $1, $2, $3, 'in_progress', t.now, t.now + $5::bigint, t.now + $6::bigint FROM t ON CONFLICT DO NOTHING RETURNING 1
                     """,
-                    [scope, key, bodySHA256, String(nowMs), String(nowMs + leaseMs), String(nowMs + windowMs)])
+                    [scope, key, bodySHA256, given, String(leaseMs), String(windowMs)])
                 if inserted.count == 1 { return .claimed }
                 let row = try db.execute(
                     "SELECT body_sha256, state, status, response, lease_until_ms FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2",
@@ -63,9 +67,11 @@ extension PostgresStore: IdempotencyStore {
 
     /// See `IdempotencyStore.purgeIdempotencyKeys(nowMs:)`.
     public func purgeIdempotencyKeys(nowMs: Int) throws -> Int {
-        try pooled { db in
+        let given = clockValue(nowMs)
+        return try pooled { db in
             let result = try db.execute(
-                "DELETE FROM idempotency_keys WHERE expires_at_ms <= $1 AND (state = 'done' OR lease_until_ms <= $1)", [String(nowMs)])
+                "DELETE FROM idempotency_keys WHERE expires_at_ms <= \(Self.now("$1")) AND (state = 'done' OR lease_until_ms <= \(Self.now("$1")))",
+                [given])
             return Int(result.commandStatus.split(separator: " ").last ?? "") ?? 0
         }
     }

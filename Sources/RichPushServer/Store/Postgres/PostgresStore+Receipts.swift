@@ -7,35 +7,36 @@ extension PostgresStore {
     // MARK: ReceiptStore
 
     /// The SQL of one batch: receipts in, aggregates and the summaries (`PostgresSchema` version
-    /// 3) updated from the rows actually inserted, the inserted keys returned. `$1…$10` are arrays of the receipts' columns in arrival order,
-    /// `$11` the writer connection's counter slot, `$12` the push ids whose `push_index` row may
-    /// need adding or an earlier start (the others this instance knows are indexed already).
+    /// 3) updated from the rows actually inserted, the inserted keys returned. `$1…$11` are arrays of the receipts' columns in arrival order
+    /// (`$11`: the device a receipt names, schema version 10), `$12` the writer connection's counter slot, `$13` the push ids whose
+    /// `push_index` row may need adding or an earlier start (the others this instance knows are indexed already).
     static func insertSQL(extraCTE: String = "") -> String {
         """
         WITH input AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::bigint[])
-                WITH ORDINALITY AS t(push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, ord)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::bigint[],
+                                 $11::text[])
+                WITH ORDINALITY AS t(push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, device_id, ord)
         ), inserted AS (
-            INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
-            SELECT push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms
+            INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, device_id)
+            SELECT push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, device_id
             FROM input ORDER BY push_id, event, receipt_id, ord
             ON CONFLICT (push_id, event, receipt_id) DO NOTHING
             RETURNING push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, received_at_ms
         ), counts AS (
             INSERT INTO push_counts AS c (push_id, event, outcome, reason, receipts, media_bytes, first_ms, last_ms, slot)
             SELECT push_id, event, COALESCE(outcome, ''), COALESCE(reason, ''), count(*), COALESCE(sum(media_bytes), 0),
-                   min(received_at_ms), max(received_at_ms), $11::smallint
+                   min(received_at_ms), max(received_at_ms), $12::smallint
             FROM inserted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
             ON CONFLICT (push_id, event, outcome, reason, slot) DO UPDATE SET receipts = c.receipts + excluded.receipts,
                 media_bytes = c.media_bytes + excluded.media_bytes, first_ms = LEAST(c.first_ms, excluded.first_ms),
                 last_ms = GREATEST(c.last_ms, excluded.last_ms)
         ), elapsed AS (
             INSERT INTO push_elapsed AS e (push_id, elapsed_ms, receipts, slot)
-            SELECT push_id, elapsed_ms, count(*), $11::smallint FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
+            SELECT push_id, elapsed_ms, count(*), $12::smallint FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
             GROUP BY 1, 2 ORDER BY 1, 2
             ON CONFLICT (push_id, elapsed_ms, slot) DO UPDATE SET receipts = e.receipts + excluded.receipts
         ), starts AS (
-            SELECT push_id, min(received_at_ms) AS started FROM inserted WHERE push_id = ANY($12::text[]) GROUP BY push_id
+            SELECT push_id, min(received_at_ms) AS started FROM inserted WHERE push_id = ANY($13::text[]) GROUP BY push_id
         ), new_pushes AS (
             INSERT INTO push_index (push_id, started_ms)
             SELECT push_id, started FROM starts ORDER BY push_id
@@ -43,10 +44,10 @@ extension PostgresStore {
             RETURNING push_id
         ), earlier AS (
             UPDATE push_index AS x SET started_ms = s.started FROM starts AS s
-            WHERE x.push_id = ANY($12::text[]) AND x.push_id = s.push_id AND x.started_ms > s.started
+            WHERE x.push_id = ANY($13::text[]) AND x.push_id = s.push_id AND x.started_ms > s.started
         ), batch_totals AS (
             INSERT INTO totals AS t (slot, receipts, delivered, opened, media_attached, with_outcome, with_reason, pushes, first_receipt_ms, last_receipt_ms)
-            SELECT $11::smallint, count(*), count(*) FILTER (WHERE event = 'delivered'), count(*) FILTER (WHERE event = 'opened'),
+            SELECT $12::smallint, count(*), count(*) FILTER (WHERE event = 'delivered'), count(*) FILTER (WHERE event = 'opened'),
                    count(*) FILTER (WHERE event = 'delivered' AND outcome = 'media_attached'),
                    count(*) FILTER (WHERE event = 'delivered' AND outcome IS NOT NULL),
                    count(*) FILTER (WHERE event = 'delivered' AND reason IS NOT NULL),
@@ -60,17 +61,17 @@ extension PostgresStore {
                 last_receipt_ms = GREATEST(t.last_receipt_ms, excluded.last_receipt_ms)
         ), batch_reasons AS (
             INSERT INTO reason_totals AS r (reason, slot, receipts)
-            SELECT reason, $11::smallint, count(*) FROM inserted WHERE event = 'delivered' AND reason IS NOT NULL
+            SELECT reason, $12::smallint, count(*) FROM inserted WHERE event = 'delivered' AND reason IS NOT NULL
             GROUP BY 1 ORDER BY 1
             ON CONFLICT (reason, slot) DO UPDATE SET receipts = r.receipts + excluded.receipts
         ), batch_elapsed AS (
             INSERT INTO elapsed_totals AS q (elapsed_ms, slot, receipts)
-            SELECT \(ElapsedQuantizer.sql), $11::smallint, count(*) FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
+            SELECT \(ElapsedQuantizer.sql), $12::smallint, count(*) FROM inserted WHERE event = 'delivered' AND elapsed_ms IS NOT NULL
             GROUP BY 1 ORDER BY 1
             ON CONFLICT (elapsed_ms, slot) DO UPDATE SET receipts = q.receipts + excluded.receipts
         ), batch_timeline AS (
             INSERT INTO timeline AS l (width_ms, bucket_ms, slot, delivered, opened)
-            SELECT w.width, i.received_at_ms / w.width * w.width, $11::smallint,
+            SELECT w.width, i.received_at_ms / w.width * w.width, $12::smallint,
                    count(*) FILTER (WHERE i.event = 'delivered'), count(*) FILTER (WHERE i.event = 'opened')
             FROM inserted AS i CROSS JOIN (VALUES (1000::bigint), (60000::bigint), (3600000::bigint), (86400000::bigint)) AS w(width)
             WHERE i.event IN ('delivered', 'opened')
@@ -84,9 +85,9 @@ extension PostgresStore {
 
     private static let batchSQL = insertSQL()
 
-    /// The ten array parameters of `insertSQL` for a batch, the slot, and the push ids to index.
+    /// The eleven array parameters of `insertSQL` for a batch, the slot, and the push ids to index.
     static func receiptParameters(_ receipts: [StoredReceipt], slot: Int, index: [String]) -> [String?] {
-        var columns = (0..<10).map { _ in PostgresArrayLiteral(reservingCapacity: receipts.count * 16) }
+        var columns = (0..<11).map { _ in PostgresArrayLiteral(reservingCapacity: receipts.count * 16) }
         for stored in receipts {
             let r = stored.receipt
             columns[0].append(r.pushID)
@@ -99,6 +100,7 @@ extension PostgresStore {
             columns[7].append(r.mediaType)
             columns[8].append(stored.userAgent)
             columns[9].append(stored.receivedAtMs)
+            columns[10].append(stored.deviceID)
         }
         return columns.map(\.literal) + [String(slot), PostgresArrayLiteral.text(index)]
     }
@@ -171,7 +173,7 @@ extension PostgresStore {
         let sql = Self.insertSQL(
             extraCTE: """
                 , progress AS (
-                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($13, 'receipts', $14)
+                    INSERT INTO richpush_migrations AS m (source, item, last_rowid) VALUES ($14, 'receipts', $15)
                     ON CONFLICT (source, item) DO UPDATE SET last_rowid = GREATEST(m.last_rowid, excluded.last_rowid), updated_at = now()
                 )
                 """)

@@ -104,23 +104,24 @@ extension PostgresStore: WebhookOutboxStore {
         try pooled { c in
             let result = try c.execute(
                 """
-                UPDATE webhook_outbox AS o SET lease_owner = $4, lease_until_ms = $5, attempts = o.attempts + 1
+                UPDATE webhook_outbox AS o SET lease_owner = $4, lease_until_ms = \(Self.now("$2")) + $5::bigint
                 FROM (
                     SELECT seq FROM webhook_outbox d
-                    WHERE d.endpoint = $1 AND d.state = 'pending' AND d.next_attempt_ms <= $2 AND (d.lease_until_ms IS NULL OR d.lease_until_ms <= $2)
+                    WHERE d.endpoint = $1 AND d.state = 'pending' AND d.next_attempt_ms <= \(Self.now("$2"))
+                      AND (d.lease_until_ms IS NULL OR d.lease_until_ms <= \(Self.now("$2")))
                       AND NOT EXISTS (
                         SELECT 1 FROM webhook_outbox p WHERE p.endpoint = d.endpoint AND p.subject = d.subject AND p.state = 'pending' AND p.seq < d.seq)
                     ORDER BY d.next_attempt_ms, d.seq LIMIT $3
                     FOR UPDATE SKIP LOCKED
                 ) AS due
-                WHERE o.seq = due.seq AND o.state = 'pending' AND (o.lease_until_ms IS NULL OR o.lease_until_ms <= $2)
-                RETURNING o.seq, o.event_id, o.event_type, o.subject, o.body, o.attempts, o.created_at_ms, o.next_attempt_ms
-                """, [endpoint, String(nowMs), String(limit), owner, String(nowMs + leaseMs)], prepare: true)
+                WHERE o.seq = due.seq AND o.state = 'pending' AND (o.lease_until_ms IS NULL OR o.lease_until_ms <= \(Self.now("$2")))
+                RETURNING o.seq, o.event_id, o.event_type, o.subject, o.body, o.attempts, o.created_at_ms, o.next_attempt_ms, o.failures
+                """, [endpoint, clockValue(nowMs), String(limit), owner, String(leaseMs)], prepare: true)
             return result.rows { r in
                 WebhookClaim(
                     seq: result.int(r, 0) ?? 0, eventID: result.text(r, 1) ?? "", type: WebhookEventType(rawValue: result.text(r, 2) ?? ""),
-                    subject: result.text(r, 3) ?? "", body: Data((result.text(r, 4) ?? "").utf8), attempts: result.int(r, 5) ?? 1,
-                    createdAtMs: result.int(r, 6) ?? 0)
+                    subject: result.text(r, 3) ?? "", body: Data((result.text(r, 4) ?? "").utf8), attempts: result.int(r, 5) ?? 0,
+                    createdAtMs: result.int(r, 6) ?? 0, failures: result.int(r, 8) ?? 0)
             }
         }
     }
@@ -143,24 +144,27 @@ extension PostgresStore: WebhookOutboxStore {
             if case .retry(let at) = $0.outcome { return at }
             return nil
         }
+        // A retry's wait is kept as a wait from the database's now (an instance whose clock is off
+        // shifts no retry).
+        let given = attempts.first.flatMap { clockValue($0.atMs) }
         _ = try pooled { c in
             try c.execute(
                 """
                 WITH a AS (
-                    SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::integer[], $7::text[], $8::bigint[])
-                        WITH ORDINALITY AS u(seq, kind, next_ms, status, error, at_ms, n)
+                    SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::integer[], $7::text[], $8::bigint[], $9::integer[])
+                        WITH ORDINALITY AS u(seq, kind, next_ms, status, error, at_ms, sent, n)
                 ), delivered AS (
                     DELETE FROM webhook_outbox o USING a
                     WHERE a.kind = 'delivered' AND o.seq = a.seq AND o.lease_owner = $2 AND o.state = 'pending'
                     RETURNING a.n, a.at_ms, a.error, a.kind
                 ), retried AS (
-                    UPDATE webhook_outbox o SET next_attempt_ms = a.next_ms, lease_owner = NULL, lease_until_ms = NULL, last_status = a.status,
-                      last_error = a.error
+                    UPDATE webhook_outbox o SET next_attempt_ms = \(Self.now("$10")) + (a.next_ms - a.at_ms), lease_owner = NULL,
+                      lease_until_ms = NULL, last_status = a.status, last_error = a.error, attempts = o.attempts + a.sent, failures = o.failures + 1
                     FROM a WHERE a.kind = 'retry' AND o.seq = a.seq AND o.lease_owner = $2 AND o.state = 'pending'
                     RETURNING a.n, a.at_ms, a.error, a.kind
                 ), gave_up AS (
                     UPDATE webhook_outbox o SET state = 'failed', done_at_ms = a.at_ms, lease_owner = NULL, lease_until_ms = NULL, last_status = a.status,
-                      last_error = a.error
+                      last_error = a.error, attempts = o.attempts + a.sent, failures = o.failures + 1
                     FROM a WHERE a.kind = 'gave_up' AND o.seq = a.seq AND o.lease_owner = $2 AND o.state = 'pending'
                     RETURNING a.n, a.at_ms, a.error, a.kind
                 ), changed AS (
@@ -180,6 +184,7 @@ extension PostgresStore: WebhookOutboxStore {
                     endpoint, owner, PostgresArrayLiteral.integers(attempts.map(\.seq)), PostgresArrayLiteral.text(kinds),
                     PostgresArrayLiteral.integers(next), PostgresArrayLiteral.integers(attempts.map(\.status)),
                     PostgresArrayLiteral.text(attempts.map(\.error)), PostgresArrayLiteral.integers(attempts.map(\.atMs)),
+                    PostgresArrayLiteral.integers(attempts.map { $0.sent ? 1 : 0 }), given,
                 ], prepare: true)
         }
     }
@@ -200,7 +205,7 @@ extension PostgresStore: WebhookOutboxStore {
             }
             let pending = try c.execute(
                 """
-                SELECT endpoint, COUNT(*), COUNT(*) FILTER (WHERE attempts > 1 OR (attempts = 1 AND lease_owner IS NULL)), MIN(created_at_ms)
+                SELECT endpoint, COUNT(*), COUNT(*) FILTER (WHERE failures > 0), MIN(created_at_ms)
                 FROM webhook_outbox WHERE state = 'pending' GROUP BY endpoint
                 """)
             for r in 0..<pending.count {

@@ -35,6 +35,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     private let availability: PostgresAvailability
     /// The `LISTEN` session that wakes idle campaign workers and webhook loops (started on first use).
     let listener: PostgresListener
+    /// Whose clock leases, `send_at`, throttle seconds and idempotency claims are compared on.
+    public let clock: Clock
     /// `NSLock`, not `Locked`: a try-lock (one health probe at a time; the others skip it).
     private let probeLock = NSLock()
     private let closed = Locked(false)
@@ -75,16 +77,19 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     ///   - log: where state changes go (the database lost, back again); standard error by default.
     ///   - names: what the program calls its settings, for messages.
     ///   - setting: the setting that gave `url` (the server's database, or a migration's target).
+    ///   - clock: whose clock times are compared on: the database's (the default), or the times
+    ///     each call is given (tests).
     /// - Throws: `RichPushError` `configuration` for a malformed URL, `storeUnavailable` naming
     ///   host and port when the server cannot be reached or refuses the login (its `setting` is
     ///   `setting`), `store` for a database with a newer or foreign schema.
     public init(
         url: String, connections: Int = PostgresStore.defaultConnections, applicationName: String = "richpush",
         log: @escaping @Sendable (String) -> Void = PostgresStore.logToStandardError, names: StoreSettingNames = .descriptive,
-        setting: StoreSettingNames.Setting = .database
+        setting: StoreSettingNames.Setting = .database, clock: Clock = .database
     ) throws {
         let info = try PostgresConnectionInfo(url: url, applicationName: applicationName)
         self.info = info
+        self.clock = clock
         availability = PostgresAvailability(info: info, log: log)
         listener = PostgresListener(info: info, log: log)
         let total = max(2, min(connections, 64))
@@ -156,6 +161,8 @@ public final class PostgresStore: ReceiptStore, StatisticsStore, Sendable {
     public func idempotencyStore() -> any IdempotencyStore { self }
     /// Keeps the webhook outbox (`PostgresStore+Webhooks`).
     public func webhookOutbox() -> any WebhookOutboxStore { self }
+    /// Wakes idle loops at the COMMIT of any instance's write (`PostgresListener`: `LISTEN`/`NOTIFY`).
+    public func changeFeed() -> any StoreChangeFeed { listener }
 
     /// Disconnects every connection. Further calls fail.
     public func close() throws {

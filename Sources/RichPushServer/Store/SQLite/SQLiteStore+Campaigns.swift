@@ -90,8 +90,10 @@ extension SQLiteStore: CampaignStore {
             result = try body(writer, &indexed)
             try writer.execute("COMMIT")
             remember(indexed)
+            announceCommitted()
         } catch {
             try? writer.execute("ROLLBACK")
+            pendingChanges = []
             knownPushes.removeAll()
             throw error
         }
@@ -124,8 +126,9 @@ extension SQLiteStore: CampaignStore {
             let insert = try db.prepared(
                 """
                 INSERT INTO campaigns (campaign_id, push_id, state, title, payload, topic, push_type, priority, expiration, collapse_id, provider,
-                  audience, send_at_ms, per_minute, created_at_ms, started_at_ms, idempotency_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  audience, send_at_ms, per_minute, created_at_ms, started_at_ms, idempotency_key, queue_priority, media_report, test_share,
+                  test_window_ms, winner_by, attribution_ms, variant_count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let running = draft.sendAtMs <= draft.createdAtMs
             try insert.bind([
@@ -133,14 +136,26 @@ extension SQLiteStore: CampaignStore {
                 .text(draft.topic), .text(draft.pushType), .optional(draft.priority), .optional(draft.expiration), .text(draft.collapseID),
                 .optional(draft.provider), .text(draft.audience.kind), .integer(draft.sendAtMs), .optional(draft.perMinute),
                 .integer(draft.createdAtMs), running ? .integer(draft.createdAtMs) : .null, .optional(draft.idempotencyKey),
+                .integer(draft.queuePriority), .optional(draft.mediaReport), .optional(draft.testSharePercent), .optional(draft.testWindowMs),
+                .optional(draft.winnerBy), .optional(draft.attributionMs), .integer(draft.variants.count),
             ])
             try insert.run()
-            // The snapshot: one INSERT … SELECT in SQLite (?1 and ?2 come first, so the source's
-            // own `?`s are numbered 3, 4, … in the order of `values`) (no token list in this process's memory
-            // beyond the request's own), numbered into chunks in token order.
-            let size = max(1, draft.chunkSize)
+            let variant = try db.prepared(
+                "INSERT INTO campaign_variants (campaign_id, variant, push_id, title, payload, weight, media_report) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for v in draft.variants {
+                variant.reset()
+                try variant.bind([
+                    .text(draft.id), .text(v.name), .text(v.pushID), .optional(v.title), .text(v.payload), .integer(v.weight), .optional(v.mediaReport),
+                ])
+                try variant.run()
+            }
+            // The snapshot: one INSERT … SELECT in SQLite (?1 … ?4 come first, so the source's
+            // own `?`s are numbered 5, 6, … in the order of `values`) (no token list in this
+            // process's memory beyond the request's own), numbered into chunks in token order
+            // (`CampaignSnapshotPlan`: the test's targets, with their variants, then the rest).
+            let plan = CampaignSnapshotPlan(draft)
             let providerFilter = draft.provider == nil ? "" : " AND d.provider = ?"
-            var values: [SQLiteValue] = [.text(draft.id), .integer(size)]
+            var values: [SQLiteValue] = [.text(draft.id), .integer(plan.chunkSize), .integer(plan.testPercent), .integer(draft.variants.count)]
             let source: String
             switch draft.audience {
             case .tokens(let tokens):
@@ -162,15 +177,19 @@ extension SQLiteStore: CampaignStore {
             if let provider = draft.provider, draft.audience.kind != "tokens" { values.append(.text(provider)) }
             let snapshot = try db.prepared(
                 """
-                INSERT INTO campaign_targets (campaign_id, chunk, device_token, provider, state)
-                SELECT ?1, (ROW_NUMBER() OVER (ORDER BY s.n, s.token) - 1) / ?2, s.token, s.provider, 'pending' FROM (\(source)) s
+                INSERT INTO campaign_targets (campaign_id, chunk, device_token, provider, state, variant)
+                SELECT ?1, \(plan.chunkExpression(test: "r.m")), r.token, r.provider, 'pending', \(plan.variantExpression(test: "r.m"))
+                FROM (SELECT q.*, MAX(MIN(q.total, ?4), q.total * ?3 / 100) AS m FROM (
+                  SELECT s.token, s.provider, ROW_NUMBER() OVER (ORDER BY s.n, s.token) AS rn, COUNT(*) OVER () AS total FROM (\(source)) s) q) r
                 """)
             try snapshot.bind(values)
             try snapshot.run()
             let count = db.changes
             let chunks = try db.prepared(
-                "INSERT INTO campaign_chunks (campaign_id, chunk, state) SELECT DISTINCT campaign_id, chunk, 'pending' FROM campaign_targets WHERE campaign_id = ?"
-            )
+                """
+                INSERT INTO campaign_chunks (campaign_id, chunk, state, phase)
+                SELECT campaign_id, chunk, 'pending', \(plan.phaseExpression) FROM campaign_targets WHERE campaign_id = ? GROUP BY campaign_id, chunk
+                """)
             try chunks.bind([.text(draft.id)])
             try chunks.run()
             let update = try db.prepared(
@@ -184,8 +203,21 @@ extension SQLiteStore: CampaignStore {
             if count == 0, stored.state == "finished", let webhooks {
                 try insertWebhookDeliveries(webhooks.campaignEndDeliveries([stored], atMs: draft.createdAtMs))
             }
+            // Idle workers look at once (after the COMMIT).
+            pendingChanges.insert(.campaigns)
             return (stored, true)
         }
+    }
+
+    /// See `CampaignStore.campaignVariants(_:)`.
+    public func campaignVariants(_ id: String) throws -> [CampaignVariant] {
+        try reading { try Self.readVariants($0, id) }
+    }
+
+    private static func readVariants(_ db: SQLiteConnection, _ id: String) throws -> [CampaignVariant] {
+        let query = try db.prepared("SELECT \(CampaignVariant.columns) FROM campaign_variants WHERE campaign_id = ? ORDER BY variant")
+        try query.bind([.text(id)])
+        return try query.rows { s in CampaignVariant(text: { s.text(Int32($0)) }, int: { s.int(Int32($0)) }) }
     }
 
     /// See `CampaignStore.campaign(_:)`.
@@ -247,6 +279,7 @@ extension SQLiteStore: CampaignStore {
                 "UPDATE campaigns SET state = 'running', started_at_ms = ? WHERE state = 'scheduled' AND send_at_ms <= ?")
             try start.bind([.integer(nowMs), .integer(nowMs)])
             try start.run()
+            if db.changes > 0 { pendingChanges.insert(.campaigns) }
             let finish = try db.prepared(
                 """
                 UPDATE campaigns SET state = 'finished', finished_at_ms = ? WHERE state = 'running'
@@ -268,29 +301,64 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`.
+    /// See `CampaignStore.campaignsAwaitingWinner(nowMs:)`.
+    public func campaignsAwaitingWinner(nowMs: Int) throws -> [CampaignRecord] {
+        try reading { db in
+            let query = try db.prepared(
+                """
+                SELECT \(CampaignRecord.columns) FROM campaigns c WHERE c.state = 'running' AND c.test_share IS NOT NULL AND c.winner IS NULL
+                  AND c.started_at_ms + COALESCE(c.test_window_ms, 0) <= ?
+                  AND NOT EXISTS (SELECT 1 FROM campaign_chunks k WHERE k.campaign_id = c.campaign_id AND k.phase = 'test' AND k.state <> 'done')
+                """)
+            try query.bind([.integer(nowMs)])
+            return try query.rows(Self.record)
+        }
+    }
+
+    /// See `CampaignStore.setCampaignWinner(_:variant:nowMs:)`.
+    @discardableResult
+    public func setCampaignWinner(_ id: String, variant: String, nowMs: Int) throws -> Bool {
+        try writeTransaction { db in
+            let set = try db.prepared("UPDATE campaigns SET winner = ?, winner_at_ms = ? WHERE campaign_id = ? AND winner IS NULL")
+            try set.bind([.text(variant), .integer(nowMs), .text(id)])
+            try set.run()
+            guard db.changes == 1 else { return false }
+            pendingChanges.insert(.campaigns)
+            return true
+        }
+    }
+
+    /// See `CampaignStore.claimCampaignChunk(owner:nowMs:leaseMs:)`: the campaign whose turn it
+    /// is (priority, then the one claimed longest ago), its first free chunk.
     public func claimCampaignChunk(owner: String, nowMs: Int, leaseMs: Int) throws -> CampaignChunk? {
         guard try hasCampaigns(in: ["running"]) else { return nil }
         return try writeTransaction { db in
             let free = try db.prepared(
                 """
                 SELECT k.campaign_id, k.chunk FROM campaigns c JOIN campaign_chunks k ON k.campaign_id = c.campaign_id
-                WHERE c.state = 'running' AND k.state <> 'done' AND (k.state = 'pending' OR k.lease_until_ms <= ?)
-                ORDER BY c.created_at_ms, c.campaign_id, k.chunk LIMIT 1
+                WHERE c.state = 'running' AND c.next_claim_ms <= ?1 AND k.state <> 'done' AND (k.state = 'pending' OR k.lease_until_ms <= ?1)
+                  AND (k.phase <> 'rest' OR c.winner IS NOT NULL)
+                ORDER BY c.queue_priority DESC, c.last_claim_ms, c.created_at_ms, c.campaign_id, k.chunk LIMIT 1
                 """)
             try free.bind([.integer(nowMs)])
             guard let (campaignID, chunk) = try free.rows({ ($0.text(0) ?? "", $0.int(1) ?? 0) }).first else { return nil }
             let lease = try db.prepared("UPDATE campaign_chunks SET state = 'leased', owner = ?, lease_until_ms = ? WHERE campaign_id = ? AND chunk = ?")
             try lease.bind([.text(owner), .integer(nowMs + leaseMs), .text(campaignID), .integer(chunk)])
             try lease.run()
+            // Its turn is taken: equal priorities go to the others first.
+            let turn = try db.prepared("UPDATE campaigns SET last_claim_ms = MAX(last_claim_ms + 1, ?) WHERE campaign_id = ?")
+            try turn.bind([.integer(nowMs), .text(campaignID)])
+            try turn.run()
             guard let campaign = try Self.readCampaign(db, campaignID) else { return nil }
             let targets = try db.prepared(
-                "SELECT device_token, provider, state FROM campaign_targets WHERE campaign_id = ? AND chunk = ? AND state <> 'done' ORDER BY device_token")
+                "SELECT device_token, provider, state, variant FROM campaign_targets WHERE campaign_id = ? AND chunk = ? AND state <> 'done' ORDER BY device_token"
+            )
             try targets.bind([.text(campaignID), .integer(chunk)])
             let list = try targets.rows {
-                CampaignChunk.Target(token: $0.text(0) ?? "", provider: $0.text(1) ?? "apns", wasInFlight: $0.text(2) == "in_flight")
+                CampaignChunk.Target(token: $0.text(0) ?? "", provider: $0.text(1) ?? "apns", wasInFlight: $0.text(2) == "in_flight", variant: $0.text(3))
             }
-            return CampaignChunk(campaign: campaign, chunk: chunk, owner: owner, targets: list)
+            let variants = campaign.hasVariants ? try Self.readVariants(db, campaignID) : []
+            return CampaignChunk(campaign: campaign, chunk: chunk, owner: owner, targets: list, variants: variants)
         }
     }
 
@@ -369,8 +437,8 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
-    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:)`.
-    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
+    /// See `CampaignStore.releaseCampaignChunk(_:nowMs:error:webhooks:hold:)`.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?, hold: CampaignHold) throws {
         try writeTransaction { db in
             let release = try db.prepared(
                 """
@@ -378,9 +446,24 @@ extension SQLiteStore: CampaignStore {
                   SELECT 1 FROM campaign_targets t WHERE t.campaign_id = campaign_chunks.campaign_id AND t.chunk = campaign_chunks.chunk AND t.state <> 'done'
                 ) THEN 'pending' ELSE 'done' END
                 WHERE campaign_id = ? AND chunk = ? AND owner = ?
+                RETURNING state
                 """)
             try release.bind([.text(chunk.campaign.id), .integer(chunk.chunk), .text(chunk.owner)])
-            try release.run()
+            let states = try release.rows { $0.text(0) }
+            // A chunk handed back with targets left (or a test chunk done: the winner may be
+            // due): another worker looks.
+            if !states.isEmpty { pendingChanges.insert(.campaigns) }
+            let notBefore: Int? =
+                switch hold {
+                case .none: nil
+                case .nextSecond: (nowMs / 1000 + 1) * 1000
+                case .milliseconds(let ms): nowMs + ms
+                }
+            if let notBefore {
+                let later = try db.prepared("UPDATE campaigns SET next_claim_ms = MAX(next_claim_ms, ?) WHERE campaign_id = ?")
+                try later.bind([.integer(notBefore), .text(chunk.campaign.id)])
+                try later.run()
+            }
             if let error {
                 let note = try db.prepared("UPDATE campaigns SET last_error = ? WHERE campaign_id = ?")
                 try note.bind([.text(error), .text(chunk.campaign.id)])
@@ -439,6 +522,25 @@ extension SQLiteStore: CampaignStore {
             try delete.run()
             return db.changes
         }
+    }
+
+    /// See `CampaignStore.nextCampaignTimer(nowMs:)`: one read.
+    public func nextCampaignTimer(nowMs: Int) throws -> Int? {
+        let at = try reading { db in
+            let query = try db.prepared(
+                """
+                SELECT MIN(t) FROM (
+                  SELECT MIN(send_at_ms) AS t FROM campaigns WHERE state = 'scheduled'
+                  UNION ALL SELECT MIN(k.lease_until_ms) FROM campaign_chunks k JOIN campaigns c ON c.campaign_id = k.campaign_id
+                    WHERE c.state = 'running' AND k.state = 'leased'
+                  UNION ALL SELECT MIN(next_claim_ms) FROM campaigns WHERE state = 'running' AND next_claim_ms > ?1
+                  UNION ALL SELECT MIN(started_at_ms + COALESCE(test_window_ms, 0)) FROM campaigns
+                    WHERE state = 'running' AND test_share IS NOT NULL AND winner IS NULL)
+                """)
+            try query.bind([.integer(nowMs)])
+            return try query.rows { $0.int(0) }.first ?? nil
+        }
+        return at.map { max(0, $0 - nowMs) }
     }
 
     /// Replaces a device's tags (inside `registerDevice`'s transaction).

@@ -9,24 +9,45 @@ extension SQLiteStore {
 
     /// Upserts the registration (see `DeviceStore.registerDevice(_:)`).
     public func registerDevice(_ registration: DeviceRegistration) throws -> Bool {
-        try writeTransaction { _ in
-            let existing = try writer.prepared("SELECT 1 FROM devices WHERE device_token = ?")
-            try existing.bind([.text(registration.token)])
-            let created = try existing.rows { _ in true }.isEmpty
+        try registerDevices([registration])[0].created
+    }
+
+    /// Upserts the registrations in one transaction (see `DeviceStore.registerDevices(_:)`).
+    public func registerDevices(_ registrations: [DeviceRegistration]) throws -> [DeviceRegistered] {
+        guard !registrations.isEmpty else { return [] }
+        return try writeTransaction { _ in
+            let existing = try writer.prepared("SELECT device_id, device_secret, recipient_receipts FROM devices WHERE device_token = ?")
             let upsert = try writer.prepared(
                 """
-                INSERT INTO devices (device_token, provider, platform, user_id, app_version, registered_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO devices (device_token, provider, platform, user_id, app_version, registered_at_ms, device_id, device_secret, recipient_receipts)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (device_token) DO UPDATE SET provider = excluded.provider, platform = excluded.platform,
-                  user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms
+                  user_id = excluded.user_id, app_version = excluded.app_version, registered_at_ms = excluded.registered_at_ms,
+                  device_id = excluded.device_id, device_secret = excluded.device_secret, recipient_receipts = excluded.recipient_receipts
                 """
             )
-            try upsert.bind([
-                .text(registration.token), .text(registration.provider), .text(registration.platform), .optional(registration.userID),
-                .optional(registration.appVersion), .integer(registration.registeredAtMs),
-            ])
-            try upsert.run()
-            if let tags = registration.tags { try Self.replaceTags(writer, token: registration.token, tags: tags) }
-            return created
+            var out: [DeviceRegistered] = []
+            out.reserveCapacity(registrations.count)
+            for registration in registrations {
+                existing.reset()
+                try existing.bind([.text(registration.token)])
+                let found = try existing.rows { ($0.text(0), $0.text(1), ($0.int(2) ?? 0) != 0) }.first
+                // A device keeps its credential while registered; one registered before version
+                // 10 (no id yet) gets one now.
+                let fresh = registration.credential ?? DeviceRegistered.newCredential()
+                let id = found?.0 ?? fresh.deviceID, secret = found?.0 == nil ? fresh.secret : (found?.1 ?? fresh.secret)
+                let recipients = registration.recipientReceipts ?? found?.2 ?? false
+                upsert.reset()
+                try upsert.bind([
+                    .text(registration.token), .text(registration.provider), .text(registration.platform), .optional(registration.userID),
+                    .optional(registration.appVersion), .integer(registration.registeredAtMs), .text(id), .text(secret),
+                    .integer(recipients ? 1 : 0),
+                ])
+                try upsert.run()
+                if let tags = registration.tags { try Self.replaceTags(writer, token: registration.token, tags: tags) }
+                out.append(DeviceRegistered(created: found == nil, deviceID: id, deviceSecret: secret, recipientReceipts: recipients))
+            }
+            return out
         }
     }
 

@@ -51,6 +51,7 @@ extension SQLiteStore: WebhookOutboxStore {
     /// - Throws: `RichPushError` `store`.
     func insertWebhookDeliveries(_ deliveries: [WebhookDelivery]) throws {
         guard !deliveries.isEmpty else { return }
+        pendingChanges.insert(.webhooks)
         let insert = try writer.prepared(
             """
             INSERT INTO webhook_outbox (endpoint, event_id, event_type, subject, body, created_at_ms, next_attempt_ms)
@@ -87,7 +88,7 @@ extension SQLiteStore: WebhookOutboxStore {
         return try webhookWrite {
             let due = try writer.prepared(
                 """
-                SELECT seq, event_id, event_type, subject, body, attempts, created_at_ms FROM webhook_outbox o
+                SELECT seq, event_id, event_type, subject, body, attempts, created_at_ms, failures FROM webhook_outbox o
                 WHERE endpoint = ? AND state = 'pending' AND next_attempt_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms <= ?)
                   AND NOT EXISTS (SELECT 1 FROM webhook_outbox p WHERE p.endpoint = o.endpoint AND p.subject = o.subject AND p.state = 'pending' AND p.seq < o.seq)
                 ORDER BY next_attempt_ms, seq LIMIT ?
@@ -96,9 +97,9 @@ extension SQLiteStore: WebhookOutboxStore {
             let claims = try due.rows { s in
                 WebhookClaim(
                     seq: s.int(0) ?? 0, eventID: s.text(1) ?? "", type: WebhookEventType(rawValue: s.text(2) ?? ""), subject: s.text(3) ?? "",
-                    body: Data((s.text(4) ?? "").utf8), attempts: (s.int(5) ?? 0) + 1, createdAtMs: s.int(6) ?? 0)
+                    body: Data((s.text(4) ?? "").utf8), attempts: s.int(5) ?? 0, createdAtMs: s.int(6) ?? 0, failures: s.int(7) ?? 0)
             }
-            let lease = try writer.prepared("UPDATE webhook_outbox SET lease_owner = ?, lease_until_ms = ?, attempts = attempts + 1 WHERE seq = ?")
+            let lease = try writer.prepared("UPDATE webhook_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq = ?")
             for claim in claims {
                 lease.reset()
                 try lease.bind([.text(owner), .integer(nowMs + leaseMs), .integer(claim.seq)])
@@ -115,12 +116,14 @@ extension SQLiteStore: WebhookOutboxStore {
             let delete = try writer.prepared("DELETE FROM webhook_outbox WHERE seq = ? AND lease_owner = ? AND state = 'pending'")
             let retry = try writer.prepared(
                 """
-                UPDATE webhook_outbox SET next_attempt_ms = ?, lease_owner = NULL, lease_until_ms = NULL, last_status = ?, last_error = ?
+                UPDATE webhook_outbox SET next_attempt_ms = ?, lease_owner = NULL, lease_until_ms = NULL, last_status = ?, last_error = ?,
+                  attempts = attempts + ?, failures = failures + 1
                 WHERE seq = ? AND lease_owner = ? AND state = 'pending'
                 """)
             let giveUp = try writer.prepared(
                 """
-                UPDATE webhook_outbox SET state = 'failed', done_at_ms = ?, lease_owner = NULL, lease_until_ms = NULL, last_status = ?, last_error = ?
+                UPDATE webhook_outbox SET state = 'failed', done_at_ms = ?, lease_owner = NULL, lease_until_ms = NULL, last_status = ?, last_error = ?,
+                  attempts = attempts + ?, failures = failures + 1
                 WHERE seq = ? AND lease_owner = ? AND state = 'pending'
                 """)
             var delivered = 0, failed = 0
@@ -136,11 +139,13 @@ extension SQLiteStore: WebhookOutboxStore {
                 case .retry(let next):
                     statement = retry
                     retry.reset()
-                    try retry.bind([.integer(next), .optional(a.status), .optional(a.error), .integer(a.seq), .text(owner)])
+                    try retry.bind([.integer(next), .optional(a.status), .optional(a.error), .integer(a.sent ? 1 : 0), .integer(a.seq), .text(owner)])
                 case .gaveUp:
                     statement = giveUp
                     giveUp.reset()
-                    try giveUp.bind([.integer(a.atMs), .optional(a.status), .optional(a.error), .integer(a.seq), .text(owner)])
+                    try giveUp.bind([
+                        .integer(a.atMs), .optional(a.status), .optional(a.error), .integer(a.sent ? 1 : 0), .integer(a.seq), .text(owner),
+                    ])
                 }
                 try statement.run()
                 guard writer.changes == 1 else { continue }
@@ -186,7 +191,7 @@ extension SQLiteStore: WebhookOutboxStore {
             }
             let pending = try db.prepared(
                 """
-                SELECT endpoint, COUNT(*), SUM(CASE WHEN attempts > 1 OR (attempts = 1 AND lease_owner IS NULL) THEN 1 ELSE 0 END), MIN(created_at_ms)
+                SELECT endpoint, COUNT(*), SUM(CASE WHEN failures > 0 THEN 1 ELSE 0 END), MIN(created_at_ms)
                 FROM webhook_outbox WHERE state = 'pending' GROUP BY endpoint
                 """)
             for (key, count, retrying, oldest) in try pending.rows({ ($0.text(0) ?? "", $0.int(1) ?? 0, $0.int(2) ?? 0, $0.int(3)) }) {

@@ -18,7 +18,8 @@ import Foundation
 /// written to the OS by `write(2)`, so it survives SIGKILL of the process, but the last commits
 /// can be lost if the OS itself crashes. We default to FULL because a `202` promises durability.
 ///
-/// Schema (version 9, `PRAGMA user_version`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
+/// Schema (version 10, `PRAGMA user_version`; v10 fair campaigns, variants, recipients and
+/// conversions, `SQLiteStore+Version10`; v5 adds `idempotency_keys`, `SQLiteStore+Idempotency`;
 /// v6 the media edge's tables, `SQLiteStore+Media`; v7 campaigns and device tags,
 /// `SQLiteStore+Campaigns`; v8 the webhook outbox, `SQLiteStore+Webhooks`; v9 `admitted_codes`,
 /// `SQLiteStore+Bounds`):
@@ -86,6 +87,11 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private var closed = false
     /// The admitted unknown codes (`CodeFolding`), cached.
     let codeAdmissions = CodeAdmissions()
+    /// What the open write transaction gives idle loops work for, announced on `feed` after its
+    /// COMMIT (under `writeLock`).
+    var pendingChanges: Set<StoreChange> = []
+    /// The in-process change feed of this file.
+    let feed: LocalChangeFeed
     /// The database file.
     public let path: String
     /// Whether `syncCommitted()` must fdatasync the WAL (FULL asked, NORMAL run by SQLite).
@@ -95,8 +101,8 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     private let walDescriptor = Locked<Int32>(-1)
 
     private static let insertSQL = """
-        INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+        INSERT INTO receipts (push_id, event, receipt_id, outcome, reason, elapsed_ms, media_bytes, media_type, user_agent, received_at_ms, device_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
         """
 
     /// Opens (creating if needed) the database file and its schema.
@@ -110,6 +116,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     public init(path: String, synchronous: Synchronous = .full, names: StoreSettingNames = .descriptive) throws {
         self.path = path
         self.syncsWAL = synchronous == .full
+        feed = LocalChangeFeed.forFile(path)
         writer = try SQLiteConnection(
             path: path, notADatabaseHint: "pass \(names.database) with a new or existing richpush database path", setting: .database)
         // Another process opening the same new file may be switching it to WAL right now.
@@ -124,13 +131,13 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     }
 
     /// The schema version this richpush writes (`PRAGMA user_version`).
-    static let schemaVersion = 9
-    /// The tables of schema version 9; a version-0 file holding any other table is not ours.
+    static let schemaVersion = 10
+    /// The tables of schema version 10; a version-0 file holding any other table is not ours.
     static let tables: Set<String> = [
         "receipts", "push_counts", "push_elapsed", "pushes", "push_tokens", "device_tokens", "push_send_batches", "devices",
         "push_index", "totals", "reason_totals", "elapsed_totals", "timeline", "idempotency_keys", "media_objects", "push_media",
         "campaigns", "campaign_chunks", "campaign_targets", "campaign_budget", "device_tags",
-        "webhook_outbox", "webhook_endpoints", "admitted_codes",
+        "webhook_outbox", "webhook_endpoints", "admitted_codes", "campaign_variants", "conversions",
     ]
 
     /// Brings the schema to `schemaVersion`, atomically and idempotently.
@@ -176,6 +183,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             if current < 7 { try migrateToVersion7(db) }
             if current < 8 { try migrateToVersion8(db) }
             if current < 9 { try migrateToVersion9(db) }
+            if current < 10 { try migrateToVersion10(db) }
             if current < schemaVersion { try db.execute("PRAGMA user_version = \(schemaVersion)") }
             try db.execute("COMMIT")
         } catch {
@@ -192,6 +200,15 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
     public func idempotencyStore() -> any IdempotencyStore { self }
     /// Keeps the webhook outbox (`SQLiteStore+Webhooks`).
     public func webhookOutbox() -> any WebhookOutboxStore { self }
+    /// This process's writes to the file, announced at their COMMIT (`LocalChangeFeed`).
+    public func changeFeed() -> any StoreChangeFeed { feed }
+
+    /// After a COMMIT (under `writeLock`): announces what it gave work for.
+    func announceCommitted() {
+        let changes = pendingChanges
+        pendingChanges = []
+        feed.publish(changes)
+    }
 
     /// Inserts a batch in one `BEGIN IMMEDIATE … COMMIT` with `ON CONFLICT DO NOTHING` and syncs
     /// it (see `ReceiptStore.insert(_:)`).
@@ -227,7 +244,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
                 try statement.bind([
                     .text(r.pushID), .text(r.event.rawValue), .optional(r.receiptID), .optional(r.outcome?.rawValue),
                     .optional(r.reason?.rawValue), .optional(r.elapsedMs), .optional(r.mediaBytes), .optional(r.mediaType),
-                    .optional(stored.userAgent), .integer(stored.receivedAtMs),
+                    .optional(stored.userAgent), .integer(stored.receivedAtMs), .optional(stored.deviceID),
                 ])
                 try statement.run()
                 let isNew = writer.changes == 1
@@ -285,12 +302,15 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
             let (recording, indexed) = try writeSend(send)
             guard recording == .recorded else {
                 try writer.execute("ROLLBACK")
+                pendingChanges = []
                 return recording
             }
             try writer.execute("COMMIT")
             remember(indexed)
+            announceCommitted()
         } catch {
             try? writer.execute("ROLLBACK")
+            pendingChanges = []
             knownPushes.removeAll()
             throw error
         }
@@ -428,8 +448,10 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
         do {
             result = try body(writer)
             try writer.execute("COMMIT")
+            announceCommitted()
         } catch {
             try? writer.execute("ROLLBACK")
+            pendingChanges = []
             throw error
         }
         if synced { try syncCommitted() }

@@ -36,6 +36,24 @@ public struct CampaignDraft: Sendable, Equatable {
     public var createdAtMs: Int
     /// The `Idempotency-Key` it was created with, if any: a second create with it returns this one.
     public var idempotencyKey: String?
+    /// Its place among running campaigns (`queue_priority`, 0…9, default 0): a free worker takes
+    /// a chunk of the highest priority that has one due; equal priorities take turns by chunk.
+    public var queuePriority = 0
+    /// What the send-time media check found and did at creation (the JSON array of
+    /// `POST /v1/pushes`' `media`), `nil` when the content has no media URL.
+    public var mediaReport: String?
+    /// The variants (2…5), empty for a campaign of one content.
+    public var variants: [CampaignVariant] = []
+    /// With variants: the share of the audience (1…99 %) that gets the test; the rest waits for
+    /// the winner. `nil`: the whole audience is split.
+    public var testSharePercent: Int?
+    /// How long after the start the winner is picked (once the test's chunks are done), ms.
+    public var testWindowMs: Int?
+    /// What picks the winner: `display_to_open` (opened ÷ displayed, the default) or `conversions`
+    /// (conversions ÷ sent).
+    public var winnerBy: String?
+    /// How long after a send a conversion counts for it (`POST /v1/conversions`), ms.
+    public var attributionMs: Int?
 
     /// Makes a draft.
     public init(

@@ -53,6 +53,27 @@ public struct CampaignRecord: Sendable, Equatable {
     public var finishedAtMs: Int?
     /// The last error a provider stopped a chunk with (configuration), if any.
     public var lastError: String?
+    /// Its place among running campaigns (0…9; higher first, equal ones take turns by chunk).
+    public var queuePriority = 0
+    /// What the send-time media check found and did at creation (JSON array), `nil` without media.
+    public var mediaReport: String?
+    /// With variants: the share of the audience in the test (percent), `nil` = all split.
+    public var testSharePercent: Int?
+    /// How long after the start the winner is picked, ms.
+    public var testWindowMs: Int?
+    /// What picks the winner (`display_to_open`, `conversions`), `nil` without a test.
+    public var winnerBy: String?
+    /// The winning variant once picked.
+    public var winner: String?
+    /// When the winner was picked, ms since 1970.
+    public var winnerAtMs: Int?
+    /// How long after a send a conversion counts for it, ms.
+    public var attributionMs: Int?
+    /// A throttled campaign whose second's budget is spent, or one a provider stopped, is not
+    /// claimed before this (ms since 1970, the database's clock).
+    public var nextClaimMs = 0
+    /// How many variants it has (0: one content, the campaign's payload).
+    public var variantCount = 0
 
     /// Makes a record.
     public init(
@@ -88,12 +109,22 @@ public struct CampaignRecord: Sendable, Equatable {
         self.lastError = lastError
     }
 
-    /// The columns every read selects, in `init(columns:)`'s order.
-    static let columns = """
+    /// The columns of schema version 7, in `init(text:int:)`'s order (what `richpush migrate`
+    /// copies from a file of any version since).
+    static let version7Columns = """
         campaign_id, push_id, state, title, payload, topic, push_type, priority, expiration, collapse_id, provider, audience, send_at_ms,
         per_minute, targets, sent, accepted, skipped, failed, in_flight, resent_after_crash, created_at_ms, started_at_ms, finished_at_ms,
         last_error
         """
+
+    /// The columns of schema version 10 after those of version 7, in `init(text:int:)`'s order.
+    static let version10Columns = """
+        queue_priority, media_report, test_share, test_window_ms, winner_by, winner, winner_at_ms, attribution_ms, next_claim_ms,
+        variant_count
+        """
+
+    /// The columns every read selects, in `init(text:int:)`'s order.
+    static let columns = version7Columns + ", " + version10Columns
 
     /// Reads a row of `columns`.
     ///
@@ -107,5 +138,18 @@ public struct CampaignRecord: Sendable, Equatable {
             audience: text(11) ?? "", sendAtMs: int(12) ?? 0, perMinute: int(13), targets: int(14) ?? 0, sent: int(15) ?? 0,
             accepted: int(16) ?? 0, skipped: int(17) ?? 0, failed: int(18) ?? 0, inFlight: int(19) ?? 0, resentAfterCrash: int(20) ?? 0,
             createdAtMs: int(21) ?? 0, startedAtMs: int(22), finishedAtMs: int(23), lastError: text(24))
+        queuePriority = int(25) ?? 0
+        mediaReport = text(26)
+        testSharePercent = int(27)
+        testWindowMs = int(28)
+        winnerBy = text(29)
+        winner = text(30)
+        winnerAtMs = int(31)
+        attributionMs = int(32)
+        nextClaimMs = int(33) ?? 0
+        variantCount = int(34) ?? 0
     }
+
+    /// Whether it was created with variants (its variants are `CampaignStore.campaignVariants`).
+    public var hasVariants: Bool { variantCount > 0 }
 }

@@ -10,6 +10,16 @@ import Foundation
 /// they are about to send `in_flight` in one commit, record each result (`done`), and release
 /// the chunk. A lease that runs out is taken over by any worker: `done` targets are never sent
 /// again; `in_flight` ones are sent again and counted `resent_after_crash`.
+///
+/// Fairness (schema version 10): a claim takes a chunk of the running campaign of the highest
+/// `queue_priority` that has one due, and among equal priorities the one whose chunk was claimed
+/// longest ago, so campaigns take turns chunk by chunk; a campaign whose second's budget is spent
+/// (or that a provider stopped) is not claimable until its `next_claim_ms`, so it holds no worker.
+///
+/// Time: every `nowMs` is the caller's clock. The SQLite store compares with it (one machine: its
+/// clock is the database's); the PostgreSQL store compares leases, `send_at`, the throttle's
+/// seconds and the hold-offs on the database's clock instead (`now()`), so an instance whose clock
+/// is off takes over no chunk in flight (see `PostgresStore.Clock`).
 public protocol CampaignStore: AnyObject, Sendable {
     /// Creates the campaign and its audience snapshot in one transaction (committed on return).
     ///
@@ -28,6 +38,13 @@ public protocol CampaignStore: AnyObject, Sendable {
     /// - Returns: the campaign.
     /// - Throws: `RichPushError` `store`.
     func campaign(_ id: String) throws -> CampaignRecord?
+
+    /// A campaign's variants, in name order (empty for a campaign of one content).
+    ///
+    /// - Parameter id: the campaign id.
+    /// - Returns: the variants.
+    /// - Throws: `RichPushError` `store`.
+    func campaignVariants(_ id: String) throws -> [CampaignVariant]
 
     /// A page of campaigns, newest first.
     ///
@@ -60,7 +77,29 @@ public protocol CampaignStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store`.
     func advanceCampaigns(nowMs: Int, webhooks: WebhookSettings?) throws
 
-    /// Leases one chunk of a running campaign that is pending or whose lease ran out.
+    /// The running campaigns with a test whose winner is due: the test window is over and every
+    /// chunk of the test is done, and no winner is set.
+    ///
+    /// - Parameter nowMs: now, ms since 1970.
+    /// - Returns: the campaigns.
+    /// - Throws: `RichPushError` `store`.
+    func campaignsAwaitingWinner(nowMs: Int) throws -> [CampaignRecord]
+
+    /// Sets a campaign's winner (once: a winner already set is kept) and makes the targets that
+    /// waited for it claimable.
+    ///
+    /// - Parameters:
+    ///   - id: the campaign.
+    ///   - variant: the winning variant's name.
+    ///   - nowMs: now, ms since 1970.
+    /// - Returns: `true` when this call set it.
+    /// - Throws: `RichPushError` `store`.
+    @discardableResult
+    func setCampaignWinner(_ id: String, variant: String, nowMs: Int) throws -> Bool
+
+    /// Leases one chunk, pending or whose lease ran out, of the running campaign whose turn it is
+    /// (see the protocol's discussion: priority, then the one claimed longest ago; a campaign held
+    /// off until later is skipped, and a test's remainder waits for its winner).
     ///
     /// - Parameters:
     ///   - owner: the new lease's owner (unique per claim).
@@ -105,8 +144,10 @@ public protocol CampaignStore: AnyObject, Sendable {
     ///   - error: why a provider stopped the chunk (kept as the campaign's `last_error`), if it did.
     ///   - webhooks: the endpoints the campaign's end is reported to when this release finishes
     ///     it (`campaign.finished`, in the same transaction); `nil`: none.
+    ///   - hold: when the campaign may be claimed again (its budget for this second is spent, or
+    ///     a provider stopped it).
     /// - Throws: `RichPushError` `store`.
-    func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws
+    func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?, hold: CampaignHold) throws
 
     /// Takes up to `wanted` sends from the campaign's budget for the current second (the
     /// per-minute throttle spread over the seconds of the minute, shared by every instance).
@@ -131,6 +172,26 @@ public protocol CampaignStore: AnyObject, Sendable {
     /// - Returns: the rows deleted; 0 when nothing is due.
     /// - Throws: `RichPushError` `store`.
     func purgeCampaignTargets(finishedBeforeMs: Int, limit: Int) throws -> Int
+
+    /// When an idle worker must look again without a change: the earliest of a scheduled
+    /// campaign's `send_at`, a running campaign's leased chunk's lease end (a takeover), a held-off
+    /// campaign's `next_claim_ms`, and a test's end; in ms from now (0 when already due), `nil`
+    /// when there is none.
+    ///
+    /// - Parameter nowMs: now, ms since 1970.
+    /// - Returns: the wait, ms.
+    /// - Throws: `RichPushError` `store`.
+    func nextCampaignTimer(nowMs: Int) throws -> Int?
+}
+
+/// When a released campaign may be claimed again.
+public enum CampaignHold: Sendable, Equatable {
+    /// At once.
+    case none
+    /// At the next second (its budget for this second is spent): the database's second.
+    case nextSecond
+    /// After this many ms (a provider stopped it).
+    case milliseconds(Int)
 }
 
 extension CampaignStore {
@@ -176,7 +237,19 @@ extension CampaignStore {
     ///   - error: why a provider stopped the chunk, if it did.
     /// - Throws: `RichPushError` `store`.
     public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?) throws {
-        try releaseCampaignChunk(chunk, nowMs: nowMs, error: error, webhooks: nil)
+        try releaseCampaignChunk(chunk, nowMs: nowMs, error: error, webhooks: nil, hold: .none)
+    }
+
+    /// `releaseCampaignChunk(_:nowMs:error:webhooks:hold:)` without a hold-off.
+    ///
+    /// - Parameters:
+    ///   - chunk: the leased chunk.
+    ///   - nowMs: now, ms since 1970.
+    ///   - error: why a provider stopped the chunk, if it did.
+    ///   - webhooks: the endpoints the campaign's end is reported to, `nil` for none.
+    /// - Throws: `RichPushError` `store`.
+    public func releaseCampaignChunk(_ chunk: CampaignChunk, nowMs: Int, error: String?, webhooks: WebhookSettings?) throws {
+        try releaseCampaignChunk(chunk, nowMs: nowMs, error: error, webhooks: webhooks, hold: .none)
     }
 
     /// The sends the throttle allows in UNIX second `second`: the seconds of a minute share

@@ -12,6 +12,16 @@ public protocol DeviceStore: AnyObject, Sendable {
     /// - Throws: `RichPushError` `store`.
     func registerDevice(_ registration: DeviceRegistration) throws -> Bool
 
+    /// Registers several devices in one transaction (`POST /v1/devices`, `POST /v1/devices/batch`),
+    /// each as `registerDevice(_:)` does, and gives each its credential: the `device_id` and
+    /// secret it keeps while registered (made on its first registration, or the registration's
+    /// `credential`). A token given twice is registered in order (the last values stay).
+    ///
+    /// - Parameter registrations: the registrations, in order.
+    /// - Returns: one result per registration, in order.
+    /// - Throws: `RichPushError` `store` (nothing is registered).
+    func registerDevices(_ registrations: [DeviceRegistration]) throws -> [DeviceRegistered]
+
     /// Removes a registration (the app logged out or turned notifications off): the token is no
     /// longer found by user id, and sends to it are skipped until it registers again.
     ///
@@ -45,4 +55,22 @@ public protocol DeviceStore: AnyObject, Sendable {
     /// - Returns: the skipped ones, with why.
     /// - Throws: `RichPushError` `store`.
     func skippedTokens(among tokens: [String]) throws -> [String: TokenSkip]
+}
+
+extension DeviceStore {
+    /// Default: each registration through `registerDevice(_:)`, one transaction each; the
+    /// credentials answered are made here and not kept (a store without credentials keeps no
+    /// recipients either: its receipts stay anonymous).
+    ///
+    /// - Parameter registrations: the registrations, in order.
+    /// - Returns: one result per registration.
+    /// - Throws: `RichPushError` `store`.
+    public func registerDevices(_ registrations: [DeviceRegistration]) throws -> [DeviceRegistered] {
+        try registrations.map { registration in
+            let credential = registration.credential ?? DeviceRegistered.newCredential()
+            return DeviceRegistered(
+                created: try registerDevice(registration), deviceID: credential.deviceID, deviceSecret: credential.secret,
+                recipientReceipts: registration.recipientReceipts ?? false)
+        }
+    }
 }

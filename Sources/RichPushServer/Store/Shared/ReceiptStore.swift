@@ -93,6 +93,19 @@ public protocol ReceiptStore: DeviceStore {
     /// - Returns: the outbox (SQLite and PostgreSQL: the store itself).
     /// - Throws: `RichPushError` `store_unsupported` when the store keeps no outbox (the default).
     func webhookOutbox() throws -> any WebhookOutboxStore
+
+    /// The store's change feed: what wakes idle campaign workers and webhook loops instead of
+    /// polling (`StoreChangeFeed`).
+    ///
+    /// - Returns: PostgreSQL: `LISTEN`/`NOTIFY` (every instance's writes); SQLite: this process's
+    ///   writes, announced at their COMMIT; the default: a feed that never wakes (callers poll).
+    func changeFeed() -> any StoreChangeFeed
+
+    /// Who saw a push per device, users' histories and erasure, conversions (`RecipientStore`).
+    ///
+    /// - Returns: the store's recipients (SQLite and PostgreSQL: the store itself).
+    /// - Throws: `RichPushError` `store_unsupported` when the store keeps none (the default).
+    func recipientStore() throws -> any RecipientStore
 }
 
 extension ReceiptStore {
@@ -120,4 +133,10 @@ extension ReceiptStore {
     public func webhookOutbox() throws -> any WebhookOutboxStore {
         throw RichPushError.storeUnsupported("webhook outbox")
     }
+    /// Default: no recipients.
+    public func recipientStore() throws -> any RecipientStore {
+        throw RichPushError.storeUnsupported("recipients")
+    }
+    /// Default: a feed that never wakes a wait before its timeout (callers poll).
+    public func changeFeed() -> any StoreChangeFeed { PollingChangeFeed() }
 }

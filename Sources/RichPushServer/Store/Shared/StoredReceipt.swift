@@ -9,6 +9,9 @@ public struct StoredReceipt: Sendable, Equatable {
     public var userAgent: String?
     /// When the server received it, in milliseconds since 1970 (server clock).
     public var receivedAtMs: Int
+    /// The registered device the receipt named, once the server checked its HMAC with the
+    /// device's secret (`RichPushReceiptDeviceReference`); `nil` for an anonymous receipt.
+    public var deviceID: String?
 
     /// The longest `User-Agent` kept, in UTF-8 bytes (longer ones are cut; our own bound).
     public static let maximumUserAgentBytes = 256
@@ -19,8 +22,10 @@ public struct StoredReceipt: Sendable, Equatable {
     ///   - receipt: the device's fields.
     ///   - userAgent: the request's `User-Agent` (cut to 256 bytes).
     ///   - receivedAtMs: milliseconds since 1970.
-    public init(receipt: RichPushReceipt, userAgent: String?, receivedAtMs: Int) {
+    ///   - deviceID: the verified device the receipt named, `nil` for an anonymous one.
+    public init(receipt: RichPushReceipt, userAgent: String?, receivedAtMs: Int, deviceID: String? = nil) {
         self.receipt = receipt
+        self.deviceID = deviceID
         self.userAgent = userAgent.map { Self.cut($0, toBytes: Self.maximumUserAgentBytes) }
         self.receivedAtMs = receivedAtMs
     }
