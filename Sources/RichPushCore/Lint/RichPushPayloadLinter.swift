@@ -336,11 +336,11 @@ public struct RichPushPayloadLinter: Sendable {
                     "the RichPush extension would find no push id (looked at \(pushIDKeyPaths.map(\.description).joined(separator: ", ")))"
                         + (vendor.map { "; \($0)" } ?? "") + why + "; no receipt would be sent"))
         }
-        if lookup.vendor?.identifier == PushVendor.oneSignal.identifier, let path = lookup.pushIDKeyPath, let id = lookup.pushID,
+        if lookup.vendor?.identifier == RichPushVendor.oneSignal.identifier, let path = lookup.pushIDKeyPath, let id = lookup.pushID,
             let other = otherPushID(in: payload, than: id, after: path)
         {
             findings.append(
-                LintFinding(
+                RichPushLintFinding(
                     .warning, .twoPushIDs, at: other.path.description,
                     "the payload carries two push ids: \(path) = \(id.prefix(64)), which the extension uses (receipts go to it), and \(other.path) = \(other.value.prefix(64)); "
                         + "record the send under \(id.prefix(64)) (or drop \(other.path)), or the push's figures split over two ids and its display rate reads 0 %"
@@ -352,12 +352,12 @@ public struct RichPushPayloadLinter: Sendable {
     /// In a OneSignal payload, where a push id other than the one the extension uses sits: a
     /// later key path of `pushIDKeyPaths`, or a `push_id` in OneSignal's data
     /// (`custom.a.push_id`, where OneSignal puts the notification's `data`), holding another value.
-    private func otherPushID(in payload: JSONValue, than id: String, after used: PayloadKeyPath) -> (path: PayloadKeyPath, value: String)? {
+    private func otherPushID(in payload: RichPushJSONValue, than id: String, after used: RichPushPayloadKeyPath) -> (path: RichPushPayloadKeyPath, value: String)? {
         var candidates = pushIDKeyPaths.drop(while: { $0 != used }).dropFirst().map { $0 }
-        let data: PayloadKeyPath = "custom.a.push_id"
+        let data: RichPushPayloadKeyPath = "custom.a.push_id"
         if !candidates.contains(data), data != used { candidates.append(data) }
-        let differing = candidates.filter { PayloadLookup.pushID(in: payload, keyPaths: [$0]).map { $0.value != id } ?? false }
-        return PayloadLookup.pushID(in: payload, keyPaths: differing)
+        let differing = candidates.filter { RichPushPayloadLookup.pushID(in: payload, keyPaths: [$0]).map { $0.value != id } ?? false }
+        return RichPushPayloadLookup.pushID(in: payload, keyPaths: differing)
     }
 
     /// Rewrites the mistakes that have one right answer.

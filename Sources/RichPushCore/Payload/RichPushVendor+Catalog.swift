@@ -79,7 +79,7 @@ extension RichPushVendor {
     /// notification's data is the sent `data` plus `_richContent: richContent`), so as
     /// `body._richContent.image`: read out of the box. RichPush's own keys inside `body` work too:
     /// the sender adds `image-url` and `push_id` to `data`.
-    public static let expo = PushVendor(
+    public static let expo = RichPushVendor(
         identifier: "expo", name: "Expo", markers: ["experienceId", "scopeKey"], mediaKeyPaths: ["body._richContent.image", "body.image-url"],
         pushIDKeyPaths: ["body.push_id"], idKind: .absent, note: "add push_id to the message's data (Expo delivers it as body.push_id)")
 

@@ -45,9 +45,8 @@ public struct TransportConfiguration: Sendable {
     public var maxConcurrentStreams: Int = 500
     /// Connections per host (1: everything is multiplexed on one connection).
     public var maxConnectionsPerHost: Int = 1
-    /// HTTP/2 connections a client opens to its host, each one transport of one connection
-    /// (`ConnectionPoolTransport`), requests spread over them (default 1). Throughput against a
-    /// far APNs is bounded by connections × streams / round-trip time.
+    /// HTTP/2 connections `HTTP2Client` opens to each host (1…64, default 1), requests spread over
+    /// them. Throughput against a far APNs is bounded by connections × streams / round-trip time.
     public var connections: Int = 1
     /// Seconds to connect (TCP + TLS).
     public var connectTimeout: Double = 10

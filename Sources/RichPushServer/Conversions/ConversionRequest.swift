@@ -84,10 +84,10 @@ struct ConversionRequest: Sendable {
             conversionID = id
         }
         if let raw = try text("occurred_at") {
-            guard let date = CampaignRequest.rfc3339(raw) else {
+            guard let ms = RFC3339Time.milliseconds(raw) else {
                 throw HTTPResponseError(field: "occurred_at", message: "occurred_at must be an RFC 3339 time with a zone, e.g. \"2026-12-02T10:15:00Z\"")
             }
-            occurredAtMs = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+            occurredAtMs = ms
         }
     }
 }

@@ -20,7 +20,7 @@ public struct APNsSettings: Sendable {
     /// Extra trust roots for a custom endpoint (a test CA), PEM.
     public var caFile: String?
     /// HTTP/2 connections to APNs (1…64, default 1), one provider token for all; each follows its
-    /// server's `SETTINGS_MAX_CONCURRENT_STREAMS` (`ConnectionPoolTransport`).
+    /// server's `SETTINGS_MAX_CONCURRENT_STREAMS` (`HTTP2Client`).
     public var connections = 1
     /// What messages call the APNs settings (the program's options, or described in words).
     public var settingNames = APNsSettingNames.descriptive

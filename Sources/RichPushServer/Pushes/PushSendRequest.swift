@@ -1,6 +1,6 @@
 import Foundation
 import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushProvider
 
 /// A `POST /v1/pushes` body, checked and turned into one notification for many device tokens,

@@ -1,6 +1,6 @@
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
-import RichPushExtension
+@_spi(RichPushInternal) import RichPushExtension
 import RichPushProvider
 import RichPushTestSupport
 import Testing

@@ -18,6 +18,6 @@ struct MetricsDisclosureTests {
         #expect(!metrics.text.contains("XoXoSecret") && !metrics.text.contains("/services/") && !metrics.text.contains("hooks.slack"), "\(metrics.text)")
         #expect(metrics.text.contains("richpush_webhook_attempts_total{endpoint=\"\(endpoint.key)\",result=\"delivered\"} 0"), "\(metrics.text)")
         #expect(endpoint.key.hasPrefix("whe_") && endpoint.key.count == 20)
-        try server.shutdown()
+        try await server.shutdown()
     }
 }

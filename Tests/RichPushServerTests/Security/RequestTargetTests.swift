@@ -51,7 +51,7 @@ struct RequestTargetTests {
         }
         // The unencoded form is still the recorded-sends route (POST only).
         #expect(try await c.request("GET", "/v1/pushes/a/sends", headers: server.admin).status == 405)
-        try server.shutdown()
+        try await server.shutdown()
     }
 
     @Test("over the wire: DELETE /v1/devices/TOKEN%00ff is 400 and the device stays; %0D%0A and a repeated limit are 400; %2F reads the push")
