@@ -149,9 +149,13 @@ final class BlackholeListener: @unchecked Sendable {
         #expect(twenty.stoppedBy?.message.contains("gave up the batch") == true, "\(twenty.stoppedBy?.message ?? "")")
         #expect(twenty.results.count == 20)
         // The one request written (one stream until the server's SETTINGS, which never come)
-        // ends unknown at its timeout; the requests waiting behind it fail at once, never sent
-        // (retries_exhausted with --max-attempts 1); the batch gives up, the rest not_sent.
-        #expect(twenty.results.filter { $0.outcome == .unknown }.count == 1, "\(twenty.countsByOutcome)")
+        // ends unknown at its timeout (1 s); the requests waiting behind it fail at once, never
+        // sent (retries_exhausted with --max-attempts 1), and so does every request for the next
+        // second (the host is silent); after that one request may be written again, and the
+        // batch gives up once the host has answered nothing for 5 s: at most 3 written, each
+        // unknown, the rest never sent.
+        let unknown = twenty.results.filter { $0.outcome == .unknown }.count
+        #expect((1...3).contains(unknown), "\(twenty.countsByOutcome)")
         #expect(twenty.results.filter { $0.outcome == .retriesExhausted }.count >= 4, "\(twenty.countsByOutcome)")
         #expect(twenty.results.filter { $0.outcome == .notSent }.count >= 10)
         #expect(twenty.results.allSatisfy { [.unknown, .retriesExhausted, .notSent].contains($0.outcome) })
