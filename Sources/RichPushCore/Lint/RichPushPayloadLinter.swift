@@ -352,7 +352,9 @@ public struct RichPushPayloadLinter: Sendable {
     /// In a OneSignal payload, where a push id other than the one the extension uses sits: a
     /// later key path of `pushIDKeyPaths`, or a `push_id` in OneSignal's data
     /// (`custom.a.push_id`, where OneSignal puts the notification's `data`), holding another value.
-    private func otherPushID(in payload: RichPushJSONValue, than id: String, after used: RichPushPayloadKeyPath) -> (path: RichPushPayloadKeyPath, value: String)? {
+    private func otherPushID(in payload: RichPushJSONValue, than id: String, after used: RichPushPayloadKeyPath) -> (
+        path: RichPushPayloadKeyPath, value: String
+    )? {
         var candidates = pushIDKeyPaths.drop(while: { $0 != used }).dropFirst().map { $0 }
         let data: RichPushPayloadKeyPath = "custom.a.push_id"
         if !candidates.contains(data), data != used { candidates.append(data) }

@@ -30,7 +30,8 @@ extension ActivityShape {
             return
         }
         guard let value else {
-            findings.append(RichPushLintFinding(.error, .shapeMissingKey, at: path, "missing; the app declares it as \(describe(kind)) (not optional): \(dropped)"))
+            findings.append(
+                RichPushLintFinding(.error, .shapeMissingKey, at: path, "missing; the app declares it as \(describe(kind)) (not optional): \(dropped)"))
             return
         }
         if value == .null, kind != .json {

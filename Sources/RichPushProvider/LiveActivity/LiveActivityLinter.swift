@@ -125,7 +125,8 @@ public struct LiveActivityLinter: Sendable {
             }
         case let other?:
             findings.append(
-                RichPushLintFinding(.error, .wrongType, at: "aps.event", "\(ActivityShape.valueDescription(other)); it must be the string start, update or end"))
+                RichPushLintFinding(.error, .wrongType, at: "aps.event", "\(ActivityShape.valueDescription(other)); it must be the string start, update or end")
+            )
         }
 
         // The dates: seconds since 1970.
@@ -168,7 +169,8 @@ public struct LiveActivityLinter: Sendable {
         }
         if let alert = aps["alert"], alert.stringValue == nil, alert.objectValue == nil {
             findings.append(
-                RichPushLintFinding(.error, .wrongType, at: "aps.alert", "\(ActivityShape.valueDescription(alert)); it must be a dictionary {title, body, sound}"))
+                RichPushLintFinding(
+                    .error, .wrongType, at: "aps.alert", "\(ActivityShape.valueDescription(alert)); it must be a dictionary {title, body, sound}"))
         }
 
         // What each event needs.
@@ -310,7 +312,8 @@ public struct LiveActivityLinter: Sendable {
         }
         if let token, token.integerLiteralValue != 1 {
             findings.append(
-                RichPushLintFinding(.error, .liveActivityInputPush, at: "aps.input-push-token", "\(token.compactText()): Apple writes it \"input-push-token\": 1"))
+                RichPushLintFinding(
+                    .error, .liveActivityInputPush, at: "aps.input-push-token", "\(token.compactText()): Apple writes it \"input-push-token\": 1"))
         }
         if let channel {
             if let id = channel.stringValue {
@@ -345,7 +348,9 @@ public struct LiveActivityLinter: Sendable {
             ]
         }
         guard let seconds = value.doubleValue, seconds.isFinite else {
-            return [RichPushLintFinding(.error, .liveActivityDate, at: path, "\(ActivityShape.valueDescription(value)); it must be seconds since 1970 (a number)")]
+            return [
+                RichPushLintFinding(.error, .liveActivityDate, at: path, "\(ActivityShape.valueDescription(value)); it must be seconds since 1970 (a number)")
+            ]
         }
         if seconds >= 1e11 {
             return [

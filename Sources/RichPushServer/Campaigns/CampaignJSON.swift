@@ -51,7 +51,9 @@ enum CampaignJSON {
                         "weight": .int(v.weight), "media": media(v.mediaReport),
                     ]
                     if let f = funnels.first(where: { $0.variant == v.name }) {
-                        func rate(_ r: Double?) -> RichPushJSONValue { r.flatMap { RichPushJSONNumber((($0 * 10_000).rounded() / 10_000)) }.map(RichPushJSONValue.number) ?? .null }
+                        func rate(_ r: Double?) -> RichPushJSONValue {
+                            r.flatMap { RichPushJSONNumber((($0 * 10_000).rounded() / 10_000)) }.map(RichPushJSONValue.number) ?? .null
+                        }
                         o["sent"] = .int(f.sent)
                         o["accepted"] = .int(f.accepted)
                         o["displayed"] = .int(f.displayed)

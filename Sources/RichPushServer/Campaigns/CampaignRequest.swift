@@ -234,7 +234,9 @@ struct CampaignRequest: Sendable {
             content["tokens"] = .array([.string(String(repeating: "0", count: 64))])
             do {
                 out.append(
-                    Variant(name: names[index], weight: 0, content: try PushSendRequest(body: RichPushJSONValue.object(content).jsonData(), defaultTopic: defaultTopic))
+                    Variant(
+                        name: names[index], weight: 0,
+                        content: try PushSendRequest(body: RichPushJSONValue.object(content).jsonData(), defaultTopic: defaultTopic))
                 )
             } catch var error as HTTPResponseError {
                 error.field = error.field.map { "\(field).\($0)" } ?? field

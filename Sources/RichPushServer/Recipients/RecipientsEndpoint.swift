@@ -102,7 +102,8 @@ struct RecipientsEndpoint: Endpoint {
     /// One recipient as JSON.
     static func json(_ r: Recipient) -> RichPushJSONValue {
         .object([
-            "device_id": .string(r.deviceID), "user_id": r.userID.map(RichPushJSONValue.string) ?? .null, "platform": r.platform.map(RichPushJSONValue.string) ?? .null,
+            "device_id": .string(r.deviceID), "user_id": r.userID.map(RichPushJSONValue.string) ?? .null,
+            "platform": r.platform.map(RichPushJSONValue.string) ?? .null,
             "at": .string(SQLiteStore.iso8601(r.atMs)), "outcome": r.outcome.map(RichPushJSONValue.string) ?? .null,
         ])
     }

@@ -32,12 +32,15 @@ struct UserPushesEndpoint: Endpoint {
         func time(_ ms: Int?) -> RichPushJSONValue { ms.map { .string(SQLiteStore.iso8601($0)) } ?? .null }
         let rows: [RichPushJSONValue] = page.pushes.map { p in
             .object([
-                "push_id": .string(p.pushID), "title": p.title.map(RichPushJSONValue.string) ?? .null, "device_id": p.deviceID.map(RichPushJSONValue.string) ?? .null,
+                "push_id": .string(p.pushID), "title": p.title.map(RichPushJSONValue.string) ?? .null,
+                "device_id": p.deviceID.map(RichPushJSONValue.string) ?? .null,
                 "sent_at": time(p.sentAtMs), "outcome": p.outcome.map(RichPushJSONValue.string) ?? .null, "delivered_at": time(p.deliveredAtMs),
                 "opened_at": time(p.openedAtMs),
             ])
         }
-        let body: RichPushJSONValue = .object(["user_id": .string(userID), "pushes": .array(rows), "next_before": page.next.map(RichPushJSONValue.string) ?? .null])
+        let body: RichPushJSONValue = .object([
+            "user_id": .string(userID), "pushes": .array(rows), "next_before": page.next.map(RichPushJSONValue.string) ?? .null,
+        ])
         return ServerResponse(status: 200, contentType: "application/json", body: body.jsonData(sortedKeys: true) + Data("\n".utf8))
     }
 

@@ -97,7 +97,9 @@ struct DeviceBatchTests {
         let r = try await servers[0].client().postJSON("/v1/devices/batch", try CampaignHarness.json(["devices": items]), headers: servers[0].admin)
         #expect(r.status == 200)
         let results = try r.json()["results"] as? [[String: Any]] ?? []
-        let references = results.map { RichPushReceiptDeviceReference(deviceID: $0["device_id"] as? String ?? "", secret: $0["device_secret"] as? String ?? "") }
+        let references = results.map {
+            RichPushReceiptDeviceReference(deviceID: $0["device_id"] as? String ?? "", secret: $0["device_secret"] as? String ?? "")
+        }
         let send = try CampaignHarness.json(["batch_id": "b", "source": "apns", "results": tokens.map { ["token": $0, "outcome": "accepted"] }])
         #expect(try await servers[1].client().postJSON("/v1/pushes/two/sends", send, headers: servers[1].admin).status == 200)
         for reference in references.prefix(120) {
