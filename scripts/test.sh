@@ -31,7 +31,7 @@ bash scripts/docs.sh
 # the rest no longer loads: run beside the media encoders and the 100,000-line record-send of the
 # first phase, 2 cores leave them short of CPU for seconds at a time. Each still compares with
 # its failure's own timescale; none is loosened.
-TIMING='UnreachableProviderTests|ServerConformanceTests|FaultConformanceTests|HTTP2ClientBehaviourTests|MisbehavingServerTests|AvatarFaultTests|SimulateMessageTests|DeliveryTests|TransportContractTests|ReceiptTests|AdminTokenTests|SlowClientTests|PostgresDeadlineTests|SQLiteBusyTests|SendConnectionsTests|StreamLimitTests|ServerDurabilityTests|CampaignSQLiteTests|CampaignPostgresTests|MalformedRequestTests|MediaWorkerTimingTests|DoctorTimingTests|MediaFloodTimingTests|WebhookIsolationTests|CampaignFairnessTests|DatabaseClockTests'
+TIMING='UnreachableProviderTests|ServerConformanceTests|FaultConformanceTests|HTTP2ClientBehaviourTests|MisbehavingServerTests|AvatarFaultTests|SimulateMessageTests|DeliveryTests|TransportContractTests|ReceiptTests|AdminTokenTests|SlowClientTests|PostgresDeadlineTests|SQLiteBusyTests|SendConnectionsTests|StreamLimitTests|ServerDurabilityTests|CampaignSQLiteTests|CampaignPostgresTests|MalformedRequestTests|MediaWorkerTimingTests|DoctorTimingTests|MediaFloodTimingTests|WebhookIsolationTests|CampaignFairnessTests|DatabaseClockTests|MessageIntentTests|CommunicationThroughHostTests|BridgeThroughHostTests|MediaCategoryThroughHostTests|OneLineExtensionTests|RichPushCompanionTests|DeepLinkTests'
 # The optimiser fuzz (45 s of conversions in worker processes of up to 512 MB each) runs alone
 # last: beside it, the extension's own deadlines (5 s, 30 s) fail for want of CPU, not of code.
 HEAVY='OptimizerFuzzTests'
