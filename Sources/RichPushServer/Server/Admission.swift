@@ -24,7 +24,8 @@ struct Admission: Sendable {
         let declared = try framing(request)
         if let problem = request.targetProblem {
             context.metrics.requestRefused("target")
-            throw HTTPResponseError(status: 400, code: problem.code, message: problem.message)
+            // Judged before the route: no-store, as an admin endpoint's refusals carry it.
+            throw HTTPResponseError(status: 400, code: problem.code, message: problem.message, headers: [("Cache-Control", "no-store")])
         }
         try notBusy(request)
         let endpoint = try endpoint(request)
