@@ -95,7 +95,8 @@ struct ProxySampleTests {
         #expect(try store.storeMedia(object, budgetBytes: 10_000_000) == .stored(evicted: []))
         try store.close()
         let first = try await front.request("GET", object.path)
-        #expect(first.status == 200)
+        let log = { (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
+        #expect(first.status == 200, "nginx's error.log: \(log())")
         #expect(first.headers["x-cache-status"] == "MISS")
         let second = try await front.request("GET", object.path)
         #expect(second.headers["x-cache-status"] == "HIT")

@@ -41,7 +41,12 @@ struct ShippedNginx {
         let site = joined.replacingOccurrences(of: "    listen 80;", with: "    listen 127.0.0.1:\(port);")
             .replacingOccurrences(of: "/var/cache/nginx/richpush-media", with: directory.appendingPathComponent("media-cache").path)
         try site.write(to: directory.appendingPathComponent("richpush.conf"), atomically: true, encoding: .utf8)
+        // Run as root (CI does), nginx's workers drop to `nobody`, which cannot write the media
+        // cache inside a scratch folder made 0700 by `mktemp -d`: every /m/ request was a 500.
+        // The workers keep the test's user instead (the directive is ignored when not root).
+        let user = geteuid() == 0 ? "user root root;" : ""
         let main = """
+            \(user)
             worker_processes 1;
             pid \(directory.path)/nginx.pid;
             error_log \(directory.path)/error.log warn;
