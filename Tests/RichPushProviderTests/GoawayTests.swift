@@ -151,7 +151,7 @@ final class ServeProcess: @unchecked Sendable {
     let directory: URL
     let port: Int
     private let child: ChildProcess
-    private let transport: CurlHTTP2Transport
+    private let transport: CurlHTTPTransport
 
     init(mock: MockAPNs, extra: [String]) async throws {
         directory = try Fixtures.temporaryDirectory("serve-goaway")
@@ -166,7 +166,7 @@ final class ServeProcess: @unchecked Sendable {
         var configuration = TransportConfiguration()
         // The answer lists every token: far over the 16 KiB an APNs answer is allowed.
         configuration.maximumResponseBodyBytes = 16 << 20
-        transport = try CurlHTTP2Transport(configuration: configuration)
+        transport = try CurlHTTPTransport(configuration: configuration)
     }
 
     /// What `serve` printed at start.

@@ -86,7 +86,7 @@ public final class FCMClient: Sendable {
         let http = try HTTP2Client(configuration: transport)
         let oauth: any HTTPTransport
         do {
-            oauth = try CurlHTTP2Transport(configuration: transport)
+            oauth = try CurlHTTPTransport(configuration: transport)
         } catch {
             http.shutdown()
             throw error

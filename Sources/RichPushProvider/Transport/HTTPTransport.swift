@@ -1,6 +1,7 @@
 import RichPushCore
 
-/// Sends HTTP requests for the APNs and FCM clients; `CurlHTTP2Transport` on Linux.
+/// Sends HTTP requests for the APNs and FCM clients: `HTTP2Client` (libnghttp2) on Linux for the
+/// sends, `CurlHTTPTransport` (libcurl) for FCM's OAuth2 token requests.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and waits for its whole response.
     ///

@@ -3,8 +3,8 @@ import CCurl
 import Foundation
 import RichPushCore
 
-/// Header parsing and error messages of `CurlHTTP2Transport`.
-extension CurlHTTP2Transport {
+/// Header parsing and error messages of `CurlHTTPTransport`.
+extension CurlHTTPTransport {
     /// Splits `Name: value\r\n` into a lower-cased name and a trimmed value (bytes, no Foundation:
     /// this runs for every response header).
     static func parseHeaderLine(_ bytes: UnsafeRawBufferPointer) -> (name: String, value: String)? {
