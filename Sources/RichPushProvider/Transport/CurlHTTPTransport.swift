@@ -220,7 +220,8 @@ public final class CurlHTTPTransport: HTTPTransport, @unchecked Sendable {
             lock.unlock()
             for transfer in abandoned {
                 transfer.batch.complete(
-                    transfer.index, .failed(RichPushError(code: .transport, message: "the HTTP transport was shut down before the request was sent"), sent: false))
+                    transfer.index,
+                    .failed(RichPushError(code: .transport, message: "the HTTP transport was shut down before the request was sent"), sent: false))
             }
             if stopping {
                 for (_, transfer) in active { finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, shutdown: true) }
