@@ -10,10 +10,13 @@ Steps, each timed (wall clock of the HTTP requests, one after another, from this
   3. export the push's not_delivered recipients as NDJSON (every device: none sent a receipt),
      counting the rows read and checking each is a JSON object with a device_id;
 and the server's resident memory (VmRSS) before the export and its peak during the export
-(VmHWM, reset just before it through /proc/PID/clear_refs). Run at two sizes (SMALL then
-DEVICES, each on a fresh server): the export's memory is flat when its peak with DEVICES rows is
-no higher than with SMALL rows (it is written to an unlinked file and sent from there, never
-held).
+(VmHWM, reset just before it through /proc/PID/clear_refs), split into its two kinds, sampled
+every 20 ms during the export: anonymous memory (RssAnon: the heap, what the process holds) and
+file-backed pages (RssFile: the program's code and the database file SQLite reads through its
+`mmap_size` window, up to 256 MB a reader connection; page cache the kernel reclaims under
+pressure, not memory the export holds). Run at two sizes (SMALL then DEVICES, each on a fresh
+server): the export's memory is flat when its anonymous peak with DEVICES rows is no higher than
+with SMALL rows (it is written to an unlinked file and sent from there, never held).
 
 Usage: python3 benchmarks/recipients.py [--devices 1000000] [--small 100000] [--binary PATH]
 (default binary: the release build, built if missing).
@@ -26,6 +29,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from bench_common import build_release_richpush
@@ -94,6 +98,18 @@ def run(binary, devices):
         # after the export is the export's own (proc(5), /proc/pid/clear_refs).
         with open(f"/proc/{server.pid}/clear_refs", "w") as f:
             f.write("5")
+        anon_before = vm(server.pid, "RssAnon")
+        peaks = {"RssAnon": 0, "RssFile": 0}
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                for field in peaks:
+                    peaks[field] = max(peaks[field], vm(server.pid, field))
+                time.sleep(0.02)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
         started = time.monotonic()
         conn, response = request(
             port, "GET", "/v1/pushes/bench-recipients/recipients?state=not_delivered&format=ndjson", stream=True)
@@ -115,10 +131,12 @@ def run(binary, devices):
                     rows += 1
         conn.close()
         exported = time.monotonic() - started
+        done.set()
+        sampler.join()
         peak = vm(server.pid, "VmHWM")
         if rows != devices:
             sys.exit(f"export: {rows} rows for {devices} devices")
-        return registered, recorded, exported, rows, before, peak
+        return registered, recorded, exported, rows, before, peak, anon_before, peaks["RssAnon"], peaks["RssFile"]
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -133,12 +151,14 @@ def main():
     args = parser.parse_args()
     binary = args.binary or build_release_richpush()
     print(f"load average {os.getloadavg()[0]:.1f} at the start")
-    print("| devices | register (devices/s) | record the send (results/s) | export not_delivered NDJSON (rows/s) | serve RSS before the export | serve peak RSS during the export |")
-    print("|---|---|---|---|---|---|")
+    print("| devices | register (devices/s) | record the send (results/s) | export not_delivered NDJSON (rows/s) | serve RSS before the export "
+          "| serve peak RSS during the export | anonymous before → peak during | file-backed peak during |")
+    print("|---|---|---|---|---|---|---|---|")
     for devices in (args.small, args.devices):
-        registered, recorded, exported, rows, before, peak = run(binary, devices)
+        registered, recorded, exported, rows, before, peak, anon, anon_peak, file_peak = run(binary, devices)
         print(f"| {devices:,} | {registered:.1f} s ({devices / registered:,.0f}/s) | {recorded:.1f} s ({devices / recorded:,.0f}/s) "
-              f"| {exported:.1f} s ({rows / exported:,.0f}/s) | {before / 2**20:.0f} MiB | {peak / 2**20:.0f} MiB |", flush=True)
+              f"| {exported:.1f} s ({rows / exported:,.0f}/s) | {before / 2**20:.0f} MiB | {peak / 2**20:.0f} MiB "
+              f"| {anon / 2**20:.0f} → {anon_peak / 2**20:.0f} MiB | {file_peak / 2**20:.0f} MiB |", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -8,10 +8,10 @@ import Testing
 /// `richpush serve` with several connections (issue 21 item 4), against `mock_apns.py
 /// --goaway-after`: after 30 answers on a connection it sends GOAWAY with streams still open,
 /// answers the kept ones (at or below the last-stream-id) and drops the rest unprocessed.
-/// libcurl closes the refused streams with REFUSED_STREAM and sends them again on a new
-/// connection itself (`Curl_retry_request`: a refused stream with no byte received); the ones at
-/// or below the last-stream-id keep their answers. So every token has exactly one result, and
-/// the mock processed every token exactly once.
+/// `HTTP2Client` ends the streams above the last-stream-id `notProcessed` (RFC 9113 §6.8: the
+/// server did not process them) and sends them again at once on another connection, without
+/// counting an attempt; the ones at or below the last-stream-id keep their answers. So every
+/// token has exactly one result, and the mock processed every token exactly once.
 @Suite("GOAWAY with several connections", .serialized)
 struct GoawayTests {
     /// 20 streams per connection from the start, as many as `send --concurrency 20` keeps in flight.
@@ -65,9 +65,8 @@ struct GoawayTests {
 
     @Test("serve --apns-connections 2: POST /v1/pushes through GOAWAYs, every token one result, each processed once, one JWT")
     func serveThroughGoaway() async throws {
-        // Apple's raised limit (1000): serve keeps up to 500 requests per connection in libcurl's
-        // hands, so against a lower limit the ones libcurl holds back would all go to the new
-        // connection before its SETTINGS arrive (docs/apns-connections.md).
+        // Apple's raised limit (1000): serve's up to 500 streams per connection are all in
+        // flight when a GOAWAY comes, so each GOAWAY leaves many streams above its last-stream-id.
         let mock = try await MockAPNs(
             options: ["--delay-ms", "50", "--max-streams", "1000", "--goaway-after", "30", "--goaway-keep", "5", "--goaway-connections", "2"])
         defer { mock.stop() }
