@@ -462,9 +462,7 @@ public final class SQLiteStore: ReceiptStore, StatisticsStore, @unchecked Sendab
 
     /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, e.g. `2026-11-30T03:27:32.120Z`.
     static func iso8601(_ ms: Int) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        RFC3339Time.format(milliseconds: ms)
     }
 }
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import RichPushServer
+
+/// `RFC3339Time.format(milliseconds:)` writes every time the API answers (push pages, the
+/// recipients export): it must write what Foundation's `ISO8601DateFormatter` wrote before it, and
+/// read back through `RFC3339Time.milliseconds` to the same instant.
+@Suite("RFC 3339 times written without a formatter")
+struct RFC3339TimeFormatTests {
+    static func foundation(_ ms: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    @Test("the edges: 1970, before 1970, leap days, centuries, the end of a day and of a year")
+    func edges() {
+        let cases: [(Int, String)] = [
+            (0, "1970-01-01T00:00:00.000Z"),
+            (-1, "1969-12-31T23:59:59.999Z"),
+            (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+            (1_709_251_199_999, "2024-02-29T23:59:59.999Z"),
+            (4_107_542_399_999, "2100-02-28T23:59:59.999Z"),
+            (4_107_542_400_000, "2100-03-01T00:00:00.000Z"),
+            (1_798_761_599_123, "2026-12-31T23:59:59.123Z"),
+            (-2_208_988_800_000, "1900-01-01T00:00:00.000Z"),
+            (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+        ]
+        for (ms, text) in cases {
+            #expect(RFC3339Time.format(milliseconds: ms) == text)
+            #expect(RFC3339Time.milliseconds(text) == ms, "\(text) reads back")
+        }
+    }
+
+    @Test("10,000 times from 1900 to 2100 (a fixed seed): the same text as ISO8601DateFormatter, read back to the same ms")
+    func sameAsFoundation() {
+        var generator = SplitMix64(seed: 29)
+        for _ in 0..<10_000 {
+            let ms = Int(generator.next() % 6_311_433_600_000) - 2_208_988_800_000
+            let text = RFC3339Time.format(milliseconds: ms)
+            #expect(text == Self.foundation(ms), "\(ms)")
+            #expect(RFC3339Time.milliseconds(text) == ms, "\(text)")
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failure names a value that comes again.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
