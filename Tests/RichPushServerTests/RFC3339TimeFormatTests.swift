@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 import Testing
 
 @testable import RichPushServer
@@ -42,6 +43,9 @@ struct RFC3339TimeFormatTests {
             let text = RFC3339Time.format(milliseconds: ms)
             #expect(text == Self.foundation(ms), "\(ms)")
             #expect(RFC3339Time.milliseconds(text) == ms, "\(text)")
+            // Without milliseconds (the APNs answer messages): what a default formatter writes.
+            let whole = RFC3339Timestamp.string(milliseconds: ms, fractional: false)
+            #expect(whole == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(ms) / 1000)), "\(ms)")
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RichPushCore
+@_spi(RichPushInternal) import RichPushCore
 
 /// APNs' part of the retry loop for one notification: its requests, one provider-token renewal
 /// after `ExpiredProviderToken`, and what each status and reason means (`APNsResponseHandling`),
@@ -113,6 +113,6 @@ struct APNsAnswerClassifier: TokenAnswerClassifier {
     }
 
     private static func iso(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        RFC3339Timestamp.string(milliseconds: Int((date.timeIntervalSince1970 * 1000).rounded(.down)), fractional: false)
     }
 }

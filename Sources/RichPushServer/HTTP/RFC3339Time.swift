@@ -1,3 +1,5 @@
+@_spi(RichPushInternal) import RichPushCore
+
 /// RFC 3339 date-times (§5.6), read exactly: `2026-12-02T09:00:00Z`, `2026-12-02T10:00:00.250+01:00`.
 ///
 /// Four-digit year, two-digit month, day, hour, minute and second, a day that exists in its month
@@ -77,44 +79,13 @@ enum RFC3339Time {
     }
 
     /// The time in UTC with milliseconds, as every time the API answers:
-    /// `2026-12-03T22:00:22.000Z` (what Foundation's `ISO8601DateFormatter` writes with
-    /// `.withInternetDateTime` and `.withFractionalSeconds`, computed without it: a formatter
-    /// made per row cost an export of a million recipients most of its time in ICU).
+    /// `2026-12-03T22:00:22.000Z` (`RFC3339Timestamp`: what Foundation's `ISO8601DateFormatter`
+    /// writes, without making one per value).
     ///
     /// - Parameter milliseconds: ms since 1970 UTC (negative before 1970).
-    /// - Returns: the RFC 3339 date-time; a year before 0 or after 9999 is written with its sign
-    ///   or its extra digits.
+    /// - Returns: the RFC 3339 date-time.
     static func format(milliseconds: Int) -> String {
-        let (days, msOfDay) = floorDivision(milliseconds, 86_400_000)
-        let (year, month, day) = civil(daysSince1970: days)
-        var text = year < 0 ? "-" : ""
-        text += padded(abs(year), 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
-        text += padded(msOfDay / 3_600_000, 2) + ":" + padded(msOfDay / 60_000 % 60, 2) + ":" + padded(msOfDay / 1000 % 60, 2)
-        return text + "." + padded(msOfDay % 1000, 3) + "Z"
-    }
-
-    private static func floorDivision(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) {
-        let q = a / b, r = a % b
-        return r < 0 ? (q - 1, r + b) : (q, r)
-    }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    /// The date of a day counted from 1970-01-01 (proleptic Gregorian; Howard Hinnant's
-    /// civil_from_days, the inverse of `daysSince1970`).
-    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        RFC3339Timestamp.string(milliseconds: milliseconds)
     }
 
     /// Days from 1970-01-01 to the date (proleptic Gregorian; Howard Hinnant's days_from_civil).
