@@ -246,7 +246,12 @@ public final class CurlHTTPTransport: HTTPTransport, @unchecked Sendable {
                 else { continue }
                 finish(transfer, code: message.pointee.data.result, shutdown: false)
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Requests waiting for a slot that just freed start without a wait in the poll;
+            // otherwise sleep until a socket, a new request or shutdown wakes the thread (1 s at most).
+            lock.lock()
+            let waiting = !isShutDown && queueHead < queue.count && active.count < bound
+            lock.unlock()
+            if !waiting { curl_multi_poll(multi, nil, 0, 1000, nil) }
         }
     }
 
