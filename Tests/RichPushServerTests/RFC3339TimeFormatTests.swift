@@ -35,6 +35,21 @@ struct RFC3339TimeFormatTests {
         }
     }
 
+    @Test("the dashboard's cells: `2026-12-31 23:59:59` (UTC, seconds truncated), as its DateFormatter wrote")
+    func dashboardCells() {
+        #expect(HTML.time(1_798_761_599_999) == "2026-12-31 23:59:59")
+        #expect(HTML.time(0) == "1970-01-01 00:00:00")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var generator = SplitMix64(seed: 30)
+        for _ in 0..<1_000 {
+            let ms = Int(generator.next() % 4_102_444_800_000)
+            #expect(HTML.time(ms) == formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)), "\(ms)")
+        }
+    }
+
     @Test("10,000 times from 1900 to 2100 (a fixed seed): the same text as ISO8601DateFormatter, read back to the same ms")
     func sameAsFoundation() {
         var generator = SplitMix64(seed: 29)

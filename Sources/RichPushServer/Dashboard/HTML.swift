@@ -1,4 +1,5 @@
 import Foundation
+@_spi(RichPushInternal) import RichPushCore
 
 /// HTML helpers for the server-rendered pages.
 enum HTML {
@@ -42,11 +43,10 @@ enum HTML {
 
     /// Milliseconds since 1970 as `2026-11-30 03:27:32` (UTC).
     static func time(_ ms: Int) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        // `2026-11-30T03:27:32Z` without its `Z`, a space for the `T` (no formatter per cell).
+        var text = RFC3339Timestamp.string(milliseconds: ms, fractional: false)
+        text.removeLast()
+        return text.replacingOccurrences(of: "T", with: " ")
     }
 
     /// `s` cut to at most `limit` characters, the cut marked with "…".
