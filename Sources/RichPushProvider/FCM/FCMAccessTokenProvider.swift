@@ -61,6 +61,62 @@ public actor FCMAccessTokenProvider {
         if cached?.token == token { cached = nil }
     }
 
+    /// What a token endpoint's answer without an access token means, in words that point at the
+    /// cause: a server error or throttling is temporary (`transport`), a redirect is not followed,
+    /// a 200 without `access_token` is not a token answer, and only a 4xx is a refusal of the
+    /// service account (`oauth`).
+    static func refusal(_ response: TransportResponse, json: RichPushJSONValue, endpoint: String, account: String) -> RichPushError {
+        let detail = json["error_description"]?.stringValue ?? json["error"]?.stringValue
+        switch response.status {
+        case 500...599, 429:
+            return RichPushError(
+                code: .transport,
+                message:
+                    "the OAuth2 endpoint \(endpoint) answered status \(response.status)\(detail.map { " (" + $0 + ")" } ?? ""): a temporary failure of the endpoint, not of the service account; try again later"
+            )
+        case 300...399:
+            let location = response.headers["location"].map { " to " + displayURL($0) } ?? ""
+            return RichPushError(
+                code: .oauth,
+                message:
+                    "the OAuth2 endpoint \(endpoint) answered a redirect (status \(response.status)\(location)), which is not followed: set the service account's token_uri to the final URL"
+            )
+        case 200:
+            return RichPushError(
+                code: .oauth,
+                message:
+                    "the OAuth2 endpoint \(endpoint) answered 200 without an access_token (\(json == .null ? "not JSON" : "JSON without access_token")): check the service account's token_uri is Google's token endpoint (https://oauth2.googleapis.com/token)"
+            )
+        default:
+            return RichPushError(
+                code: .oauth,
+                message:
+                    "the OAuth2 endpoint \(endpoint) refused the service account \(account): \(detail ?? "status \(response.status)"); check the key is current and the account has the Firebase Cloud Messaging API Admin role"
+            )
+        }
+    }
+
+    /// A URL as messages show it: without user, password, query or fragment (a token endpoint's
+    /// URL can carry credentials; messages reach logs, answers and stored idempotent replies).
+    ///
+    /// - Parameter url: the URL.
+    /// - Returns: `scheme://host[:port]/path`, or the text before any `?` or `#` with no `user@`
+    ///   when it does not parse.
+    public static func displayURL(_ url: String) -> String {
+        if var components = URLComponents(string: url), components.host != nil {
+            components.user = nil
+            components.password = nil
+            components.query = nil
+            components.fragment = nil
+            if let text = components.string { return text }
+        }
+        var text = String(url.prefix { $0 != "?" && $0 != "#" })
+        if let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://"), scheme.upperBound <= at {
+            text.removeSubrange(scheme.upperBound...at)
+        }
+        return text
+    }
+
     private func fetch(now: Date) async throws -> String {
         let iat = Int(now.timeIntervalSince1970)
         let assertion = try JSONWebToken.make(
@@ -81,16 +137,12 @@ public actor FCMAccessTokenProvider {
                     headers: [("content-type", "application/x-www-form-urlencoded")], body: Data(form.utf8)
                 ))
         } catch let error as RichPushError {
-            throw RichPushError(code: error.code, message: "cannot get an OAuth2 access token from \(account.tokenURI): \(error.message)", underlying: error)
+            throw RichPushError(
+                code: error.code, message: "cannot get an OAuth2 access token from \(Self.displayURL(account.tokenURI)): \(error.message)", underlying: error)
         }
         let json = (try? RichPushJSONValue.parse(response.body)) ?? .null
         guard response.status == 200, let token = json["access_token"]?.stringValue, !token.isEmpty else {
-            let detail = json["error_description"]?.stringValue ?? json["error"]?.stringValue ?? "status \(response.status)"
-            throw RichPushError(
-                code: .oauth,
-                message:
-                    "the OAuth2 endpoint \(account.tokenURI) refused the service account \(account.clientEmail): \(detail); check the key is current and the account has the Firebase Cloud Messaging API Admin role"
-            )
+            throw Self.refusal(response, json: json, endpoint: Self.displayURL(account.tokenURI), account: account.clientEmail)
         }
         // Google answers 3599; a value out of 60 s … 24 h is not trusted as is.
         let lifetime = min(max(json["expires_in"]?.intValue ?? 3600, 60), 86_400)

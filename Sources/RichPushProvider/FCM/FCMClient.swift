@@ -86,7 +86,11 @@ public final class FCMClient: Sendable {
         let http = try HTTP2Client(configuration: transport)
         let oauth: any HTTPTransport
         do {
-            oauth = try CurlHTTPTransport(configuration: transport)
+            // Its failures name the token endpoint (the service account's token_uri), never
+            // the FCM or APNs URL setting, and show it without credentials or query.
+            var tokenEndpoint = transport
+            tokenEndpoint.settingNames.url = "the service account's token_uri"
+            oauth = try CurlHTTPTransport(configuration: tokenEndpoint, describe: { FCMAccessTokenProvider.displayURL($0) })
         } catch {
             http.shutdown()
             throw error

@@ -1,0 +1,93 @@
+import Foundation
+import RichPushCore
+import RichPushProvider
+import RichPushTestSupport
+import Testing
+
+/// What `FCMAccessTokenProvider` says when the OAuth2 token endpoint does not give a token, each
+/// case played by a Python `http.server` the test starts (a new user's attack run found every one
+/// of them called "refused the service account", the unreachable one pointed at `--apns-url`,
+/// and the endpoint's password and query in the messages).
+@Suite("FCM's token endpoint failing", .serialized)
+struct FCMTokenEndpointTests {
+    static let script = """
+        import http.server, json
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                path = self.path.split("?")[0]
+                if path == "/500":
+                    self.answer(500, b'{"error": "backend_error"}')
+                elif path == "/429":
+                    self.answer(429, b"slow down")
+                elif path == "/302":
+                    self.answer(302, b"", [("Location", "http://mallory:LOCPW@127.0.0.1/elsewhere?token=LOCQ")])
+                elif path == "/html":
+                    self.answer(200, b"<html>not a token</html>")
+                else:
+                    self.answer(400, b'{"error": "invalid_grant", "error_description": "Invalid JWT Signature."}')
+            def answer(self, status, body, headers=()):
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        print("PORT", server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    static func failure(_ tokenURI: String, account base: FCMServiceAccount) async throws -> RichPushError {
+        var account = base
+        account.tokenURI = tokenURI
+        let client = try FCMClient(account: account, transport: TransportConfiguration())
+        defer { client.shutdown() }
+        do {
+            _ = try await client.accessTokens.accessToken()
+            throw TestSupportError("\(tokenURI) gave a token")
+        } catch let error as RichPushError {
+            return error
+        }
+    }
+
+    @Test("5xx and 429: temporary; a redirect: not followed; 200 without a token: not a token answer; 400: refused; no password or query shown")
+    func eachAnswerNamed() async throws {
+        let mock = try await MockFCMProcess()
+        defer { mock.stop() }
+        let account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
+        let server = ChildProcess("/usr/bin/python3", ["-c", Self.script])
+        let port = try await server.start(waitingForPort: 30)
+        defer { server.kill() }
+        let base = "http://tokuser:TOKPW@127.0.0.1:\(port)"
+
+        for path in ["/500", "/429"] {
+            let error = try await Self.failure(base + path + "?key=TOKQ", account: account)
+            #expect(error.code == .transport, "\(error)")
+            #expect(error.message.contains("a temporary failure of the endpoint, not of the service account; try again later"), "\(error.message)")
+        }
+        let redirect = try await Self.failure(base + "/302?key=TOKQ", account: account)
+        #expect(redirect.message.contains("answered a redirect (status 302 to http://127.0.0.1/elsewhere), which is not followed"), "\(redirect.message)")
+        let html = try await Self.failure(base + "/html", account: account)
+        #expect(html.message.contains("answered 200 without an access_token (not JSON)"), "\(html.message)")
+        let refused = try await Self.failure(base + "/token?key=TOKQ", account: account)
+        #expect(refused.code == .oauth)
+        #expect(refused.message.contains("refused the service account \(account.clientEmail): Invalid JWT Signature."), "\(refused.message)")
+        #expect(refused.message.contains("http://127.0.0.1:\(port)/token refused"), "\(refused.message)")
+
+        // Unreachable: the hint names the token endpoint, not the FCM or APNs URL setting.
+        let closed = try PortReservation()
+        let unreachable = try await Self.failure("http://tokuser:TOKPW@127.0.0.1:\(closed.port)/token?key=TOKQ", account: account)
+        #expect(unreachable.code == .connectionFailed, "\(unreachable)")
+        #expect(unreachable.message.contains("check the host and port (the service account's token_uri)"), "\(unreachable.message)")
+        withExtendedLifetime(closed) {}
+
+        for error in [redirect, html, refused, unreachable] {
+            for secret in ["TOKPW", "TOKQ", "tokuser", "LOCPW", "LOCQ", "mallory"] {
+                #expect(!error.message.contains(secret), "\(secret) in \(error.message)")
+            }
+        }
+    }
+}
