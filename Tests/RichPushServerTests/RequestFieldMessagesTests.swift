@@ -63,6 +63,26 @@ struct RequestFieldMessagesTests {
         #expect(sends.field == "batch_id")
     }
 
+    @Test("a recorded send's inactive_since: on another outcome, out of range or not an integer, the message names which")
+    func inactiveSince() throws {
+        func message(_ result: String) throws -> String {
+            let body = #"{"batch_id": "a", "results": [{"token": "\#(Self.hex)", \#(result)}]}"#
+            let error = try #require(throws: HTTPResponseError.self) { try RecordedSendRequest(pushID: "p", body: Data(body.utf8), nowMs: 0) }
+            return error.message
+        }
+        #expect(try message(#""outcome": "accepted", "inactive_since": 1"#).contains("goes with the outcome token_inactive only"))
+        #expect(try message(#""outcome": "accepted", "inactive_since": 1"#).contains("this result's outcome is accepted"))
+        for value in ["-1", "4102444800001", "1000.5", "\"5\""] {
+            let text = try message(#""outcome": "token_inactive", "inactive_since": "# + value)
+            #expect(text.contains("must be an integer of ms since 1970 from 0 to 4102444800000"), "\(value): \(text)")
+        }
+        let given = try RecordedSendRequest(
+            pushID: "p",
+            body: Data(#"{"batch_id": "a", "results": [{"token": "\#(Self.hex)", "outcome": "token_inactive", "inactive_since": 1700000000000}]}"#.utf8),
+            nowMs: 5)
+        #expect(given.record.tokens.first?.inactiveSinceMs == 1_700_000_000_000)
+    }
+
     @Test("POST /v1/devices through the server's admission and endpoint: a duplicate key is 400 duplicate_field, nothing registered")
     func duplicateOverHTTP() async throws {
         let dir = try Fixtures.temporaryDirectory("richpush-duplicate-device")

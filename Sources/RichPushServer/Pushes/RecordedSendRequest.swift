@@ -140,8 +140,15 @@ public struct RecordedSendRequest: Sendable {
         }
         var since: Int?
         if let value = object["inactive_since"], value != .null {
-            guard outcome == "token_inactive", let n = value.integerLiteralValue, (0...4_102_444_800_000).contains(n) else {
-                throw HTTPResponseError(field: "results", message: "\(field).inactive_since goes with token_inactive: ms since 1970 (APNs' 410 timestamp)")
+            guard outcome == "token_inactive" else {
+                throw HTTPResponseError(
+                    field: "results",
+                    message: "\(field).inactive_since goes with the outcome token_inactive only (APNs' 410 timestamp); this result's outcome is \(outcome)")
+            }
+            guard let n = value.integerLiteralValue, (0...4_102_444_800_000).contains(n) else {
+                throw HTTPResponseError(
+                    field: "results",
+                    message: "\(field).inactive_since must be an integer of ms since 1970 from 0 to 4102444800000 (2100-01-01), as APNs' 410 timestamp is")
             }
             since = n
         }
