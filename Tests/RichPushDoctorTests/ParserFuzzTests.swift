@@ -1,22 +1,13 @@
 import Foundation
 import RichPushDoctor
+import RichPushTestSupport
 import XCTest
 
 /// A deterministic random-mutation run over the fixture projects: every mutated input either
 /// parses or is a `PropertyListError` with a line inside the file; nothing crashes or hangs.
 final class ParserFuzzTests: XCTestCase {
-    /// A small deterministic generator (SplitMix64), so a failure replays.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    }
+    /// The seeded generator (SplitMix64), so a failure replays.
+    typealias Generator = SeededGenerator
 
     static let special: [UInt8] = Array("{}();=,\"'\\/*<>\n \t$U0".utf8) + [0x00, 0xFF, 0xC3]
 

@@ -24,17 +24,8 @@ struct OptimizerFuzzTests {
         ProcessInfo.processInfo.environment["RICHPUSH_FUZZ_SECONDS"].flatMap(Double.init).map { min(max($0, 1), 60) } ?? 45
     }
 
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed from its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The seeded generator (SplitMix64), so a failure can be replayed from its seed.
+    typealias SplitMix = SeededGenerator
 
     /// The corpus: name → bytes, written by libvips and ImageMagick from the photo fixture.
     static func corpus(in folder: URL) async throws -> [(String, Data)] {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(RichPushInternal) import RichPushCore
+import RichPushTestSupport
 import Testing
 
 @testable import RichPushServer
@@ -43,7 +44,7 @@ struct RFC3339TimeFormatTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        var generator = SplitMix64(seed: 30)
+        var generator = SeededGenerator(state: 30)
         for _ in 0..<1_000 {
             let ms = Int(generator.next() % 4_102_444_800_000)
             #expect(HTML.time(ms) == formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)), "\(ms)")
@@ -52,7 +53,7 @@ struct RFC3339TimeFormatTests {
 
     @Test("10,000 times from 1900 to 2100 (a fixed seed): the same text as ISO8601DateFormatter, read back to the same ms")
     func sameAsFoundation() {
-        var generator = SplitMix64(seed: 29)
+        var generator = SeededGenerator(state: 29)
         for _ in 0..<10_000 {
             let ms = Int(generator.next() % 6_311_433_600_000) - 2_208_988_800_000
             let text = RFC3339Time.format(milliseconds: ms)
@@ -62,18 +63,5 @@ struct RFC3339TimeFormatTests {
             let whole = RFC3339Timestamp.string(milliseconds: ms, fractional: false)
             #expect(whole == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(ms) / 1000)), "\(ms)")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failure names a value that comes again.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -9,18 +9,6 @@ import Testing
 /// `GET /v1/pushes` and `GET /v1/pushes/{id}` JSON, the dashboard snapshot and its HTML.
 @Suite("SQLite and PostgreSQL answer the same bytes")
 struct StoreEquivalenceTests {
-    /// SplitMix64: a seeded generator, so the workload is the same on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// 3,000 receipts over 40 pushes in batches of 1…300 (about 15 % repeats, some without
     /// receipt_id, both events, every outcome and reason, over an hour), and 12 sends.
     static func workload() -> (batches: [[StoredReceipt]], sends: [PushSendRecord]) {
