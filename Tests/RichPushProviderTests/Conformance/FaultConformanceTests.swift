@@ -71,12 +71,17 @@ struct FaultConformanceTests {
         return (run, stats)
     }
 
-    @Test("GOAWAY after 200 answers with 5 streams kept below its last-stream-id: the streams above are resent, each token processed once")
+    /// 250, not a multiple of the 100 streams: the mock answers a connection's streams in bursts
+    /// (all 100 opened together are due together), so the 200th answer can be a burst's last one
+    /// with no stream left open above a last-stream-id; the 250th falls in a burst, 50 still open.
+    @Test("GOAWAY after 250 answers with 5 streams kept below its last-stream-id: the streams above are resent, each token processed once")
     func goawayMidFlight() async throws {
         let (run, stats) = try await expectEveryTokenOnce(
-            ["--delay-ms", "20", "--goaway-after", "200", "--goaway-keep", "5"], salt: 61, context: "GOAWAY mid-flight")
-        #expect((stats["goaway_refused"]?.intValue ?? 0) > 0, "no stream was above a last-stream-id: the test shows nothing \(stats)")
-        #expect(run.statistics.goawaysReceived >= 10, "\(run.statistics)")
+            ["--delay-ms", "20", "--goaway-after", "250", "--goaway-keep", "5"], salt: 61, context: "GOAWAY mid-flight")
+        let sent = stats["goaways_sent"] ?? .null
+        #expect((stats["goaway_refused"]?.intValue ?? 0) > 0, "no stream was above a last-stream-id: the test shows nothing (goaways_sent \(sent))")
+        // 3,000 tokens at 255 processed per connection: 10 or 11 GOAWAYs (10 in every run here).
+        #expect(run.statistics.goawaysReceived >= 8, "\(run.statistics)")
         #expect(run.statistics.resent >= stats["goaway_refused"]?.intValue ?? 0, "\(run.statistics) \(stats["goaway_refused"] ?? .null)")
     }
 
