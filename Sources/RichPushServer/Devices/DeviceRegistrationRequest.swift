@@ -129,6 +129,15 @@ public struct DeviceRegistrationRequest: Sendable, Equatable {
             guard Self.isValidUserID(id) else {
                 throw HTTPResponseError(field: "user_id", message: "user_id must be 1…\(Self.maximumUserIDBytes) bytes without control characters")
             }
+            // Shown on the dashboard's "who saw it" panel: held to the push ids' rule, so a
+            // U+202E cannot make one user read as another there.
+            if let bad = IdentifierRule.firstViolation(in: id) {
+                throw HTTPResponseError(
+                    code: "not_printable", field: "user_id",
+                    message:
+                        "user_id holds \(IdentifierRule.describe(bad.scalar)), \(bad.kind), at character \(bad.position); a user id must be printable text: no bidirectional-control, invisible format or line-separator characters (a zero width joiner only inside an emoji sequence)"
+                )
+            }
             userID = id
         }
         if let hash = try string("user_hash") {

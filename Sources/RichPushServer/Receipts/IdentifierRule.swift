@@ -10,11 +10,13 @@ import Foundation
 /// - the line and paragraph separators U+2028, U+2029;
 /// - noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF, …).
 ///
-/// Letters, digits, punctuation, symbols, emoji and spaces of every script are fine.
+/// Letters, digits, punctuation, symbols, emoji and spaces of every script are fine, and so is
+/// U+200D ZERO WIDTH JOINER between two emoji (Unicode's emoji ZWJ sequences: 👩‍💻, 👨‍👩‍👧, 🏳️‍🌈),
+/// where it draws one emoji instead of two; anywhere else it is an invisible format character.
 public enum IdentifierRule {
     /// The rule in one sentence, for error messages.
     public static let summary =
-        "push and receipt ids must be printable text: no control (U+0000–U+001F, U+007F–U+009F), bidirectional-control, invisible format or line-separator characters"
+        "push and receipt ids must be printable text: no control (U+0000–U+001F, U+007F–U+009F), bidirectional-control, invisible format or line-separator characters (a zero width joiner only inside an emoji sequence)"
 
     /// The first character that breaks the rule, with its position and kind; `nil` when `value` follows it.
     ///
@@ -23,13 +25,29 @@ public enum IdentifierRule {
     public static func firstViolation(in value: String) -> (scalar: Unicode.Scalar, position: Int, kind: String)? {
         // Printable ASCII (what nearly every id is) needs no Unicode property lookups.
         if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
-        for (index, scalar) in value.unicodeScalars.enumerated() {
-            if let kind = kind(of: scalar) { return (scalar, index + 1, kind) }
+        let scalars = Array(value.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if let kind = kind(of: scalar), !joinsEmoji(scalars, at: index) { return (scalar, index + 1, kind) }
         }
         return nil
     }
 
-    /// Why `scalar` is not allowed ("a control character", "a bidirectional control", …), or `nil`.
+    /// Whether `scalars[index]` is U+200D ZERO WIDTH JOINER inside an emoji ZWJ sequence (Unicode
+    /// TS #51: an emoji, optionally its U+FE0F presentation selector, the joiner, an emoji).
+    static func joinsEmoji(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        guard scalars[index].value == 0x200D, index > 0, index + 1 < scalars.count else { return false }
+        var before = index - 1
+        if scalars[before].value == 0xFE0F, before > 0 { before -= 1 }
+        return isEmoji(scalars[before]) && isEmoji(scalars[index + 1])
+    }
+
+    /// An emoji other than the ASCII characters Unicode also lists as emoji (`#`, `*`, `0`–`9`).
+    private static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x7F && scalar.properties.isEmoji
+    }
+
+    /// Why `scalar` is not allowed ("a control character", "a bidirectional control", …), or `nil`
+    /// (U+200D is "an invisible format character" here; `joinsEmoji(_:at:)` lets it join emoji).
     static func kind(of scalar: Unicode.Scalar) -> String? {
         let v = scalar.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return "a control character" }
@@ -61,7 +79,10 @@ public enum IdentifierRule {
     public static func displayable(_ value: String) -> String {
         guard firstViolation(in: value) != nil else { return value }
         var out = String.UnicodeScalarView()
-        for scalar in value.unicodeScalars { out.append(kind(of: scalar) == nil ? scalar : "\u{FFFD}") }
+        let scalars = Array(value.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            out.append(kind(of: scalar) == nil || joinsEmoji(scalars, at: index) ? scalar : "\u{FFFD}")
+        }
         return String(out)
     }
 }

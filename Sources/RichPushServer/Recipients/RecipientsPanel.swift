@@ -24,7 +24,7 @@ enum RecipientsPanel {
             return s == state ? "<strong>\(label)</strong>" : "<a href=\"\(base)?recipients=\(s.rawValue)#recipients\">\(label)</a>"
         }.joined(separator: " · ")
         var rows = page.recipients.map { r in
-            "<tr><td class=\"mono\">\(HTML.escape(r.deviceID))</td><td>\(HTML.escape(r.userID ?? "—"))</td><td>\(HTML.escape(r.platform ?? "—"))</td>"
+            "<tr><td class=\"mono\">\(HTML.escape(r.deviceID))</td><td>\(HTML.escape(r.userID.map(IdentifierRule.displayable) ?? "—"))</td><td>\(HTML.escape(r.platform ?? "—"))</td>"
                 + "<td class=\"when\">\(HTML.escape(HTML.time(r.atMs)))</td><td class=\"mono\">\(HTML.escape(r.outcome ?? "—"))</td></tr>"
         }.joined()
         if rows.isEmpty {

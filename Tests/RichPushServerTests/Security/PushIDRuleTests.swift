@@ -24,6 +24,10 @@ struct PushIDRuleTests {
             ("push_id", "line\u{2028}sep", "U+2028 LINE SEPARATOR"),
             ("push_id", "bom\u{FEFF}", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
             ("receipt_id", "dev\u{200F}1", "U+200F RIGHT-TO-LEFT MARK"),
+            // A joiner outside an emoji sequence is as invisible as U+200B.
+            ("push_id", "sale\u{200D}1", "U+200D ZERO WIDTH JOINER"),
+            ("push_id", "🎉\u{200D}", "U+200D ZERO WIDTH JOINER"),
+            ("push_id", "1\u{200D}2", "U+200D ZERO WIDTH JOINER"),
         ]
         for (field, value, named) in cases {
             var object = ["push_id": "ok"]
@@ -41,13 +45,16 @@ struct PushIDRuleTests {
             #expect(try await c.post("/v1/receipts", form: form).status == 400)
         }
         // Every script, emoji and spaces are fine; 128 bytes is the most.
-        for ok in ["2018001", "キャンペーン 冬", "حملة-1", "🎉-launch", "summer sale", String(repeating: "x", count: 128)] {
+        // Emoji ZWJ sequences (Unicode TS #51) draw one emoji: 👩‍💻, 🏳️‍🌈 (with U+FE0F), 👩🏽‍🚀 (a skin tone).
+        let sequences = ["👩\u{200D}💻 devs", "🏳\u{FE0F}\u{200D}🌈", "👩🏽\u{200D}🚀-launch"]
+        for ok in ["2018001", "キャンペーン 冬", "حملة-1", "🎉-launch", "summer sale", String(repeating: "x", count: 128)] + sequences {
             #expect(try await c.post("/v1/receipts", form: "push_id=\(Self.percent(ok))").status == 202, "\(ok)")
         }
         #expect(try await c.post("/v1/receipts", form: "push_id=\(String(repeating: "x", count: 129))").status == 400)
         let list = try await c.request("GET", "/v1/pushes?limit=1000", headers: server.admin)
         let ids = try #require(try list.json()["pushes"] as? [[String: Any]]).compactMap { $0["push_id"] as? String }
-        #expect(!ids.contains { $0.unicodeScalars.contains { IdentifierRule.kind(of: $0) != nil } })
+        #expect(!ids.contains { IdentifierRule.firstViolation(in: $0) != nil })
+        #expect(Set(sequences).isSubset(of: ids), "\(ids)")
         try await server.shutdown()
     }
 
@@ -90,6 +97,35 @@ struct PushIDRuleTests {
         #expect((try batch.json()["error"] as? [String: String])?["field"] == "batch_id")
         #expect(try await c.postJSON("/v1/pushes/sale/sends", body, headers: server.admin).status == 200)
         try await server.shutdown()
+    }
+
+    @Test("a registration's user_id is held to the same rule (it is shown on the dashboard); one stored before it is found, erased and shown neutralised")
+    func userIDs() async throws {
+        let server = try InProcessServer()
+        let c = server.client()
+        func register(_ token: String, _ userID: String) async throws -> HTTPTestClient.Response {
+            let body = try JSONSerialization.data(withJSONObject: ["token": token, "platform": "ios", "user_id": userID])
+            return try await c.request("POST", "/v1/devices", headers: server.admin.merging(["Content-Type": "application/json"]) { a, _ in a }, body: body)
+        }
+        let spoofed = try await register(String(repeating: "a", count: 64), "admin\u{202E}nimda")
+        #expect(spoofed.status == 400)
+        let error = try #require(try spoofed.json()["error"] as? [String: String])
+        #expect(error["code"] == "not_printable")
+        #expect(error["field"] == "user_id")
+        #expect(error["message"]?.contains("U+202E RIGHT-TO-LEFT OVERRIDE") == true, "\(error["message"] ?? "")")
+        #expect(try await register(String(repeating: "b", count: 64), "alice\u{200B}").status == 400)
+        #expect(try await register(String(repeating: "c", count: 64), "dev-👩\u{200D}💻").status == 201)
+        #expect(try await register(String(repeating: "d", count: 64), "ok@example.com").status == 201)
+        try await server.shutdown()
+
+        // Stored before the rule: the panel shows U+FFFD instead of the override.
+        let page = RecipientPage(
+            recipients: [Recipient(deviceID: "d-1", userID: "admin\u{202E}nimda", platform: "ios", atMs: 0, outcome: nil, cursor: "c")], next: nil)
+        let html = RecipientsPanel.render(pushID: "p", state: .delivered, page: page, base: "/pushes/p")
+        #expect(!html.unicodeScalars.contains("\u{202E}"))
+        #expect(html.contains("admin\u{FFFD}nimda"))
+        // And it can still be looked up (and so erased): the lookups keep the old rule.
+        #expect(DeviceRegistrationRequest.isValidUserID("admin\u{202E}nimda"))
     }
 
     static func percent(_ s: String) -> String {
