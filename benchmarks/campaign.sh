@@ -23,7 +23,9 @@
 # RICHPUSH=/path/to/richpush picks another binary (default: the release build, built if missing);
 # PG=0 skips 2 and 3; PUSHES=0 skips the reference; WORKERS (2) and CHUNK (500): --campaign-workers
 # and --campaign-chunk-size of every instance. Serve's CPU time per token (user + sys, all
-# its threads; both instances for 2) is printed for each run but the kill.
+# its threads; both instances for 2) is printed for each run but the kill, and its ratio to the
+# reference of the same run: a direct `richpush send --tokens` of the same DEVICES tokens through
+# the same connections and streams to the same mock (user + sys of that process; DIRECT=0 skips it).
 #
 # Usage: benchmarks/campaign.sh [DEVICES=20000] [STREAMS=100] [LATENCY_MS=50] [CONNECTIONS=4]
 set -euo pipefail
@@ -77,7 +79,7 @@ field() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 # cpu PID…: CPU seconds (user + sys) of running instances, summed.
 cpu() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; python3 -c "print($t / $(getconf CLK_TCK))"; }
 # us_per_token BEFORE AFTER: CPU microseconds per token between two cpu readings.
-us_per_token() { python3 -c "print(f'{($2 - $1) * 1e6 / $DEVICES:.0f} µs')"; }
+us_per_token() { python3 -c "print(f'{($2 - $1) * 1e6 / $DEVICES:.1f}')"; }
 # mem PID: "RSS MB / peak MB" of a running instance.
 mem() { awk '/^VmRSS/ {r=$2} /^VmHWM/ {h=$2} END {printf "%.0f MB / %.0f MB", r / 1024, h / 1024}' "/proc/$1/status"; }
 
@@ -124,6 +126,23 @@ tokens = ['%064x' % (i + 1) for i in range($DEVICES)]
 for n in range(0, len(tokens), 10000):
     json.dump({'push_id': 'bench-pushes', 'tokens': tokens[n:n + 10000], 'title': 't', 'body': 'b'}, open('$WORK/pushes-%07d.json' % (n // 10000), 'w'))
 "
+CPU_DIRECT=
+if [ "${DIRECT:-1}" != 0 ]; then
+  # The CPU reference: the same tokens sent by `richpush send` itself, no store.
+  python3 -c "
+with open('$WORK/tokens.txt', 'w') as f:
+    for i in range($DEVICES): f.write('%064x\\n' % (i + 1))"
+  log "richpush send, $DEVICES tokens"
+  mock_reset
+  /usr/bin/time -f "%e %U %S" -o "$WORK/direct.time" "$RICHPUSH" send --key "$WORK/AuthKey_$KEYID.p8" --team-id "$TEAM" --topic "$TOPIC" \
+    --apns-url "https://127.0.0.1:$MOCKPORT" --ca-file "$WORK/ca.pem" --tokens "$WORK/tokens.txt" --title t --body b \
+    --concurrency "$STREAMS" --apns-connections "$CONNECTIONS" > "$WORK/direct.out" 2> "$WORK/direct.err" ||
+    { echo "richpush send failed:" >&2; tail -3 "$WORK/direct.err" >&2; exit 1; }
+  read -r DIRECT CPU_DIRECT < <(python3 -c "
+w, u, s = open('$WORK/direct.time').read().split()[-3:]
+print($DEVICES / float(w), f'{(float(u) + float(s)) * 1e6 / $DEVICES:.1f}')")
+  mock_stats direct
+fi
 REF=
 if [ "${PUSHES:-1}" != 0 ]; then
   log "POST /v1/pushes, $DEVICES tokens"
@@ -152,14 +171,18 @@ import json
 d = json.load(open('$WORK/$stats.json')); bound = $CONNECTIONS * $STREAMS / ($LATENCY / 1000)
 rate = $rate; ref = ${REF:-0}
 of_ref = f'{rate / ref:.0%}' if ref else '-'
-print(f'| $name | {rate:,.0f} | {of_ref} | {rate / bound:.0%} | $cpu | {d[\"distinct_tokens\"]:,} | {d[\"tokens_sent_twice\"]:,} | $resent | $window | {d[\"collapse_ids\"].get(\"\", 0):,} | {d[\"device_connections\"]} | {d[\"stream_limit_violations\"]} | $memory |')"
+cpu = '$cpu'; direct = '${CPU_DIRECT:-}'
+us = f'{float(cpu):.0f} µs' if cpu not in ('', '-') else '-'
+vs = f'{float(cpu) / float(direct):.2f}×' if direct and cpu not in ('', '-') else '-'
+print(f'| $name | {rate:,.0f} | {of_ref} | {rate / bound:.0%} | {us} | {vs} | {d[\"distinct_tokens\"]:,} | {d[\"tokens_sent_twice\"]:,} | $resent | $window | {d[\"collapse_ids\"].get(\"\", 0):,} | {d[\"device_connections\"]} | {d[\"stream_limit_violations\"]} | $memory |')"
 }
 {
   echo
   echo "$DEVICES devices, $CONNECTIONS connections x $STREAMS streams, $LATENCY ms, Apple's stream limit (1, then $STREAMS); $WORKERS workers x $CHUNK-token chunks per instance, lease $LEASE s:"
   echo
-  echo "| run | tokens/s | of POST /v1/pushes | of the bound ($CONNECTIONS × $STREAMS / $LATENCY ms) | serve CPU per token | distinct tokens (mock) | tokens sent twice (mock) | resent_after_crash | in-flight window | sends without collapse id | connections (mock) | stream-limit violations | serve RSS / peak |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| run | tokens/s | of POST /v1/pushes | of the bound ($CONNECTIONS × $STREAMS / $LATENCY ms) | CPU per token | ÷ direct send CPU | distinct tokens (mock) | tokens sent twice (mock) | resent_after_crash | in-flight window | sends without collapse id | connections (mock) | stream-limit violations | serve RSS / peak |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  [ -n "$CPU_DIRECT" ] && rows "richpush send --tokens (no store: the CPU reference)" "$DIRECT" direct "" "" "" "$CPU_DIRECT"
   [ -n "$REF" ] && rows "POST /v1/pushes, 10,000 per request (SQLite)" "$REF" pushes "" "" "" "$CPU_REF"
   rows "campaign, 1 instance, SQLite" "$SQLITE" sqlite "$RES_SQLITE" "" "$MEM_SQLITE" "$CPU_SQLITE"
 } > "$WORK/table.md"
