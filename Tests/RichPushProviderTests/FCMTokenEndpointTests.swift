@@ -90,4 +90,33 @@ struct FCMTokenEndpointTests {
             }
         }
     }
+
+    @Test(
+        "a batch while the token endpoint fails for now (503, 429) ends retries_exhausted, as FCM's own 5xx does, not configuration_error; a refusal stops it configuration_error"
+    )
+    func batchOutcomes() async throws {
+        let mock = try await MockFCMProcess()
+        defer { mock.stop() }
+        var account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
+        let server = ChildProcess("/usr/bin/python3", ["-c", Self.script])
+        let port = try await server.start(waitingForPort: 30)
+        defer { server.kill() }
+        let message = FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue())
+        let tokens = (0..<5).map { "fcm-\($0)" }
+        for path in ["/500", "/429"] {
+            account.tokenURI = "http://127.0.0.1:\(port)\(path)"
+            let client = try FCMClient(account: account, transport: TransportConfiguration())
+            let batch = try await client.send(message, to: tokens)
+            client.shutdown()
+            #expect(batch.countsByOutcome == ["retries_exhausted": 5], "\(path): \(batch.countsByOutcome)")
+            #expect(batch.results.allSatisfy { $0.status == nil && $0.message?.contains("a temporary failure of the endpoint") == true }, "\(path)")
+        }
+        account.tokenURI = "http://127.0.0.1:\(port)/token"
+        let client = try FCMClient(account: account, transport: TransportConfiguration())
+        defer { client.shutdown() }
+        let refused = try await client.send(message, to: tokens)
+        #expect(refused.countsByOutcome["configuration_error", default: 0] >= 1, "\(refused.countsByOutcome)")
+        #expect(refused.countsByOutcome["retries_exhausted"] == nil, "\(refused.countsByOutcome)")
+        #expect(refused.stoppedBy?.message.contains("Invalid JWT Signature.") == true, "\(refused.stoppedBy?.message ?? "not stopped")")
+    }
 }

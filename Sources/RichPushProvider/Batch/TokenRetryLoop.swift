@@ -29,10 +29,14 @@ enum AnswerVerdict: Sendable, Equatable {
 }
 
 /// A credential that cannot be had (the key cannot sign, the token endpoint refused, a second
-/// renewal): the token ends `configuration_error` with this message.
+/// renewal): the token ends `configuration_error` with this message; when the failure is
+/// temporary (the token endpoint answered 5xx or 429, or could not be reached), it ends
+/// `retries_exhausted` instead: nothing in the settings is wrong, sending later can work.
 struct CredentialRefusal: Error, Sendable {
-    /// What to fix.
+    /// What to fix, or what failed.
     var message: String
+    /// Whether the failure is the token endpoint's, for now (`RichPushError` `transport`).
+    var temporary = false
 }
 
 /// The provider's part of the retry loop: how to send one token's request, and what each
@@ -115,7 +119,7 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                 do {
                     credential = try await classifier.credential(current: credential, renewed: renewed)
                 } catch {
-                    return Self.refused(result, error.message)
+                    return Self.refused(result, error)
                 }
             }
             result.attempts += 1
@@ -166,7 +170,7 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                     credential = try await classifier.renew(credential, alreadyRenewed: renewed, answer: json)
                     renewed = true
                 } catch {
-                    return Self.refused(result, error.message)
+                    return Self.refused(result, error)
                 }
             case .retry:
                 if result.attempts < retry.maxAttempts {
@@ -194,6 +198,17 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
         var result = result
         result.outcome = .configurationError
         result.message = message
+        return result
+    }
+
+    /// A credential refusal's end: `configuration_error`, or `retries_exhausted` (no status) when
+    /// it was temporary.
+    private static func refused(_ result: Classifier.Result, _ refusal: CredentialRefusal) -> Classifier.Result {
+        guard refusal.temporary else { return refused(result, refusal.message) }
+        var result = result
+        result.outcome = .retriesExhausted
+        result.status = nil
+        result.message = refusal.message
         return result
     }
 

@@ -21,7 +21,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
         do {
             return try await tokens.accessToken()
         } catch {
-            throw CredentialRefusal(message: Self.accessTokenFailure(error))
+            throw CredentialRefusal(message: Self.accessTokenFailure(error), temporary: Self.isTemporary(error))
         }
     }
 
@@ -54,6 +54,12 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
     /// The message for a token that cannot get an access token.
     static func accessTokenFailure(_ error: any Error) -> String {
         (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
+    }
+
+    /// Whether an access-token failure is the token endpoint's, for now (5xx, 429, unreachable:
+    /// `FCMAccessTokenProvider` throws `transport`), not the service account's.
+    static func isTemporary(_ error: any Error) -> Bool {
+        (error as? RichPushError)?.code == .transport
     }
 
     func read(_ response: TransportResponse, json: RichPushJSONValue, into result: inout FCMSendResult) async -> AnswerVerdict {

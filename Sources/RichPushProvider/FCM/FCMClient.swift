@@ -222,8 +222,11 @@ public final class FCMClient: Sendable {
         do {
             bearer = try await tokens.accessToken()
         } catch {
+            // A temporary failure of the token endpoint is retries_exhausted (as FCM's own 5xx
+            // is): not a settings problem to fix, and the batch gives up after a run of them.
             let message = FCMAnswerClassifier.accessTokenFailure(error)
-            return registrationTokens.map { .finished(FCMSendResult(deviceToken: $0, outcome: .configurationError, attempts: 0, message: message)) }
+            let outcome: PushOutcome = FCMAnswerClassifier.isTemporary(error) ? .retriesExhausted : .configurationError
+            return registrationTokens.map { .finished(FCMSendResult(deviceToken: $0, outcome: outcome, attempts: 0, message: message)) }
         }
         var attempts: [TokenBatch<FCMAnswerClassifier>.FirstAttempt?] = []
         attempts.reserveCapacity(registrationTokens.count)

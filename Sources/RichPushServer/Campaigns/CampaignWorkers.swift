@@ -277,7 +277,14 @@ final class CampaignWorkers: BackgroundService {
                             token: answer.deviceToken, outcome: answer.outcome.rawValue, status: answer.status, reason: answer.reasonCode,
                             provider: provider.rawValue, send: answer.outcome == .notSent ? nil : PushSender.tokenResult(answer)))
                 }
-                if let stopped = summary.stoppedBy { stop = "\(provider.displayName) refused the server's settings: \(stopped.message)" }
+                if let stopped = summary.stoppedBy {
+                    // A refusal of the settings, or a provider (or its token endpoint) that did not
+                    // answer: either way the chunk waits and is tried again.
+                    stop =
+                        stopped.code == .providerConfiguration
+                        ? "\(provider.displayName) refused the server's settings: \(stopped.message)"
+                        : "\(provider.displayName) did not answer: \(stopped.message)"
+                }
             }
         }
         return (results, stop)

@@ -354,7 +354,8 @@ public final class PushSender: Sendable {
     /// `{push_id, push_id_generated, sent, accepted, skipped, recorded, results: [{token, provider,
     /// status, reason, apns_id | message_id, outcome, message?}], media?, users_without_devices?}`, plus
     /// `error` (and status 502) when a configuration error stopped a provider's batch, naming the
-    /// settings as `names` does.
+    /// settings as `names` does (`apns_configuration`, `fcm_configuration`), or when a provider that
+    /// did not answer stopped it (`apns_unavailable`, `fcm_unavailable`).
     static func response(
         _ request: PushSendRequest, results: [(provider: PushProvider, result: any PushTokenResult)], targets: [Target],
         skipped: [String: TokenSkip], stops: [(PushProvider, RichPushError)], usersWithoutDevices: [String], storeError: String?,
@@ -409,6 +410,14 @@ public final class PushSender: Sendable {
                 "message": .string(
                     "APNs refused the topic \"\(topic.prefix(256))\" this request gave (\(reason)): topic must be the bundle id of an app the server's APNs key may push to (its team's app, plus .voip, .complication … for those push types); fix topic, or leave it out to use the server's \(names.apnsTopic)"
                 ),
+            ])
+        } else if let (provider, stop) = stops.first, stop.code != .providerConfiguration {
+            // The provider (or its OAuth2 token endpoint) did not answer: nothing to fix in the
+            // settings; the tokens not sent can be sent again.
+            status = 502
+            root["error"] = .object([
+                "code": .string("\(provider)_unavailable"),
+                "message": .string("\(provider.displayName) did not answer, so the batch stopped: \(stop.message); send the push again later"),
             ])
         } else if let (provider, stop) = stops.first {
             status = 502
