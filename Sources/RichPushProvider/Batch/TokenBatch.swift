@@ -151,7 +151,7 @@ struct TokenBatch<Classifier: TokenAnswerClassifier>: Sendable {
                         stoppedBy = RichPushError(
                             code: .connectionFailed,
                             message:
-                                "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(endpoint)\(result.outcome == .unknown ? "" : " after \(maxAttempts) attempts each") (\(result.message ?? "no answer")); check the host, port and network, then send again"
+                                "gave up the batch: \(tokensWithoutAnswer) tokens in a row got no answer from \(endpoint)\(result.outcome == .unknown || result.attempts == 0 ? "" : " after \(maxAttempts) attempts each") (\(result.message ?? "no answer")); check the host, port and network, then send again"
                         )
                     }
                 } else if result.status != nil {
