@@ -5,41 +5,11 @@ import RichPushTestSupport
 import Testing
 
 /// What `FCMAccessTokenProvider` says when the OAuth2 token endpoint does not give a token, each
-/// case played by a Python `http.server` the test starts (a new user's attack run found every one
+/// case played by a Python `http.server` the test starts (`FailingTokenEndpoint`) (a new user's attack run found every one
 /// of them called "refused the service account", the unreachable one pointed at `--apns-url`,
 /// and the endpoint's password and query in the messages).
 @Suite("FCM's token endpoint failing", .serialized)
 struct FCMTokenEndpointTests {
-    static let script = """
-        import http.server, json
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                path = self.path.split("?")[0]
-                if path == "/500":
-                    self.answer(500, b'{"error": "backend_error"}')
-                elif path == "/429":
-                    self.answer(429, b"slow down")
-                elif path == "/302":
-                    self.answer(302, b"", [("Location", "http://mallory:LOCPW@127.0.0.1/elsewhere?token=LOCQ")])
-                elif path == "/html":
-                    self.answer(200, b"<html>not a token</html>")
-                else:
-                    self.answer(400, b'{"error": "invalid_grant", "error_description": "Invalid JWT Signature."}')
-            def answer(self, status, body, headers=()):
-                self.send_response(status)
-                for name, value in headers:
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            def log_message(self, *args):
-                pass
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        print("PORT", server.server_address[1], flush=True)
-        server.serve_forever()
-        """
-
     static func failure(_ tokenURI: String, account base: FCMServiceAccount) async throws -> RichPushError {
         var account = base
         account.tokenURI = tokenURI
@@ -57,10 +27,10 @@ struct FCMTokenEndpointTests {
     func eachAnswerNamed() async throws {
         let mock = try await MockFCMProcess()
         defer { mock.stop() }
+        let server = try await FailingTokenEndpoint()
+        defer { server.stop() }
         let account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
-        let server = ChildProcess("/usr/bin/python3", ["-c", Self.script])
-        let port = try await server.start(waitingForPort: 30)
-        defer { server.kill() }
+        let port = server.port
         let base = "http://tokuser:TOKPW@127.0.0.1:\(port)"
 
         for path in ["/500", "/429"] {
@@ -92,26 +62,25 @@ struct FCMTokenEndpointTests {
     }
 
     @Test(
-        "a batch while the token endpoint fails for now (503, 429) ends retries_exhausted, as FCM's own 5xx does, not configuration_error; a refusal stops it configuration_error"
+        "a batch while the token endpoint fails for now (500, 429) ends retries_exhausted, as FCM's own 5xx does, not configuration_error; a refusal stops it configuration_error"
     )
     func batchOutcomes() async throws {
         let mock = try await MockFCMProcess()
         defer { mock.stop() }
+        let server = try await FailingTokenEndpoint()
+        defer { server.stop() }
         var account = try FCMServiceAccount(json: try Data(contentsOf: mock.serviceAccountFile))
-        let server = ChildProcess("/usr/bin/python3", ["-c", Self.script])
-        let port = try await server.start(waitingForPort: 30)
-        defer { server.kill() }
         let message = FCMMessage(apnsPayload: RichPushPayloadBuilder(title: "t", body: "b").jsonValue())
         let tokens = (0..<5).map { "fcm-\($0)" }
         for path in ["/500", "/429"] {
-            account.tokenURI = "http://127.0.0.1:\(port)\(path)"
+            account.tokenURI = server.url(path)
             let client = try FCMClient(account: account, transport: TransportConfiguration())
             let batch = try await client.send(message, to: tokens)
             client.shutdown()
             #expect(batch.countsByOutcome == ["retries_exhausted": 5], "\(path): \(batch.countsByOutcome)")
             #expect(batch.results.allSatisfy { $0.status == nil && $0.message?.contains("a temporary failure of the endpoint") == true }, "\(path)")
         }
-        account.tokenURI = "http://127.0.0.1:\(port)/token"
+        account.tokenURI = server.url("/token")
         let client = try FCMClient(account: account, transport: TransportConfiguration())
         defer { client.shutdown() }
         let refused = try await client.send(message, to: tokens)

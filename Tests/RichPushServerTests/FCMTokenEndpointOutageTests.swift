@@ -3,40 +3,22 @@ import RichPushCore
 import RichPushTestSupport
 import Testing
 
-/// `POST /v1/pushes` through FCM while FCM's OAuth2 token endpoint answers 503 (a Python
-/// `http.server` the test starts, named by the service account's `token_uri`): the tokens end
+/// `POST /v1/pushes` through FCM while FCM's OAuth2 token endpoint answers 500
+/// (`FailingTokenEndpoint`, named by the service account's `token_uri`): the tokens end
 /// `retries_exhausted`, as FCM's own 5xx does, and the answer is `502 fcm_unavailable` ("send
 /// again later"), not `fcm_configuration`, which sends the operator to settings that are right.
 @Suite("FCM's token endpoint down for now, through the server")
 struct FCMTokenEndpointOutageTests {
-    static let script = """
-        import http.server
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                body = b'{"error": "backend_error"}'
-                self.send_response(503)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            def log_message(self, *args):
-                pass
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        print("PORT", server.server_address[1], flush=True)
-        server.serve_forever()
-        """
-
     @Test("tokens end retries_exhausted and the answer is 502 fcm_unavailable; FCM itself got no request")
     func tokenEndpointDown() async throws {
         let fcm = try await MockFCMProcess()
         defer { fcm.stop() }
-        let endpoint = ChildProcess("/usr/bin/python3", ["-c", Self.script])
-        let port = try await endpoint.start(waitingForPort: 30)
-        defer { endpoint.kill() }
+        let endpoint = try await FailingTokenEndpoint()
+        defer { endpoint.stop() }
         let dir = try Fixtures.temporaryDirectory("fcm-outage")
         defer { try? FileManager.default.removeItem(at: dir) }
         var account = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fcm.serviceAccountFile)) as? [String: Any])
-        account["token_uri"] = "http://127.0.0.1:\(port)/token"
+        account["token_uri"] = endpoint.url("/500")
         let accountFile = dir.appendingPathComponent("service-account.json")
         try JSONSerialization.data(withJSONObject: account).write(to: accountFile)
 
