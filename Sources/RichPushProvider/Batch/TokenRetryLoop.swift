@@ -30,13 +30,16 @@ enum AnswerVerdict: Sendable, Equatable {
 
 /// A credential that cannot be had (the key cannot sign, the token endpoint refused, a second
 /// renewal): the token ends `configuration_error` with this message; when the failure is
-/// temporary (the token endpoint answered 5xx or 429, or could not be reached), it ends
-/// `retries_exhausted` instead: nothing in the settings is wrong, sending later can work.
+/// temporary (the token endpoint answered 5xx or 429), it ends `retries_exhausted` instead:
+/// nothing in the settings is wrong, sending later can work.
 struct CredentialRefusal: Error, Sendable {
     /// What to fix, or what failed.
     var message: String
     /// Whether the failure is the token endpoint's, for now (`RichPushError` `transport`).
     var temporary = false
+
+    /// What the token ends as.
+    var outcome: PushOutcome { temporary ? .retriesExhausted : .configurationError }
 }
 
 /// The provider's part of the retry loop: how to send one token's request, and what each
@@ -135,7 +138,7 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
                 if let failure = error as? RichPushError, failure.code == .tlsConfiguration {
                     // Retrying cannot fix a certificate: stop with what to fix.
                     result.status = nil
-                    return Self.refused(result, failure.message)
+                    return Self.refused(result, CredentialRefusal(message: failure.message))
                 }
                 if let failure = error as? RichPushError, failure.code == .answerUnknown, !classifier.resendsAfterLostAnswer {
                     // Written, no answer: the provider may have it. Sending it again could show it
@@ -194,20 +197,12 @@ struct TokenRetryLoop<Classifier: TokenAnswerClassifier>: Sendable {
         result.unexpectedBody != nil ? "; the answer was not \(provider.displayName) JSON (its start is shown once after the batch)" : ""
     }
 
-    private static func refused(_ result: Classifier.Result, _ message: String) -> Classifier.Result {
-        var result = result
-        result.outcome = .configurationError
-        result.message = message
-        return result
-    }
-
     /// A credential refusal's end: `configuration_error`, or `retries_exhausted` (no status) when
     /// it was temporary.
     private static func refused(_ result: Classifier.Result, _ refusal: CredentialRefusal) -> Classifier.Result {
-        guard refusal.temporary else { return refused(result, refusal.message) }
         var result = result
-        result.outcome = .retriesExhausted
-        result.status = nil
+        result.outcome = refusal.outcome
+        if refusal.temporary { result.status = nil }
         result.message = refusal.message
         return result
     }

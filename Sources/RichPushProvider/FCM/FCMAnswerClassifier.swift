@@ -21,7 +21,7 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
         do {
             return try await tokens.accessToken()
         } catch {
-            throw CredentialRefusal(message: Self.accessTokenFailure(error), temporary: Self.isTemporary(error))
+            throw Self.refusal(error)
         }
     }
 
@@ -52,14 +52,12 @@ struct FCMAnswerClassifier: TokenAnswerClassifier {
     }
 
     /// The message for a token that cannot get an access token.
-    static func accessTokenFailure(_ error: any Error) -> String {
-        (error as? RichPushError)?.message ?? "cannot get an OAuth2 access token: \(error)"
-    }
-
-    /// Whether an access-token failure is the token endpoint's, for now (5xx, 429, unreachable:
-    /// `FCMAccessTokenProvider` throws `transport`), not the service account's.
-    static func isTemporary(_ error: any Error) -> Bool {
-        (error as? RichPushError)?.code == .transport
+    /// An access-token failure as a refusal: temporary when it is the token endpoint's, for now
+    /// (5xx, 429: `FCMAccessTokenProvider` throws `transport`), not the service account's.
+    static func refusal(_ error: any Error) -> CredentialRefusal {
+        let failure = error as? RichPushError
+        return CredentialRefusal(
+            message: failure?.message ?? "cannot get an OAuth2 access token: \(error)", temporary: failure?.code == .transport)
     }
 
     func read(_ response: TransportResponse, json: RichPushJSONValue, into result: inout FCMSendResult) async -> AnswerVerdict {

@@ -222,11 +222,12 @@ public final class FCMClient: Sendable {
         do {
             bearer = try await tokens.accessToken()
         } catch {
-            // A temporary failure of the token endpoint is retries_exhausted (as FCM's own 5xx
-            // is): not a settings problem to fix, and the batch gives up after a run of them.
-            let message = FCMAnswerClassifier.accessTokenFailure(error)
-            let outcome: PushOutcome = FCMAnswerClassifier.isTemporary(error) ? .retriesExhausted : .configurationError
-            return registrationTokens.map { .finished(FCMSendResult(deviceToken: $0, outcome: outcome, attempts: 0, message: message)) }
+            // As the retry loop ends a refused credential: a temporary failure of the token
+            // endpoint is retries_exhausted (as FCM's own 5xx is), the batch gives up after a run.
+            let refusal = FCMAnswerClassifier.refusal(error)
+            return registrationTokens.map {
+                .finished(FCMSendResult(deviceToken: $0, outcome: refusal.outcome, attempts: 0, message: refusal.message))
+            }
         }
         var attempts: [TokenBatch<FCMAnswerClassifier>.FirstAttempt?] = []
         attempts.reserveCapacity(registrationTokens.count)
