@@ -142,23 +142,24 @@ struct SimulateMessageTests {
     }
 
     /// The fault injection, with the host's converter: what falls back says `avatar_failed` and the
-    /// media reason; what converts is shown; each within the deadline (3 s for the 20 s server).
+    /// media reason; what converts is shown; each within its deadline: 3 s for the 20 s server, 12 s
+    /// for the rest (a debug build converting the 9.5 MB JPEG on a loaded 2-core machine once
+    /// needed more than 3 s; the faults end at once whatever the deadline).
     @Test func eachAvatarFaultFallsBackOrConvertsWithinTheDeadline() async throws {
         let avatars = try await Avatars()
         let scratch = try Fixtures.temporaryDirectory("richpush-messages")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let media = try await MediaServer.get()
-        let deadline = 3.0
-        let cases: [(name: String, url: String, fallback: String?, detail: String)] = [
-            ("404", avatars.url("missing.jpg"), "avatar_failed", "(http_status)"),
-            ("20 s", media.url("/slow-image?seconds=20"), "avatar_failed", "deadline passed before the"),
-            ("10 MB over the limit", media.url("/sized?bytes=10485760"), "avatar_failed", "(too_large)"),
-            ("a real 9.5 MB JPEG", avatars.url("f/big.jpg"), nil, "shown as a communication notification"),
-            ("WebP", avatars.url("f/photo.webp"), nil, "shown as a communication notification"),
-            ("HEIC", avatars.url("f/photo.heic"), nil, "shown as a communication notification"),
-            ("HTML", avatars.url("f/notfound.html"), "avatar_failed", "(not_media)"),
+        let cases: [(name: String, url: String, fallback: String?, detail: String, deadline: Double)] = [
+            ("404", avatars.url("missing.jpg"), "avatar_failed", "(http_status)", 12),
+            ("20 s", media.url("/slow-image?seconds=20"), "avatar_failed", "deadline passed before the", 3),
+            ("10 MB over the limit", media.url("/sized?bytes=10485760"), "avatar_failed", "(too_large)", 12),
+            ("a real 9.5 MB JPEG", avatars.url("f/big.jpg"), nil, "shown as a communication notification", 12),
+            ("WebP", avatars.url("f/photo.webp"), nil, "shown as a communication notification", 12),
+            ("HEIC", avatars.url("f/photo.heic"), nil, "shown as a communication notification", 12),
+            ("HTML", avatars.url("f/notfound.html"), "avatar_failed", "(not_media)", 12),
         ]
-        for (name, url, fallback, detail) in cases {
+        for (name, url, fallback, detail, deadline) in cases {
             let run = try await Self.simulate(try Self.write(Self.oneToOne(avatar: url), in: scratch), ["--deadline", String(deadline)])
             let elapsed = run.json["elapsedMs"] as? Int ?? .max
             #expect(elapsed < Int(deadline * 1000) + 1_000, "\(name): \(elapsed) ms")
