@@ -43,8 +43,8 @@ struct RequestTarget: Equatable {
         problem = nil
         // The path.
         switch Self.decode(rawPath, plusIsSpace: false) {
-        case .failure(let why):
-            problem = ("invalid_path", "the path \(why); percent-encode it as UTF-8 without control characters")
+        case .failure(let failure):
+            problem = ("invalid_path", "the path \(failure.why); percent-encode it as UTF-8 without control characters")
             path = String(decoding: rawPath, as: UTF8.self)
             routingPath = path
         case .success(let decoded):

@@ -34,6 +34,13 @@ struct RequestTargetTests {
         #expect(RequestTarget.parameter("a%2Fsends") == "a/sends")
         #expect(RequestTarget("/v1/pushes/caf%C3%A9").path == "/v1/pushes/café")
         #expect(RequestTarget("/v1/pushes?limit=1&limit=2").problem?.message == "the query gives 'limit' more than once; give each argument once")
+        // The reason in words (it once read `Failure(why: "…")`, Swift's debug text).
+        #expect(
+            RequestTarget("/v1/pushes/%ff").problem?.message
+                == "the path is not UTF-8 once decoded; percent-encode it as UTF-8 without control characters")
+        #expect(
+            RequestTarget("/v1/pushes/%zz").problem?.message
+                == "the path has a % that is not followed by two hex digits; percent-encode it as UTF-8 without control characters")
     }
 
     @Test("a push id with / is read through the JSON API and its page, not taken for /sends")
