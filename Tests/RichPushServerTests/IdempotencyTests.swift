@@ -92,6 +92,7 @@ struct IdempotencyTests {
         let error = try #require(try other.json()["error"] as? [String: Any])
         #expect(error["code"] as? String == "idempotency_key_reused")
         #expect(error["field"] as? String == "Idempotency-Key")
+        #expect((error["message"] as? String)?.hasSuffix("use a new key for a new push (a UUID per push)") == true, "\(error)")
         #expect(try await mock.stats()["requests"] == .int(3))
         #expect(await server.terminate() == 0)
     }

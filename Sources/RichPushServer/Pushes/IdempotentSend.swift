@@ -20,6 +20,9 @@ import Foundation
 struct IdempotentSend: Sendable {
     /// The route keys are scoped to: `POST /v1/pushes` or `POST /v1/campaigns`.
     let scope: String
+
+    /// What one key stands for, in messages: "campaign" or "push".
+    private var subject: String { scope.hasSuffix("/campaigns") ? "campaign" : "push" }
     /// Seconds a client is told to wait while the first request runs.
     static let retryAfterSeconds = 1
 
@@ -87,7 +90,7 @@ struct IdempotentSend: Sendable {
             throw HTTPResponseError(
                 status: 409, code: "idempotency_key_reused", field: IdempotencyKey.header,
                 message:
-                    "this Idempotency-Key was used with another request body in the last \(Self.describe(windowMs)); use a new key for a new push (a UUID per push)"
+                    "this Idempotency-Key was used with another request body in the last \(Self.describe(windowMs)); use a new key for a new \(subject) (a UUID per \(subject))"
             )
         case .inProgress:
             throw HTTPResponseError(

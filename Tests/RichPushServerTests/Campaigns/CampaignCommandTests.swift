@@ -35,6 +35,13 @@ struct CampaignCommandTests {
         #expect(again.status == 0)
         #expect(try RichPushJSONValue.parse(Data(again.stdout.utf8))["campaign_id"]?.stringValue == id)
         #expect(try await CampaignHarness.perToken(mock).values.reduce(0, +) == 20)
+        // The same key with another campaign: refused, and the message speaks of campaigns.
+        let other = server.directory.appendingPathComponent("other.json")
+        try Data(try CampaignHarness.json(["audience": ["tokens": tokens], "title": "Another", "push_id": "cli-2"]).utf8).write(to: other)
+        let reused = try await Self.campaign(server, ["create", other.path, "--idempotency-key", "cli-key-1"])
+        #expect(reused.status == 1)
+        #expect(reused.stderr.contains("(idempotency_key_reused)"), "\(reused.stderr)")
+        #expect(reused.stderr.contains("use a new key for a new campaign (a UUID per campaign)"), "\(reused.stderr)")
 
         let status = try await Self.campaign(server, ["status", id])
         #expect(status.status == 0)
@@ -47,6 +54,14 @@ struct CampaignCommandTests {
         #expect(unknown.stderr.contains("unknown_campaign"))
         let bad = try await Self.campaign(server, ["status", "../etc/passwd"])
         #expect(bad.status == 64)
+        // An unknown subcommand is named as such, whatever follows it (it was "takes exactly one argument").
+        for arguments in [["frob"], ["frob", id]] {
+            let unknownCommand = try await Self.campaign(server, arguments)
+            #expect(unknownCommand.status == 64)
+            #expect(
+                unknownCommand.stderr.contains("unknown subcommand 'frob': use create FILE|-, status CAMPAIGN_ID or cancel CAMPAIGN_ID"),
+                "\(unknownCommand.stderr)")
+        }
         let missing = try await Self.campaign(server, ["create", server.directory.appendingPathComponent("none.json").path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("cannot read the campaign body"))

@@ -41,6 +41,9 @@ enum CampaignCommand {
         guard let sub = args.positionals.first else {
             throw UsageError(command: command, message: "give a subcommand: create FILE|-, status CAMPAIGN_ID, or cancel CAMPAIGN_ID")
         }
+        guard ["create", "status", "cancel"].contains(sub) else {
+            throw UsageError(command: command, message: "unknown subcommand '\(sub)': use create FILE|-, status CAMPAIGN_ID or cancel CAMPAIGN_ID")
+        }
         guard args.positionals.count == 2 else {
             throw UsageError(command: command, message: "'campaign \(sub)' takes exactly one argument, got \(args.positionals.count - 1)")
         }
@@ -67,7 +70,7 @@ enum CampaignCommand {
             guard !args.flag("watch") else { throw UsageError(command: command, message: "--watch belongs to 'campaign create' and 'campaign status'") }
             campaign = try await call(connection, "POST", "/" + (try id(argument)) + "/cancel", expect: 200, printJSON: args.flag("json"))
         default:
-            throw UsageError(command: command, message: "unknown subcommand '\(sub)': use create, status or cancel")
+            throw UsageError(command: command, message: "unknown subcommand '\(sub)': use create FILE|-, status CAMPAIGN_ID or cancel CAMPAIGN_ID")
         }
         try show(campaign, json: args.flag("json"))
         guard args.flag("watch"), let campaignID = campaign["campaign_id"]?.stringValue else { return 0 }
