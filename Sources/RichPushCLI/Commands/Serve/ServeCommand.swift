@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "Run the statistics server: receipts in, display rates and a dashboard out.",
         usage:
-            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 --apns-key-id KEYID --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM] [--apns-connections N]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-public-url URL] [--media-edge-allow-http]] [--media-allow-host HOST]… [--allow-http-host HOST]… [--media-ca-file PEM]\n       [--new-rows-per-address N] [--new-rows-per-second R]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]\n       [--campaign-workers N] [--campaign-lease-seconds S] [--campaign-chunk-size N] [--campaign-targets-days D] [--recipients-days D]",
+            "richpush serve [--host 127.0.0.1] [--port 8080] [--db PATH|postgres://… [--db-connections N]] [--synchronous full|normal]\n       [--admin-token TOKEN] [--public-url URL] [--trusted-proxy ADDRESS]… [--device-secret SECRET]\n       [--idempotency-hours H] [--idempotency-lease-minutes M]\n       [--apns-key AuthKey_XXXXXXXXXX.p8 [--apns-key-id KEYID] --apns-team-id TEAMID --apns-topic BUNDLE_ID [--apns-sandbox|--apns-url URL] [--apns-ca-file PEM] [--apns-connections N]]\n       [--fcm-service-account FILE [--fcm-url URL] [--fcm-token-url URL] [--fcm-ca-file PEM]]\n       [--max-connections N] [--max-connections-per-ip N] [--header-timeout S] [--min-body-rate BYTES] [--idle-timeout S]\n       [--threads N] [--commit-linger MS]\n       [--media-store-bytes BYTES [--media-public-url URL] [--media-edge-allow-http]] [--media-allow-host HOST]… [--allow-http-host HOST]… [--media-ca-file PEM]\n       [--media-workers N] [--media-timeout S] [--media-worker-memory BYTES] [--media-cache-bytes BYTES] [--allow-svg]\n       [--new-rows-per-address N] [--new-rows-per-second R]\n       [--webhook-url [TYPES=]URL]… [--webhook-secret SECRET]… [--webhook-timeout S] [--webhook-retry-min S] [--webhook-retry-max S] [--webhook-give-up-hours H]\n       [--campaign-workers N] [--campaign-lease-seconds S] [--campaign-chunk-size N] [--campaign-targets-days D] [--recipients-days D]",
         discussion: """
             Listens for receipts from the notification service extension and serves the figures:
               POST /v1/receipts            open to devices (form or JSON); 202 once committed
@@ -69,8 +69,9 @@ enum ServeCommand {
             RICHPUSH_APNS_KEY, RICHPUSH_APNS_KEY_ID (default: from AuthKey_<KEYID>.p8),
             RICHPUSH_APNS_TEAM_ID, RICHPUSH_APNS_TOPIC, RICHPUSH_APNS_URL, RICHPUSH_APNS_CA_FILE,
             RICHPUSH_APNS_SANDBOX=1. The key's contents are never printed. Some of the four
-            (key, key id, team id, topic) without the others is a usage error (exit 64) naming
-            what is missing; none of them leaves POST /v1/pushes to FCM, or answering 503.
+            (key, key id, team id, topic; the key id comes from an AuthKey_<KEYID>.p8 file name
+            when not given) without the others is a usage error (exit 64) naming what is
+            missing; none of them leaves POST /v1/pushes to FCM, or answering 503.
 
             Webhooks (docs/webhooks.md): --webhook-url [TYPES=]URL POSTs events (token.inactive,
             token.bad, push.sent, media.refused, campaign.finished) signed with --webhook-secret
