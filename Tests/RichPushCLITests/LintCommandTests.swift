@@ -95,6 +95,32 @@ import Testing
         #expect(run.stderr.contains("error insecure_media_url url:"))
     }
 
+    @Test func anAllowedHTTPHostIsAWarningWithAllowHTTPHostOrTheSettingsAllowedHTTPHosts() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.json")
+        try Data(#"{"aps":{"alert":"a","mutable-content":1},"url":"http://media.example.com/a.jpg","push_id":"p1"}"#.utf8).write(to: input)
+        let plist = dir.appendingPathComponent("Info.plist")
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>RichPush</key><dict>
+            <key>AllowedHTTPHosts</key><array><string>media.example.com</string></array>
+            </dict></dict></plist>
+            """.utf8
+        ).write(to: plist)
+        for options in [["--allow-http-host", "MEDIA.example.com"], ["--settings", plist.path]] {
+            let run = try await lint(options + [input.path])
+            #expect(run.status == 0, "\(options): \(run.stdout) \(run.stderr)")
+            #expect(
+                run.stdout.contains("warning insecure_media_url url: the media URL http://media.example.com/a.jpg is cleartext http, allowed for this host"),
+                "\(run.stdout)")
+        }
+        let other = try await lint(["--allow-http-host", "cdn.example.net", input.path])
+        #expect(other.status == 1)
+        #expect(other.stdout.contains("error insecure_media_url url:"), "\(other.stdout)")
+    }
+
     @Test func aMissingFileIsAClearError() async throws {
         let run = try await lint(["/nonexistent/payload.json"])
         #expect(run.status == 1)

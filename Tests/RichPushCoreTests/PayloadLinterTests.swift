@@ -85,6 +85,23 @@ import Testing
         #expect(try codes(#"{"aps":{"alert":"a","mutable-content":1},"media-url":"not a url"}"#) == [.badMediaURL])
     }
 
+    @Test func cleartextToAnAllowedHostIsAWarningAndOtherHostsStayErrors() throws {
+        var allowing = RichPushPayloadLinter()
+        allowing.allowedHTTPHosts = ["media.example.com"]
+        let payload = try json(
+            #"{"aps":{"alert":"a","mutable-content":1},"media-url":"http://Media.Example.com/a.jpg","sender":{"id":"u1","name":"Ada","avatar":"http://media.example.com/ada.jpg"}}"#
+        )
+        let allowed = allowing.lint(payload).filter { [.insecureMediaURL, .insecureAvatarURL].contains($0.code) }
+        #expect(allowed.map(\.severity) == [.warning, .warning], "\(allowed)")
+        #expect(allowed.allSatisfy { $0.message.contains("allowed for this host (AllowedHTTPHosts and an App Transport Security exception)") })
+        // Without the allowance, or for another host: errors saying ATS blocks it.
+        let other = try json(#"{"aps":{"alert":"a","mutable-content":1},"media-url":"http://cdn.example.net/a.jpg"}"#)
+        for (linter, data) in [(RichPushPayloadLinter(), payload), (allowing, other)] {
+            let found = linter.lint(data).filter { [.insecureMediaURL, .insecureAvatarURL].contains($0.code) }
+            #expect(!found.isEmpty && found.allSatisfy { $0.severity == .error && $0.message.contains("App Transport Security blocks it") }, "\(found)")
+        }
+    }
+
     @Test func notAnObjectAndMissingAPSAreErrors() throws {
         #expect(linter.lint(Data("[1]".utf8)).map(\.code) == [.invalidPayload])
         #expect(linter.lint(Data("{".utf8)).map(\.code) == [.invalidPayload])

@@ -22,6 +22,11 @@ public struct RichPushPayloadLinter: Sendable {
     public var conversationKeyPaths: [RichPushPayloadKeyPath] = RichPushPayloadKeyPath.defaultConversationKeyPaths
     /// Apply the VoIP size limit (5120 bytes) instead of 4096.
     public var voip: Bool
+    /// Hosts (lower case) whose cleartext `http://` media and avatars are warnings, not errors
+    /// (`insecure_media_url`, `insecure_avatar_url`): the extension allows them
+    /// (`RichPushConfiguration.allowedHTTPHosts`, Info.plist `RichPush` → `AllowedHTTPHosts`) and
+    /// its App Transport Security has an exception for them. Default: none.
+    public var allowedHTTPHosts: Set<String> = []
     /// Also warn when the RichPush extension would find no media URL (`no_media_url`) or no push
     /// id (`no_push_id`) in the payload as iOS delivers it (default off; `richpush lint` turns
     /// it on; senders leave it off, a text-only push is not a mistake for them).
@@ -47,6 +52,12 @@ public struct RichPushPayloadLinter: Sendable {
             vendor: RichPushVendor.recognise(delivered), media: RichPushPayloadLookup.media(in: delivered, keyPaths: mediaKeyPaths),
             pushIDKeyPath: id?.path, pushID: id?.value,
             message: RichPushMessage.read(from: delivered, senderKeyPaths: senderKeyPaths, conversationKeyPaths: conversationKeyPaths).message)
+    }
+
+    /// Whether `url`'s host is one of `allowedHTTPHosts`.
+    private func allowsCleartext(_ url: URL?) -> Bool {
+        guard let host = url?.host?.lowercased(), !host.isEmpty else { return false }
+        return allowedHTTPHosts.contains(host)
     }
 
     /// The size limit in force, in bytes.
@@ -209,7 +220,13 @@ public struct RichPushPayloadLinter: Sendable {
             for (path, url) in media {
                 let parsed = URL(string: url)
                 let scheme = parsed?.scheme?.lowercased()
-                if scheme == "http" {
+                if scheme == "http" && allowsCleartext(parsed) {
+                    findings.append(
+                        RichPushLintFinding(
+                            .warning, .insecureMediaURL, at: path.description,
+                            "the media URL \(url) is cleartext http, allowed for this host (AllowedHTTPHosts and an App Transport Security exception); anyone on the way can read or replace it: serve it over https"
+                        ))
+                } else if scheme == "http" {
                     findings.append(
                         RichPushLintFinding(
                             .error, .insecureMediaURL, at: path.description,
@@ -289,6 +306,14 @@ public struct RichPushPayloadLinter: Sendable {
         var avatars = [(senderPath + ".avatar", message.sender.avatar)]
         if message.conversation.isGroup { avatars.append(("conversation.avatar", message.conversation.avatar)) }
         for case (let path, let url?) in avatars where URL(string: url)?.scheme?.lowercased() == "http" {
+            guard !allowsCleartext(URL(string: url)) else {
+                findings.append(
+                    RichPushLintFinding(
+                        .warning, .insecureAvatarURL, at: path,
+                        "the avatar \(url) is cleartext http, allowed for this host (AllowedHTTPHosts and an App Transport Security exception); anyone on the way can read or replace it: serve it over https"
+                    ))
+                continue
+            }
             findings.append(
                 RichPushLintFinding(
                     .error, .insecureAvatarURL, at: path,

@@ -16,7 +16,8 @@ public enum PayloadChecks {
     public static func check(_ data: Data, analysis: ProjectAnalysis?, names: DoctorSettingNames = .library) -> [DoctorFinding] {
         let services = analysis?.targets.filter { $0.kind == .notificationService } ?? []
         let keyPaths = mediaKeyPaths(services.first)
-        let linter = RichPushPayloadLinter(mediaKeyPaths: keyPaths)
+        var linter = RichPushPayloadLinter(mediaKeyPaths: keyPaths)
+        linter.allowedHTTPHosts = cleartextHosts(services)
         var findings = linter.lint(data).map { finding in
             DoctorFinding(
                 DoctorCode(rawValue: finding.code.rawValue), severity: finding.severity == .error ? .error : .warning, target: "payload",
@@ -41,6 +42,18 @@ public enum PayloadChecks {
             }
         }
         return findings
+    }
+
+    /// The hosts every service extension loads over cleartext http: in its `RichPush` →
+    /// `AllowedHTTPHosts` and allowed by its App Transport Security; none without a service.
+    static func cleartextHosts(_ services: [TargetFacts]) -> Set<String> {
+        var common: Set<String>?
+        for service in services {
+            let listed = service.infoPlist["RichPush"]?["AllowedHTTPHosts"]?.strings ?? []
+            let allowed = Set(listed.map { $0.lowercased() }.filter { atsAllows($0, in: service.infoPlist) })
+            common = common.map { $0.intersection(allowed) } ?? allowed
+        }
+        return common ?? []
     }
 
     /// The key paths the extension reads a message's sender from.

@@ -9,14 +9,15 @@ enum LintCommand {
         name: "lint",
         summary: "Check a push payload against Apple's rules (size, mutable-content, media URL) and fix it",
         usage:
-            "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]\n       richpush lint PAYLOAD.json --live-activity [--shape FILE]... [--attributes-type NAME] [--priority N] [--broadcast [--channel-policy 0|1] [--expiration S]] [--json]",
+            "richpush lint PAYLOAD.json [--fix [--output FILE]] [--voip] [--settings PLIST] [--media-key PATH]... [--push-id-key PATH]... [--json]\n       [--allow-http-host HOST]... [--probe [--media-allow-host HOST]... [--budget SECONDS] [--media-ca-file PEM]]\n       richpush lint PAYLOAD.json --live-activity [--shape FILE]... [--attributes-type NAME] [--priority N] [--broadcast [--channel-policy 0|1] [--expiration S]] [--json]",
         discussion: """
             Prints one line per finding: SEVERITY CODE KEY: message. Checks: at most 4096 bytes
             (5120 with --voip; Apple's limits, measured as compact JSON as sent); media needs a
             visible alert and aps["mutable-content"] = 1 as an integer; the wrong spellings
             ("1", true, mutable_content, the flag outside aps, FCM legacy
             notification.mutable_content) are errors by name; a background push carrying media
-            never reaches the extension; media URLs must be https. A message from a person
+            never reaches the extension; media URLs must be https (http:// to a host
+            --allow-http-host names is a warning). A message from a person
             (sender {id, name, avatar}, conversation {id, name, avatar, group}) must have its id
             and name, https avatars and mutable-content (invalid_sender, invalid_conversation,
             insecure_avatar_url). Interruption levels: critical without a sound dictionary
@@ -51,7 +52,10 @@ enum LintCommand {
             .value("output", "FILE", help: "With --fix: write the fixed payload to FILE instead of stdout."),
             .flag("voip", help: "Apply the VoIP size limit (5120 bytes) instead of 4096."),
             .value(
-                "settings", "PLIST", help: "The extension's Info.plist: its MediaKeyPaths and PushIDKeyPaths\n(read as on iOS) are the keys looked at."),
+                "settings", "PLIST",
+                help:
+                    "The extension's Info.plist: its RichPush MediaKeyPaths, PushIDKeyPaths,\nSenderKeyPaths and ConversationKeyPaths (read as on iOS) are the keys\nlooked at; its AllowedHTTPHosts may be http:// (as --allow-http-host)."
+            ),
             .value(
                 "media-key", "PATH", repeatable: true,
                 help: "A media key path (repeatable), tried before the RichPush defaults\n(the articles' keys and each vendor's), as MediaKeyPaths."),
@@ -89,7 +93,9 @@ enum LintCommand {
             linter.pushIDKeyPaths = settings.pipeline.pushIDKeyPaths
             linter.senderKeyPaths = settings.pipeline.senderKeyPaths
             linter.conversationKeyPaths = settings.pipeline.conversationKeyPaths
+            linter.allowedHTTPHosts = settings.pipeline.allowedHTTPHosts
         }
+        linter.allowedHTTPHosts.formUnion(args.values("allow-http-host").map { $0.lowercased() })
         let keys = args.values("media-key").map { RichPushPayloadKeyPath($0) }
         linter.mediaKeyPaths = keys + linter.mediaKeyPaths.filter { !keys.contains($0) }
         let idKeys = args.values("push-id-key").map { RichPushPayloadKeyPath($0) }
