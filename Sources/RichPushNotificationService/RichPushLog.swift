@@ -4,12 +4,14 @@ import Foundation
 import os
 #endif
 
-/// Where the bridge says what went wrong: the unified log on Apple platforms, stderr elsewhere.
+/// Where the bridge says what went wrong: the unified log on Apple platforms (subsystem
+/// `dev.richpush`, as `RichPushLogger`'s notification lines, category `NotificationService`),
+/// stderr elsewhere.
 ///
 /// Messages never contain payload text or device tokens.
 enum RichPushLog {
     #if canImport(os)
-    private static let logger = Logger(subsystem: "RichPush", category: "NotificationService")
+    private static let logger = Logger(subsystem: "dev.richpush", category: "NotificationService")
     #endif
 
     /// Logs a problem a developer must fix (a bad Info.plist value, a refused attachment).

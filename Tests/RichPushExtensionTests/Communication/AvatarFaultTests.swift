@@ -54,6 +54,25 @@ struct AvatarFaultTests {
         try await fallsBack("/404json", transport: t, mediaReason: .httpStatus)
     }
 
+    @Test("the note names whose avatar failed: the sender's, or the group's beside a sender's that arrived")
+    func whoseAvatarFailed() async throws {
+        let server = try await MediaServer.get("avatars")
+        let configuration = try testConfiguration()
+        defer { try? FileManager.default.removeItem(at: configuration.attachmentsDirectory) }
+        let alone = try await fallsBack("/404json", transport: .urlSession, mediaReason: .httpStatus)
+        let aloneNote = alone.details.communication?.note ?? ""
+        #expect(aloneNote.hasPrefix("the sender's avatar failed (http_status): "), "\(aloneNote)")
+        guard case .object(var root) = Self.message(avatar: server.url("/media/photo.jpg")) else { return }
+        root["conversation"] = .object(
+            ["id": .string("c-7"), "name": .string("Engine room"), "group": .bool(true), "avatar": .string(server.url("/404json"))])
+        let (result, _, run) = await runTimed(.object(root), configuration: configuration, transport: .urlSession)
+        #expect(result.reason == .avatarFailed)
+        let note = result.details.communication?.note ?? ""
+        #expect(note.hasPrefix("the group's avatar failed (http_status): "), "\(note)")
+        #expect(note.hasSuffix("; the normal notification is shown"), "\(note)")
+        await run.waitUntilSettled()
+    }
+
     @Test("an HTML page as the avatar falls back with avatar_failed (not_media)", arguments: TransportKind.allCases)
     func htmlPage(_ t: TransportKind) async throws {
         try await fallsBack("/login", transport: t, mediaReason: .notMedia)

@@ -11,7 +11,7 @@ enum EncryptCommand {
         discussion: """
             PLAINTEXT.json is a JSON object the device decrypts before any media work. The
             extension reads "title", "subtitle" and "body" into the alert, and every other key
-            (e.g. "media-url" or a "media" array, "push_id", "buttons", "thumbnail", "badge_op")
+            (e.g. "media-url", a URL or an array of URLs, "push_id", "buttons", "thumbnail", "badge_op")
             as if it were a top-level payload key.
 
             Prints the envelope {"v":2,"kid":ID,"iv":…,"ct":…,"tag":…} (base64: a fresh random

@@ -64,8 +64,10 @@ final class CommunicationStage: PipelineStage {
         var report = RichPushResultDetails.Communication(message: message)
         switch fetched {
         case (.failure(let failure), _), (_, .failure(let failure)):
+            // Which one: the sender's when both failed (each failure names its URL's problem).
+            let whose = if case .failure = fetched.0 { "the sender's avatar" } else { "the group's avatar" }
             report.fallback = .avatarFailed
-            report.note = "the avatar failed (\(failure.reason)): \(failure.message); the normal notification is shown"
+            report.note = "\(whose) failed (\(failure.reason)): \(failure.message); the normal notification is shown"
             state.withLock { $0.avatarsPending = false }
         case (.success(let senderImage), .success(let groupImage)):
             report.senderAvatar = senderImage.map(RichPushResultDetails.Communication.Avatar.init)
