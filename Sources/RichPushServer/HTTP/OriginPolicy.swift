@@ -28,21 +28,26 @@ struct OriginPolicy: Sendable {
     ///   - origin: the `Origin` header.
     ///   - fetchSite: the `Sec-Fetch-Site` header.
     ///   - client: who sent it (TLS, the addressed host).
+    ///   - sessionForm: the request is the sign-in or sign-out form (no session needed yet), not
+    ///     an admin action signed in by cookie; only the message differs.
     /// - Returns: the message for the `403`, or `nil`.
-    func refusal(origin: String?, fetchSite: String?, client: ClientOrigin) -> String? {
+    func refusal(origin: String?, fetchSite: String?, client: ClientOrigin, sessionForm: Bool = false) -> String? {
         let own = ownOrigins(client)
         let expected = own.first ?? "this server's origin"
+        let what = sessionForm ? "the sign-in and sign-out forms" : "admin actions signed in by cookie"
         let advice =
-            "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
+            sessionForm
+            ? "open the dashboard (\(expected)/) in a browser and sign in there; scripts skip the form and send 'Authorization: Bearer TOKEN'; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
+            : "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
         if let origin {
             let trimmed = origin.trimmingCharacters(in: .whitespaces)
             if let normalized = Self.normalizedOrigin(trimmed), own.contains(normalized) { return nil }
             return
-                "cross-origin request refused: admin actions signed in by cookie must come from this server's own pages (\(expected)), this one came from '\(trimmed.prefix(100))'; \(advice)"
+                "cross-origin request refused: \(what) must come from this server's own pages (\(expected)), this one came from '\(trimmed.prefix(100))'; \(advice)"
         }
         if fetchSite?.trimmingCharacters(in: .whitespaces).lowercased() == "same-origin" { return nil }
         return
-            "request refused: an admin action signed in by cookie must carry the browser's Origin header (or Sec-Fetch-Site: same-origin) naming this server (\(expected)); \(advice)"
+            "request refused: \(what) must carry the browser's Origin header (or Sec-Fetch-Site: same-origin) naming this server (\(expected)); \(advice)"
     }
 
     /// The origins this request may come from: the addressed host (with the request's scheme)

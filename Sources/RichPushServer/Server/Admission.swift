@@ -92,7 +92,7 @@ struct Admission: Sendable {
             case .bearer:
                 return
             case .session:
-                if request.routingMethod != "GET" { try sameOrigin(request, client: client, page: false) }
+                if request.routingMethod != "GET" { try sameOrigin(request, client: client, page: false, form: false) }
             case .wrongToken:
                 context.throttle.recordFailure(client.address)
                 throw unauthorized(page: false)
@@ -102,12 +102,14 @@ struct Admission: Sendable {
         case .sessionForm(let throttled):
             let client = context.client(request)
             if throttled { try notThrottled(client, page: true) }
-            try sameOrigin(request, client: client, page: true)
+            try sameOrigin(request, client: client, page: true, form: true)
         }
     }
 
-    private func sameOrigin(_ request: ServerRequest, client: ClientOrigin, page: Bool) throws(HTTPResponseError) {
-        guard let refusal = context.origins.refusal(origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"), client: client)
+    private func sameOrigin(_ request: ServerRequest, client: ClientOrigin, page: Bool, form: Bool) throws(HTTPResponseError) {
+        guard
+            let refusal = context.origins.refusal(
+                origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"), client: client, sessionForm: form)
         else { return }
         context.metrics.requestRefused("cross_origin")
         throw HTTPResponseError(

@@ -98,6 +98,15 @@ struct CrossSiteRequestTests {
         let crossLogin = try await c.post("/login", form: "token=\(ServerProcess.token)", headers: ["Origin": "http://127.0.0.1:1"])
         #expect(crossLogin.status == 403)
         #expect(crossLogin.headers["set-cookie"] == nil)
+        // The sign-in page shows the message (HTML-escaped).
+        func shown(_ page: HTTPTestClient.Response) -> String { page.text.replacingOccurrences(of: "&#39;", with: "'") }
+        #expect(shown(crossLogin).contains("the sign-in and sign-out forms must come from this server's own pages"), "\(shown(crossLogin))")
+        // A script posting the form without Origin is told to sign in from the dashboard or use Bearer
+        // (not about "an admin action signed in by cookie": there is no cookie yet).
+        let bare = try await c.post("/login", form: "token=\(ServerProcess.token)", headers: [:])
+        #expect(bare.status == 403)
+        #expect(shown(bare).contains("the sign-in and sign-out forms must carry the browser's Origin header"), "\(shown(bare))")
+        #expect(shown(bare).contains("sign in there; scripts skip the form and send 'Authorization: Bearer TOKEN'"), "\(shown(bare))")
         #expect(try await c.request("POST", "/logout", headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:1"]).status == 403)
         #expect(try await c.request("GET", "/", headers: ["Cookie": cookie]).status == 200)  // still signed in
         #expect(try await c.request("POST", "/logout", headers: ["Cookie": cookie, "Origin": server.origin]).status == 303)
