@@ -24,7 +24,9 @@ enum SendCommand {
             "reason", "outcome", "attempts", "message"} (FCM: "message_id" instead of "apns-id",
             "reason" is FCM's error code). With --tokens, a progress bar and a summary go to
             stderr. --tokens streams the file (or - for stdin): memory stays flat however many
-            tokens it holds. All requests share one HTTP/2 connection (up to --concurrency streams)
+            tokens it holds, so send keeps no list of the tokens it sent and a token on two
+            lines is sent twice (sort -u the file first; POST /v1/pushes and campaigns send
+            each device once). All requests share one HTTP/2 connection (up to --concurrency streams)
             and one credential (APNs: an ES256 JWT renewed every 50 minutes; FCM: an OAuth2 access
             token), never one per request.
 
