@@ -153,7 +153,9 @@ enum LintCommand {
             o["key"] = finding.keyPath.map(RichPushJSONValue.string) ?? .null
             return String(decoding: RichPushJSONValue.object(o).jsonData(), as: UTF8.self)
         }
-        return fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description(fixableWith: SettingNames.lintFix)
+        // Key paths and messages quote the payload: nothing in them may drive the terminal.
+        return TerminalText.visible(
+            fixed ? "fixed \(finding.code) \(finding.keyPath ?? ""): \(finding.message)" : finding.description(fixableWith: SettingNames.lintFix))
     }
 
     static func readInput(_ path: String) async throws -> Data {

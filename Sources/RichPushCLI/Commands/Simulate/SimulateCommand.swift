@@ -261,7 +261,9 @@ enum SimulateCommand {
                 RichPushCommandLine.printError("attachments in \(out.path)")
             }
         } else {
-            try StandardOutput.print(summary(result, out: out, receiptsHost: configuration.receiptsURL?.host) + (hostSummary ?? ""), terminator: "")
+            // The summary quotes the payload (title, body, sender): nothing in it may drive the terminal.
+            try StandardOutput.print(
+                TerminalText.visible(summary(result, out: out, receiptsHost: configuration.receiptsURL?.host) + (hostSummary ?? "")), terminator: "")
         }
         return 0
     }
