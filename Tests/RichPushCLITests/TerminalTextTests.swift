@@ -1,7 +1,8 @@
 import Foundation
-@testable import RichPushCLI
 import RichPushTestSupport
 import Testing
+
+@testable import RichPushCLI
 
 /// A payload's text never drives the terminal it is printed on: `simulate`'s summary and `lint`'s
 /// lines write ESC, NUL, CR and the bidirectional overrides as `\u{…}` (a new user's trial printed
