@@ -114,6 +114,36 @@ import Testing
         #expect(Set(findings.map(\.code)) == [.wrongType, .unknownInterruptionLevel, .relevanceScoreRange])
     }
 
+    @Test func aMisspelledAPSKeyOrLevelNamesWhatWasMeantAndAVolumeOutside0To1IsAWarning() throws {
+        let findings = linter.lint(
+            try json(
+                #"{"aps":{"alert":"a","interuption-level":"time-sensitive","thread_id":"t","sound":{"critical":1,"name":"default","volume":2.5},"myapp":1}}"#
+            ))
+        #expect(findings.allSatisfy { $0.severity == .warning }, "\(findings)")
+        let byKey = Dictionary(findings.map { ($0.keyPath ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byKey["aps.interuption-level"]?.code == .unknownAPSKey)
+        #expect(byKey["aps.interuption-level"]?.message.contains("did you mean `interruption-level`?") == true)
+        #expect(byKey["aps.thread_id"]?.message.contains("did you mean `thread-id`?") == true)
+        // An app's own key: no guess, where it belongs instead.
+        let own = try #require(byKey["aps.myapp"])
+        #expect(own.code == .unknownAPSKey)
+        #expect(!own.message.contains("did you mean") && own.message.contains("an app's own keys go outside aps"))
+        #expect(byKey["aps.sound.volume"]?.code == .soundVolumeRange)
+        #expect(byKey["aps.sound.volume"]?.message.contains("the number 2.5") == true, "\(byKey["aps.sound.volume"]?.message ?? "")")
+        for (written, meant) in [("timesensitive", "time-sensitive"), ("time_sensitive", "time-sensitive"), ("Critical", "critical"), ("pasive", "passive")] {
+            let level = linter.lint(try json(#"{"aps":{"alert":"a","interruption-level":"\#(written)"}}"#))
+            #expect(level.map(\.code) == [.unknownInterruptionLevel])
+            #expect(level.first?.message.contains("(did you mean \"\(meant)\"?)") == true, "\(written): \(level)")
+        }
+        #expect(linter.lint(try json(#"{"aps":{"alert":"a","interruption-level":"loud"}}"#)).first?.message.contains("did you mean") == false)
+        // Every key Apple defines, and a volume in range: nothing.
+        let clean =
+            #"{"aps":{"alert":"a","badge":1,"sound":{"critical":1,"name":"default","volume":0.5},"thread-id":"t","category":"c","#
+            + #""content-available":1,"mutable-content":1,"target-content-id":"x","interruption-level":"critical","#
+            + #""relevance-score":0.5,"filter-criteria":"work"},"push_id":"p"}"#
+        #expect(linter.lint(try json(clean)) == [])
+    }
+
     // MARK: What the extension would take (issue 18)
 
     func lookupCodes(_ text: String) throws -> [RichPushLintFinding] {

@@ -51,6 +51,11 @@ public struct RichPushLintFinding: Sendable, Hashable, CustomStringConvertible {
         public static let relevanceScoreRange = Code(rawValue: "relevance_score_range")
         /// `interruption-level` `critical` without a `sound` dictionary (`{"critical": 1, "name", "volume"}`).
         public static let criticalWithoutSoundDictionary = Code(rawValue: "critical_without_sound_dictionary")
+        /// A `sound` dictionary's `volume` outside 0…1 (Apple: 0.0 silent … 1.0 full).
+        public static let soundVolumeRange = Code(rawValue: "sound_volume_range")
+        /// A key in `aps` that Apple does not define (a misspelling, or an app's own key, which
+        /// belongs outside `aps`); iOS ignores it.
+        public static let unknownAPSKey = Code(rawValue: "unknown_aps_key")
         /// A message's `sender` that cannot be shown as one (missing id or name, wrong type).
         public static let invalidSender = Code(rawValue: "invalid_sender")
         /// A message's `conversation` that is wrong, or probably not what was meant.

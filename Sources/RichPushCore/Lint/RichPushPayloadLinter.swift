@@ -253,10 +253,11 @@ public struct RichPushPayloadLinter: Sendable {
         if let level = apsMap["interruption-level"] {
             if let s = level.stringValue {
                 if !RichPushInterruptionLevel.documented.map(\.rawValue).contains(s) {
+                    let meant = Self.closest(to: s, among: RichPushInterruptionLevel.documented.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" } ?? ""
                     findings.append(
                         RichPushLintFinding(
                             .warning, .unknownInterruptionLevel, at: "aps.interruption-level",
-                            "`interruption-level` \"\(s)\" is not one Apple documents (passive, active, time-sensitive, critical)"
+                            "`interruption-level` \"\(s)\" is not one Apple documents (passive, active, time-sensitive, critical)\(meant); iOS shows it as active"
                         ))
                 }
             } else {
@@ -279,6 +280,19 @@ public struct RichPushPayloadLinter: Sendable {
                         "`interruption-level` is critical but the `sound` dictionary has no \"critical\": 1, so the sound is not a critical one; add it"))
             }
         }
+        if let volume = apsMap["sound"]?["volume"], volume.doubleValue.map({ !(0...1).contains($0) }) ?? true {
+            findings.append(
+                RichPushLintFinding(
+                    .warning, .soundVolumeRange, at: "aps.sound.volume",
+                    "`volume` is \(Self.kind(volume)); it must be a number from 0 (silent) to 1 (full volume), Apple's range for a critical alert's sound"))
+        }
+        for key in apsMap.keys.sorted() where !Self.apsKeys.contains(key) && key != "mutable_content" {
+            let meant = Self.closest(to: key, among: Self.apsKeys.sorted()).map { "did you mean `\($0)`? " } ?? ""
+            findings.append(
+                RichPushLintFinding(
+                    .warning, .unknownAPSKey, at: "aps." + key,
+                    "`\(key)` is not a key Apple defines in aps, so iOS ignores it: \(meant)an app's own keys go outside aps, at the payload's top level"))
+        }
         if let score = apsMap["relevance-score"] {
             if score.doubleValue.map({ !(0...1).contains($0) }) ?? true {
                 findings.append(
@@ -289,6 +303,44 @@ public struct RichPushPayloadLinter: Sendable {
         }
         if checksExtensionLookup { findings += lookupFindings(payload) }
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity != .error }
+    }
+
+    /// The keys Apple defines in `aps` (*Generating a remote notification*, ActivityKit's Live
+    /// Activity keys, Safari's `url-args`).
+    static let apsKeys: Set<String> = [
+        "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content", "target-content-id",
+        "interruption-level", "relevance-score", "filter-criteria", "stale-date", "content-state", "timestamp", "event",
+        "dismissal-date", "attributes-type", "attributes", "input-push-token", "input-push-channel", "url-args",
+    ]
+
+    /// The candidate `text` was probably meant as: the same letters without case, `-`, `_` or
+    /// spaces, or else at most 2 edits away (Levenshtein); `nil` when none is that close.
+    static func closest(to text: String, among candidates: [String]) -> String? {
+        func letters(_ s: String) -> [Character] { Array(s.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }) }
+        let wanted = letters(text)
+        guard !wanted.isEmpty, wanted.count <= 64 else { return nil }
+        if let same = candidates.first(where: { letters($0) == wanted }) { return same }
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(wanted, letters(candidate))
+            if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.candidate
+    }
+
+    /// The Levenshtein distance between two short strings.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// The message's `sender` and `conversation` (`RichPushMessage`'s rules), the avatars' schemes,

@@ -21,8 +21,9 @@ enum LintCommand {
             (sender {id, name, avatar}, conversation {id, name, avatar, group}) must have its id
             and name, https avatars and mutable-content (invalid_sender, invalid_conversation,
             insecure_avatar_url). Interruption levels: critical without a sound dictionary
-            {"critical": 1, …} (critical_without_sound_dictionary) and relevance-score outside
-            0…1 (relevance_score_range) are warnings.
+            {"critical": 1, …} (critical_without_sound_dictionary), relevance-score and a sound's
+            volume outside 0…1 (relevance_score_range, sound_volume_range) and a key in aps Apple
+            does not define (unknown_aps_key, with the key probably meant) are warnings.
 
             --fix rewrites what has one right answer and writes the fixed payload to standard
             output (or to --output FILE); findings then go to standard error, marked "fixed"
