@@ -241,4 +241,29 @@ struct SimulateCommandTests {
         #expect(top.status == 0)
         #expect(top.stdout.contains("simulate"))
     }
+
+    @Test("the summary shows what iOS takes from aps: the interruption level and what it needs, the relevance score, a critical sound")
+    func interruptionLevels() async throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func run(_ aps: String) async throws -> String {
+            let file = dir.appendingPathComponent("\(UUID().uuidString).json")
+            try Data(#"{"aps":{"alert":{"title":"Storm","body":"Take shelter"},"mutable-content":1,\#(aps)},"push_id":"w1"}"#.utf8).write(to: file)
+            let result = try await richpush(["simulate", file.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        let critical = try await run(#""interruption-level":"critical","sound":{"critical":1,"name":"default","volume":0.8},"relevance-score":0.9"#)
+        #expect(critical.contains("\nsound       default, critical, volume 0.8\n"), "\(critical)")
+        #expect(
+            critical.contains("\ninterruption critical (plays its sound through mute and Focus, only with Apple's critical-alerts entitlement"),
+            "\(critical)")
+        #expect(critical.contains("\nrelevance   0.9\n"), "\(critical)")
+        let timeSensitive = try await run(#""interruption-level":"time-sensitive""#)
+        #expect(timeSensitive.contains("interruption time-sensitive (breaks through Focus and the scheduled summary, only if the app has the Time Sensitive"))
+        let unknown = try await run(#""interruption-level":"loud""#)
+        #expect(unknown.contains("interruption loud (not a level Apple documents: iOS shows it as active)"), "\(unknown)")
+        let none = try await run(#""sound":"default""#)
+        #expect(!none.contains("interruption") && none.contains("\nsound       default\n"), "\(none)")
+    }
 }

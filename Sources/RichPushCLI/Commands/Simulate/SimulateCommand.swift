@@ -263,7 +263,9 @@ enum SimulateCommand {
         } else {
             // The summary quotes the payload (title, body, sender): nothing in it may drive the terminal.
             try StandardOutput.print(
-                TerminalText.visible(summary(result, out: out, receiptsHost: configuration.receiptsURL?.host) + (hostSummary ?? "")), terminator: "")
+                TerminalText.visible(
+                    summary(result, out: out, receiptsHost: configuration.receiptsURL?.host, aps: try? RichPushJSONValue.parse(data)["aps"])
+                        + (hostSummary ?? "")), terminator: "")
         }
         return 0
     }
@@ -303,8 +305,26 @@ enum SimulateCommand {
             ].merging(host.map { ["host": $0] } ?? [:]) { first, _ in first })
     }
 
+    /// What each interruption level does on the device, and what it needs (Apple:
+    /// `UNNotificationInterruptionLevel`).
+    static let levelNotes: [String: String] = [
+        "passive": "no sound, no lit screen: straight to the notification list",
+        "active": "the default: sound and lit screen, held back by Focus",
+        "time-sensitive":
+            "breaks through Focus and the scheduled summary, only if the app has the Time Sensitive Notifications capability; without it, shown as active",
+        "critical": "plays its sound through mute and Focus, only with Apple's critical-alerts entitlement; without it, shown as active",
+    ]
+
     /// The readable summary: what the user would see, then why.
-    static func summary(_ r: RichPushResult, out: URL, receiptsHost: String? = nil) -> String {
+    ///
+    /// - Parameters:
+    ///   - r: the pipeline's result.
+    ///   - out: where attachments were written.
+    ///   - receiptsHost: the receipts URL's host, for naming `--allow-http-host`.
+    ///   - aps: the payload's `aps`, for what iOS takes from it before the extension runs (the
+    ///     interruption level, the relevance score, a critical sound).
+    /// - Returns: the lines, each ending in a newline.
+    static func summary(_ r: RichPushResult, out: URL, receiptsHost: String? = nil, aps: RichPushJSONValue? = nil) -> String {
         let c = r.content
         var lines: [String] = []
         func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: max(12, label.count + 1), withPad: " ", startingAt: 0) + value) }
@@ -321,7 +341,18 @@ enum SimulateCommand {
         if !c.categoryIdentifier.isEmpty { add("category", c.categoryIdentifier) }
         if !c.threadIdentifier.isEmpty { add("thread", c.threadIdentifier) }
         if let badge = c.badge { add("badge", String(badge)) }
-        if let sound = c.sound { add("sound", sound) }
+        if let sound = aps?["sound"], sound.objectValue != nil {
+            // A sound dictionary: a critical alert's sound (`{"critical": 1, "name", "volume"}`).
+            let critical = sound["critical"]?.integerLiteralValue == 1
+            let volume = sound["volume"]?.doubleValue.map { ", volume \($0)" } ?? ""
+            add("sound", "\(sound["name"]?.stringValue ?? c.sound ?? "default")\(critical ? ", critical" : "")\(volume)")
+        } else if let sound = c.sound {
+            add("sound", sound)
+        }
+        if let level = aps?["interruption-level"]?.stringValue {
+            add("interruption", level + (Self.levelNotes[level].map { " (\($0))" } ?? " (not a level Apple documents: iOS shows it as active)"))
+        }
+        if let score = aps?["relevance-score"] { add("relevance", score.doubleValue.map { "\($0)" } ?? "\(score) (not a number: ignored)") }
         for a in c.attachments {
             add("attachment", "\(a.identifier): \(a.type), \(a.bytes) bytes")
             add("", a.file)
