@@ -128,6 +128,25 @@ struct ReceiptDecoderTests {
         #expect(field(of: #"{"push_id":"a","event":1}"#, json: true) == "event")
     }
 
+    @Test("a whole number out of range is out_of_range in a form as in JSON (-1, 600001, 20 digits); anything else invalid_field")
+    func outOfRangeCodes() throws {
+        func code(_ body: String, json: Bool = false) -> String? {
+            do {
+                _ = try json ? self.json(body) : form(body)
+            } catch let error as HTTPResponseError {
+                return (try? JSONSerialization.jsonObject(with: error.jsonBody) as? [String: [String: String]])?["error"]?["code"]
+            } catch {}
+            return nil
+        }
+        for value in ["-1", "600001", "99999999999999999999", "-99999999999999999999"] {
+            #expect(code("push_id=1&elapsed_ms=\(value)") == "out_of_range", "\(value)")
+        }
+        #expect(code(#"{"push_id":"1","elapsed_ms":-1}"#, json: true) == "out_of_range")
+        for value in ["abc", "-", "1.5", "1e3", "--1", "+1"] {
+            #expect(code("push_id=1&elapsed_ms=\(value)") == "invalid_field", "\(value)")
+        }
+    }
+
     @Test("the 400 body is JSON with code, field and message")
     func errorBody() throws {
         do {

@@ -274,12 +274,18 @@ public enum ReceiptDecoder {
     static func integer(_ name: String, _ fields: [String: RawField], max: Int, unit: String) throws -> Int? {
         guard let raw = fields[name] else { return nil }
         let parsed: Int?
+        // A whole number, however large or negative, is out of range, not malformed (as in JSON).
+        let whole: Bool
         switch raw {
         case .text(let s):
             if s.isEmpty { return nil }
-            parsed = s.utf8.count <= 12 && s.utf8.allSatisfy({ (48...57).contains($0) }) ? Int(s) : nil
+            let digits = s.utf8.first == UInt8(ascii: "-") ? s.utf8.dropFirst() : s.utf8[...]
+            whole = !digits.isEmpty && digits.allSatisfy { (48...57).contains($0) }
+            parsed = whole ? (digits.count <= 12 ? Int(s) : .max) : nil
         case .json(.null): return nil
-        case .json(let v): parsed = v.intValue
+        case .json(let v):
+            parsed = v.intValue
+            whole = parsed != nil
         }
         guard let value = parsed, value >= 0, value <= max else {
             let shown: String
@@ -288,7 +294,7 @@ public enum ReceiptDecoder {
             case .json(let v): shown = String(decoding: v.jsonData().prefix(32), as: UTF8.self)
             }
             throw HTTPResponseError(
-                code: parsed == nil ? "invalid_field" : "out_of_range", field: name,
+                code: whole ? "out_of_range" : "invalid_field", field: name,
                 message: "\(name) must be a whole number of \(unit) from 0 to \(max); got \(shown)"
             )
         }

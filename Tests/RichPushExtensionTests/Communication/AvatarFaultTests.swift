@@ -69,6 +69,9 @@ struct AvatarFaultTests {
         #expect(result.reason == .avatarFailed)
         let note = result.details.communication?.note ?? ""
         #expect(note.hasPrefix("the group's avatar failed (http_status): "), "\(note)")
+        // The sender's avatar arrived and is reported; the group's is not.
+        #expect(result.details.communication?.senderAvatar?.type == "public.jpeg", "\(String(describing: result.details.communication))")
+        #expect(result.details.communication?.conversationAvatar == nil)
         #expect(note.hasSuffix("; the normal notification is shown"), "\(note)")
         await run.waitUntilSettled()
     }

@@ -79,6 +79,11 @@ struct RecipientHarness {
     }
 
     /// Every recipient of `push` in `state`, page by page (`limit` a page); the pages' count too.
+    ///
+    /// A page answered `503` is asked again (at most 3 times, 1 s apart), as the API's contract
+    /// says a client should: on PostgreSQL a call outstanding 3 s has its socket cut
+    /// (`PostgresDeadline`), which a 2-core CI machine under the whole suite's load once reached
+    /// on a page of this 10,000-device push (a fresh-clone CI run here, 2026-12-06).
     func pages(_ push: String, _ state: String, limit: Int) async throws -> (ids: [String], pages: Int, rows: [[String: Any]]) {
         var ids: [String] = []
         var rows: [[String: Any]] = []
@@ -86,7 +91,11 @@ struct RecipientHarness {
         var pages = 0
         repeat {
             let query = "state=\(state)&limit=\(limit)" + (after.map { "&after=\($0)" } ?? "")
-            let r = try await server.client().request("GET", "/v1/pushes/\(push)/recipients?\(query)", headers: server.admin)
+            var r = try await server.client().request("GET", "/v1/pushes/\(push)/recipients?\(query)", headers: server.admin)
+            for _ in 0..<3 where r.status == 503 {
+                try await Task.sleep(for: .seconds(1))
+                r = try await server.client().request("GET", "/v1/pushes/\(push)/recipients?\(query)", headers: server.admin)
+            }
             guard r.status == 200 else { throw TestSupportError("recipients: \(r.status) \(r.text)") }
             let page = try r.json()
             let list = page["recipients"] as? [[String: Any]] ?? []

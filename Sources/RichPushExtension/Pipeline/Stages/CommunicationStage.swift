@@ -66,6 +66,9 @@ final class CommunicationStage: PipelineStage {
         case (.failure(let failure), _), (_, .failure(let failure)):
             // Which one: the sender's when both failed (each failure names its URL's problem).
             let whose = if case .failure = fetched.0 { "the sender's avatar" } else { "the group's avatar" }
+            // The one that arrived is still reported (the notification falls back all the same).
+            if case .success(let image) = fetched.0 { report.senderAvatar = image.map(RichPushResultDetails.Communication.Avatar.init) }
+            if case .success(let image) = fetched.1 { report.conversationAvatar = image.map(RichPushResultDetails.Communication.Avatar.init) }
             report.fallback = .avatarFailed
             report.note = "\(whose) failed (\(failure.reason)): \(failure.message); the normal notification is shown"
             state.withLock { $0.avatarsPending = false }
