@@ -192,4 +192,25 @@ struct SimulateMessageTests {
         #expect(run.shown == nil)
         #expect(text.stdout.contains("message     fallback intent_failed: the intent failed: the app is not allowed"), "\(text.stdout)")
     }
+
+    /// `--no-communication` with a message from a person: one line says the message is shown as a
+    /// normal notification and why (it printed nothing about the sender).
+    @Test func withCommunicationOffTheSummarySaysTheMessageIsShownAsANormalNotification() async throws {
+        let scratch = try Fixtures.temporaryDirectory("richpush-messages")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var payload = Self.oneToOne(avatar: "https://cdn.example.com/ada.jpg")
+        payload["sender"] = ["id": "u-42", "name": "Ada Lovelace"]
+        let file = try Self.write(payload, in: scratch)
+        let off = try await Self.simulate(file, json: false, ["--no-communication"])
+        #expect(
+            off.stdout.contains(
+                "message     a message from a person, shown as a normal notification: communication notifications are off (--no-communication)"),
+            "\(off.stdout)")
+        let on = try await Self.simulate(file, json: false)
+        #expect(!on.stdout.contains("communication notifications are off"), "\(on.stdout)")
+        // No message in the payload: no such line.
+        payload["sender"] = nil
+        let plain = try await Self.simulate(try Self.write(payload, in: scratch), json: false, ["--no-communication"])
+        #expect(!plain.stdout.contains("communication notifications are off"), "\(plain.stdout)")
+    }
 }

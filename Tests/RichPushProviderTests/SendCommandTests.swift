@@ -248,6 +248,23 @@ import Testing
         #expect(file.stderr.contains("richpush lint --fix --output FIXED.json \(fcm)"))
     }
 
+    @Test func anHTTPImageOnAHostAllowedWithAllowHTTPHostIsAWarningAndGoesOut() async throws {
+        let mock = try await MockAPNs()
+        defer { mock.stop() }
+        let arguments = ["--title", "t", "--body", "b", "--image", "http://media.example.com/a.jpg", "--token", MockAPNs.token("ab")]
+        let allowed = try await send(mock, arguments + ["--allow-http-host", "Media.Example.com"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(
+            allowed.stderr.contains("warning insecure_media_url image-url: the media URL http://media.example.com/a.jpg is cleartext http, allowed"),
+            "\(allowed.stderr)")
+        #expect(try await mock.stats()["requests"] == .int(1))
+        // Another host stays an error; nothing is sent.
+        let other = try await send(mock, arguments + ["--allow-http-host", "cdn.example.net"])
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("insecure_media_url"), "\(other.stderr)")
+        #expect(try await mock.stats()["requests"] == .int(1))
+    }
+
     @Test func aTrailingCommaIsRefusedEvenForADryRun() async throws {
         let mock = try await MockAPNs()
         defer { mock.stop() }

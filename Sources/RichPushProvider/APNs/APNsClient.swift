@@ -46,7 +46,8 @@ public final class APNsClient: Sendable {
     ///   - tokenStateHandler: told about inactive and bad tokens.
     ///   - linter: the checks run before sending (media key paths).
     ///   - settingNames: what messages call the settings (default: described in words).
-    /// - Throws: `RichPushError` with code `transport` (libcurl cannot start) or `unsupported`.
+    /// - Throws: `RichPushError` with code `transport` (the HTTP/2 event loop cannot start),
+    ///   `tls_configuration` (the CA file or client certificate cannot be used) or `unsupported`.
     public convenience init(
         environment: APNsEnvironment, authentication: APNsAuthentication,
         transport: TransportConfiguration = TransportConfiguration(), retry: APNsRetryPolicy = APNsRetryPolicy(),

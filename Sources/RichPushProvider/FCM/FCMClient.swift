@@ -75,12 +75,13 @@ public final class FCMClient: Sendable {
     ///   - transport: trust (`caFile`), bounds (`maxConcurrentStreams`, `connections`), timeouts.
     ///   - retry: backoff for `QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, 5xx.
     ///   - tokenStateHandler: told about unregistered and bad tokens.
+    ///   - linter: the checks run on the APNs payload before sending.
     ///   - settingNames: what messages call the settings (default: described in words).
     /// - Throws: `RichPushError` with code `invalid_key`, `tls_configuration`, `transport` or `unsupported`.
     public convenience init(
         account: FCMServiceAccount, endpoint: String = FCMClient.defaultEndpoint, transport: TransportConfiguration,
         retry: FCMRetryPolicy = FCMRetryPolicy(), tokenStateHandler: (any DeviceTokenStateHandler)? = nil,
-        settingNames: FCMSettingNames = .descriptive
+        linter: RichPushPayloadLinter = RichPushPayloadLinter(), settingNames: FCMSettingNames = .descriptive
     ) throws {
         #if canImport(CNGHTTP2) && os(Linux)
         let http = try HTTP2Client(configuration: transport)
@@ -100,7 +101,7 @@ public final class FCMClient: Sendable {
         #endif
         try self.init(
             account: account, endpoint: endpoint, transport: http, tokenTransport: oauth, retry: retry, tokenStateHandler: tokenStateHandler,
-            batchWindow: transport.maxConcurrentStreams * max(1, transport.connections), settingNames: settingNames
+            linter: linter, batchWindow: transport.maxConcurrentStreams * max(1, transport.connections), settingNames: settingNames
         )
     }
 

@@ -188,13 +188,18 @@ enum SendCommand {
             }
             notification.apnsID = id
         }
+        // The lint's checks, with the hosts --allow-http-host names as allowed cleartext (as in lint).
+        var linter = RichPushPayloadLinter()
+        linter.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
         let findings: [RichPushLintFinding]
         do {
-            findings = try notification.validate(checkingTopic: provider == .apns)
+            findings = try notification.validate(linter: linter, checkingTopic: provider == .apns)
         } catch let error as RichPushError where error.code == .payloadRejected {
             // Suggest --fix only when it can help: a fixable error in a payload file.
             let file = args.value("payload").flatMap { $0 == "-" ? nil : $0 }
-            let fixable = RichPushPayloadLinter(voip: notification.pushType == .voip).lint(payloadData).contains { $0.severity == .error && $0.fixable }
+            var fileLinter = linter
+            fileLinter.voip = notification.pushType == .voip
+            let fixable = fileLinter.lint(payloadData).contains { $0.severity == .error && $0.fixable }
             guard let file, fixable else { throw error }
             throw RichPushError(code: error.code, message: error.message + "; run `richpush lint --fix --output FIXED.json \(file)`", underlying: error)
         } catch let error as RichPushError where error.setting != nil {
@@ -250,8 +255,8 @@ enum SendCommand {
         }
         let (client, destination): (any PushProviderClient, String)
         switch provider {
-        case .apns: (client, destination) = try makeAPNsClient(settings, transport: transport, retry: retry)
-        case .fcm: (client, destination) = try makeFCMClient(settings, transport: transport, retry: retry)
+        case .apns: (client, destination) = try makeAPNsClient(settings, transport: transport, retry: retry, linter: linter)
+        case .fcm: (client, destination) = try makeFCMClient(settings, transport: transport, retry: retry, linter: linter)
         }
         let summary = try await closing(client.close) { try await client.send(notification, to: tokens) { _, result in emit(result) } }
         let connections =
@@ -337,7 +342,8 @@ enum SendCommand {
 
     /// The APNs client from --key/--cert and the rest, and where it sends.
     static func makeAPNsClient(
-        _ settings: ProviderSettingsResolution, transport: TransportConfiguration, retry: APNsRetryPolicy
+        _ settings: ProviderSettingsResolution, transport: TransportConfiguration, retry: APNsRetryPolicy,
+        linter: RichPushPayloadLinter = RichPushPayloadLinter()
     ) throws -> (APNsClient, String) {
         let args = settings.args, env = settings.env
         let environment = try settings.environment()
@@ -388,13 +394,15 @@ enum SendCommand {
         checked.clientCertificate = clientCertificate
         try checked.checkCertificateFiles()
         let client = try APNsClient(
-            environment: environment, authentication: authentication, transport: transport, retry: retry, settingNames: settings.names.apns)
+            environment: environment, authentication: authentication, transport: transport, retry: retry, linter: linter,
+            settingNames: settings.names.apns)
         return (client, environment.description)
     }
 
     /// The FCM client from --fcm-service-account and the endpoint overrides, and where it sends.
     static func makeFCMClient(
-        _ settings: ProviderSettingsResolution, transport: TransportConfiguration, retry: APNsRetryPolicy
+        _ settings: ProviderSettingsResolution, transport: TransportConfiguration, retry: APNsRetryPolicy,
+        linter: RichPushPayloadLinter = RichPushPayloadLinter()
     ) throws -> (FCMClient, String) {
         guard let path = settings.fcmServiceAccount else {
             throw UsageError(
@@ -411,7 +419,8 @@ enum SendCommand {
         } else {
             _ = try settings.checkedURL(account.tokenURI, option: settings.names.fcmTokenURL, example: "a local test server")
         }
-        let client = try FCMClient(account: account, endpoint: endpoint, transport: transport, retry: retry, settingNames: settings.names.fcm)
+        let client = try FCMClient(
+            account: account, endpoint: endpoint, transport: transport, retry: retry, linter: linter, settingNames: settings.names.fcm)
         return (client, "FCM \(endpoint), project \(account.projectID)")
     }
 

@@ -255,6 +255,14 @@ enum SimulateCommand {
             try? FileManager.default.removeItem(at: out)  // nothing attached: leave no empty folder behind
         }
 
+        // A message from a person, with communication notifications off: said, not silently dropped.
+        let parsed = try? RichPushJSONValue.parse(data)
+        let messageIgnored =
+            !configuration.communicationNotifications
+            && parsed.map {
+                RichPushMessage.read(from: $0, senderKeyPaths: configuration.senderKeyPaths, conversationKeyPaths: configuration.conversationKeyPaths)
+                    .message != nil
+            } == true
         if args.flag("json") {
             try StandardOutput.write(json(result, host: host).jsonData(sortedKeys: true) + Data("\n".utf8))
             if !outGiven, !result.content.attachments.isEmpty {
@@ -264,7 +272,9 @@ enum SimulateCommand {
             // The summary quotes the payload (title, body, sender): nothing in it may drive the terminal.
             try StandardOutput.print(
                 TerminalText.visible(
-                    summary(result, out: out, receiptsHost: configuration.receiptsURL?.host, aps: try? RichPushJSONValue.parse(data)["aps"])
+                    summary(
+                        result, out: out, receiptsHost: configuration.receiptsURL?.host, aps: parsed?["aps"],
+                        messageIgnored: messageIgnored ? (args.flag("no-communication") ? "--no-communication" : "CommunicationNotifications false") : nil)
                         + (hostSummary ?? "")), terminator: "")
         }
         return 0
@@ -323,8 +333,12 @@ enum SimulateCommand {
     ///   - receiptsHost: the receipts URL's host, for naming `--allow-http-host`.
     ///   - aps: the payload's `aps`, for what iOS takes from it before the extension runs (the
     ///     interruption level, the relevance score, a critical sound).
+    ///   - messageIgnored: the setting that turned communication notifications off, when the
+    ///     payload carries a message from a person (`nil` otherwise).
     /// - Returns: the lines, each ending in a newline.
-    static func summary(_ r: RichPushResult, out: URL, receiptsHost: String? = nil, aps: RichPushJSONValue? = nil) -> String {
+    static func summary(
+        _ r: RichPushResult, out: URL, receiptsHost: String? = nil, aps: RichPushJSONValue? = nil, messageIgnored: String? = nil
+    ) -> String {
         let c = r.content
         var lines: [String] = []
         func add(_ label: String, _ value: String) { lines.append(label.padding(toLength: max(12, label.count + 1), withPad: " ", startingAt: 0) + value) }
@@ -358,6 +372,9 @@ enum SimulateCommand {
             add("", a.file)
         }
         for (label, value) in r.details.summaryRows { add(label, value) }
+        if let setting = messageIgnored {
+            add("message", "a message from a person, shown as a normal notification: communication notifications are off (\(setting))")
+        }
         var receipt = r.receipt.status.rawValue
         if let skip = r.receipt.skipReason {
             receipt += ": " + SettingNames.namingSimulateOption(skip.description, setting: r.receipt.setting, host: receiptsHost)
