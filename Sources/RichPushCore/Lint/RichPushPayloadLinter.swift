@@ -60,6 +60,19 @@ public struct RichPushPayloadLinter: Sendable {
         return allowedHTTPHosts.contains(host)
     }
 
+    /// The warning for cleartext http to a host in `allowedHTTPHosts`.
+    /// - Parameters:
+    ///   - code: `insecure_media_url` or `insecure_avatar_url`.
+    ///   - subject: what is fetched, with its URL ("the avatar http://…").
+    ///   - path: the key path.
+    /// - Returns: the finding.
+    private static func allowedCleartext(_ code: RichPushLintFinding.Code, _ subject: String, at path: String) -> RichPushLintFinding {
+        RichPushLintFinding(
+            .warning, code, at: path,
+            "\(subject) is cleartext http, allowed for this host (AllowedHTTPHosts and an App Transport Security exception); anyone on the way can read or replace it: serve it over https"
+        )
+    }
+
     /// The size limit in force, in bytes.
     public var sizeLimit: Int { voip ? Self.maximumVoIPPayloadBytes : Self.maximumPayloadBytes }
 
@@ -221,11 +234,7 @@ public struct RichPushPayloadLinter: Sendable {
                 let parsed = URL(string: url)
                 let scheme = parsed?.scheme?.lowercased()
                 if scheme == "http" && allowsCleartext(parsed) {
-                    findings.append(
-                        RichPushLintFinding(
-                            .warning, .insecureMediaURL, at: path.description,
-                            "the media URL \(url) is cleartext http, allowed for this host (AllowedHTTPHosts and an App Transport Security exception); anyone on the way can read or replace it: serve it over https"
-                        ))
+                    findings.append(Self.allowedCleartext(.insecureMediaURL, "the media URL \(url)", at: path.description))
                 } else if scheme == "http" {
                     findings.append(
                         RichPushLintFinding(
@@ -357,13 +366,11 @@ public struct RichPushPayloadLinter: Sendable {
         let senderPath = reading.senderKeyPath?.description ?? "sender"
         var avatars = [(senderPath + ".avatar", message.sender.avatar)]
         if message.conversation.isGroup { avatars.append(("conversation.avatar", message.conversation.avatar)) }
-        for case (let path, let url?) in avatars where URL(string: url)?.scheme?.lowercased() == "http" {
-            guard !allowsCleartext(URL(string: url)) else {
-                findings.append(
-                    RichPushLintFinding(
-                        .warning, .insecureAvatarURL, at: path,
-                        "the avatar \(url) is cleartext http, allowed for this host (AllowedHTTPHosts and an App Transport Security exception); anyone on the way can read or replace it: serve it over https"
-                    ))
+        for case (let path, let url?) in avatars {
+            let parsed = URL(string: url)
+            guard parsed?.scheme?.lowercased() == "http" else { continue }
+            guard !allowsCleartext(parsed) else {
+                findings.append(Self.allowedCleartext(.insecureAvatarURL, "the avatar \(url)", at: path))
                 continue
             }
             findings.append(

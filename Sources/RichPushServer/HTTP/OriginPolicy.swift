@@ -35,10 +35,12 @@ struct OriginPolicy: Sendable {
         let own = ownOrigins(client)
         let expected = own.first ?? "this server's origin"
         let what = sessionForm ? "the sign-in and sign-out forms" : "admin actions signed in by cookie"
-        let advice =
+        let scripts =
             sessionForm
-            ? "open the dashboard (\(expected)/) in a browser and sign in there; scripts skip the form and send 'Authorization: Bearer TOKEN'; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
-            : "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
+            ? "open the dashboard (\(expected)/) in a browser and sign in there; scripts skip the form and send 'Authorization: Bearer TOKEN'"
+            : "scripts authenticate with 'Authorization: Bearer TOKEN' instead of the cookie"
+        let advice =
+            scripts + "; behind a reverse proxy the server needs its public address (the server's setting: richpush serve --public-url https://YOUR-HOST)"
         if let origin {
             let trimmed = origin.trimmingCharacters(in: .whitespaces)
             if let normalized = Self.normalizedOrigin(trimmed), own.contains(normalized) { return nil }

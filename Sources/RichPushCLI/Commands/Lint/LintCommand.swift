@@ -96,7 +96,7 @@ enum LintCommand {
             linter.conversationKeyPaths = settings.pipeline.conversationKeyPaths
             linter.allowedHTTPHosts = settings.pipeline.allowedHTTPHosts
         }
-        linter.allowedHTTPHosts.formUnion(args.values("allow-http-host").map { $0.lowercased() })
+        linter.allowedHTTPHosts.formUnion(MediaProbeOptions.allowedHTTPHosts(args))
         let keys = args.values("media-key").map { RichPushPayloadKeyPath($0) }
         linter.mediaKeyPaths = keys + linter.mediaKeyPaths.filter { !keys.contains($0) }
         let idKeys = args.values("push-id-key").map { RichPushPayloadKeyPath($0) }

@@ -14,11 +14,18 @@ enum MediaProbeOptions {
             help: "Trust these roots for https media instead of the system's\n(an intranet's private CA, one the devices trust; tests)."),
     ]
 
+    /// The `--allow-http-host` hosts, lower-cased (the probe's, and the lint's allowed cleartext hosts).
+    /// - Parameter args: the parsed options.
+    /// - Returns: the hosts.
+    static func allowedHTTPHosts(_ args: ParsedArguments) -> Set<String> {
+        Set(args.values("allow-http-host").map { $0.lowercased() })
+    }
+
     /// Probe settings from the parsed options.
     /// - Throws: `UsageError` for a budget out of range.
     static func settings(_ args: ParsedArguments, command: String) throws -> MediaProbe.Settings {
         var settings = MediaProbe.Settings()
-        settings.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
+        settings.allowedHTTPHosts = allowedHTTPHosts(args)
         settings.addressPolicy = MediaAddressPolicy(allowedHosts: Set(args.values("media-allow-host")), allowedHostsSetting: SettingNames.mediaAllowHost)
         if let ca = args.value("media-ca-file") {
             guard FileManager.default.isReadableFile(atPath: ca) else {

@@ -190,7 +190,7 @@ enum SendCommand {
         }
         // The lint's checks, with the hosts --allow-http-host names as allowed cleartext (as in lint).
         var linter = RichPushPayloadLinter()
-        linter.allowedHTTPHosts = Set(args.values("allow-http-host").map { $0.lowercased() })
+        linter.allowedHTTPHosts = MediaProbeOptions.allowedHTTPHosts(args)
         let findings: [RichPushLintFinding]
         do {
             findings = try notification.validate(linter: linter, checkingTopic: provider == .apns)

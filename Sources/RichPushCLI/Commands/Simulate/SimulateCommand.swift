@@ -214,7 +214,8 @@ enum SimulateCommand {
 
         let data = try await SimulateFiles.readPayload(path)
         let name = path == "-" ? "standard input" : path
-        if let json = try? RichPushJSONValue.parse(data), (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
+        let parsed = try? RichPushJSONValue.parse(data)
+        if let json = parsed, (try? RichPushNotificationPayload(json: json)) != nil, json["aps"]?["mutable-content"] != .int(1) {
             RichPushCommandLine.printError(
                 "note: aps.mutable-content is not the integer 1; iOS would not run a service extension for this payload (simulating anyway)")
         }
@@ -256,7 +257,6 @@ enum SimulateCommand {
         }
 
         // A message from a person, with communication notifications off: said, not silently dropped.
-        let parsed = try? RichPushJSONValue.parse(data)
         let messageIgnored =
             !configuration.communicationNotifications
             && parsed.map {
